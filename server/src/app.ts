@@ -1,0 +1,152 @@
+// createServer(config): opens the database, wires every family and returns {app, listen, close}.
+// The same factory serves `npm start`, the Electron main process and the tests; no global state.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import cors from 'cors';
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import qs from 'qs';
+import type { Config } from './config.js';
+import { createTasks, type AppContext } from './context.js';
+import { openDatabase } from './db/database.js';
+import { authenticate } from './http/auth.js';
+import { errorHandler, notFoundRoute } from './http/errors.js';
+import { methodFallback, mountRoutes } from './http/router.js';
+import { families } from './resources/index.js';
+import { ensureInitialAdmin } from './resources/users/service.js';
+
+export interface FolioServer {
+  app: Express;
+  ctx: AppContext;
+  /** Start listening; resolves with the bound port and the URL to print. */
+  listen(port?: number, host?: string): Promise<{ port: number; url: string }>;
+  /** Stop accepting, finish requests in flight, run shutdown hooks, close the database. */
+  close(): Promise<void>;
+  /** Where the first-start admin password was written, when it was generated. */
+  initialAdmin: { created: boolean; username?: string; passwordFile?: string };
+}
+
+export interface ServerOptions {
+  /** Where the built admin UI lives (default: ui/dist of this checkout). */
+  uiDir?: string;
+  log?: (line: string) => void;
+}
+
+function loadSecret(config: Config): string {
+  if (config.jwtSecret) return config.jwtSecret;
+  const file = path.join(config.dataDir, 'secret');
+  if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
+  const secret = crypto.randomBytes(48).toString('base64url');
+  fs.writeFileSync(file, secret + '\n', { mode: 0o600 });
+  return secret;
+}
+
+const defaultUiDir = () => fileURLToPath(new URL('../../ui/dist', import.meta.url));
+
+export async function createServer(config: Config, options: ServerOptions = {}): Promise<FolioServer> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  const database = await openDatabase(config);
+  const ctx: AppContext = {
+    config,
+    db: database.db,
+    jwtSecret: loadSecret(config),
+    log,
+    tasks: createTasks(log),
+    routes: [],
+    onClose: [],
+    services: {},
+  };
+
+  const app = express();
+  app.locals.ctx = ctx;
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+  app.set('query parser', (str: string) => qs.parse(str, { depth: 4, arrayLimit: 100, parameterLimit: 1000 }));
+
+  if (config.logRequests) {
+    app.use((req, res, next) => {
+      const started = process.hrtime.bigint();
+      res.on('finish', () => {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        log(`${req.method} ${req.path} ${res.statusCode} ${ms.toFixed(1)}ms`);
+      });
+      next();
+    });
+  }
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: { 'img-src': ["'self'", 'data:', 'blob:'], 'connect-src': ["'self'"], 'upgrade-insecure-requests': null },
+      },
+      crossOriginResourcePolicy: { policy: 'cross-origin' },
+      strictTransportSecurity: false,
+    }),
+  );
+  if (config.corsOrigins.length) {
+    app.use(
+      cors({
+        origin: config.corsOrigins.includes('*') ? '*' : config.corsOrigins,
+        allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'X-Api-Key'],
+        exposedHeaders: ['Location', 'Content-Disposition', 'ETag'],
+        methods: ['GET', 'HEAD', 'POST', 'PATCH', 'PUT', 'DELETE'],
+        maxAge: 600,
+      }),
+    );
+  }
+
+  const uiDir = options.uiDir ?? defaultUiDir();
+  app.use('/admin', express.static(uiDir, { index: 'index.html', maxAge: '1h' }));
+  app.get(/^\/admin(\/.*)?$/, (req, res, next) => {
+    const index = path.join(uiDir, 'index.html');
+    if (!fs.existsSync(index)) return next();
+    res.sendFile(index);
+  });
+
+  app.use(authenticate(ctx));
+  for (const family of families) mountRoutes(app, ctx, await family(ctx));
+  app.use(methodFallback(ctx));
+  app.use(notFoundRoute);
+  app.use(errorHandler(config.debug, log));
+
+  const initialAdmin = await ensureInitialAdmin(ctx);
+
+  let server: http.Server | null = null;
+  return {
+    app,
+    ctx,
+    initialAdmin,
+    listen(port = config.port, host = config.host) {
+      return new Promise((resolve, reject) => {
+        const s = http.createServer(app);
+        s.requestTimeout = 10 * 60 * 1000;
+        s.headersTimeout = 60 * 1000;
+        s.keepAliveTimeout = 5000;
+        s.once('error', reject);
+        s.listen(port, host, () => {
+          server = s;
+          const bound = (s.address() as AddressInfo).port;
+          const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+          resolve({ port: bound, url: `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${bound}` });
+        });
+      });
+    },
+    async close() {
+      if (server) {
+        const s = server;
+        server = null;
+        await new Promise<void>((resolve) => {
+          s.close(() => resolve());
+          s.closeIdleConnections();
+        });
+      }
+      await ctx.tasks.drain();
+      for (const hook of ctx.onClose) await hook();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,116 @@
+// The only reader of process.env: turns the environment into a typed, validated Config with the
+// contract's defaults. A bad value throws ConfigError naming the variable (main.ts prints it).
+import path from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  adminUsername: string | null;
+  adminPassword: string | null;
+  jwtSecret: string | null;
+  accessTokenTtl: number;
+  smtpUrl: string | null;
+  mailFrom: string;
+  debug: boolean;
+  publication: string | null;
+  thumbsAllowAny: boolean;
+  uploadMaxBytes: number;
+  loginLimit: number;
+  uploadQuotaBytes: number | null;
+  uploadMaxFiles: number | null;
+  corsOrigins: string[];
+  requireApiKey: boolean;
+  legacyWritableTypes: string[] | null;
+  /** Log one line per request (tests and the benchmark turn it off). */
+  logRequests: boolean;
+  /** Base URL override for links (otherwise taken from the request). */
+  baseUrl: string | null;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function str(env: Env, name: string): string | null {
+  const v = env[name];
+  return v === undefined || v === '' ? null : v;
+}
+
+function int(env: Env, name: string, def: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const v = str(env, name);
+  if (v === null) return def;
+  if (!/^\d+$/.test(v.trim())) throw new ConfigError(`${name} must be an integer, got "${v}"`);
+  const n = Number(v.trim());
+  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function optInt(env: Env, name: string): number | null {
+  return str(env, name) === null ? null : int(env, name, 0, 0);
+}
+
+function flag(env: Env, name: string): boolean {
+  const v = str(env, name);
+  if (v === null) return false;
+  if (['1', 'true', 'yes', 'on'].includes(v.toLowerCase())) return true;
+  if (['0', 'false', 'no', 'off'].includes(v.toLowerCase())) return false;
+  throw new ConfigError(`${name} must be 1 or 0, got "${v}"`);
+}
+
+function list(env: Env, name: string): string[] | null {
+  const v = str(env, name);
+  if (v === null) return null;
+  return v.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
+  const databaseUrl = str(env, 'FOLIO_DATABASE_URL');
+  if (databaseUrl !== null && !/^(postgres|postgresql):\/\//.test(databaseUrl)) {
+    throw new ConfigError(`FOLIO_DATABASE_URL must be a postgres:// URL, got "${databaseUrl}"`);
+  }
+  const smtpUrl = str(env, 'FOLIO_SMTP_URL');
+  if (smtpUrl !== null && !/^smtps?:\/\//.test(smtpUrl)) {
+    throw new ConfigError(`FOLIO_SMTP_URL must start with smtp:// or smtps://, got "${smtpUrl}"`);
+  }
+  const host = str(env, 'HOST') ?? '127.0.0.1';
+  if (!/^[\w.:-]+$/.test(host)) throw new ConfigError(`HOST is not a valid address: "${host}"`);
+  const adminPassword = str(env, 'FOLIO_ADMIN_PASSWORD');
+  if (adminPassword !== null && adminPassword.length < 8) {
+    throw new ConfigError('FOLIO_ADMIN_PASSWORD must have at least 8 characters');
+  }
+  const jwtSecret = str(env, 'FOLIO_JWT_SECRET');
+  if (jwtSecret !== null && jwtSecret.length < 16) {
+    throw new ConfigError('FOLIO_JWT_SECRET must have at least 16 characters');
+  }
+  const origins = list(env, 'FOLIO_CORS_ORIGINS') ?? [];
+  for (const o of origins) {
+    if (o !== '*' && !/^https?:\/\/[^/]+$/.test(o)) throw new ConfigError(`FOLIO_CORS_ORIGINS has an invalid origin "${o}"`);
+  }
+  const cfg: Config = {
+    port: int(env, 'PORT', 8090, 0, 65535),
+    host,
+    dataDir: path.resolve(str(env, 'FOLIO_DATA_DIR') ?? './data'),
+    databaseUrl,
+    adminUsername: str(env, 'FOLIO_ADMIN_USERNAME'),
+    adminPassword,
+    jwtSecret,
+    accessTokenTtl: int(env, 'FOLIO_ACCESS_TOKEN_TTL', 1200, 1),
+    smtpUrl,
+    mailFrom: str(env, 'FOLIO_MAIL_FROM') ?? 'folio@localhost',
+    debug: flag(env, 'FOLIO_DEBUG'),
+    publication: str(env, 'FOLIO_PUBLICATION'),
+    thumbsAllowAny: flag(env, 'FOLIO_THUMBS_ALLOW_ANY'),
+    uploadMaxBytes: int(env, 'FOLIO_UPLOAD_MAX_BYTES', 104857600, 1),
+    loginLimit: int(env, 'FOLIO_LOGIN_LIMIT', 20, 0),
+    uploadQuotaBytes: optInt(env, 'FOLIO_UPLOAD_QUOTA_BYTES'),
+    uploadMaxFiles: optInt(env, 'FOLIO_UPLOAD_MAX_FILES'),
+    corsOrigins: origins,
+    requireApiKey: flag(env, 'FOLIO_REQUIRE_API_KEY'),
+    legacyWritableTypes: list(env, 'FOLIO_LEGACY_WRITABLE_TYPES'),
+    logRequests: true,
+    baseUrl: null,
+  };
+  return { ...cfg, ...overrides };
+}

@@ -1,0 +1,42 @@
+// What every family receives: configuration, database, secrets, logger and the background task
+// tracker. One AppContext per createServer() call; nothing is global.
+import type { Config } from './config.js';
+import type { DB } from './db/database.js';
+import type { RouteRecord } from './http/router.js';
+
+export interface BackgroundTasks {
+  /** Run work after the response; errors are logged; close() waits for it. */
+  run(name: string, work: () => Promise<unknown>): void;
+  /** Resolves when every task started so far has settled. */
+  drain(): Promise<void>;
+}
+
+export interface AppContext {
+  config: Config;
+  db: DB;
+  /** HS256 secret of access tokens. */
+  jwtSecret: string;
+  log: (line: string) => void;
+  tasks: BackgroundTasks;
+  /** Every declared route, for 405 answers and the home document. */
+  routes: RouteRecord[];
+  /** Shutdown hooks of families (timers, queues), run by close() before the database closes. */
+  onClose: Array<() => Promise<void> | void>;
+  /** Per-family services registered at wiring time, looked up by name (see resources/index.ts). */
+  services: Record<string, unknown>;
+}
+
+export function createTasks(log: (line: string) => void): BackgroundTasks {
+  const pending = new Set<Promise<unknown>>();
+  return {
+    run(name, work) {
+      const p = work()
+        .catch((err) => log(`background task ${name} failed: ${(err as Error)?.stack ?? err}`))
+        .finally(() => pending.delete(p));
+      pending.add(p);
+    },
+    async drain() {
+      while (pending.size) await Promise.allSettled([...pending]);
+    },
+  };
+}

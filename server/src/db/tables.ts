@@ -1,0 +1,88 @@
+// Typed table interfaces for kysely. Each family adds its tables in its own interface below and
+// to `Database`; booleans read back as 0/1 on SQLite, so read them with Boolean().
+import type { Generated } from 'kysely';
+
+type Bool = boolean | number;
+
+export interface ObjectTypesTable {
+  id: Generated<number>;
+  name: string;
+  singular: string;
+  description: string | null;
+  parent_id: number | null;
+  is_abstract: Bool;
+  enabled: Bool;
+  core_type: Bool;
+  revision: number;
+  created: string;
+  modified: string;
+}
+
+export interface ObjectsTable {
+  id: Generated<number>;
+  object_type_id: number;
+  status: string;
+  uname: string;
+  title: string | null;
+  description: string | null;
+  body: string | null;
+  lang: string | null;
+  extra: string | null;
+  properties: string | null;
+  locked: Bool;
+  deleted: Bool;
+  published: string | null;
+  created: string;
+  modified: string;
+  created_by: number | null;
+  modified_by: number | null;
+}
+
+export interface UsersTable {
+  id: number;
+  username: string;
+  password_hash: string | null;
+  email: string | null;
+  name: string | null;
+  surname: string | null;
+  blocked: Bool;
+  last_login: string | null;
+  last_login_err: string | null;
+  num_login_err: number;
+  verified: string | null;
+}
+
+export interface RolesTable {
+  id: Generated<number>;
+  name: string;
+  description: string | null;
+  unchangeable: Bool;
+  created: string;
+  modified: string;
+}
+
+export interface RolesUsersTable {
+  id: Generated<number>;
+  role_id: number;
+  user_id: number;
+  created: string;
+}
+
+export interface RefreshTokensTable {
+  id: Generated<number>;
+  token_hash: string;
+  user_id: number | null;
+  application_id: number | null;
+  created: string;
+}
+
+export interface CoreTables {
+  object_types: ObjectTypesTable;
+  objects: ObjectsTable;
+  users: UsersTable;
+  roles: RolesTable;
+  roles_users: RolesUsersTable;
+  refresh_tokens: RefreshTokensTable;
+}
+
+export interface Database extends CoreTables {}

@@ -1,0 +1,94 @@
+// Who is calling: verifies the access token (HS256 only, from `Authorization: Bearer` or the
+// `access_token` query parameter) and loads the user's roles; guards are declared per route.
+import type { Request, RequestHandler } from 'express';
+import jwt from 'jsonwebtoken';
+import type { AppContext } from '../context.js';
+import { ApiError, forbidden, unauthorized } from './errors.js';
+import { ANONYMOUS, type AuthInfo } from './request.js';
+
+export type Guard = 'anonymous' | 'user' | 'admin';
+
+export interface AccessClaims {
+  id?: number;
+  app?: number;
+  iss?: string;
+  iat?: number;
+  exp?: number;
+}
+
+export function bearerToken(req: Request): string | null {
+  const header = req.headers.authorization;
+  if (header) {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    return m ? m[1] : null;
+  }
+  const q = req.query.access_token;
+  return typeof q === 'string' && q ? q : null;
+}
+
+export function verifyAccessToken(token: string, secret: string): AccessClaims {
+  try {
+    const claims = jwt.verify(token, secret, { algorithms: ['HS256'] });
+    if (typeof claims !== 'object' || claims === null) throw new Error('bad claims');
+    return claims as AccessClaims;
+  } catch (err) {
+    if ((err as Error).name === 'TokenExpiredError') throw new ApiError(401, 'expired_token', 'The access token has expired');
+    throw new ApiError(401, 'invalid_token', 'The access token is not valid');
+  }
+}
+
+/** Roles of a user, and whether it may still use tokens (exists, not trashed, not blocked). */
+export async function loadAuthInfo(ctx: AppContext, userId: number): Promise<AuthInfo | null> {
+  const user = await ctx.db
+    .selectFrom('users')
+    .innerJoin('objects', 'objects.id', 'users.id')
+    .select(['users.id', 'users.blocked', 'objects.deleted'])
+    .where('users.id', '=', userId)
+    .executeTakeFirst();
+  if (!user || Boolean(user.blocked) || Boolean(user.deleted)) return null;
+  const roles = await ctx.db
+    .selectFrom('roles_users')
+    .innerJoin('roles', 'roles.id', 'roles_users.role_id')
+    .select(['roles.name', 'roles.id'])
+    .where('roles_users.user_id', '=', userId)
+    .execute();
+  return {
+    userId,
+    roles: roles.map((r) => r.name),
+    isAdmin: roles.some((r) => r.id === 1),
+    applicationId: null,
+  };
+}
+
+export function authenticate(ctx: AppContext): RequestHandler {
+  return async (req, _res, next) => {
+    req.auth = ANONYMOUS;
+    // POST /auth reads its own Authorization header: it may carry a refresh token, or an old
+    // expired access token next to a username and password.
+    if (req.method === 'POST' && req.path.replace(/\/+$/, '') === '/auth') return next();
+    const token = bearerToken(req);
+    if (!token) return next();
+    try {
+      const claims = verifyAccessToken(token, ctx.jwtSecret);
+      if (typeof claims.id === 'number') {
+        const info = await loadAuthInfo(ctx, claims.id);
+        if (!info) throw new ApiError(401, 'invalid_token', 'The user of this token no longer exists or is blocked');
+        req.auth = info;
+      } else if (typeof claims.app === 'number') {
+        req.auth = { ...ANONYMOUS, applicationId: claims.app };
+      } else {
+        throw new ApiError(401, 'invalid_token', 'The access token is not valid');
+      }
+    } catch (err) {
+      req.authError = err as Error;
+    }
+    next();
+  };
+}
+
+export function enforceGuard(req: Request, guard: Guard): void {
+  if (req.authError) throw req.authError;
+  if (guard === 'anonymous') return;
+  if (req.auth.userId === null) throw unauthorized();
+  if (guard === 'admin' && !req.auth.isAdmin) throw forbidden('Only administrators may do this');
+}

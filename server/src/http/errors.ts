@@ -1,0 +1,109 @@
+// ApiError and the one middleware that renders every failure as the spec's JSON API error body.
+// Only this module writes error bodies; everything else throws.
+import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
+import { homeUrl, selfUrl } from './links.js';
+
+const TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+export class ApiError extends Error {
+  constructor(
+    public status: number,
+    public code: string,
+    public detail: string,
+    public title: string = TITLES[status] ?? 'Error',
+    public extraMeta?: Record<string, unknown>,
+    public headers?: Record<string, string>,
+  ) {
+    super(detail);
+  }
+}
+
+export const badRequest = (detail: string, code = 'bad_request') => new ApiError(400, code, detail);
+export const unauthorized = (detail = 'Authentication required', code = 'unauthorized') => new ApiError(401, code, detail);
+export const forbidden = (detail = 'You are not allowed to do this', code = 'forbidden') => new ApiError(403, code, detail);
+export const notFound = (detail = 'Not found', code = 'not_found') => new ApiError(404, code, detail);
+export const conflict = (detail: string, code = 'conflict') => new ApiError(409, code, detail);
+export const methodNotAllowed = (allow: string[]) =>
+  new ApiError(405, 'method_not_allowed', `Allowed methods: ${allow.join(', ')}`, undefined, undefined, { Allow: allow.join(', ') });
+
+/** Express 5 errors from body parsers and friends carry `status`/`type`; map them to ApiError. */
+function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  const e = err as { status?: number; statusCode?: number; type?: string; message?: string; code?: string };
+  const status = e?.status ?? e?.statusCode;
+  if (e?.type === 'entity.parse.failed') return new ApiError(400, 'malformed_json', 'The request body is not valid JSON');
+  if (e?.type === 'entity.too.large') return new ApiError(413, 'payload_too_large', 'The request body is too large');
+  if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') {
+    return new ApiError(415, 'unsupported_media_type', e.message ?? 'Unsupported encoding');
+  }
+  if (e?.type === 'request.aborted') return new ApiError(400, 'request_aborted', 'The request was aborted');
+  if (e?.code === 'SQLITE_BUSY') return new ApiError(503, 'busy', 'The database is busy, retry', undefined, undefined, { 'Retry-After': '1' });
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return new ApiError(status, 'bad_request', e.message ?? TITLES[status] ?? 'Bad request');
+  }
+  return new ApiError(500, 'internal_error', 'An internal error occurred');
+}
+
+export interface ErrorBody {
+  error: { status: string; title: string; code: string; detail: string; meta?: Record<string, unknown> };
+  links: { self: string; home: string };
+}
+
+export function errorBody(req: Request, err: ApiError, debug: boolean, original?: unknown): ErrorBody {
+  const meta: Record<string, unknown> = { ...(err.extraMeta ?? {}) };
+  if (debug) {
+    const stack = (original instanceof Error ? original.stack : err.stack) ?? '';
+    meta.trace = stack.split('\n').map((l) => l.trim());
+  }
+  const body: ErrorBody = {
+    error: { status: String(err.status), title: err.title, code: err.code, detail: err.detail },
+    links: { self: selfUrl(req), home: homeUrl(req) },
+  };
+  if (Object.keys(meta).length) body.error.meta = meta;
+  return body;
+}
+
+export function errorHandler(debug: boolean, log: (line: string) => void): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    const apiErr = toApiError(err);
+    if (apiErr.status >= 500) log(`error ${req.method} ${req.originalUrl}: ${(err as Error)?.stack ?? String(err)}`);
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    for (const [k, v] of Object.entries(apiErr.headers ?? {})) res.setHeader(k, v);
+    res.status(apiErr.status);
+    res.type(req.legacy ? 'application/json' : 'application/vnd.api+json');
+    res.send(JSON.stringify(req.legacy ? legacyErrorBody(req, apiErr) : errorBody(req, apiErr, debug, err)));
+  };
+}
+
+/** Legacy envelope errors keep the same `error` object inside the envelope keys. */
+function legacyErrorBody(req: Request, err: ApiError) {
+  return {
+    error: { status: err.status, code: err.code, message: err.detail, title: err.title, detail: err.detail },
+    api: req.legacy?.api ?? 'objects',
+    method: req.method.toLowerCase(),
+    params: req.query,
+    url: selfUrl(req),
+    links: { self: selfUrl(req), home: homeUrl(req) },
+  };
+}
+
+export const notFoundRoute: RequestHandler = (req) => {
+  throw notFound(`No route for ${req.method} ${req.path}`, 'route_not_found');
+};

@@ -1,0 +1,205 @@
+// JSON API documents: single resources, lists with pagination and page links, `links`-only
+// answers, `included`, and sparse fieldsets (`fields[type]=a,b`) applied to whatever is sent.
+import type { Request, Response } from 'express';
+import { ApiError, badRequest } from './errors.js';
+import { baseUrl, homeUrl, pageUrl, selfUrl } from './links.js';
+
+export interface RelationshipLinks {
+  links: { related: string; self: string };
+  data?: ResourceIdentifier[] | ResourceIdentifier | null;
+  meta?: Record<string, unknown>;
+}
+
+export interface ResourceIdentifier {
+  id: string;
+  type: string;
+  meta?: Record<string, unknown>;
+}
+
+export interface Resource {
+  id: string;
+  type: string;
+  attributes?: Record<string, unknown>;
+  meta?: Record<string, unknown>;
+  links?: Record<string, string | null>;
+  relationships?: Record<string, RelationshipLinks>;
+}
+
+export interface PageInfo {
+  count: number;
+  page: number;
+  pageSize: number;
+}
+
+export interface DocumentOptions {
+  status?: number;
+  meta?: Record<string, unknown>;
+  included?: Resource[];
+  links?: Record<string, string | null>;
+  headers?: Record<string, string>;
+}
+
+/** `relationships.<name>` with links for a resource at `{base}{resourcePath}`. */
+export function relationshipLinks(req: Request, resourcePath: string, name: string): RelationshipLinks {
+  const base = baseUrl(req) + resourcePath;
+  return { links: { related: `${base}/${name}`, self: `${base}/relationships/${name}` } };
+}
+
+export const resourceUrl = (req: Request, path: string) => baseUrl(req) + path;
+
+/** fields[type]=a,b from the query: which attributes to keep per type. */
+export function parseFieldsets(req: Request): Record<string, Set<string>> | null {
+  const fields = req.query.fields;
+  if (fields === undefined) return null;
+  if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) {
+    throw badRequest('fields must be given per type, as fields[<type>]=a,b', 'invalid_fields');
+  }
+  const out: Record<string, Set<string>> = {};
+  for (const [type, list] of Object.entries(fields as Record<string, unknown>)) {
+    const values = Array.isArray(list) ? list : [list];
+    if (!values.every((v) => typeof v === 'string')) throw badRequest(`fields[${type}] must be a comma-separated list`, 'invalid_fields');
+    out[type] = new Set((values as string[]).flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean));
+  }
+  return out;
+}
+
+function applyFieldsets(req: Request, resources: Resource[]): void {
+  const sets = parseFieldsets(req);
+  if (!sets) return;
+  for (const r of resources) {
+    const keep = sets[r.type];
+    if (!keep || !r.attributes) continue;
+    r.attributes = Object.fromEntries(Object.entries(r.attributes).filter(([k]) => keep.has(k)));
+  }
+}
+
+function send(res: Response, status: number, doc: unknown, headers?: Record<string, string>) {
+  for (const [k, v] of Object.entries(headers ?? {})) res.setHeader(k, v);
+  if (!res.getHeader('Content-Type')) res.type('application/vnd.api+json');
+  res.status(status).send(JSON.stringify(doc));
+}
+
+export function sendResource(req: Request, res: Response, data: Resource | null, opts: DocumentOptions = {}): void {
+  const all = [...(data ? [data] : []), ...(opts.included ?? [])];
+  applyFieldsets(req, all);
+  const doc: Record<string, unknown> = {
+    data,
+    links: { self: selfUrl(req), home: homeUrl(req), ...(opts.links ?? {}) },
+  };
+  if (opts.meta) doc.meta = opts.meta;
+  if (opts.included) doc.included = opts.included;
+  send(res, opts.status ?? 200, doc, opts.headers);
+}
+
+export function paginationMeta(p: PageInfo, pageItems: number) {
+  return {
+    count: p.count,
+    page: p.page,
+    page_count: Math.max(1, Math.ceil(p.count / p.pageSize)),
+    page_items: pageItems,
+    page_size: p.pageSize,
+  };
+}
+
+export function pageLinks(req: Request, p: PageInfo) {
+  const last = Math.max(1, Math.ceil(p.count / p.pageSize));
+  return {
+    first: pageUrl(req, 1),
+    last: pageUrl(req, last),
+    prev: p.page > 1 ? pageUrl(req, Math.min(p.page - 1, last)) : null,
+    next: p.page < last ? pageUrl(req, p.page + 1) : null,
+  };
+}
+
+export function sendList(req: Request, res: Response, data: Resource[], page: PageInfo, opts: DocumentOptions = {}): void {
+  applyFieldsets(req, [...data, ...(opts.included ?? [])]);
+  const doc: Record<string, unknown> = {
+    data,
+    links: { self: selfUrl(req), home: homeUrl(req), ...pageLinks(req, page), ...(opts.links ?? {}) },
+    meta: { ...(opts.meta ?? {}), pagination: paginationMeta(page, data.length) },
+  };
+  if (opts.included) doc.included = opts.included;
+  send(res, opts.status ?? 200, doc, opts.headers);
+}
+
+/** A document with `links` only (relationship writes), or with `data` as well. */
+export function sendLinks(req: Request, res: Response, status = 200, extra: Record<string, unknown> = {}): void {
+  send(res, status, { ...extra, links: { self: selfUrl(req), home: homeUrl(req) } });
+}
+
+/** A document with meta only (login answers, /status, /home). */
+export function sendMeta(req: Request, res: Response, meta: Record<string, unknown>, status = 200): void {
+  send(res, status, { links: { self: selfUrl(req), home: homeUrl(req) }, meta });
+}
+
+export function sendNoContent(res: Response): void {
+  res.status(204).end();
+}
+
+/** The `data` member of a JSON API request body (404-free shape check: 400 when missing). */
+export function requestData(req: Request): unknown {
+  const body = req.body as { data?: unknown } | undefined;
+  if (!body || typeof body !== 'object' || Array.isArray(body) || !('data' in body)) {
+    throw badRequest('The request body must be a JSON API document with a "data" member', 'invalid_body');
+  }
+  return body.data;
+}
+
+export interface ResourceInput {
+  id?: string;
+  type: string;
+  attributes: Record<string, unknown>;
+  meta: Record<string, unknown>;
+  relationships: Record<string, unknown>;
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * `data` as one resource object: `type` must be one of `types`, `id` (number or string) must
+ * match `expectId` when given; attributes/meta/relationships default to {}.
+ */
+export function resourceInput(req: Request, types: string | string[], expectId?: string | number): ResourceInput {
+  const data = requestData(req);
+  if (!isPlainObject(data)) throw badRequest('"data" must be a resource object', 'invalid_body');
+  const allowed = Array.isArray(types) ? types : [types];
+  if (typeof data.type !== 'string' || !allowed.includes(data.type)) {
+    throw new ApiError(409, 'type_mismatch', `"data.type" must be ${allowed.join(' or ')}`);
+  }
+  let id: string | undefined;
+  if (data.id !== undefined && data.id !== null) {
+    if (typeof data.id !== 'string' && typeof data.id !== 'number') throw badRequest('"data.id" must be a string or a number', 'invalid_body');
+    id = String(data.id);
+  }
+  if (expectId !== undefined) {
+    if (id === undefined) throw badRequest('"data.id" is required', 'invalid_body');
+    if (id !== String(expectId)) throw new ApiError(409, 'id_mismatch', `"data.id" ${id} does not match the URL id ${expectId}`);
+  }
+  for (const key of ['attributes', 'meta', 'relationships'] as const) {
+    if (data[key] !== undefined && data[key] !== null && !isPlainObject(data[key])) {
+      throw badRequest(`"data.${key}" must be an object`, 'invalid_body');
+    }
+  }
+  return {
+    id,
+    type: data.type,
+    attributes: (data.attributes as Record<string, unknown>) ?? {},
+    meta: (data.meta as Record<string, unknown>) ?? {},
+    relationships: (data.relationships as Record<string, unknown>) ?? {},
+  };
+}
+
+/** `data` as a list of resource identifiers ({type, id, meta?}); one object is taken as a list of one. */
+export function identifiersInput(req: Request): Array<{ id: string; type: string; meta: Record<string, unknown> }> {
+  const data = requestData(req);
+  const list = Array.isArray(data) ? data : [data];
+  return list.map((item, i) => {
+    if (!isPlainObject(item)) throw badRequest(`data[${i}] must be an object with "type" and "id"`, 'invalid_body');
+    if (typeof item.type !== 'string' || !item.type) throw badRequest(`data[${i}].type is required`, 'invalid_body');
+    if ((typeof item.id !== 'string' && typeof item.id !== 'number') || item.id === '') {
+      throw badRequest(`data[${i}].id is required (string or number)`, 'invalid_body');
+    }
+    if (item.meta !== undefined && !isPlainObject(item.meta)) throw badRequest(`data[${i}].meta must be an object`, 'invalid_body');
+    return { id: String(item.id), type: item.type, meta: (item.meta as Record<string, unknown>) ?? {} };
+  });
+}

@@ -1,0 +1,46 @@
+// Content negotiation: what a route answers with (Accept, else 406) and which request bodies
+// it takes (Content-Type, else 415). JSON API bodies may come as application/json too.
+import type { Request } from 'express';
+import { ApiError } from './errors.js';
+
+export type Produces = 'jsonapi' | 'schema' | 'legacy' | 'any';
+export type BodyKind = 'none' | 'json' | 'form' | 'raw';
+
+const JSON_TYPES = ['application/vnd.api+json', 'application/json'];
+const PRODUCES: Record<Exclude<Produces, 'any'>, string[]> = {
+  jsonapi: JSON_TYPES,
+  schema: ['application/schema+json', 'application/json', 'application/vnd.api+json'],
+  legacy: ['application/json', 'text/javascript'],
+};
+
+/** The media type to answer with, or a 406. */
+export function negotiate(req: Request, produces: Produces): string | null {
+  if (produces === 'any') return null;
+  const offered = PRODUCES[produces];
+  if (!req.headers.accept) return offered[0];
+  const chosen = req.accepts(offered);
+  if (!chosen) {
+    throw new ApiError(406, 'not_acceptable', `This endpoint answers with ${offered.join(' or ')}; the Accept header allows none of them`);
+  }
+  // Legacy answers are always application/json (text/javascript is only how clients ask).
+  return produces === 'legacy' ? 'application/json' : chosen;
+}
+
+export function hasBody(req: Request): boolean {
+  const len = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (len !== undefined && len !== '0');
+}
+
+export function isJsonType(req: Request): boolean {
+  return Boolean(req.is(['application/json', 'application/vnd.api+json', '+json']));
+}
+
+/** Refuse a body whose Content-Type the route does not take (415). */
+export function checkContentType(req: Request, body: BodyKind): void {
+  if (body === 'raw' || !hasBody(req)) return;
+  if (!req.headers['content-type']) return; // taken as JSON
+  if (isJsonType(req)) return;
+  if (body === 'form' && req.is('application/x-www-form-urlencoded')) return;
+  const accepted = body === 'form' ? 'application/json or application/x-www-form-urlencoded' : 'application/vnd.api+json or application/json';
+  throw new ApiError(415, 'unsupported_media_type', `Content-Type ${req.headers['content-type']} is not supported here; send ${accepted}`);
+}

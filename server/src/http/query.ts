@@ -1,0 +1,234 @@
+// List query parsing against allow-lists: page, page_size, sort, filter[...] (with operators,
+// comma lists, `[]` and indexed arrays), q, include. Anything not allowed gives 400, never a
+// silent ignore. Also applies field filters and sort to a kysely query through a column map.
+import type { Request } from 'express';
+import { sql, type SelectQueryBuilder } from 'kysely';
+import { badRequest } from './errors.js';
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+
+export type FieldKind = 'string' | 'integer' | 'number' | 'boolean' | 'date';
+export type FilterOp = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'null' | 'notnull';
+
+export interface FieldFilter {
+  field: string;
+  op: FilterOp;
+  values: Array<string | number>;
+}
+
+export interface ListSpec {
+  /** Filterable fields and their kinds (used to coerce and check values). */
+  fields: Record<string, FieldKind>;
+  /** Sortable fields (default: every filterable field). */
+  sortable?: string[];
+  /** Filters with their own meaning (query, type, parent, roots…), handed over raw. */
+  special?: string[];
+  /** Default sort, e.g. 'id' or '-created'. */
+  defaultSort?: string;
+  /** Names accepted by include=. */
+  includes?: string[];
+}
+
+export interface ListQuery {
+  page: number;
+  pageSize: number;
+  offset: number;
+  sort: Array<{ field: string; desc: boolean }>;
+  /** True when the client sent no sort (search may then rank by relevance). */
+  defaultSorted: boolean;
+  filters: FieldFilter[];
+  special: Record<string, string[]>;
+  include: string[];
+}
+
+const OPS = new Set(['gt', 'gte', 'lt', 'lte', 'ne', 'eq']);
+
+function positiveInt(value: unknown, name: string): number | null {
+  if (value === undefined) return null;
+  if (typeof value !== 'string' || !/^\d{1,9}$/.test(value) || Number(value) < 1) {
+    throw badRequest(`${name} must be a positive integer`, 'invalid_pagination');
+  }
+  return Number(value);
+}
+
+/** page and page_size (shared by every list, JSON API and legacy). */
+export function parsePaging(query: Record<string, unknown>): { page: number; pageSize: number; offset: number } {
+  const page = positiveInt(query.page, 'page') ?? 1;
+  const pageSize = positiveInt(query.page_size, 'page_size') ?? DEFAULT_PAGE_SIZE;
+  if (pageSize > MAX_PAGE_SIZE) throw badRequest(`page_size must be at most ${MAX_PAGE_SIZE}`, 'invalid_pagination');
+  return { page, pageSize, offset: (page - 1) * pageSize };
+}
+
+/** A value given as `v`, `a,b`, `[a,b]` (from `[]` or indexed `[0]`) as a flat list of strings. */
+export function flatValues(raw: unknown, name: string): string[] {
+  const list = Array.isArray(raw) ? raw : [raw];
+  const out: string[] = [];
+  for (const item of list) {
+    if (typeof item !== 'string') throw badRequest(`${name} has a malformed value`, 'invalid_filter');
+    out.push(...item.split(',').map((s) => s.trim()));
+  }
+  return out.filter((s) => s !== '');
+}
+
+/** An object whose keys are all digits is an indexed array that qs left as an object. */
+function indexedToArray(raw: unknown): unknown {
+  if (raw && typeof raw === 'object' && !Array.isArray(raw)) {
+    const keys = Object.keys(raw);
+    if (keys.length && keys.every((k) => /^\d+$/.test(k))) return keys.sort((a, b) => +a - +b).map((k) => (raw as Record<string, unknown>)[k]);
+  }
+  return raw;
+}
+
+function coerce(value: string, kind: FieldKind, name: string): string | number {
+  switch (kind) {
+    case 'integer':
+      if (!/^-?\d{1,15}$/.test(value)) throw badRequest(`filter[${name}] must be an integer`, 'invalid_filter');
+      return Number(value);
+    case 'number':
+      if (!Number.isFinite(Number(value)) || value.trim() === '') throw badRequest(`filter[${name}] must be a number`, 'invalid_filter');
+      return Number(value);
+    case 'boolean':
+      if (['true', '1'].includes(value)) return 1;
+      if (['false', '0'].includes(value)) return 0;
+      throw badRequest(`filter[${name}] must be true or false`, 'invalid_filter');
+    case 'date': {
+      const d = new Date(value);
+      if (Number.isNaN(d.getTime())) throw badRequest(`filter[${name}] must be a date`, 'invalid_filter');
+      return d.toISOString().replace(/\.\d{3}Z$/, '+00:00');
+    }
+    default:
+      if (value.length > 1000) throw badRequest(`filter[${name}] is too long`, 'invalid_filter');
+      return value;
+  }
+}
+
+function parseFieldFilter(field: string, raw: unknown, kind: FieldKind): FieldFilter[] {
+  raw = indexedToArray(raw);
+  if (typeof raw === 'string' && raw === 'null') return [{ field, op: 'null', values: [] }];
+  if (typeof raw === 'string' || Array.isArray(raw)) {
+    const values = flatValues(raw, `filter[${field}]`);
+    if (!values.length) throw badRequest(`filter[${field}] needs a value`, 'invalid_filter');
+    return [{ field, op: 'eq', values: values.map((v) => coerce(v, kind, field)) }];
+  }
+  if (raw && typeof raw === 'object') {
+    const out: FieldFilter[] = [];
+    for (const [op, v] of Object.entries(raw)) {
+      if (!OPS.has(op)) throw badRequest(`Unknown filter operator "${op}" on ${field}; use gt, gte, lt, lte, ne`, 'invalid_filter');
+      if (typeof v !== 'string') throw badRequest(`filter[${field}][${op}] must be a single value`, 'invalid_filter');
+      if (v === 'null') {
+        if (op !== 'ne' && op !== 'eq') throw badRequest(`filter[${field}][${op}] cannot compare with null`, 'invalid_filter');
+        out.push({ field, op: op === 'ne' ? 'notnull' : 'null', values: [] });
+      } else {
+        out.push({ field, op: op as FilterOp, values: flatValues(v, `filter[${field}][${op}]`).map((x) => coerce(x, kind, field)) });
+      }
+    }
+    return out;
+  }
+  throw badRequest(`filter[${field}] is malformed`, 'invalid_filter');
+}
+
+export function parseListQuery(req: Request, spec: ListSpec): ListQuery {
+  const query = req.query as Record<string, unknown>;
+  const { page, pageSize, offset } = parsePaging(query);
+
+  const sortable = new Set(spec.sortable ?? Object.keys(spec.fields));
+  const sortRaw = query.sort;
+  let defaultSorted = sortRaw === undefined || sortRaw === '';
+  const sortText = defaultSorted ? (spec.defaultSort ?? 'id') : sortRaw;
+  if (typeof sortText !== 'string') throw badRequest('sort must be a comma-separated list of fields', 'invalid_sort');
+  const sort = sortText.split(',').map((s) => s.trim()).filter(Boolean).map((s) => {
+    const desc = s.startsWith('-');
+    const field = desc ? s.slice(1) : s;
+    if (!defaultSorted && !sortable.has(field)) throw badRequest(`Cannot sort by "${field}"; sortable fields: ${[...sortable].join(', ')}`, 'invalid_sort');
+    return { field, desc };
+  });
+  if (!sort.length) defaultSorted = true;
+
+  const filters: FieldFilter[] = [];
+  const special: Record<string, string[]> = {};
+  const specials = new Set(spec.special ?? []);
+  const filterRaw = query.filter;
+  if (filterRaw !== undefined) {
+    if (typeof filterRaw !== 'object' || filterRaw === null || Array.isArray(filterRaw)) {
+      throw badRequest('filter must be given as filter[<field>]=<value>', 'invalid_filter');
+    }
+    for (const [field, raw] of Object.entries(filterRaw as Record<string, unknown>)) {
+      if (specials.has(field)) {
+        const v = indexedToArray(raw);
+        special[field] = v === '' ? [] : flatValues(v, `filter[${field}]`);
+        if (field === 'query') special[field] = [([] as unknown[]).concat(v).join(' ')];
+        continue;
+      }
+      const kind = spec.fields[field];
+      if (!kind) {
+        const known = [...Object.keys(spec.fields), ...specials].join(', ');
+        throw badRequest(`Unknown filter "${field}"; filterable: ${known}`, 'invalid_filter');
+      }
+      filters.push(...parseFieldFilter(field, raw, kind));
+    }
+  }
+  if (query.q !== undefined) {
+    if (!specials.has('query')) throw badRequest('This list has no search', 'invalid_filter');
+    if (typeof query.q !== 'string') throw badRequest('q must be a string', 'invalid_filter');
+    special.query = [query.q];
+  }
+  if (special.query && !special.query[0]?.trim()) throw badRequest('The search query is empty', 'invalid_filter');
+
+  let include: string[] = [];
+  if (query.include !== undefined) {
+    include = flatValues(query.include, 'include');
+    const allowed = new Set(spec.includes ?? []);
+    for (const name of include) if (!allowed.has(name)) throw badRequest(`Cannot include "${name}"`, 'invalid_include');
+  }
+  return { page, pageSize, offset, sort, defaultSorted, filters, special, include };
+}
+
+/**
+ * Apply field filters and sort through `columns` (filter field -> SQL column reference).
+ * Column names only ever come from this map, never from the request.
+ */
+export function applyFilters<DB, TB extends keyof DB, O>(
+  qb: SelectQueryBuilder<DB, TB, O>,
+  filters: FieldFilter[],
+  columns: Record<string, string>,
+): SelectQueryBuilder<DB, TB, O> {
+  for (const f of filters) {
+    const col = sql.ref(columns[f.field] ?? f.field);
+    if (!columns[f.field]) throw new Error(`no column for filter ${f.field}`);
+    switch (f.op) {
+      case 'null':
+        qb = qb.where(sql<boolean>`${col} is null`);
+        break;
+      case 'notnull':
+        qb = qb.where(sql<boolean>`${col} is not null`);
+        break;
+      case 'eq':
+        qb = f.values.length === 1 ? qb.where(sql<boolean>`${col} = ${f.values[0]}`) : qb.where(sql<boolean>`${col} in (${sql.join(f.values)})`);
+        break;
+      case 'ne':
+        qb = qb.where(sql<boolean>`(${col} is null or ${col} not in (${sql.join(f.values)}))`);
+        break;
+      default: {
+        const op = { gt: '>', gte: '>=', lt: '<', lte: '<=' }[f.op];
+        qb = qb.where(sql<boolean>`${col} ${sql.raw(op)} ${f.values[0]}`);
+      }
+    }
+  }
+  return qb;
+}
+
+export function applySort<DB, TB extends keyof DB, O>(
+  qb: SelectQueryBuilder<DB, TB, O>,
+  sort: ListQuery['sort'],
+  columns: Record<string, string>,
+  tieBreaker?: string,
+): SelectQueryBuilder<DB, TB, O> {
+  for (const s of sort) {
+    const col = columns[s.field];
+    if (!col) throw new Error(`no column for sort ${s.field}`);
+    qb = qb.orderBy(sql.ref(col), s.desc ? 'desc' : 'asc');
+  }
+  if (tieBreaker && !sort.some((s) => columns[s.field] === tieBreaker)) qb = qb.orderBy(sql.ref(tieBreaker), 'asc');
+  return qb;
+}

@@ -1,0 +1,95 @@
+// Endpoint declarations. A family lists its endpoints as RouteDef objects — method, path, guard,
+// what it reads and answers, and the one handler — and mountRoutes wires them into express with
+// negotiation, body parsing and the permission guard. The registry also answers 405 and /home.
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { match } from 'path-to-regexp';
+import type { AppContext } from '../context.js';
+import { ApiError, methodNotAllowed } from './errors.js';
+import { checkContentType, isJsonType, negotiate, type BodyKind, type Produces } from './negotiate.js';
+import { enforceGuard, type Guard } from './auth.js';
+
+export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
+
+export type Handler = (req: Request, res: Response, ctx: AppContext) => unknown | Promise<unknown>;
+
+export interface RouteDef {
+  method: Method;
+  path: string;
+  guard: Guard;
+  handler: Handler;
+  /** Response media types (default 'jsonapi'). */
+  produces?: Produces;
+  /** Request body kind (default 'json' for post/patch/put/delete, 'none' for get). */
+  body?: BodyKind;
+  /** When false for a request, the route is skipped (used to choose the legacy layout). */
+  when?: (req: Request) => boolean;
+  /** Extra middleware run after the guard, before the body is parsed (e.g. rate limits). */
+  before?: RequestHandler[];
+}
+
+export interface RouteRecord {
+  method: Method;
+  path: string;
+  guard: Guard;
+  produces: Produces;
+  matcher: (path: string) => unknown;
+}
+
+const JSON_LIMIT = '2mb';
+
+function bodyParsers(kind: BodyKind): RequestHandler[] {
+  if (kind === 'none' || kind === 'raw') return [];
+  const json = express.json({ limit: JSON_LIMIT, type: (req) => isJsonType(req as Request) || !req.headers['content-type'] });
+  if (kind === 'form') return [json, express.urlencoded({ extended: false, limit: JSON_LIMIT })];
+  return [json];
+}
+
+export function mountRoutes(app: Express, ctx: AppContext, defs: RouteDef[]): void {
+  for (const def of defs) {
+    const produces = def.produces ?? 'jsonapi';
+    const body = def.body ?? (def.method === 'get' ? 'none' : 'json');
+    ctx.routes.push({
+      method: def.method,
+      path: def.path,
+      guard: def.guard,
+      produces,
+      matcher: match(def.path, { decode: decodeURIComponent }),
+    });
+    const pre: RequestHandler = (req, res, next) => {
+      if (def.when && !def.when(req)) return next('route');
+      const type = negotiate(req, produces);
+      if (type) res.type(type);
+      enforceGuard(req, def.guard);
+      checkContentType(req, body);
+      next();
+    };
+    const run: RequestHandler = async (req, res, next) => {
+      try {
+        if (req.body === undefined && body !== 'raw' && body !== 'none') req.body = {};
+        await def.handler(req, res, ctx);
+      } catch (err) {
+        next(err);
+      }
+    };
+    app[def.method](def.path, pre, ...(def.before ?? []), ...bodyParsers(body), run);
+  }
+}
+
+/** After every route: 405 with Allow for a known path, else 404; OPTIONS answers Allow. */
+export function methodFallback(ctx: AppContext): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const allowed = new Set<string>();
+    for (const r of ctx.routes) if (r.matcher(req.path)) allowed.add(r.method.toUpperCase());
+    if (!allowed.size) return next();
+    if (allowed.has('GET')) allowed.add('HEAD');
+    const allow = [...allowed].sort();
+    if (req.method === 'OPTIONS') {
+      res.setHeader('Allow', [...allow, 'OPTIONS'].join(', '));
+      res.status(204).end();
+      return;
+    }
+    next(methodNotAllowed(allow));
+  };
+}
+
+export { ApiError };

@@ -1,0 +1,103 @@
+// /auth: login (flat JSON or form), renewal with the refresh token, whoami, revocation.
+import type { Request } from 'express';
+import { rateLimit } from 'express-rate-limit';
+import type { AppContext } from '../../context.js';
+import { ApiError, badRequest, notFound, unauthorized } from '../../http/errors.js';
+import { sendMeta, sendNoContent, sendResource } from '../../http/jsonapi.js';
+import { baseUrl } from '../../http/links.js';
+import { parseListQuery } from '../../http/query.js';
+import type { RouteDef } from '../../http/router.js';
+import { findUserById, serializeUser } from '../users/service.js';
+import { rolesOfUser, serializeRole } from '../roles/service.js';
+import { loginWithPassword, renewTokens } from './login.js';
+import { issueTokenPair, revokeRefreshToken } from './tokens.js';
+
+/** What the applications family registers to turn client credentials into an application id. */
+export interface ClientCredentialsVerifier {
+  verifyClient(clientId: string, clientSecret: string): Promise<number | null>;
+}
+
+const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+
+function refreshFromHeader(req: Request): string | null {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+  return m ? m[1] : null;
+}
+
+async function postAuth(req: Request, ctx: AppContext) {
+  const body = (req.body ?? {}) as Record<string, unknown>;
+  if (typeof body !== 'object' || Array.isArray(body)) throw badRequest('The body must be an object');
+  const issuer = baseUrl(req);
+  const grant = str(body.grant_type);
+  const username = str(body.username);
+  const password = str(body.password);
+  if (grant && !['password', 'refresh_token', 'client_credentials'].includes(grant)) {
+    throw badRequest(`Unsupported grant_type "${grant}"`, 'unsupported_grant_type');
+  }
+  if (username !== undefined || password !== undefined) {
+    if (!username || !password) throw badRequest('Both username and password are required', 'missing_credentials');
+    return loginWithPassword(ctx, issuer, username, password);
+  }
+  if (grant === 'client_credentials') {
+    const clientId = str(body.client_id);
+    const secret = str(body.client_secret);
+    if (!clientId || !secret) throw badRequest('client_id and client_secret are required', 'missing_credentials');
+    const verifier = ctx.services.applications as ClientCredentialsVerifier | undefined;
+    const appId = verifier ? await verifier.verifyClient(clientId, secret) : null;
+    if (appId === null) throw new ApiError(401, 'login_failed', 'Unknown client or wrong secret');
+    return issueTokenPair(ctx, issuer, { applicationId: appId });
+  }
+  const refresh = refreshFromHeader(req) ?? str(body.refresh_token) ?? null;
+  if (!refresh) throw badRequest('Send username and password to log in, or a refresh token as Bearer to renew', 'missing_credentials');
+  return renewTokens(ctx, issuer, refresh);
+}
+
+async function whoami(req: Request, res: import('express').Response, ctx: AppContext) {
+  const user = req.auth.userId !== null ? await findUserById(ctx.db, req.auth.userId) : undefined;
+  if (!user) throw unauthorized();
+  const { include } = parseListQuery(req, { fields: {}, includes: ['roles'] });
+  const resource = serializeUser(req, user);
+  if (!include.includes('roles')) return sendResource(req, res, resource);
+  const roles = (await rolesOfUser(ctx.db, user.id)).map((r) => serializeRole(req, r));
+  resource.relationships!.roles.data = roles.map((r) => ({ id: r.id, type: r.type }));
+  sendResource(req, res, resource, { included: roles });
+}
+
+export function authRoutes(ctx: AppContext): RouteDef[] {
+  const limiter =
+    ctx.config.loginLimit > 0
+      ? rateLimit({
+          windowMs: 15 * 60 * 1000,
+          limit: ctx.config.loginLimit,
+          skipSuccessfulRequests: true,
+          validate: false,
+          handler: (_req, _res, next) =>
+            next(new ApiError(429, 'too_many_requests', 'Too many failed logins from this address; try again later')),
+        })
+      : null;
+  return [
+    {
+      method: 'post',
+      path: '/auth',
+      guard: 'anonymous',
+      body: 'form',
+      before: limiter ? [limiter] : [],
+      handler: async (req, res) => {
+        const tokens = await postAuth(req, ctx);
+        sendMeta(req, res, { jwt: tokens.jwt, renew: tokens.renew });
+      },
+    },
+    { method: 'get', path: '/auth', guard: 'user', handler: (req, res) => whoami(req, res, ctx) },
+    { method: 'get', path: '/auth/user', guard: 'user', handler: (req, res) => whoami(req, res, ctx) },
+    {
+      method: 'delete',
+      path: '/auth/:token',
+      guard: 'anonymous',
+      handler: async (req, res) => {
+        const token = String(req.params.token);
+        if (!(await revokeRefreshToken(ctx, token))) throw notFound('No such refresh token');
+        sendNoContent(res);
+      },
+    },
+  ];
+}

@@ -1,0 +1,50 @@
+// GET /status: the service's health; debug mode adds versions, plugins and errors.
+import { createRequire } from 'node:module';
+import { sql } from 'kysely';
+import type { AppContext } from '../../context.js';
+import { sendMeta } from '../../http/jsonapi.js';
+import type { RouteDef } from '../../http/router.js';
+
+const require = createRequire(import.meta.url);
+
+function versions(): Record<string, string> {
+  const out: Record<string, string> = { node: process.versions.node };
+  for (const name of ['express', 'kysely', 'better-sqlite3', 'sharp']) {
+    try {
+      out[name] = (require(`${name}/package.json`) as { version: string }).version;
+    } catch {
+      /* not installed */
+    }
+  }
+  return out;
+}
+
+export function statusRoutes(ctx: AppContext): RouteDef[] {
+  const folioVersion = (() => {
+    try {
+      return (require('../../../../package.json') as { version: string }).version;
+    } catch {
+      return 'unknown';
+    }
+  })();
+  return [
+    {
+      method: 'get',
+      path: '/status',
+      guard: 'anonymous',
+      handler: async (req, res) => {
+        const errors: string[] = [];
+        try {
+          await sql`select 1`.execute(ctx.db);
+        } catch (err) {
+          errors.push(`database: ${(err as Error).message}`);
+        }
+        const status: Record<string, unknown> = { environment: ctx.config.debug ? 'development' : 'production' };
+        if (ctx.config.debug) {
+          Object.assign(status, { errors, debug: true, plugins: [], versions: { folio: folioVersion, ...versions() } });
+        }
+        sendMeta(req, res, { status });
+      },
+    },
+  ];
+}

@@ -1,0 +1,103 @@
+// Starts a real Folio server on a loopback port over a fresh temp data dir, and offers a small
+// fetch wrapper for the tests. Every test file uses this one helper.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createServer, type FolioServer } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+
+export const ADMIN = { username: 'admin', password: 'admin-secret-1' };
+
+export interface TestServer {
+  url: string;
+  server: FolioServer;
+  dataDir: string;
+  /** Issue a request; JSON bodies are serialised; the answer's JSON (if any) is parsed. */
+  request(method: string, path: string, opts?: RequestOptions): Promise<TestResponse>;
+  login(username?: string, password?: string): Promise<{ jwt: string; renew: string }>;
+  /** An admin access token (logged in once, cached). */
+  adminToken(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface RequestOptions {
+  token?: string;
+  body?: unknown;
+  /** Raw body (Buffer or string) sent as is. */
+  raw?: Buffer | string;
+  headers?: Record<string, string>;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-test-'));
+  const config = loadConfig(
+    { FOLIO_ADMIN_USERNAME: ADMIN.username, FOLIO_ADMIN_PASSWORD: ADMIN.password, FOLIO_LOGIN_LIMIT: '0', ...env, FOLIO_DATA_DIR: dataDir },
+    { logRequests: false },
+  );
+  const server = await createServer(config, { log: () => {} });
+  const { port } = await server.listen(0, '127.0.0.1');
+  const url = `http://127.0.0.1:${port}`;
+  let cachedAdmin: string | null = null;
+
+  const request: TestServer['request'] = async (method, p, opts = {}) => {
+    const headers: Record<string, string> = { Accept: 'application/vnd.api+json', ...(opts.headers ?? {}) };
+    if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
+    let body: string | Uint8Array | undefined;
+    if (opts.raw !== undefined) body = typeof opts.raw === 'string' ? opts.raw : new Uint8Array(opts.raw);
+    else if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['Content-Type'] ??= 'application/vnd.api+json';
+    }
+    // Buffers are valid fetch bodies at run time; @types/node's BodyInit lacks them.
+    const res = await fetch(url + p, { method, headers, body: body as string | undefined, redirect: 'manual' });
+    const text = await res.text();
+    let parsed: any = null;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      parsed = null;
+    }
+    return { status: res.status, headers: res.headers, body: parsed, text };
+  };
+
+  const login: TestServer['login'] = async (username = ADMIN.username, password = ADMIN.password) => {
+    const res = await request('POST', '/auth', { body: { username, password }, headers: { 'Content-Type': 'application/json' } });
+    if (res.status !== 200) throw new Error(`login failed: ${res.status} ${res.text}`);
+    return res.body.meta;
+  };
+
+  return {
+    url,
+    server,
+    dataDir,
+    request,
+    login,
+    async adminToken() {
+      cachedAdmin ??= (await login()).jwt;
+      return cachedAdmin;
+    },
+    async close() {
+      await server.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Assert the spec's error body and return it. */
+export function expectError(res: TestResponse, status: number, code?: string) {
+  if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${res.text}`);
+  const e = res.body?.error;
+  if (!e || e.status !== String(status) || typeof e.title !== 'string' || typeof e.code !== 'string') {
+    throw new Error(`not a JSON API error body: ${res.text}`);
+  }
+  if (!res.body.links?.self || !res.body.links?.home) throw new Error(`error without links: ${res.text}`);
+  if (code && e.code !== code) throw new Error(`expected code ${code}, got ${e.code}: ${res.text}`);
+  return e;
+}
