@@ -2,10 +2,11 @@
 // Specific paths come before the generic /{objectTypeName} routes of the objects family.
 import type { AppContext } from '../context.js';
 import type { RouteDef } from '../http/router.js';
+import { accountsRoutes } from './accounts/index.js';
 import { authRoutes } from './auth/routes.js';
 import { homeRoutes } from './home/routes.js';
 import { statusRoutes } from './status/routes.js';
 
 export type Family = (ctx: AppContext) => RouteDef[] | Promise<RouteDef[]>;
 
-export const families: Family[] = [statusRoutes, homeRoutes, authRoutes];
+export const families: Family[] = [statusRoutes, homeRoutes, authRoutes, accountsRoutes];
