@@ -2,13 +2,11 @@
 // with the mailer they share. Wired in resources/index.ts right after the auth family.
 import type { AppContext } from '../../context.js';
 import type { RouteDef } from '../../http/router.js';
-import { registerResourceSchema } from '../schemas.js';
 import { roleRoutes } from '../roles/routes.js';
 import { userRoutes } from '../users/routes.js';
-import { accountSchema } from './schemas.js';
+import { registerAccountSchemas } from './schemas.js';
 
 export function accountsRoutes(ctx: AppContext): RouteDef[] {
-  registerResourceSchema(ctx, 'roles', (base) => accountSchema('roles', base));
-  registerResourceSchema(ctx, 'applications', (base) => accountSchema('applications', base));
+  registerAccountSchemas(ctx);
   return [...userRoutes(ctx), ...roleRoutes(ctx)];
 }

@@ -1,14 +1,12 @@
-// The JSON Schemas of users, roles and applications: served by /model/schema/{type} and used to
-// check request attributes (unknown attribute, wrong type, too long → 400 naming the property).
-import { createRequire } from 'node:module';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
-import { badRequest } from '../../http/errors.js';
+// The JSON Schemas of users, roles and applications, contributed to /model/schema/{type} through
+// the objects family's registry, and the check of request attributes against them (unknown
+// attribute, wrong type, too long → 400 naming the property).
+import type { AppContext } from '../../context.js';
+import { registerResourceSchema, resourceSchema, validateAgainstSchema, type PropertySchema } from '../objects/schema.js';
 
-type Property = Record<string, unknown> & { isMeta: boolean; readOnly?: boolean };
+type Property = PropertySchema & { readOnly?: boolean };
 
 interface SchemaDef {
-  type: string;
   description: string;
   properties: Record<string, Property>;
   /** Required on create. */
@@ -23,18 +21,19 @@ const str = (maxLength: number | null, extra: Record<string, unknown> = {}): Pro
   ...extra,
 });
 const nullableStr = (maxLength: number | null, extra: Record<string, unknown> = {}): Property => ({
-  oneOf: [{ type: 'null' }, { type: 'string', ...(maxLength ? { maxLength } : {}), ...extra }],
+  type: ['string', 'null'],
+  ...(maxLength ? { maxLength } : {}),
   isMeta: false,
+  ...extra,
 });
-const stamp = (isMeta = true): Property => ({ oneOf: [{ type: 'null' }, { type: 'string', format: 'date-time' }], isMeta, readOnly: true });
+const stamp = (isMeta = true): Property => ({ type: ['string', 'null'], format: 'date-time', isMeta, readOnly: true });
 const metaBool = (): Property => ({ type: 'boolean', isMeta: true, readOnly: true });
-const metaInt = (): Property => ({ oneOf: [{ type: 'null' }, { type: 'integer' }], isMeta: true, readOnly: true });
+const metaInt = (): Property => ({ type: ['integer', 'null'], isMeta: true, readOnly: true });
 
 export const USERNAME_PATTERN = '^[^\\s]{1,100}$';
 
-const DEFS: Record<string, SchemaDef> = {
+const DEFS = {
   users: {
-    type: 'users',
     description: 'User accounts',
     revision: 1,
     required: ['username', 'password'],
@@ -63,7 +62,6 @@ const DEFS: Record<string, SchemaDef> = {
     },
   },
   roles: {
-    type: 'roles',
     description: 'Roles of users',
     revision: 1,
     required: ['name'],
@@ -76,7 +74,6 @@ const DEFS: Record<string, SchemaDef> = {
     },
   },
   applications: {
-    type: 'applications',
     description: 'Applications: API keys of clients',
     revision: 1,
     required: ['name'],
@@ -90,57 +87,25 @@ const DEFS: Record<string, SchemaDef> = {
       modified: stamp(),
     },
   },
+} satisfies Record<string, SchemaDef>;
+
+export type AccountSchemaType = keyof typeof DEFS;
+
+const served = (type: AccountSchemaType) => {
+  const def: SchemaDef = DEFS[type];
+  return { ...resourceSchema(def.properties, def.required), description: def.description };
 };
 
-export type AccountSchemaType = keyof typeof DEFS & string;
-
-/** The JSON Schema (draft 06) document of users, roles or applications, as /model/schema serves it. */
-export function accountSchema(type: AccountSchemaType, base: string): Record<string, unknown> {
-  const def = DEFS[type];
-  const properties: Record<string, unknown> = {};
-  for (const [name, prop] of Object.entries(def.properties)) {
-    properties[name] = { $id: `/properties/${name}`, title: name, ...prop };
+/** Contribute the three schemas to /model/schema/{type}. */
+export function registerAccountSchemas(ctx: AppContext): void {
+  for (const type of Object.keys(DEFS) as AccountSchemaType[]) {
+    registerResourceSchema(ctx, type, { schema: () => served(type), revision: () => DEFS[type].revision });
   }
-  return {
-    $id: `${base}/model/schema/${type}`,
-    $schema: 'http://json-schema.org/draft-06/schema#',
-    type: 'object',
-    description: def.description,
-    properties,
-    required: def.required,
-    revision: def.revision,
-  };
 }
 
+/** `meta.schema` of responses. */
 export function schemaMeta(type: AccountSchemaType, base: string) {
   return { [type]: { $id: `${base}/model/schema/${type}`, revision: DEFS[type].revision } };
-}
-
-const require = createRequire(import.meta.url);
-const ajv = new Ajv({ allErrors: false, strict: false });
-ajv.addMetaSchema(require('ajv/dist/refs/json-schema-draft-06.json'));
-ajv.addKeyword('isMeta');
-(addFormats as unknown as (a: Ajv) => void)(ajv);
-
-const validators = new Map<string, ValidateFunction>();
-
-function writableValidator(type: AccountSchemaType, create: boolean): ValidateFunction {
-  const key = `${type}:${create}`;
-  let v = validators.get(key);
-  if (!v) {
-    const def = DEFS[type];
-    const properties = Object.fromEntries(Object.entries(def.properties).filter(([, p]) => !p.isMeta && !p.readOnly));
-    v = ajv.compile({ type: 'object', properties, required: create ? def.required : [], additionalProperties: false });
-    validators.set(key, v);
-  }
-  return v;
-}
-
-function describe(err: ErrorObject): string {
-  const prop = err.instancePath.split('/')[1];
-  if (err.keyword === 'additionalProperties') return `Unknown attribute "${(err.params as { additionalProperty: string }).additionalProperty}"`;
-  if (err.keyword === 'required') return `The attribute "${(err.params as { missingProperty: string }).missingProperty}" is required`;
-  return `Attribute "${prop}" ${err.message ?? 'is not valid'}`;
 }
 
 /**
@@ -148,9 +113,7 @@ function describe(err: ErrorObject): string {
  * are dropped so that a client may send back what it read; anything else must be valid.
  */
 export function validateAttributes(type: AccountSchemaType, attributes: Record<string, unknown>, create: boolean): Record<string, unknown> {
-  const props = DEFS[type].properties;
-  const writable = Object.fromEntries(Object.entries(attributes).filter(([k]) => !(props[k] && (props[k].readOnly || props[k].isMeta))));
-  const validate = writableValidator(type, create);
-  if (!validate(writable)) throw badRequest(describe(validate.errors![0]), 'invalid_data');
-  return writable;
+  const props: Record<string, Property> = DEFS[type].properties;
+  const writable = Object.fromEntries(Object.entries(attributes).filter(([k]) => !props[k]?.readOnly));
+  return validateAgainstSchema(`accounts:${type}`, DEFS[type].revision, served(type), writable, !create);
 }
