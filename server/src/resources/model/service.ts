@@ -12,6 +12,7 @@ import {
   META_FIELDS,
   findRelation,
   model,
+  relationNamesOf,
   reloadModel,
   typeByName,
   type ObjectType,
@@ -236,6 +237,7 @@ export async function createProperty(ctx: AppContext, attributes: Record<string,
     (t) => (t.lineage.includes(owner.name) || owner.lineage.includes(t.name)) && t.properties.some((p) => p.name === name),
   );
   if (clash) throw badRequest(`A property "${name}" already exists on ${owner.name}, its parents or sub-types`, 'property_exists');
+  if (relationNamesOf(ctx, owner.name).some((r) => r.name === name)) throw badRequest(`"${name}" is a relation of ${owner.name}`, 'invalid_name');
   const now = nowIso();
   const id = await writeModel(ctx, async (trx) => {
     const row = await trx
