@@ -92,3 +92,8 @@ export function jsonProperty(column: string, name: string): RawBuilder<unknown> 
 export function removeJsonProperty(column: string, name: string): RawBuilder<string | null> {
   return sql<string | null>`json_remove(${sql.ref(column)}, ${'$.' + name})`;
 }
+
+/** Whether a write failed on a unique or other constraint (a lost race with another write). */
+export function isConstraintViolation(err: unknown): boolean {
+  return typeof (err as { code?: unknown })?.code === 'string' && String((err as { code: string }).code).startsWith('SQLITE_CONSTRAINT');
+}
