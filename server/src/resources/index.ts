@@ -5,7 +5,9 @@ import type { RouteDef } from '../http/router.js';
 import { authRoutes } from './auth/routes.js';
 import { homeRoutes } from './home/routes.js';
 import { statusRoutes } from './status/routes.js';
+import { streamsRoutes } from './streams/routes.js';
+import { thumbsRoutes } from './thumbs/routes.js';
 
 export type Family = (ctx: AppContext) => RouteDef[] | Promise<RouteDef[]>;
 
-export const families: Family[] = [statusRoutes, homeRoutes, authRoutes];
+export const families: Family[] = [statusRoutes, homeRoutes, authRoutes, streamsRoutes, thumbsRoutes];
