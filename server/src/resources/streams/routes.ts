@@ -8,7 +8,8 @@ import { applyFilters, applySort, flatValues, parseListQuery, type ListSpec } fr
 import type { RouteDef } from '../../http/router.js';
 import { registerMediaObjects } from './media-objects.js';
 import { serializeStream } from './serialize.js';
-import { streamService, type StreamService, type UploadInput } from './service.js';
+import { streamService, type StreamService } from './service.js';
+import { uploadInput } from './upload-input.js';
 
 const LIST: ListSpec = {
   fields: { file_name: 'string', mime_type: 'string', file_size: 'integer', width: 'integer', height: 'integer', created: 'date', modified: 'date' },
@@ -23,17 +24,6 @@ const COLUMNS: Record<string, string> = {
   created: 'streams.created',
   modified: 'streams.modified',
 };
-
-/** What an upload request says about its file (name from the path, type and size from headers). */
-export function uploadInput(req: Request, fileName: string): UploadInput {
-  const length = req.headers['content-length'];
-  return {
-    fileName,
-    contentType: req.headers['content-type'],
-    contentEncoding: req.headers['content-encoding'],
-    contentLength: length !== undefined && /^\d+$/.test(length) ? Number(length) : undefined,
-  };
-}
 
 async function listStreams(req: Request, res: Response, streams: StreamService) {
   if (req.query.id !== undefined) {
@@ -72,7 +62,7 @@ export function sendStoredFile(res: Response, file: string, options: { maxAge?: 
 
 export function streamsRoutes(ctx: AppContext): RouteDef[] {
   const streams = streamService(ctx);
-  registerMediaObjects(ctx, streams);
+  const mediaObjectRoutes = registerMediaObjects(ctx, streams);
   return [
     {
       method: 'post',
@@ -121,5 +111,6 @@ export function streamsRoutes(ctx: AppContext): RouteDef[] {
         sendNoContent(res);
       },
     },
+    ...mediaObjectRoutes,
   ];
 }

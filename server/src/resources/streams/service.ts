@@ -12,6 +12,7 @@ import type { AuthInfo } from '../../http/request.js';
 import { FileStore, isUuid } from '../../storage/file-store.js';
 import { receiveToTemp, UploadAbortedError, UploadTooLargeError, type ReceivedFile } from '../../storage/receive.js';
 import { probeImage } from '../../thumbs/sharp-pipeline.js';
+import { getObject, typeById, typeByName } from '../objects/service.js';
 import { declaredMimeType, resolveMimeType } from './mime.js';
 import type { StreamsTable } from './tables.js';
 
@@ -235,7 +236,7 @@ export class StreamService {
       }
       if (!/^\d{1,15}$/.test(target.id)) throw badRequest('data.id must be a media object id', 'invalid_body');
       const objectId = Number(target.id);
-      const obj = await findMediaObject(trx, objectId);
+      const obj = await findMediaObject(this.ctx, objectId, trx);
       if (!obj || obj.deleted) throw notFound(`No object ${target.id}`);
       if (obj.type !== target.type) throw new ApiError(409, 'type_mismatch', `Object ${target.id} is of type ${obj.type}, not ${target.type}`);
       if (!obj.mediaRoot) throw badRequest(`${obj.type} is not a media type: streams link only to media objects`, 'not_media');
@@ -302,33 +303,17 @@ export function assertAccepts(type: string, mediaRoot: string, mimeType: string)
   if (!accepts(mimeType)) throw badRequest(`${type} do not accept files of type ${mimeType}`, 'mime_type_not_accepted');
 }
 
-/**
- * An object with its type name and, when the type descends from `media`, the nearest core media
- * type among its ancestors ('images', …, or 'media' for a direct custom sub-type).
- */
-export async function findMediaObject(db: Db, id: number) {
-  const obj = await db
-    .selectFrom('objects')
-    .innerJoin('object_types', 'object_types.id', 'objects.object_type_id')
-    .select(['objects.id', 'objects.status', 'objects.deleted', 'object_types.name as type', 'object_types.id as type_id'])
-    .where('objects.id', '=', id)
-    .executeTakeFirst();
-  if (!obj) return undefined;
-  return { id: obj.id, status: obj.status, deleted: Boolean(obj.deleted), type: obj.type, mediaRoot: await mediaRootOf(db, obj.type) };
+/** The core media type a type descends from ('images', …, or 'media' for a custom direct sub-type), or null. */
+export function mediaRootOf(ctx: AppContext, typeName: string): string | null {
+  return typeByName(ctx, typeName)?.lineage.find((n) => n in MEDIA_ACCEPTS) ?? null;
 }
 
-/** The core media type a type name descends from ('images', …, 'media'), or null when not media. */
-export async function mediaRootOf(db: Db, typeName: string): Promise<string | null> {
-  const types = await db.selectFrom('object_types').select(['id', 'name', 'parent_id']).execute();
-  const byId = new Map(types.map((t) => [t.id, t]));
-  let t = types.find((x) => x.name === typeName);
-  const seen = new Set<number>();
-  while (t && !seen.has(t.id)) {
-    seen.add(t.id);
-    if (t.name in MEDIA_ACCEPTS) return t.name;
-    t = t.parent_id === null ? undefined : byId.get(t.parent_id);
-  }
-  return null;
+/** An object (trashed ones too) with its type name and media root, for linking and thumbnails. */
+export async function findMediaObject(ctx: AppContext, id: number, db?: Db) {
+  const row = await getObject(ctx, id, { trashed: 'any', db });
+  const type = row && typeById(ctx, row.object_type_id);
+  if (!row || !type) return undefined;
+  return { id: row.id, status: row.status, deleted: Boolean(row.deleted), type: type.name, mediaRoot: mediaRootOf(ctx, type.name) };
 }
 
 /** The family's service, created once per server at wiring time. */

@@ -169,7 +169,7 @@ export class ThumbService {
 
   /** Thumbnail entries of media objects; an id that is unknown, not media or hidden gives 404. */
   async thumbnailsOf(auth: AuthInfo, ids: number[], request: ThumbRequest, base: string): Promise<ThumbEntry[]> {
-    const objects = await Promise.all(ids.map((id) => findMediaObject(this.ctx.db, id)));
+    const objects = await Promise.all(ids.map((id) => findMediaObject(this.ctx, id)));
     objects.forEach((o, i) => {
       const hidden = !o || !o.mediaRoot || !streamVisible(auth, { object_id: o.id, object_status: o.status, object_deleted: o.deleted });
       if (hidden) throw notFound(`No media object ${ids[i]}`);
