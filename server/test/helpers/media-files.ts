@@ -52,3 +52,9 @@ export function bombPng(): Buffer {
   const idat = zlib.deflateSync(Buffer.alloc(30001 * 4)); // a few rows of zeros
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', Buffer.alloc(0))]);
 }
+
+/** The start of an MP4 file (an `ftyp` box): sniffs as video/mp4. */
+export function mp4Header(): Buffer {
+  const ftyp = Buffer.from('00000018667479706d703432000000006d70343269736f6d', 'hex');
+  return Buffer.concat([ftyp, Buffer.alloc(2000)]);
+}
