@@ -2,6 +2,7 @@
 // Specific paths come before the generic /{objectTypeName} routes of the objects family.
 import type { AppContext } from '../context.js';
 import type { RouteDef } from '../http/router.js';
+import { accountsRoutes } from './accounts/index.js';
 import { authRoutes } from './auth/routes.js';
 import { homeRoutes } from './home/routes.js';
 import { objectsRoutes } from './objects/routes.js';
@@ -12,4 +13,4 @@ import { trashRoutes } from './trash/routes.js';
 
 export type Family = (ctx: AppContext) => RouteDef[] | Promise<RouteDef[]>;
 
-export const families: Family[] = [statusRoutes, homeRoutes, authRoutes, trashRoutes, streamsRoutes, thumbsRoutes, objectsRoutes];
+export const families: Family[] = [statusRoutes, homeRoutes, authRoutes, accountsRoutes, trashRoutes, streamsRoutes, thumbsRoutes, objectsRoutes];
