@@ -2,6 +2,7 @@
 // to `Database`; booleans read back as 0/1 on SQLite, so read them with Boolean().
 import type { Generated } from 'kysely';
 import type { FolderTables } from '../resources/folders/tables.js';
+import type { ObjectsFamilyTables } from '../resources/objects/tables.js';
 
 type Bool = boolean | number;
 
@@ -86,4 +87,4 @@ export interface CoreTables {
   refresh_tokens: RefreshTokensTable;
 }
 
-export interface Database extends CoreTables, FolderTables {}
+export interface Database extends CoreTables, ObjectsFamilyTables, FolderTables {}
