@@ -3,6 +3,7 @@
 import type { AppContext } from '../context.js';
 import type { RouteDef } from '../http/router.js';
 import { authRoutes } from './auth/routes.js';
+import { foldersRoutes } from './folders/routes.js';
 import { homeRoutes } from './home/routes.js';
 import { objectsRoutes } from './objects/routes.js';
 import { statusRoutes } from './status/routes.js';
@@ -10,4 +11,4 @@ import { trashRoutes } from './trash/routes.js';
 
 export type Family = (ctx: AppContext) => RouteDef[] | Promise<RouteDef[]>;
 
-export const families: Family[] = [statusRoutes, homeRoutes, authRoutes, trashRoutes, objectsRoutes];
+export const families: Family[] = [statusRoutes, homeRoutes, authRoutes, trashRoutes, foldersRoutes, objectsRoutes];
