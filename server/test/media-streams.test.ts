@@ -214,4 +214,14 @@ describe('streams', () => {
     assert.ok(!filesUnder(s, 'streams').some((f) => f.endsWith(id)));
     expectError(await s.request('GET', `/streams/${id}`, { token }), 404);
   });
+
+  test('GET /model/schema/streams describes the stream resource', async () => {
+    const res = await s.request('GET', '/model/schema/streams', { headers: { Accept: 'application/schema+json' } });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.$id, `${s.url}/model/schema/streams`);
+    assert.deepEqual(res.body.required, ['file_name', 'mime_type']);
+    assert.equal(res.body.properties.file_name.isMeta, false);
+    assert.equal(res.body.properties.hash_sha1.isMeta, true);
+    assert.ok(Object.values(res.body.properties).every((p: any) => typeof p.isMeta === 'boolean'));
+  });
 });

@@ -1,6 +1,12 @@
 // Streams: storing an uploaded body as a stream (temp file, checks, row, rename), reading them
 // under their media object's visibility, linking them to media objects and removing them with
-// their files. No req/res here, so the legacy /files endpoint can reuse storeStream.
+// their files. No req/res here, so other families reuse it (legacy /files, posters):
+//   const streams = streamService(ctx);
+//   const p = await streams.prepareUpload(req, uploadInput(req, name));  // size, type checks; temp file
+//   streams.streamsWithSha256(p.received.sha256) / streams.discard(p)    // refuse after preparing
+//   await streams.storeWith(p, (trx) => streams.insertStream(trx, p, userId, objectIdOrNull));
+//   streams.linkStream(uuid, {id, type}, userId) / streams.deleteStream(uuid)
+//   thumbService(ctx).thumbnail(stream, sizedThumbRequest(w, h))          // ../thumbs/service.ts
 import type { Readable } from 'node:stream';
 import crypto from 'node:crypto';
 import type { Kysely, Selectable, Transaction } from 'kysely';
@@ -182,6 +188,12 @@ export class StreamService {
     const s = await this.findStream(uuid.toLowerCase());
     if (!s || !streamVisible(auth, s)) throw notFound(`No stream ${uuid}`);
     return s;
+  }
+
+  /** Streams with these exact bytes (legacy /files answers 409 for a duplicate). */
+  async streamsWithSha256(sha256: string): Promise<StreamView[]> {
+    const rows = await this.selectStreams().where('streams.hash_sha256', '=', sha256).execute();
+    return rows.map((r) => this.view(r));
   }
 
   /** Streams by uuid (the `id` query form), those `auth` may not see left out. */
