@@ -125,6 +125,20 @@ describe('streams', () => {
     assert.equal(exact.status, 201, 'exactly the limit is fine');
   });
 
+  test('an empty body gives 400; an upload the client abandons leaves no file', async () => {
+    expectError(await upload('empty.txt', Buffer.alloc(0), 'text/plain'), 400, 'empty_file');
+    const before = filesUnder(s, 'streams').length;
+    await new Promise<void>((resolve) => {
+      const url = new URL(s.url);
+      const req = http.request({ host: url.hostname, port: url.port, method: 'POST', path: '/streams/upload/cut.bin', headers: { Authorization: `Bearer ${token}`, 'Content-Length': '100000' } });
+      req.on('error', () => resolve());
+      req.write(Buffer.alloc(30_000, 9), () => setTimeout(() => req.destroy(), 50));
+    });
+    for (let i = 0; i < 40 && filesUnder(s, 'tmp').length; i++) await new Promise((r) => setTimeout(r, 25));
+    assert.deepEqual(filesUnder(s, 'tmp'), []);
+    assert.equal(filesUnder(s, 'streams').length, before);
+  });
+
   test('uploading needs authentication', async () => {
     expectError(await upload('a.png', pngBytes, 'image/png', true), 401);
   });

@@ -18,7 +18,7 @@ import type { AuthInfo } from '../../http/request.js';
 import { FileStore, isUuid } from '../../storage/file-store.js';
 import { receiveToTemp, UploadAbortedError, UploadTooLargeError, type ReceivedFile } from '../../storage/receive.js';
 import { probeImage } from '../../thumbs/sharp-pipeline.js';
-import { getObject, typeById, typeByName } from '../objects/service.js';
+import { getObject, isSubtypeOf, typeById, typeByName } from '../objects/service.js';
 import { declaredMimeType, resolveMimeType } from './mime.js';
 import type { StreamsTable } from './tables.js';
 
@@ -96,6 +96,7 @@ export class StreamService {
       throw err;
     }
     try {
+      if (received.size === 0) throw badRequest('The file is empty', 'empty_file');
       const fileName = safeFileName(input.fileName);
       const mimeType = await resolveMimeType(declared, received.head, fileName);
       const size = mimeType.startsWith('image/') ? await probeImage(received.tempFile) : null;
@@ -250,7 +251,7 @@ export class StreamService {
       const objectId = Number(target.id);
       const obj = await findMediaObject(this.ctx, objectId, trx);
       if (!obj || obj.deleted) throw notFound(`No object ${target.id}`);
-      if (obj.type !== target.type) throw new ApiError(409, 'type_mismatch', `Object ${target.id} is of type ${obj.type}, not ${target.type}`);
+      if (!isSubtypeOf(this.ctx, obj.type, target.type)) throw new ApiError(409, 'type_mismatch', `Object ${target.id} is of type ${obj.type}, not ${target.type}`);
       if (!obj.mediaRoot) throw badRequest(`${obj.type} is not a media type: streams link only to media objects`, 'not_media');
       if (stream.object_id === objectId) return;
       if (stream.object_id !== null) throw conflict(`Stream ${stream.uuid} is already linked to object ${stream.object_id}`, 'stream_already_linked');
