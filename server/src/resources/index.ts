@@ -4,8 +4,9 @@ import type { AppContext } from '../context.js';
 import type { RouteDef } from '../http/router.js';
 import { authRoutes } from './auth/routes.js';
 import { homeRoutes } from './home/routes.js';
+import { legacyRoutes } from './legacy/routes.js';
 import { statusRoutes } from './status/routes.js';
 
 export type Family = (ctx: AppContext) => RouteDef[] | Promise<RouteDef[]>;
 
-export const families: Family[] = [statusRoutes, homeRoutes, authRoutes];
+export const families: Family[] = [statusRoutes, homeRoutes, authRoutes, legacyRoutes];
