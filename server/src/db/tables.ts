@@ -1,6 +1,7 @@
 // Typed table interfaces for kysely. Each family adds its tables in its own interface below and
 // to `Database`; booleans read back as 0/1 on SQLite, so read them with Boolean().
 import type { Generated } from 'kysely';
+import type { FolderTables } from '../resources/folders/tables.js';
 import type { LegacyTables } from '../resources/legacy/tables.js';
 
 type Bool = boolean | number;
@@ -86,4 +87,4 @@ export interface CoreTables {
   refresh_tokens: RefreshTokensTable;
 }
 
-export interface Database extends CoreTables, LegacyTables {}
+export interface Database extends CoreTables, FolderTables, LegacyTables {}
