@@ -320,4 +320,149 @@ describe('legacy envelope on a publication tree', () => {
     expectLegacyError(await l.send('POST', `/objects/${ids.doc1}/children`, { data: { child_id: doc } }, admin), 400);
     expectLegacyError(await l.send('POST', `/objects/${ids.archive}/children`, { data: { child_id: ids.outside } }, admin), 400);
   });
+
+  async function upload(type: string, name: string, bytes: Buffer, contentType: string, token?: string) {
+    return s.request('POST', `/files/${type}/${encodeURIComponent(name)}`, { token, raw: bytes, headers: { Accept: LEGACY, 'Content-Type': contentType } });
+  }
+
+  test('POST /files gives an upload token that creates an image under a section, once', async () => {
+    const bytes = await png(64, 48, '#3366ff');
+    expectLegacyError(await upload('image', 'blue.png', bytes, 'image/png'), 401);
+    const res = await upload('image', 'blue dot.png', bytes, 'image/png', admin);
+    const data = envelope(res, s, `/files/image/${encodeURIComponent('blue dot.png')}`, 'post', 'files');
+    assert.equal(typeof data.upload_token, 'string');
+    expectLegacyError(await upload('image', 'again.png', bytes, 'image/png', admin), 409);
+    const created = await l.send('POST', '/objects', { data: { object_type: 'image', title: 'Blue', status: 'on', parents: [ids.about], upload_token: data.upload_token } }, admin);
+    assert.equal(created.status, 201, created.text);
+    const o = created.body.data.object;
+    for (const f of FILE_FIELDS) assert.ok(f in o, `file field ${f} missing`);
+    assert.equal(o.object_type, 'image');
+    assert.equal(o.mime_type, 'image/png');
+    assert.equal(o.original_name, 'blue dot.png');
+    assert.equal(o.file_size, bytes.length);
+    assert.equal(o.width, 64);
+    assert.equal(o.height, 48);
+    const file = await fetch(o.uri);
+    assert.equal(file.status, 200);
+    assert.deepEqual(Buffer.from(await file.arrayBuffer()), bytes);
+    ids.image = o.id;
+    // A token is single-use.
+    expectLegacyError(await l.send('POST', '/objects', { data: { object_type: 'image', title: 'Twice', parents: [ids.about], upload_token: data.upload_token } }, admin), 400);
+    // The JSON API shows the same image with its stream.
+    const json = await s.request('GET', `/images/${o.id}`);
+    assert.equal(json.status, 200, json.text);
+    assert.equal(json.body.data.attributes.title, 'Blue');
+  });
+
+  test('POST /files validates the file against the type and the request', async () => {
+    expectLegacyError(await upload('image', 'clip.mp4', Buffer.from('not really a video'), 'video/mp4', admin), 400);
+    expectLegacyError(await upload('document', 'a.png', await png(2, 2, '#000'), 'image/png', admin), 400);
+    expectLegacyError(await upload('unicorn', 'a.png', await png(3, 3, '#000'), 'image/png', admin), 400);
+    const count = await s.server.ctx.db.selectFrom('upload_tokens').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    assert.equal(Number(count.n), 1, 'refused uploads leave no token');
+  });
+
+  test('an expired token is refused and its unlinked file deleted', async () => {
+    const res = await upload('file', 'notes.txt', Buffer.from('expiring notes'), 'text/plain', admin);
+    assert.equal(res.status, 200, res.text);
+    const row = await s.server.ctx.db.selectFrom('upload_tokens').selectAll().where('object_id', 'is', null).executeTakeFirstOrThrow();
+    const stored = fs.readdirSync(path.join(s.dataDir, 'files', 'streams'), { recursive: true }).map(String);
+    assert.ok(stored.some((f) => f.endsWith(row.stream_uuid)));
+    await s.server.ctx.db.updateTable('upload_tokens').set({ expires: '2000-01-01T00:00:00+00:00' }).where('id', '=', row.id).execute();
+    expectLegacyError(await l.send('POST', '/objects', { data: { object_type: 'file', title: 'Late', parents: [ids.about], upload_token: res.body.data.upload_token } }, admin), 400);
+    // The next upload purges expired tokens with their streams.
+    await upload('file', 'other.txt', Buffer.from('fresh notes'), 'text/plain', admin);
+    const after_ = fs.readdirSync(path.join(s.dataDir, 'files', 'streams'), { recursive: true }).map(String);
+    assert.ok(!after_.some((f) => f.endsWith(row.stream_uuid)), 'the expired file is gone');
+  });
+
+  test('posters choose the poster relation, the image itself, then attach; uri is a real thumbnail', async () => {
+    const red = await upload('image', 'red.png', await png(120, 80, '#ff0000'), 'image/png', admin);
+    const redId = await legacyCreate(l, admin, { object_type: 'image', title: 'Red', status: 'on', relations: { poster_of: [{ related_id: ids.doc1 }] }, upload_token: red.body.data.upload_token });
+    // doc3 has the blue image attached only.
+    const att = await l.send('POST', `/objects/${ids.doc3}/relations/attach`, { data: { related_id: ids.image } }, admin);
+    assert.equal(att.status, 201, att.text);
+
+    const one = await l.get(`/posters/${ids.doc1}?width=40&height=40`);
+    const entry = envelope(one, s, `/posters/${ids.doc1}?width=40&height=40`, 'get', 'posters');
+    assert.equal(entry.id, ids.doc1);
+    const thumb = await fetch(entry.uri);
+    assert.equal(thumb.status, 200);
+    const meta = await sharp(Buffer.from(await thumb.arrayBuffer())).metadata();
+    assert.ok(meta.width! <= 40 && meta.height! <= 40);
+    const itself = await l.get(`/poster/${redId}`);
+    assert.equal(itself.body.api, 'poster');
+    assert.equal(itself.body.data.id, redId);
+    assert.match(itself.body.data.uri, /\/media\/thumbs\//);
+    const list = await l.get(`/posters?id=${ids.doc3},${ids.doc1},${ids.news},999999`);
+    const data = envelope(list, s, `/posters?id=${ids.doc3},${ids.doc1},${ids.news},999999`, 'get', 'posters');
+    assert.deepEqual(data.map((d: { id: number }) => d.id), [ids.doc3, ids.doc1, ids.news]);
+    assert.ok(data[0].uri && data[1].uri && data[0].uri !== data[1].uri);
+    assert.equal(data[2].uri, null);
+    // A JSON API Accept gets the legacy layout too: posters exist only there.
+    const plain = await s.request('GET', `/posters/${ids.doc1}`);
+    assert.equal(plain.status, 200);
+    assert.equal(plain.body.api, 'posters');
+  });
+
+  test('posters refuse bad input: 400 for too many or missing ids and bad sizes, 404 unknown', async () => {
+    const many = Array.from({ length: 101 }, (_, i) => i + 1).join(',');
+    expectLegacyError(await l.get(`/posters?id=${many}`), 400);
+    expectLegacyError(await l.get('/posters'), 400);
+    expectLegacyError(await l.get(`/posters/${ids.doc1}?width=-3`), 400);
+    expectLegacyError(await l.get('/posters/999999'), 404);
+    expectLegacyError(await l.get(`/poster/${ids.outside}`), 404);
+  });
+
+  test('a protected publication gives 401 to anonymous clients', async () => {
+    const off = await s.request('PATCH', `/folders/${ids.pub}`, { token: admin, body: { data: { id: String(ids.pub), type: 'folders', attributes: { status: 'draft' } } } });
+    assert.equal(off.status, 200, off.text);
+    try {
+      expectLegacyError(await l.get('/objects'), 401);
+      expectLegacyError(await l.get(`/objects/${ids.doc1}`), 401);
+      expectLegacyError(await l.get(`/posters/${ids.doc1}`), 401);
+      assert.equal((await l.get('/objects', admin)).status, 200);
+    } finally {
+      await s.request('PATCH', `/folders/${ids.pub}`, { token: admin, body: { data: { id: String(ids.pub), type: 'folders', attributes: { status: 'on' } } } });
+    }
+  });
+});
+
+describe('legacy limits and configuration', () => {
+  let s: TestServer;
+  let l: Legacy;
+  let admin: string;
+  before(async () => {
+    s = await startServer({
+      FOLIO_UPLOAD_QUOTA_BYTES: '1000',
+      FOLIO_UPLOAD_MAX_FILES: '2',
+      FOLIO_LEGACY_WRITABLE_TYPES: 'documents,file',
+      FOLIO_PUBLICATION: 'second-site',
+    });
+    l = legacyClient(s);
+    admin = await s.adminToken();
+  });
+  after(() => s.close());
+
+  const up = (type: string, bytes: Buffer) =>
+    s.request('POST', `/files/${type}/f.bin`, { token: admin, raw: bytes, headers: { Accept: LEGACY, 'Content-Type': 'application/octet-stream' } });
+
+  test('quota and file count give 403 with their codes, counting every accepted byte', async () => {
+    assert.equal((await up('file', Buffer.alloc(600, 1))).status, 200);
+    expectLegacyError(await up('file', Buffer.alloc(500, 2)), 403, 'UPLOAD_QUOTA_EXCEEDED');
+    assert.equal((await up('file', Buffer.alloc(400, 3))).status, 200);
+    expectLegacyError(await up('file', Buffer.alloc(1, 4)), 403, 'UPLOAD_FILES_LIMIT_EXCEEDED');
+  });
+
+  test('only the configured types are writable (403), and FOLIO_PUBLICATION picks the publication', async () => {
+    expectLegacyError(await up('image', await png(4, 4, '#fff')), 403);
+    const first = await createFolder(s, admin, 'First site');
+    const second = await createFolder(s, admin, 'Second site');
+    expectLegacyError(await l.send('POST', '/objects', { data: { object_type: 'event', title: 'x', parents: [second] } }, admin), 403);
+    const doc = await legacyCreate(l, admin, { object_type: 'document', title: 'Here', status: 'on', parents: [second] });
+    const list = await l.get('/objects');
+    assert.deepEqual(list.body.data.objects.map((o: { id: number }) => o.id), [doc]);
+    assert.equal((await l.get(`/objects/${second}`)).body.data.object.object_type, 'area');
+    expectLegacyError(await l.get(`/objects/${first}`), 404);
+  });
 });
