@@ -3,6 +3,7 @@
 import type { Generated } from 'kysely';
 import type { FolderTables } from '../resources/folders/tables.js';
 import type { LegacyTables } from '../resources/legacy/tables.js';
+import type { ObjectsFamilyTables } from '../resources/objects/tables.js';
 
 type Bool = boolean | number;
 
@@ -87,4 +88,4 @@ export interface CoreTables {
   refresh_tokens: RefreshTokensTable;
 }
 
-export interface Database extends CoreTables, FolderTables, LegacyTables {}
+export interface Database extends CoreTables, ObjectsFamilyTables, FolderTables, LegacyTables {}
