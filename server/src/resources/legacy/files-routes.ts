@@ -3,7 +3,7 @@ import { acceptsLegacy } from '../../http/negotiate.js';
 import type { RouteDef } from '../../http/router.js';
 import { legacyRoute, sendLegacy } from './envelope.js';
 import { posterEntries, posterIds, posterSize } from './posters.js';
-import { findReachable, findVisible, isReachable, openReader } from './reader.js';
+import { findReachable, findVisible, isReachable, openReader, type ObjectRow } from './reader.js';
 import { acceptUpload } from './uploads.js';
 
 export function legacyFilesRoutes(): RouteDef[] {
@@ -57,7 +57,7 @@ export function legacyPosterRoutes(): RouteDef[] {
           const size = posterSize(req);
           const r = await openReader(ctx, req);
           // Ids that are unknown or not reachable are left out; the others keep the order asked.
-          const objects = [];
+          const objects: ObjectRow[] = [];
           for (const id of wanted) {
             const row = await findVisible(r, id);
             if (row && !objects.some((o) => o.id === row.id) && (await isReachable(r, row.id))) objects.push(row);
