@@ -399,10 +399,11 @@ describe('legacy envelope on a publication tree', () => {
     assert.deepEqual(data.map((d: { id: number }) => d.id), [ids.doc3, ids.doc1, ids.news]);
     assert.ok(data[0].uri && data[1].uri && data[0].uri !== data[1].uri);
     assert.equal(data[2].uri, null);
-    // A JSON API Accept gets the legacy layout too: posters exist only there.
-    const plain = await s.request('GET', `/posters/${ids.doc1}`);
+    // Posters exist only in the legacy layout: plain application/json gets it, JSON API only 406.
+    const plain = await s.request('GET', `/posters/${ids.doc1}`, { headers: { Accept: 'application/json' } });
     assert.equal(plain.status, 200);
     assert.equal(plain.body.api, 'posters');
+    expectLegacyError(await s.request('GET', `/posters/${ids.doc1}`), 406);
   });
 
   test('posters refuse bad input: 400 for too many or missing ids and bad sizes, 404 unknown', async () => {

@@ -22,14 +22,14 @@ export async function resolveTypeName(db: Db, legacyName: string): Promise<strin
 }
 
 /** 403 unless FOLIO_LEGACY_WRITABLE_TYPES (default: every concrete type but users) allows `typeName`. */
-export async function assertWritable(ctx: AppContext, typeName: string): Promise<void> {
+export async function assertWritable(ctx: AppContext, typeName: string, db: Db = ctx.db): Promise<void> {
   const configured = ctx.config.legacyWritableTypes;
   let allowed: boolean;
   if (configured) {
-    const resolved = await Promise.all(configured.map((n) => resolveTypeName(ctx.db, n).catch(() => n)));
+    const resolved = await Promise.all(configured.map((n) => resolveTypeName(db, n).catch(() => n)));
     allowed = resolved.includes(typeName);
   } else {
-    const type = await ctx.db.selectFrom('object_types').select(['enabled']).where('name', '=', typeName).executeTakeFirst();
+    const type = await db.selectFrom('object_types').select(['enabled']).where('name', '=', typeName).executeTakeFirst();
     allowed = typeName !== 'users' && Boolean(type?.enabled);
   }
   if (!allowed) throw forbidden(`Objects of type "${typeName}" cannot be written through the legacy API`, 'type_not_writable');

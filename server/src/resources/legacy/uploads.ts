@@ -10,8 +10,8 @@ import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
 import { nowIso } from '../../db/time.js';
 import { ApiError, badRequest, conflict } from '../../http/errors.js';
-import { uploadInput } from '../streams/routes.js';
 import { assertAccepts, mediaRootOf, streamService } from '../streams/service.js';
+import { uploadInput } from '../streams/upload-input.js';
 import { assertWritable, resolveTypeName } from './types.js';
 
 export const TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
@@ -51,7 +51,7 @@ export async function acceptUpload(ctx: AppContext, req: Request, legacyType: st
   if (!fileName.trim()) throw badRequest('The file name is missing', 'missing_parameter');
   const typeName = await resolveTypeName(ctx.db, legacyType);
   await assertWritable(ctx, typeName);
-  const mediaRoot = await mediaRootOf(ctx.db, typeName);
+  const mediaRoot = mediaRootOf(ctx, typeName);
   if (!mediaRoot) throw badRequest(`Objects of type "${legacyType}" take no file`, 'not_media');
   await purgeExpiredUploads(ctx);
   const streams = streamService(ctx);

@@ -6,10 +6,11 @@ import type { Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
 import { badRequest, notFound } from '../../http/errors.js';
-import { insertLeaf, moveSubtree, nodeIn, folderNode, removeLeaf, LAST } from '../folders/tree.js';
+import { addChildren, placeNewFolder, removeChildren } from '../folders/service.js';
+import { folderNode, nodeIn, type Position } from '../folders/tree.js';
 import { writeRelationships } from '../objects/relations.js';
 import { createObject, getObject, updateObject } from '../objects/service.js';
-import { linkStreamInTransaction, mediaRootOf } from '../streams/service.js';
+import { mediaRootOf, streamService } from '../streams/service.js';
 import { findReachable, findVisible, FOLDER_TYPE, isReachable, relationSide, type ObjectRow, type Reader } from './reader.js';
 import { parseTermsInput, saveTerms } from './terms.js';
 import { assertWritable, resolveTypeName } from './types.js';
@@ -126,7 +127,7 @@ export async function createLegacyObject(ctx: AppContext, req: Request, reader: 
   if (typeName === FOLDER_TYPE && parents.length !== 1) throw badRequest('A section needs exactly one parent', 'invalid_parent');
   const relations = hasRelations ? parseRelations(data.relations) : [];
   const terms = parseTermsInput(data);
-  const mediaRoot = await mediaRootOf(ctx.db, typeName);
+  const mediaRoot = mediaRootOf(ctx, typeName);
   if (data.upload_token !== undefined && !mediaRoot) throw badRequest(`Objects of type "${data.object_type}" take no file`, 'not_media');
   const userId = req.auth.userId!;
   return ctx.db.transaction().execute(async (trx) => {
@@ -134,13 +135,14 @@ export async function createLegacyObject(ctx: AppContext, req: Request, reader: 
     const nodes = [];
     for (const [i, id] of parents.entries()) nodes.push(await parentNode(r, id, `parents[${i}]`));
     const id = await createObject(ctx, typeName, { attributes: attributesOf(data) }, { userId, isAdmin: req.auth.isAdmin }, trx);
-    for (const node of nodes) await insertLeaf(trx, node, id, LAST);
+    if (typeName === FOLDER_TYPE) await placeNewFolder(trx, id, nodes[0].object_id);
+    else if (nodes.length) await addChildrenTo(r, nodes.map((n) => n.object_id), id);
     const row = (await findVisible(r, id))!;
     for (const [name, items] of relations) await writeRelations(r, row, name, items, 'add');
     await saveTerms(trx, id, terms);
     if (data.upload_token !== undefined) {
       const uuid = await consumeUploadToken(trx, data.upload_token, userId, typeName, id);
-      await linkStreamInTransaction(trx, uuid, id, typeName, mediaRoot!);
+      await streamService(ctx).linkNewObject(trx, uuid, id, typeName, mediaRoot!);
     }
     return id;
   });
@@ -165,7 +167,7 @@ export async function updateLegacyObject(ctx: AppContext, req: Request, reader: 
     if (typeof data.object_type === 'string' && (await resolveTypeName(trx, data.object_type)) !== row.type_name) {
       throw badRequest(`Object ${id} is not of type ${data.object_type}`, 'type_mismatch');
     }
-    await assertWritable(ctx, row.type_name);
+    await assertWritable(ctx, row.type_name, trx);
     const attrs = attributesOf(data);
     if (Object.keys(attrs).length) await updateObject(ctx, id, { attributes: attrs }, { userId, isAdmin: req.auth.isAdmin }, {}, trx);
     if (parents) await replaceParents(r, row, parents);
@@ -175,23 +177,24 @@ export async function updateLegacyObject(ctx: AppContext, req: Request, reader: 
   return id;
 }
 
+/** Place the object `id` in each folder of `folderIds` (last). */
+async function addChildrenTo(r: Reader, folderIds: number[], id: number, position?: Position) {
+  const row = await getObject(r.ctx, id, { db: r.db });
+  if (!row) throw notFound(`Object ${id} not found`);
+  for (const folderId of folderIds) await addChildren(r.ctx, r.db as Transaction<Database>, folderId, [{ row, position }]);
+}
+
 /** Make `parents` the object's exact places on the publication tree. */
 async function replaceParents(r: Reader, row: ObjectRow, parents: number[]) {
   const nodes = [];
   for (const [i, id] of parents.entries()) nodes.push(await parentNode(r, id, `parents[${i}]`));
-  if (row.type_name === FOLDER_TYPE) {
-    if (nodes.length !== 1) throw badRequest('A section needs exactly one parent', 'invalid_parent');
-    const own = await folderNode(r.db, row.id);
-    if (own && own.parent_id !== nodes[0].object_id) await moveSubtree(r.db, own, nodes[0].id, LAST);
-    return;
-  }
-  const current = await r.db.selectFrom('trees').selectAll().where('object_id', '=', row.id).where('root_id', '=', r.publication.id).execute();
-  for (const node of nodes) if (!current.some((c) => c.parent_id === node.object_id)) await insertLeaf(r.db, node, row.id, LAST);
-  for (const c of current) {
-    if (parents.includes(Number(c.parent_id))) continue;
-    const fresh = await nodeIn(r.db, Number(c.parent_id), row.id);
-    if (fresh) await removeLeaf(r.db, fresh);
-  }
+  if (row.type_name === FOLDER_TYPE && nodes.length !== 1) throw badRequest('A section needs exactly one parent', 'invalid_parent');
+  const current = await r.db.selectFrom('trees').select('parent_id').where('object_id', '=', row.id).where('root_id', '=', r.publication.id).execute();
+  const have = new Set(current.map((c) => Number(c.parent_id)));
+  await addChildrenTo(r, parents.filter((p) => !have.has(p)), row.id);
+  const full = (await getObject(r.ctx, row.id, { db: r.db }))!;
+  if (row.type_name === FOLDER_TYPE) return; // moving the folder took it out of its old parent
+  for (const old of have) if (!parents.includes(old)) await removeChildren(r.ctx, r.db as Transaction<Database>, old, [full]);
 }
 
 /** POST /objects/{id}/relations/{name}: add or update each related object. */
@@ -200,7 +203,7 @@ export async function addLegacyRelations(ctx: AppContext, reader: (db: Transacti
   return ctx.db.transaction().execute(async (trx) => {
     const r = await reader(trx);
     const row = await findReachable(r, objectId);
-    await assertWritable(ctx, row.type_name);
+    await assertWritable(ctx, row.type_name, trx);
     await writeRelations(r, row, name, parsed, 'add');
     return row.id;
   });
@@ -215,7 +218,7 @@ export async function putLegacyRelation(ctx: AppContext, reader: (db: Transactio
     const r = await reader(trx);
     const row = await findReachable(r, objectId);
     const related = await findReachable(r, relatedId);
-    await assertWritable(ctx, row.type_name);
+    await assertWritable(ctx, row.type_name, trx);
     const rel = await relationSide(trx, name);
     const [self, other, prio] = rel.side === 'left' ? (['left_id', 'right_id', 'priority'] as const) : (['right_id', 'left_id', 'inv_priority'] as const);
     const link = await trx
@@ -253,8 +256,8 @@ export async function addLegacyChildren(ctx: AppContext, reader: (db: Transactio
     for (const [i, item] of parsed.entries()) {
       const child = await findVisible(r, item.childId);
       if (!child || child.id === folder.id || !(await isReachable(r, child.id))) throw badRequest(`data[${i}].child_id: object ${item.childId} not found`, 'invalid_child');
-      await assertWritable(ctx, child.type_name);
-      await placeChild(r, parent, child, item.priority ?? LAST);
+      await assertWritable(ctx, child.type_name, trx);
+      await placeChild(r, parent, child, item.priority);
     }
     return folder;
   });
@@ -275,14 +278,6 @@ export async function putLegacyChild(ctx: AppContext, reader: (db: Transaction<D
   });
 }
 
-async function placeChild(r: Reader, parent: Awaited<ReturnType<typeof parentNode>>, child: ObjectRow, position: number) {
-  if (child.type_name === FOLDER_TYPE) {
-    const own = await folderNode(r.db, child.id);
-    if (!own) throw badRequest(`Section ${child.id} has no place in the tree`, 'invalid_child');
-    await moveSubtree(r.db, own, parent.id, position);
-    return;
-  }
-  const existing = await nodeIn(r.db, parent.object_id, child.id);
-  if (existing) await moveSubtree(r.db, existing, parent.id, position);
-  else await insertLeaf(r.db, parent, child.id, position);
+async function placeChild(r: Reader, parent: Awaited<ReturnType<typeof parentNode>>, child: ObjectRow, position: Position | undefined) {
+  await addChildrenTo(r, [parent.object_id], child.id, position);
 }
