@@ -363,6 +363,32 @@ export async function uploadMedia(mediaType: string, file: File, onProgress: (fr
   return toSingle(body);
 }
 
+/**
+ * A served file (thumbnail, stream download) as an object URL for <img>/<a>: fetched with the
+ * session's token, since drafts' files are not public and <img> cannot send the header.
+ */
+export async function fileObjectUrl(url: string): Promise<string> {
+  if (session && session.expires - Date.now() < RENEW_MARGIN_MS) await renewSession();
+  const res = await rawFetch(url, { headers: session ? { Authorization: `Bearer ${session.jwt}` } : {} });
+  if (!res.ok) throw await parseError(res);
+  return URL.createObjectURL(await res.blob());
+}
+
+export interface Thumbnail {
+  id: number | string;
+  uuid?: string;
+  ready: boolean;
+  url?: string;
+  acceptable?: boolean;
+}
+
+/** Thumbnail entries of media objects for a preset (GET /media/thumbs?ids=…&preset=…). */
+export async function thumbnails(ids: string[], preset: string): Promise<Thumbnail[]> {
+  if (!ids.length) return [];
+  const body = await call('GET', '/media/thumbs', { query: { ids: ids.join(','), preset } });
+  return (body?.meta?.thumbnails ?? []) as Thumbnail[];
+}
+
 /** The human message of any error thrown by this module (or anything else). */
 export function errorMessage(err: unknown): { title: string; detail: string } {
   if (err instanceof ApiError) return { title: err.title, detail: err.detail };

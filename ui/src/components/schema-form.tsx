@@ -37,7 +37,7 @@ function flatten(p: JsonSchemaProperty): { types: string[]; format?: string; enu
 }
 
 function kindOf(name: string, p: JsonSchemaProperty): FormProperty['kind'] {
-  const { types, format, enumValues } = flatten(p);
+  const { types, format, enumValues, maxLength } = flatten(p);
   if (enumValues?.length) return 'enum';
   const t = types[0];
   if (types.length > 1 || t === 'object' || t === 'array' || t === undefined) return 'json';
@@ -48,7 +48,8 @@ function kindOf(name: string, p: JsonSchemaProperty): FormProperty['kind'] {
   if (format === 'date') return 'date';
   if (format === 'email') return 'email';
   if (format === 'uri' || format === 'url') return 'url';
-  if (LONG_TEXT.has(name) || format === 'html' || (p as { contentMediaType?: string }).contentMediaType) return 'textarea';
+  // Strings without a length limit are long text (body, `text` properties), but for the title.
+  if (LONG_TEXT.has(name) || (maxLength === undefined && name !== 'title')) return 'textarea';
   return 'text';
 }
 

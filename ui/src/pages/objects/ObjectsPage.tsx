@@ -6,10 +6,11 @@ import { ConfirmButton } from '../../components/dialog';
 import { Empty, ErrorNote, Loading, Notice, Pager } from '../../components/feedback';
 import { SelectField, STATUS_OPTIONS, StatusBadge, type Values } from '../../components/fields';
 import { formatDate, titleOf } from '../../components/format';
-import { concreteTypes, useObjectTypes } from '../../components/model';
+import { concreteTypes, isMediaType, useObjectTypes } from '../../components/model';
 import { href, navigate } from '../../components/route';
 import { SchemaFields, attributesFromForm, changedAttributes, formFromAttributes, useSchema, type FormProperty } from '../../components/schema-form';
 import { useAction, useList } from '../../components/use-list';
+import { MediaPreview } from '../media/MediaPage';
 import { RelationsPanel } from './RelationsPanel';
 
 /** Types with their own area in the admin. */
@@ -122,6 +123,7 @@ function ObjectTable({ objects }: { objects: Resource[] }) {
 
 function ObjectEditor({ type, id }: { type: string; id?: string }) {
   const { properties, error: schemaError } = useSchema(type);
+  const { types } = useObjectTypes();
   const [object, setObject] = useState<Resource | null>(null);
   const [loadError, setLoadError] = useState<unknown>(null);
 
@@ -139,6 +141,7 @@ function ObjectEditor({ type, id }: { type: string; id?: string }) {
         <a href={href('objects', type)}>‹ {type}</a>
       </p>
       <ObjectForm key={object?.id ?? 'new'} type={type} object={object} properties={properties} onSaved={setObject} />
+      {object && isMediaType(types, type) ? <MediaPreview object={object} /> : null}
       {object ? <RelationsPanel object={object} /> : null}
     </section>
   );
