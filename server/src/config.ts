@@ -27,6 +27,8 @@ export interface Config {
   logRequests: boolean;
   /** Base URL override for links (otherwise taken from the request). */
   baseUrl: string | null;
+  /** Waits before each retry of a mail that could not be sent (tests shorten them). */
+  mailRetryDelaysMs: number[];
 }
 
 export class ConfigError extends Error {}
@@ -111,6 +113,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     legacyWritableTypes: list(env, 'FOLIO_LEGACY_WRITABLE_TYPES'),
     logRequests: true,
     baseUrl: null,
+    mailRetryDelaysMs: [2000, 10000, 60000, 300000],
   };
   return { ...cfg, ...overrides };
 }

@@ -2,6 +2,7 @@
 // Specific paths come before the generic /{objectTypeName} routes of the objects family.
 import type { AppContext } from '../context.js';
 import type { RouteDef } from '../http/router.js';
+import { accountsRoutes } from './accounts/index.js';
 import { authRoutes } from './auth/routes.js';
 import { homeRoutes } from './home/routes.js';
 import { objectsRoutes } from './objects/routes.js';
@@ -10,4 +11,4 @@ import { trashRoutes } from './trash/routes.js';
 
 export type Family = (ctx: AppContext) => RouteDef[] | Promise<RouteDef[]>;
 
-export const families: Family[] = [statusRoutes, homeRoutes, authRoutes, trashRoutes, objectsRoutes];
+export const families: Family[] = [statusRoutes, homeRoutes, authRoutes, accountsRoutes, trashRoutes, objectsRoutes];
