@@ -10,7 +10,9 @@ export function Dialog({ title, onClose, children }: { title: string; onClose: (
   closeRef.current = onClose;
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
-    const first = ref.current?.querySelector<HTMLElement>('input, select, textarea, button:not(.dialog-close)');
+    // The first empty field (a prefilled username moves focus on to the password), else the first control.
+    const inputs = [...(ref.current?.querySelectorAll<HTMLInputElement>('input:not([type=checkbox]), textarea') ?? [])];
+    const first = inputs.find((i) => !i.value) ?? ref.current?.querySelector<HTMLElement>('input, select, textarea, button:not(.dialog-close)');
     first?.focus();
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') closeRef.current();
