@@ -74,7 +74,7 @@ async function posterImages(r: Reader, objects: ObjectRow[]): Promise<Map<number
 export async function posterEntries(ctx: AppContext, req: Request, r: Reader, objects: ObjectRow[], size: PosterSize) {
   const chosen = await posterImages(r, objects);
   const streams = streamService(ctx);
-  const thumbs = thumbService(ctx, streams);
+  const thumbs = thumbService(ctx);
   const byImage = await streams.streamsOfObjects([...new Set(chosen.values())]);
   const request: ThumbRequest =
     size.width === null && size.height === null
