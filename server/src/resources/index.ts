@@ -5,10 +5,11 @@ import type { RouteDef } from '../http/router.js';
 import { accountsRoutes } from './accounts/index.js';
 import { authRoutes } from './auth/routes.js';
 import { homeRoutes } from './home/routes.js';
+import { modelRoutes } from './model/routes.js';
 import { objectsRoutes } from './objects/routes.js';
 import { statusRoutes } from './status/routes.js';
 import { trashRoutes } from './trash/routes.js';
 
 export type Family = (ctx: AppContext) => RouteDef[] | Promise<RouteDef[]>;
 
-export const families: Family[] = [statusRoutes, homeRoutes, authRoutes, accountsRoutes, trashRoutes, objectsRoutes];
+export const families: Family[] = [statusRoutes, homeRoutes, authRoutes, accountsRoutes, modelRoutes, trashRoutes, objectsRoutes];

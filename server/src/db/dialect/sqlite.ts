@@ -87,3 +87,8 @@ export function searchMatches(text: string): RawBuilder<{ search_id: number; sea
 export function jsonProperty(column: string, name: string): RawBuilder<unknown> {
   return sql`json_extract(${sql.ref(column)}, ${'$.' + name})`;
 }
+
+/** The `properties` JSON without one key (for a dropped custom property). */
+export function removeJsonProperty(column: string, name: string): RawBuilder<string | null> {
+  return sql<string | null>`json_remove(${sql.ref(column)}, ${'$.' + name})`;
+}
