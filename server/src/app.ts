@@ -60,6 +60,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     routes: [],
     onClose: [],
     services: {},
+    requestChecks: [],
   };
 
   const app = express();
@@ -108,6 +109,10 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   });
 
   app.use(authenticate(ctx));
+  app.use(async (req, _res, next) => {
+    for (const check of ctx.requestChecks) await check(req);
+    next();
+  });
   for (const family of families) mountRoutes(app, ctx, await family(ctx));
   app.use(methodFallback(ctx));
   app.use(notFoundRoute);

@@ -30,6 +30,8 @@ export interface Config {
   /** Path of the better-sqlite3 native addon to load instead of the installed one (the desktop app,
    *  run from a checkout, passes one built for Electron's ABI); never read from the environment. */
   sqliteNativeBinding: string | null;
+  /** Waits before each retry of a mail that could not be sent (tests shorten them). */
+  mailRetryDelaysMs: number[];
 }
 
 export class ConfigError extends Error {}
@@ -115,6 +117,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     logRequests: true,
     baseUrl: null,
     sqliteNativeBinding: null,
+    mailRetryDelaysMs: [2000, 10000, 60000, 300000],
   };
   return { ...cfg, ...overrides };
 }

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createServer, type FolioServer } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig, type Config } from '../../src/config.js';
 
 export const ADMIN = { username: 'admin', password: 'admin-secret-1' };
 
@@ -35,11 +35,12 @@ export interface TestResponse {
   text: string;
 }
 
-export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
+/** `overrides` sets Config fields that have no environment variable (e.g. short mail retry waits). */
+export async function startServer(env: Record<string, string> = {}, overrides: Partial<Config> = {}): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-test-'));
   const config = loadConfig(
     { FOLIO_ADMIN_USERNAME: ADMIN.username, FOLIO_ADMIN_PASSWORD: ADMIN.password, FOLIO_LOGIN_LIMIT: '0', ...env, FOLIO_DATA_DIR: dataDir },
-    { logRequests: false },
+    { logRequests: false, ...overrides },
   );
   const server = await createServer(config, { log: () => {} });
   const { port } = await server.listen(0, '127.0.0.1');
