@@ -145,11 +145,14 @@ describe('embedded server', () => {
         res.on('end', () => resolve(res.statusCode ?? 0));
       });
       req.on('error', reject);
-      req.write(body.slice(0, 10));
-      setTimeout(() => {
-        stopped = server.stop();
-        setTimeout(() => req.end(body.slice(10)), 100);
-      }, 100);
+      // The server runs in this process: once the headers are flushed, one timer later it has
+      // read them, so the request is in flight (not an idle connection) when stop() is called.
+      req.write(body.slice(0, 10), () => {
+        setTimeout(() => {
+          stopped = server.stop();
+          setTimeout(() => req.end(body.slice(10)), 100);
+        }, 50);
+      });
     });
     let stopped: Promise<void> | null = null;
     assert.equal(await answer, 401);
