@@ -4,6 +4,7 @@ import type { AppContext } from '../context.js';
 import type { RouteDef } from '../http/router.js';
 import { accountsRoutes } from './accounts/index.js';
 import { authRoutes } from './auth/routes.js';
+import { foldersRoutes } from './folders/routes.js';
 import { homeRoutes } from './home/routes.js';
 import { modelRoutes } from './model/routes.js';
 import { objectsRoutes } from './objects/routes.js';
@@ -14,4 +15,15 @@ import { trashRoutes } from './trash/routes.js';
 
 export type Family = (ctx: AppContext) => RouteDef[] | Promise<RouteDef[]>;
 
-export const families: Family[] = [statusRoutes, homeRoutes, authRoutes, accountsRoutes, modelRoutes, trashRoutes, streamsRoutes, thumbsRoutes, objectsRoutes];
+export const families: Family[] = [
+  statusRoutes,
+  homeRoutes,
+  authRoutes,
+  accountsRoutes,
+  modelRoutes,
+  trashRoutes,
+  foldersRoutes,
+  streamsRoutes,
+  thumbsRoutes,
+  objectsRoutes,
+];
