@@ -263,6 +263,14 @@ export class StreamService {
     });
   }
 
+  /** Link an unlinked stream to a just-created media object inside the caller's transaction (400 when the type refuses the file). */
+  async linkNewObject(trx: Transaction<Database>, uuid: string, objectId: number, typeName: string, mediaRoot: string): Promise<void> {
+    const stream = await this.findStream(uuid, trx);
+    if (!stream || stream.object_id !== null) throw conflict(`Stream ${uuid} is not available for linking`, 'stream_already_linked');
+    assertAccepts(typeName, mediaRoot, stream.mime_type);
+    await trx.updateTable('streams').set({ object_id: objectId, modified: nowIso() }).where('uuid', '=', stream.uuid).execute();
+  }
+
   /** Delete a stream and, after the commit, its files. */
   async deleteStream(uuid: string): Promise<void> {
     const stream = await this.findStream(uuid.toLowerCase());
