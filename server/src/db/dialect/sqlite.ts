@@ -25,8 +25,9 @@ function wrapStatement(stmt: Database.Statement): Database.Statement {
   });
 }
 
-export function openSqlite(file: string): SqliteHandle {
-  const raw = new Database(file);
+/** `nativeBinding`: path of a better-sqlite3 addon to load instead of the installed one. */
+export function openSqlite(file: string, nativeBinding: string | null = null): SqliteHandle {
+  const raw = new Database(file, nativeBinding ? { nativeBinding } : {});
   raw.pragma('journal_mode = WAL');
   raw.pragma('foreign_keys = ON');
   raw.pragma('busy_timeout = 5000');
