@@ -471,6 +471,23 @@ describe('legacy envelope on a publication tree', () => {
     assert.deepEqual(json.body.included.filter((r: { type: string }) => r.type === 'images').map((r: { id: string }) => r.id), [String(image)]);
   });
 
+  test('contents of a trashed section are out of reach; positions skip trashed children', async () => {
+    const box = await legacyCreate(l, admin, { object_type: 'section', title: 'Box', status: 'on', parents: [ids.pub] });
+    const inner = await legacyCreate(l, admin, { object_type: 'section', title: 'Inner box', status: 'on', parents: [box] });
+    const gone = await legacyCreate(l, admin, { object_type: 'document', title: 'Boxed', status: 'on', parents: [inner] });
+    const first = await legacyCreate(l, admin, { object_type: 'document', title: 'First in about', status: 'on', parents: [ids.about] });
+    await l.send('PUT', `/objects/${ids.about}/children/${first}`, { priority: 1 }, admin);
+    const second = (await l.get(`/objects/${ids.about}/children`, admin)).body.data.objects[1].id;
+    assert.equal((await l.get(`/objects/${gone}`)).status, 200);
+    assert.equal((await s.request('DELETE', `/folders/${box}`, { token: admin })).status, 204);
+    assert.equal((await s.request('DELETE', `/documents/${first}`, { token: admin })).status, 204);
+    expectLegacyError(await l.get(`/objects/${gone}`), 404);
+    expectLegacyError(await l.get(`/objects/${inner}/children`), 404);
+    const all = (await l.get('/objects?page_size=100', admin)).body.data.objects.map((o: { id: number }) => o.id);
+    assert.ok(!all.includes(gone) && !all.includes(inner) && !all.includes(box) && !all.includes(first));
+    assert.deepEqual((await l.get(`/objects/${ids.about}/children/${second}`)).body.data, { priority: 1 });
+  });
+
   test('a protected publication gives 401 to anonymous clients', async () => {
     const off = await s.request('PATCH', `/folders/${ids.pub}`, { token: admin, body: { data: { id: String(ids.pub), type: 'folders', attributes: { status: 'draft' } } } });
     assert.equal(off.status, 200, off.text);
