@@ -226,6 +226,8 @@ describe('legacy envelope on a publication tree', () => {
     expectLegacyError(res, 404);
     assert.equal(res.body.api, 'objects');
     assert.equal(res.body.method, 'get');
+    assert.deepEqual(res.body.params, []);
+    assert.equal(res.body.url, `${s.url}/objects/${ids.outside}`);
     expectLegacyError(await l.get('/objects/999999'), 404);
     expectLegacyError(await l.get('/objects/no-such-name'), 404);
     expectLegacyError(await l.get(`/objects/${ids.doc2}`), 404);
