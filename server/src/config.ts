@@ -27,6 +27,10 @@ export interface Config {
   logRequests: boolean;
   /** Base URL override for links (otherwise taken from the request). */
   baseUrl: string | null;
+  /** Longest time a client may take to send a whole request (headers and body), then 408. */
+  requestTimeoutMs: number;
+  /** Longest time a client may take to send the request headers, then 408. */
+  headersTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -111,6 +115,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     legacyWritableTypes: list(env, 'FOLIO_LEGACY_WRITABLE_TYPES'),
     logRequests: true,
     baseUrl: null,
+    requestTimeoutMs: 10 * 60 * 1000,
+    headersTimeoutMs: 60 * 1000,
   };
   return { ...cfg, ...overrides };
 }

@@ -37,11 +37,26 @@ export interface RouteRecord {
 
 const JSON_LIMIT = '2mb';
 
+/** Deepest nesting a JSON body may have: deeper documents would overflow the stack of recursive code (JSON.stringify, validators). */
+export const MAX_BODY_DEPTH = 64;
+
+/** Walks the parsed body without recursion; 400 past MAX_BODY_DEPTH. */
+const refuseDeepBodies: RequestHandler = (req, _res, next) => {
+  const stack: Array<[unknown, number]> = [[req.body, 1]];
+  while (stack.length) {
+    const [value, depth] = stack.pop()!;
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth > MAX_BODY_DEPTH) throw new ApiError(400, 'body_too_deep', `The request body is nested deeper than ${MAX_BODY_DEPTH} levels`);
+    for (const child of Object.values(value)) stack.push([child, depth + 1]);
+  }
+  next();
+};
+
 function bodyParsers(kind: BodyKind): RequestHandler[] {
   if (kind === 'none' || kind === 'raw') return [];
   const json = express.json({ limit: JSON_LIMIT, type: (req) => isJsonType(req as Request) || !req.headers['content-type'] });
-  if (kind === 'form') return [json, express.urlencoded({ extended: false, limit: JSON_LIMIT })];
-  return [json];
+  if (kind === 'form') return [json, express.urlencoded({ extended: false, limit: JSON_LIMIT }), refuseDeepBodies];
+  return [json, refuseDeepBodies];
 }
 
 export function mountRoutes(app: Express, ctx: AppContext, defs: RouteDef[]): void {

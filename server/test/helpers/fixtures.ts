@@ -1,0 +1,71 @@
+// Content the reliability suites work on, made through the API with whatever families are
+// mounted: an editor (non-admin) account, documents (on and draft), a folder, an image.
+import sharp from 'sharp';
+import type { TestServer } from './server.js';
+
+export const EDITOR = { username: 'editor', password: 'editor-secret-1' };
+
+export interface Fixtures {
+  /** Ids of existing resources (objects, users, roles, streams) to aim requests at. */
+  ids: string[];
+  /** Object type names with an endpoint. */
+  types: string[];
+  /** Access tokens by who holds them (admin always; editor when /users exists). */
+  tokens: Record<string, string>;
+  /** A refresh token of the admin. */
+  refresh: string;
+  editorId?: string;
+  draftId?: string;
+  onId?: string;
+  folderId?: string;
+  imageId?: string;
+  streamId?: string;
+}
+
+/** A small real PNG (sharp is a dependency anyway). */
+export function tinyPng(seed = 0): Promise<Buffer> {
+  return sharp({ create: { width: 8, height: 8, channels: 3, background: { r: seed % 256, g: (seed >> 8) % 256, b: 7 } } })
+    .png()
+    .toBuffer();
+}
+
+export function hasRoute(s: TestServer, method: string, path: string): boolean {
+  return s.server.ctx.routes.some((r) => r.method === method && r.matcher(path));
+}
+
+export async function createFixtures(s: TestServer): Promise<Fixtures> {
+  const admin = await s.login();
+  const token = admin.jwt;
+  const fx: Fixtures = { ids: ['1', '2', '3'], types: ['documents', 'folders', 'images'], tokens: { admin: token }, refresh: admin.renew };
+  const add = (id: unknown) => {
+    if (id !== undefined && id !== null) fx.ids.push(String(id));
+    return id === undefined || id === null ? undefined : String(id);
+  };
+  if (hasRoute(s, 'post', '/users')) {
+    const u = await s.request('POST', '/users', { token, body: { data: { type: 'users', attributes: { ...EDITOR, uname: 'editor', email: 'editor@example.com', status: 'on' } } } });
+    fx.editorId = add(u.body?.data?.id);
+    if (u.status === 201) {
+      const r = await s.request('POST', '/auth', { body: EDITOR, headers: { 'Content-Type': 'application/json' } });
+      if (r.status === 200) fx.tokens.editor = r.body.meta.jwt;
+    }
+  }
+  if (hasRoute(s, 'post', '/documents')) {
+    const on = await s.request('POST', '/documents', { token, body: { data: { type: 'documents', attributes: { title: 'Public page', status: 'on', body: 'hello' } } } });
+    fx.onId = add(on.body?.data?.id);
+    const draft = await s.request('POST', '/documents', { token, body: { data: { type: 'documents', attributes: { title: 'Secret draft', status: 'draft' } } } });
+    fx.draftId = add(draft.body?.data?.id);
+  }
+  if (hasRoute(s, 'post', '/folders')) {
+    const f = await s.request('POST', '/folders', { token, body: { data: { type: 'folders', attributes: { title: 'Root folder', status: 'on' } } } });
+    fx.folderId = add(f.body?.data?.id);
+  }
+  if (hasRoute(s, 'post', '/images/upload/x.png')) {
+    const up = await s.request('POST', '/images/upload/pixel.png', { token, raw: await tinyPng(1), headers: { 'Content-Type': 'image/png' } });
+    fx.imageId = add(up.body?.data?.id);
+    fx.streamId = add(up.body?.included?.[0]?.id);
+  } else if (hasRoute(s, 'post', '/streams/upload/x.png')) {
+    const up = await s.request('POST', '/streams/upload/pixel.png', { token, raw: await tinyPng(1), headers: { 'Content-Type': 'image/png' } });
+    fx.streamId = add(up.body?.data?.id);
+  }
+  return fx;
+}
