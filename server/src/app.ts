@@ -79,6 +79,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     routes: [],
     onClose: [],
     services: {},
+    requestChecks: [],
   };
 
   const app = express();
@@ -127,6 +128,10 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   });
 
   app.use(authenticate(ctx));
+  app.use(async (req, _res, next) => {
+    for (const check of ctx.requestChecks) await check(req);
+    next();
+  });
   for (const family of families) mountRoutes(app, ctx, await family(ctx));
   app.use(methodFallback(ctx));
   app.use(notFoundRoute);

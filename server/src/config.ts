@@ -31,6 +31,8 @@ export interface Config {
   requestTimeoutMs: number;
   /** Longest time a client may take to send the request headers, then 408. */
   headersTimeoutMs: number;
+  /** Waits before each retry of a mail that could not be sent (tests shorten them). */
+  mailRetryDelaysMs: number[];
 }
 
 export class ConfigError extends Error {}
@@ -117,6 +119,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     baseUrl: null,
     requestTimeoutMs: 10 * 60 * 1000,
     headersTimeoutMs: 60 * 1000,
+    mailRetryDelaysMs: [2000, 10000, 60000, 300000],
   };
   return { ...cfg, ...overrides };
 }

@@ -1,5 +1,6 @@
 // What every family receives: configuration, database, secrets, logger and the background task
 // tracker. One AppContext per createServer() call; nothing is global.
+import type { Request } from 'express';
 import type { Config } from './config.js';
 import type { DB } from './db/database.js';
 import type { RouteRecord } from './http/router.js';
@@ -24,6 +25,11 @@ export interface AppContext {
   onClose: Array<() => Promise<void> | void>;
   /** Per-family services registered at wiring time, looked up by name (see resources/index.ts). */
   services: Record<string, unknown>;
+  /**
+   * Checks run on every request after authentication, before any route (e.g. the API key check).
+   * A check throws an ApiError to refuse the request; families add theirs at wiring time.
+   */
+  requestChecks: Array<(req: Request) => void | Promise<void>>;
 }
 
 export function createTasks(log: (line: string) => void): BackgroundTasks {

@@ -1,6 +1,9 @@
 // Typed table interfaces for kysely. Each family adds its tables in its own interface below and
 // to `Database`; booleans read back as 0/1 on SQLite, so read them with Boolean().
 import type { Generated } from 'kysely';
+import type { AccountsTables } from '../resources/accounts/tables.js';
+import type { FolderTables } from '../resources/folders/tables.js';
+import type { ObjectsFamilyTables } from '../resources/objects/tables.js';
 
 type Bool = boolean | number;
 
@@ -85,4 +88,4 @@ export interface CoreTables {
   refresh_tokens: RefreshTokensTable;
 }
 
-export interface Database extends CoreTables {}
+export interface Database extends CoreTables, ObjectsFamilyTables, FolderTables, AccountsTables {}

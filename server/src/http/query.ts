@@ -2,7 +2,11 @@
 // comma lists, `[]` and indexed arrays), q, include. Anything not allowed gives 400, never a
 // silent ignore. Also applies field filters and sort to a kysely query through a column map.
 import type { Request } from 'express';
-import { sql, type SelectQueryBuilder } from 'kysely';
+import { sql, type Expression, type SelectQueryBuilder } from 'kysely';
+
+/** A filter or sort column: a column reference like 'objects.title', or an SQL expression. */
+export type ColumnRef = string | Expression<unknown>;
+const columnExpr = (c: ColumnRef) => (typeof c === 'string' ? sql.ref(c) : c);
 import { badRequest } from './errors.js';
 
 export const DEFAULT_PAGE_SIZE = 20;
@@ -191,11 +195,11 @@ export function parseListQuery(req: Request, spec: ListSpec): ListQuery {
 export function applyFilters<DB, TB extends keyof DB, O>(
   qb: SelectQueryBuilder<DB, TB, O>,
   filters: FieldFilter[],
-  columns: Record<string, string>,
+  columns: Record<string, ColumnRef>,
 ): SelectQueryBuilder<DB, TB, O> {
   for (const f of filters) {
-    const col = sql.ref(columns[f.field] ?? f.field);
     if (!columns[f.field]) throw new Error(`no column for filter ${f.field}`);
+    const col = columnExpr(columns[f.field]);
     switch (f.op) {
       case 'null':
         qb = qb.where(sql<boolean>`${col} is null`);
@@ -221,13 +225,13 @@ export function applyFilters<DB, TB extends keyof DB, O>(
 export function applySort<DB, TB extends keyof DB, O>(
   qb: SelectQueryBuilder<DB, TB, O>,
   sort: ListQuery['sort'],
-  columns: Record<string, string>,
+  columns: Record<string, ColumnRef>,
   tieBreaker?: string,
 ): SelectQueryBuilder<DB, TB, O> {
   for (const s of sort) {
     const col = columns[s.field];
     if (!col) throw new Error(`no column for sort ${s.field}`);
-    qb = qb.orderBy(sql.ref(col), s.desc ? 'desc' : 'asc');
+    qb = qb.orderBy(columnExpr(col), s.desc ? 'desc' : 'asc');
   }
   if (tieBreaker && !sort.some((s) => columns[s.field] === tieBreaker)) qb = qb.orderBy(sql.ref(tieBreaker), 'asc');
   return qb;

@@ -33,6 +33,8 @@ export interface RouteRecord {
   guard: Guard;
   produces: Produces;
   matcher: (path: string) => unknown;
+  /** The route's `when`, so 405 answers only count routes that would take the request. */
+  when?: (req: Request) => boolean;
 }
 
 const JSON_LIMIT = '2mb';
@@ -69,6 +71,7 @@ export function mountRoutes(app: Express, ctx: AppContext, defs: RouteDef[]): vo
       guard: def.guard,
       produces,
       matcher: match(def.path, { decode: decodeURIComponent }),
+      when: def.when,
     });
     const pre: RequestHandler = (req, res, next) => {
       if (def.when && !def.when(req)) return next('route');
@@ -94,7 +97,7 @@ export function mountRoutes(app: Express, ctx: AppContext, defs: RouteDef[]): vo
 export function methodFallback(ctx: AppContext): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const allowed = new Set<string>();
-    for (const r of ctx.routes) if (r.matcher(req.path)) allowed.add(r.method.toUpperCase());
+    for (const r of ctx.routes) if (r.matcher(req.path) && (!r.when || r.when(req))) allowed.add(r.method.toUpperCase());
     if (!allowed.size) return next();
     if (allowed.has('GET')) allowed.add('HEAD');
     const allow = [...allowed].sort();

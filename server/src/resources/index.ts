@@ -2,10 +2,14 @@
 // Specific paths come before the generic /{objectTypeName} routes of the objects family.
 import type { AppContext } from '../context.js';
 import type { RouteDef } from '../http/router.js';
+import { accountsRoutes } from './accounts/index.js';
 import { authRoutes } from './auth/routes.js';
 import { homeRoutes } from './home/routes.js';
+import { modelRoutes } from './model/routes.js';
+import { objectsRoutes } from './objects/routes.js';
 import { statusRoutes } from './status/routes.js';
+import { trashRoutes } from './trash/routes.js';
 
 export type Family = (ctx: AppContext) => RouteDef[] | Promise<RouteDef[]>;
 
-export const families: Family[] = [statusRoutes, homeRoutes, authRoutes];
+export const families: Family[] = [statusRoutes, homeRoutes, authRoutes, accountsRoutes, modelRoutes, trashRoutes, objectsRoutes];

@@ -1,7 +1,7 @@
 // The only home of SQLite-specific code: opening the file with the pragmas Folio relies on,
 // binding booleans (better-sqlite3 refuses JS booleans), and SQLite-only SQL (FTS5 lives here too).
 import Database from 'better-sqlite3';
-import { CompiledQuery, SqliteDialect, SqliteDriver, type DatabaseConnection, type Dialect, type Driver, type SqliteDialectConfig } from 'kysely';
+import { CompiledQuery, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type Dialect, type Driver, type Kysely, type RawBuilder, type SqliteDialectConfig } from 'kysely';
 
 export interface SqliteHandle {
   dialect: Dialect;
@@ -64,4 +64,51 @@ export function openSqlite(file: string): SqliteHandle {
 /** Integrity check used by tests and the crash-safety suite. */
 export function integrityCheck(raw: Database.Database): string {
   return String(raw.pragma('integrity_check', { simple: true }));
+}
+
+// ---- Full-text search of objects (FTS5) ----
+// Triggers keep objects_fts in step with every write to `objects`, whichever family writes, in
+// the same transaction. Indexed: title, description, body and the string values of `properties`.
+
+const ftsRow = (r: 'new') =>
+  `${r}.title, ${r}.description, ${r}.body, ` +
+  `(select group_concat(value, ' ') from json_each(case when json_valid(${r}.properties) then ${r}.properties else '{}' end) where type = 'text')`;
+
+export async function createObjectSearchIndex(db: Kysely<any>): Promise<void> {
+  await sql`create virtual table objects_fts using fts5(title, description, body, props, tokenize = 'unicode61 remove_diacritics 2')`.execute(db);
+  await sql.raw(`create trigger objects_fts_insert after insert on objects begin
+    insert into objects_fts(rowid, title, description, body, props) values (new.id, ${ftsRow('new')}); end`).execute(db);
+  await sql.raw(`create trigger objects_fts_delete after delete on objects begin
+    delete from objects_fts where rowid = old.id; end`).execute(db);
+  await sql.raw(`create trigger objects_fts_update after update of title, description, body, properties on objects begin
+    delete from objects_fts where rowid = old.id;
+    insert into objects_fts(rowid, title, description, body, props) values (new.id, ${ftsRow('new')}); end`).execute(db);
+  await sql`insert into objects_fts(rowid, title, description, body, props) select id, title, description, body, null from objects`.execute(db);
+}
+
+/** Words of a user's query as an FTS5 expression: every word must match, the last as a prefix. */
+export function searchExpression(text: string): string | null {
+  const words = text.match(/[\p{L}\p{N}_]+/gu)?.slice(0, 32) ?? [];
+  if (!words.length) return null;
+  return words.map((w, i) => `"${w}"${i === words.length - 1 ? '*' : ''}`).join(' ');
+}
+
+/**
+ * A derived table `(search_id, search_rank)` of the objects matching `text`, best first by bm25
+ * (title weighs most). Join it on objects.id; null when the text has no searchable word.
+ */
+export function searchMatches(text: string): RawBuilder<{ search_id: number; search_rank: number }> | null {
+  const expr = searchExpression(text);
+  if (!expr) return null;
+  return sql`(select rowid as search_id, bm25(objects_fts, 10.0, 3.0, 1.0, 2.0) as search_rank from objects_fts where objects_fts match ${expr})`;
+}
+
+/** A custom property's value inside the `properties` JSON column of `objects`. */
+export function jsonProperty(column: string, name: string): RawBuilder<unknown> {
+  return sql`json_extract(${sql.ref(column)}, ${'$.' + name})`;
+}
+
+/** The `properties` JSON without one key (for a dropped custom property). */
+export function removeJsonProperty(column: string, name: string): RawBuilder<string | null> {
+  return sql<string | null>`json_remove(${sql.ref(column)}, ${'$.' + name})`;
 }

@@ -1,8 +1,11 @@
-// Roles: reading and serialisation (the accounts family adds the writes).
+// Roles: reading, serialisation, writes, and the roles_users links (either side).
 import type { Request } from 'express';
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder, type Transaction } from 'kysely';
 import type { Database, RolesTable } from '../../db/tables.js';
+import { nowIso } from '../../db/time.js';
+import { badRequest, forbidden, notFound } from '../../http/errors.js';
 import { relationshipLinks, resourceUrl, type Resource } from '../../http/jsonapi.js';
+import { applyFilters, applySort, type ListQuery, type ListSpec } from '../../http/query.js';
 import type { Selectable } from 'kysely';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -28,4 +31,100 @@ export async function rolesOfUser(db: Db, userId: number): Promise<RoleRow[]> {
     .where('roles_users.user_id', '=', userId)
     .orderBy('roles.id')
     .execute();
+}
+
+export const ADMIN_ROLE_ID = 1;
+
+export async function getRole(db: Db, id: number): Promise<RoleRow> {
+  const role = await db.selectFrom('roles').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!role) throw notFound(`No role with id ${id}`);
+  return role;
+}
+
+async function assertNameFree(db: Db, name: string, excludeId?: number) {
+  let q = db.selectFrom('roles').select('id').where('name', '=', name);
+  if (excludeId !== undefined) q = q.where('id', '!=', excludeId);
+  if (await q.executeTakeFirst()) throw badRequest(`A role named "${name}" already exists`, 'role_exists');
+}
+
+export async function createRole(db: Kysely<Database>, input: { name: string; description?: string | null }): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    await assertNameFree(trx, input.name);
+    const now = nowIso();
+    const row = await trx
+      .insertInto('roles')
+      .values({ name: input.name, description: input.description ?? null, unchangeable: false, created: now, modified: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return Number(row.id);
+  });
+}
+
+function assertChangeable(role: RoleRow) {
+  if (Boolean(role.unchangeable)) throw forbidden(`The role "${role.name}" is unchangeable`, 'unchangeable_role');
+}
+
+export async function updateRole(db: Kysely<Database>, id: number, changes: { name?: string; description?: string | null }): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    assertChangeable(await getRole(trx, id));
+    if (changes.name !== undefined) await assertNameFree(trx, changes.name, id);
+    await trx.updateTable('roles').set({ ...changes, modified: nowIso() }).where('id', '=', id).execute();
+  });
+}
+
+export async function deleteRole(db: Kysely<Database>, id: number): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    assertChangeable(await getRole(trx, id));
+    await trx.deleteFrom('roles').where('id', '=', id).execute();
+  });
+}
+
+export const ROLE_LIST_SPEC: ListSpec = {
+  fields: { id: 'integer', name: 'string', unchangeable: 'boolean', created: 'date', modified: 'date' },
+  special: ['query'],
+  includes: ['users'],
+  defaultSort: 'id',
+};
+
+const ROLE_COLUMNS: Record<string, string> = {
+  id: 'roles.id',
+  name: 'roles.name',
+  unchangeable: 'roles.unchangeable',
+  created: 'roles.created',
+  modified: 'roles.modified',
+};
+
+export async function listRoles(db: Db, q: ListQuery, scope: { ids?: number[]; userId?: number } = {}): Promise<{ rows: RoleRow[]; count: number }> {
+  const narrow = <T extends SelectQueryBuilder<Database, 'roles', any>>(qb: T): T => {
+    let out: SelectQueryBuilder<Database, 'roles', any> = qb;
+    if (scope.ids) out = out.where('roles.id', 'in', scope.ids.length ? scope.ids : [-1]);
+    if (scope.userId !== undefined) {
+      out = out.where('roles.id', 'in', db.selectFrom('roles_users').select('role_id').where('user_id', '=', scope.userId));
+    }
+    const words = q.special.query?.[0]?.trim();
+    if (words) {
+      const like = `%${words.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      out = out.where(sql<boolean>`(roles.name like ${like} escape '\\' or roles.description like ${like} escape '\\')`);
+    }
+    return applyFilters(out, q.filters, ROLE_COLUMNS) as T;
+  };
+  const counted = await narrow(db.selectFrom('roles').select((eb) => eb.fn.countAll<number>().as('n'))).executeTakeFirst();
+  const rows = await applySort(narrow(db.selectFrom('roles').selectAll('roles')), q.sort, ROLE_COLUMNS, 'roles.id').limit(q.pageSize).offset(q.offset).execute();
+  return { rows, count: Number(counted?.n ?? 0) };
+}
+
+/** Roles of many users at once (for include=roles on a page of users). */
+export async function rolesByUser(db: Db, userIds: number[]): Promise<Map<number, RoleRow[]>> {
+  const out = new Map<number, RoleRow[]>(userIds.map((id) => [id, []]));
+  if (!userIds.length) return out;
+  const rows = await db
+    .selectFrom('roles')
+    .innerJoin('roles_users', 'roles_users.role_id', 'roles.id')
+    .selectAll('roles')
+    .select('roles_users.user_id as member_id')
+    .where('roles_users.user_id', 'in', userIds)
+    .orderBy('roles.id')
+    .execute();
+  for (const { member_id, ...role } of rows) out.get(member_id)?.push(role);
+  return out;
 }

@@ -1,0 +1,100 @@
+// One real server (temp data dir) and one headless Chromium per e2e file, a signed-in admin page,
+// and screenshots into test-artifacts/. The admin UI is built first when ui/dist is missing or
+// older than its sources (a lock keeps parallel files from building at once).
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { ADMIN, startServer, type TestServer } from '../../server/test/helpers/server.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const artifacts = path.join(root, 'test-artifacts');
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) newest = Math.max(newest, fs.statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return newest;
+}
+
+function uiIsFresh(): boolean {
+  const index = path.join(root, 'ui/dist/index.html');
+  if (!fs.existsSync(index)) return false;
+  const sources = Math.max(newestMtime(path.join(root, 'ui/src')), fs.statSync(path.join(root, 'ui/index.html')).mtimeMs);
+  return fs.statSync(index).mtimeMs >= sources;
+}
+
+async function ensureUiBuilt(): Promise<void> {
+  if (uiIsFresh()) return;
+  const lock = path.join(root, 'ui/.build-lock');
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    try {
+      fs.mkdirSync(lock);
+      break;
+    } catch {
+      // Another test file is building (or a stale lock older than two minutes is left behind).
+      const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > 120_000) fs.rmSync(lock, { recursive: true, force: true });
+      if (Date.now() > deadline) throw new Error('timed out waiting for the admin UI build');
+      await new Promise((r) => setTimeout(r, 300));
+    }
+  }
+  try {
+    if (!uiIsFresh()) execFileSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'ui/vite.config.ts', '--logLevel', 'error'], { cwd: root, stdio: 'inherit' });
+  } finally {
+    fs.rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+export interface E2E {
+  server: TestServer;
+  browser: Browser;
+  page: Page;
+  /** Screenshot of the page into test-artifacts/<name>.png. */
+  shot(name: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
+  await ensureUiBuilt();
+  fs.mkdirSync(artifacts, { recursive: true });
+  const server = await startServer(env);
+  let browser: Browser;
+  try {
+    browser = await chromium.launch({
+      executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+  } catch (e) {
+    await server.close();
+    throw e;
+  }
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: server.url });
+  context.setDefaultTimeout(10_000);
+  const page = await context.newPage();
+  return {
+    server,
+    browser,
+    page,
+    shot: async (name) => {
+      await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
+    },
+    async close() {
+      await browser.close();
+      await server.close();
+    },
+  };
+}
+
+/** Open the admin and sign in through the login form. */
+export async function signInAsAdmin(page: Page, hash = ''): Promise<void> {
+  await page.goto('/admin/' + hash);
+  await page.getByLabel('Username').fill(ADMIN.username);
+  await page.getByLabel('Password').fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+}

@@ -1,0 +1,119 @@
+// The JSON Schemas of users, roles and applications, contributed to /model/schema/{type} through
+// the objects family's registry, and the check of request attributes against them (unknown
+// attribute, wrong type, too long → 400 naming the property).
+import type { AppContext } from '../../context.js';
+import { registerResourceSchema, resourceSchema, validateAgainstSchema, type PropertySchema } from '../objects/schema.js';
+
+type Property = PropertySchema & { readOnly?: boolean };
+
+interface SchemaDef {
+  description: string;
+  properties: Record<string, Property>;
+  /** Required on create. */
+  required: string[];
+  revision: number;
+}
+
+const str = (maxLength: number | null, extra: Record<string, unknown> = {}): Property => ({
+  type: 'string',
+  ...(maxLength ? { maxLength } : {}),
+  isMeta: false,
+  ...extra,
+});
+const nullableStr = (maxLength: number | null, extra: Record<string, unknown> = {}): Property => ({
+  type: ['string', 'null'],
+  ...(maxLength ? { maxLength } : {}),
+  isMeta: false,
+  ...extra,
+});
+const stamp = (isMeta = true): Property => ({ type: ['string', 'null'], format: 'date-time', isMeta, readOnly: true });
+const metaBool = (): Property => ({ type: 'boolean', isMeta: true, readOnly: true });
+const metaInt = (): Property => ({ type: ['integer', 'null'], isMeta: true, readOnly: true });
+
+export const USERNAME_PATTERN = '^[^\\s]{1,100}$';
+
+const DEFS = {
+  users: {
+    description: 'User accounts',
+    revision: 1,
+    required: ['username', 'password'],
+    properties: {
+      username: str(100, { pattern: USERNAME_PATTERN }),
+      password: { type: 'string', minLength: 8, maxLength: 1024, isMeta: false, writeOnly: true },
+      uname: str(255),
+      email: nullableStr(255, { format: 'email' }),
+      name: nullableStr(255),
+      surname: nullableStr(255),
+      title: nullableStr(null),
+      description: nullableStr(null),
+      lang: nullableStr(32),
+      status: { type: 'string', enum: ['on', 'draft', 'off'], default: 'on', isMeta: false },
+      blocked: { type: 'boolean', default: false, isMeta: false },
+      last_login: stamp(false),
+      last_login_err: stamp(false),
+      num_login_err: { type: 'integer', isMeta: false, readOnly: true },
+      verified: stamp(),
+      locked: metaBool(),
+      created: stamp(),
+      modified: stamp(),
+      published: stamp(),
+      created_by: metaInt(),
+      modified_by: metaInt(),
+    },
+  },
+  roles: {
+    description: 'Roles of users',
+    revision: 1,
+    required: ['name'],
+    properties: {
+      name: str(32, { minLength: 1 }),
+      description: nullableStr(null),
+      unchangeable: { type: 'boolean', default: false, isMeta: true, readOnly: true },
+      created: stamp(),
+      modified: stamp(),
+    },
+  },
+  applications: {
+    description: 'Applications: API keys of clients',
+    revision: 1,
+    required: ['name'],
+    properties: {
+      name: str(255, { minLength: 1 }),
+      description: nullableStr(null),
+      enabled: { type: 'boolean', default: true, isMeta: false },
+      api_key: { type: 'string', isMeta: true, readOnly: true },
+      client_secret: { type: 'string', isMeta: true, readOnly: true, description: 'shown once, when the application is created' },
+      created: stamp(),
+      modified: stamp(),
+    },
+  },
+} satisfies Record<string, SchemaDef>;
+
+export type AccountSchemaType = keyof typeof DEFS;
+
+const served = (type: AccountSchemaType) => {
+  const def: SchemaDef = DEFS[type];
+  return { ...resourceSchema(def.properties, def.required), description: def.description };
+};
+
+/** Contribute the three schemas to /model/schema/{type}. */
+export function registerAccountSchemas(ctx: AppContext): void {
+  for (const type of Object.keys(DEFS) as AccountSchemaType[]) {
+    registerResourceSchema(ctx, type, { schema: () => served(type), revision: () => DEFS[type].revision });
+  }
+}
+
+/** `meta.schema` of responses. */
+export function schemaMeta(type: AccountSchemaType, base: string) {
+  return { [type]: { $id: `${base}/model/schema/${type}`, revision: DEFS[type].revision } };
+}
+
+/**
+ * Check request attributes against the schema: read-only attributes (login counters, timestamps)
+ * are dropped so that a client may send back what it read; anything else must be valid.
+ */
+export function validateAttributes(type: AccountSchemaType, attributes: Record<string, unknown>, create: boolean): Record<string, unknown> {
+  const props: Record<string, Property> = DEFS[type].properties;
+  const writable = Object.fromEntries(Object.entries(attributes).filter(([k]) => !props[k]?.readOnly));
+  return validateAgainstSchema(`accounts:${type}`, DEFS[type].revision, served(type), writable, !create);
+}

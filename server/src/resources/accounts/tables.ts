@@ -1,0 +1,32 @@
+// Tables of the accounts family: single-use account tokens (signup activation, credential
+// change) and applications (API keys).
+import type { Generated } from 'kysely';
+
+export interface AccountTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  /** 'activation' | 'change' */
+  purpose: string;
+  /** SHA-256 of the uuid sent by mail (the uuid itself is never stored). */
+  token_hash: string;
+  expires: string;
+  used: string | null;
+  created: string;
+}
+
+export interface ApplicationsTable {
+  id: Generated<number>;
+  name: string;
+  description: string | null;
+  api_key: string;
+  /** SHA-256 of the client secret, which is shown once, on creation. */
+  client_secret_hash: string;
+  enabled: boolean | number;
+  created: string;
+  modified: string;
+}
+
+export interface AccountsTables {
+  account_tokens: AccountTokensTable;
+  applications: ApplicationsTable;
+}

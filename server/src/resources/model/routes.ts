@@ -1,0 +1,310 @@
+// /model: object types, custom properties and relations (admins write, users read) and the
+// JSON Schema of every type at /model/schema/{type} (anyone reads).
+import type { Request } from 'express';
+import type { AppContext } from '../../context.js';
+import { notFound } from '../../http/errors.js';
+import { identifiersInput, resourceInput, sendLinks, sendList, sendNoContent, sendResource, type Resource } from '../../http/jsonapi.js';
+import { baseUrl } from '../../http/links.js';
+import { parseListQuery, type FieldKind } from '../../http/query.js';
+import type { RouteDef } from '../../http/router.js';
+import { model, reloadModel, typeByName } from '../objects/model.js';
+import { objectTypeSchema, registerResourceSchema, resourceSchema, resourceSchemaContribution, type ResourceSchema } from '../objects/schema.js';
+import {
+  allProperties,
+  createObjectType,
+  createProperty,
+  createRelation,
+  deleteObjectType,
+  deleteProperty,
+  deleteRelation,
+  requireObjectType,
+  requireProperty,
+  requireRelation,
+  serializeObjectType,
+  serializeProperty,
+  serializeRelation,
+  updateObjectType,
+  updateProperty,
+  updateRelation,
+  writeRelationSide,
+} from './service.js';
+
+/**
+ * A list of in-memory model items: field filters (equality and operators), `q` over the text
+ * fields, sort and pages, all checked by parseListQuery's allow-lists.
+ */
+function sendModelList<T>(req: Request, res: Parameters<RouteDef['handler']>[1], items: T[], fields: Record<string, FieldKind>, value: (item: T, field: string) => unknown, serialize: (item: T) => Resource) {
+  const q = parseListQuery(req, { fields, special: ['query'], defaultSort: 'id' });
+  let out = items.filter((item) =>
+    q.filters.every((f) => {
+      const v = value(item, f.field);
+      const cmp = typeof v === 'boolean' ? Number(v) : v;
+      const x = f.values[0];
+      switch (f.op) {
+        case 'null': return v === null || v === undefined;
+        case 'notnull': return v !== null && v !== undefined;
+        case 'eq': return f.values.some((y) => y === cmp);
+        case 'ne': return !f.values.some((y) => y === cmp);
+        case 'gt': return (cmp as number) > (x as number);
+        case 'gte': return (cmp as number) >= (x as number);
+        case 'lt': return (cmp as number) < (x as number);
+        default: return (cmp as number) <= (x as number);
+      }
+    }),
+  );
+  if (q.special.query) {
+    const words = q.special.query[0].toLowerCase().split(/\s+/).filter(Boolean);
+    out = out.filter((item) => {
+      const text = Object.keys(fields).map((f) => value(item, f)).filter((v) => typeof v === 'string').join(' ').toLowerCase();
+      return words.every((w) => text.includes(w));
+    });
+  }
+  for (const s of [...q.sort].reverse()) {
+    out = [...out].sort((a, b) => {
+      const va = value(a, s.field) as string | number;
+      const vb = value(b, s.field) as string | number;
+      const c = va === vb ? 0 : va === null ? -1 : vb === null ? 1 : va < vb ? -1 : 1;
+      return s.desc ? -c : c;
+    });
+  }
+  const page = out.slice(q.offset, q.offset + q.pageSize).map(serialize);
+  sendList(req, res, page, { count: out.length, page: q.page, pageSize: q.pageSize });
+}
+
+/** Default schemas of the non-object resources; their families may register richer ones. */
+function registerDefaultSchemas(ctx: AppContext) {
+  const meta = { type: 'string', format: 'date-time', isMeta: true };
+  const defaults: Record<string, ResourceSchema> = {
+    roles: resourceSchema(
+      { name: { type: 'string', maxLength: 32, isMeta: false }, description: { type: ['string', 'null'], isMeta: false }, unchangeable: { type: 'boolean', default: false, isMeta: true }, created: meta, modified: meta },
+      ['name'],
+    ),
+    streams: resourceSchema({
+      file_name: { type: 'string', maxLength: 255, isMeta: false },
+      mime_type: { type: 'string', maxLength: 255, isMeta: false },
+      file_size: { type: 'integer', isMeta: true },
+      hash_sha256: { type: 'string', isMeta: true },
+      width: { type: ['integer', 'null'], isMeta: true },
+      height: { type: ['integer', 'null'], isMeta: true },
+      url: { type: 'string', format: 'uri', isMeta: true },
+      created: meta,
+      modified: meta,
+    }),
+    applications: resourceSchema(
+      {
+        name: { type: 'string', maxLength: 255, isMeta: false },
+        description: { type: ['string', 'null'], isMeta: false },
+        enabled: { type: 'boolean', default: true, isMeta: false },
+        api_key: { type: 'string', isMeta: true },
+        client_secret: { type: 'string', isMeta: true },
+        created: meta,
+        modified: meta,
+      },
+      ['name'],
+    ),
+  };
+  for (const [name, schema] of Object.entries(defaults)) {
+    if (!resourceSchemaContribution(ctx, name)) registerResourceSchema(ctx, name, { schema: () => schema, revision: () => 1 });
+  }
+}
+
+export async function modelRoutes(ctx: AppContext): Promise<RouteDef[]> {
+  await reloadModel(ctx);
+  registerDefaultSchemas(ctx);
+  const side = (req: Request) => (String(req.params.side) === 'left_object_types' ? 'left' : 'right') as 'left' | 'right';
+  return [
+    // ---- object types ----
+    {
+      method: 'get',
+      path: '/model/object_types',
+      guard: 'user',
+      handler: (req, res) =>
+        sendModelList(
+          req,
+          res,
+          [...model(ctx).types.values()],
+          { id: 'integer', name: 'string', singular: 'string', description: 'string', parent_name: 'string', is_abstract: 'boolean', enabled: 'boolean', core_type: 'boolean' },
+          (t, f) => ({ id: t.id, name: t.name, singular: t.singular, description: t.description, parent_name: t.parentName, is_abstract: t.isAbstract, enabled: t.enabled, core_type: t.coreType })[f],
+          (t) => serializeObjectType(req, ctx, t),
+        ),
+    },
+    {
+      method: 'get',
+      path: '/model/object_types/:id',
+      guard: 'user',
+      handler: (req, res) => sendResource(req, res, serializeObjectType(req, ctx, requireObjectType(ctx, String(req.params.id)))),
+    },
+    {
+      method: 'post',
+      path: '/model/object_types',
+      guard: 'admin',
+      handler: async (req, res) => {
+        const t = await createObjectType(ctx, resourceInput(req, 'object_types').attributes);
+        const data = serializeObjectType(req, ctx, t);
+        sendResource(req, res, data, { status: 201, headers: { Location: data.links!.self! } });
+      },
+    },
+    {
+      method: 'patch',
+      path: '/model/object_types/:id',
+      guard: 'admin',
+      handler: async (req, res) => {
+        const t = requireObjectType(ctx, String(req.params.id));
+        const updated = await updateObjectType(ctx, t, resourceInput(req, 'object_types', t.id).attributes);
+        sendResource(req, res, serializeObjectType(req, ctx, updated));
+      },
+    },
+    {
+      method: 'delete',
+      path: '/model/object_types/:id',
+      guard: 'admin',
+      handler: async (req, res) => {
+        await deleteObjectType(ctx, requireObjectType(ctx, String(req.params.id)));
+        sendNoContent(res);
+      },
+    },
+    // ---- properties ----
+    {
+      method: 'get',
+      path: '/model/properties',
+      guard: 'user',
+      handler: (req, res) =>
+        sendModelList(
+          req,
+          res,
+          allProperties(ctx),
+          { id: 'integer', name: 'string', property_type_name: 'string', object_type_name: 'string', description: 'string', required: 'boolean' },
+          (p, f) => ({ id: p.id, name: p.name, property_type_name: p.type, object_type_name: p.objectTypeName, description: p.description, required: p.required })[f],
+          (p) => serializeProperty(req, p),
+        ),
+    },
+    { method: 'get', path: '/model/properties/:id', guard: 'user', handler: (req, res) => sendResource(req, res, serializeProperty(req, requireProperty(ctx, String(req.params.id)))) },
+    {
+      method: 'post',
+      path: '/model/properties',
+      guard: 'admin',
+      handler: async (req, res) => {
+        const p = await createProperty(ctx, resourceInput(req, 'properties').attributes);
+        const data = serializeProperty(req, p);
+        sendResource(req, res, data, { status: 201, headers: { Location: data.links!.self! } });
+      },
+    },
+    {
+      method: 'patch',
+      path: '/model/properties/:id',
+      guard: 'admin',
+      handler: async (req, res) => {
+        const p = requireProperty(ctx, String(req.params.id));
+        sendResource(req, res, serializeProperty(req, await updateProperty(ctx, p, resourceInput(req, 'properties', p.id).attributes)));
+      },
+    },
+    {
+      method: 'delete',
+      path: '/model/properties/:id',
+      guard: 'admin',
+      handler: async (req, res) => {
+        await deleteProperty(ctx, requireProperty(ctx, String(req.params.id)));
+        sendNoContent(res);
+      },
+    },
+    // ---- relations ----
+    {
+      method: 'get',
+      path: '/model/relations',
+      guard: 'user',
+      handler: (req, res) =>
+        sendModelList(
+          req,
+          res,
+          model(ctx).relations,
+          { id: 'integer', name: 'string', inverse_name: 'string', label: 'string', inverse_label: 'string', description: 'string' },
+          (r, f) => ({ id: r.id, name: r.name, inverse_name: r.inverseName, label: r.label, inverse_label: r.inverseLabel, description: r.description })[f],
+          (r) => serializeRelation(req, r),
+        ),
+    },
+    { method: 'get', path: '/model/relations/:relation', guard: 'user', handler: (req, res) => sendResource(req, res, serializeRelation(req, requireRelation(ctx, String(req.params.relation)))) },
+    {
+      method: 'post',
+      path: '/model/relations',
+      guard: 'admin',
+      handler: async (req, res) => {
+        const r = await createRelation(ctx, resourceInput(req, 'relations').attributes);
+        const data = serializeRelation(req, r);
+        sendResource(req, res, data, { status: 201, headers: { Location: data.links!.self! } });
+      },
+    },
+    {
+      method: 'patch',
+      path: '/model/relations/:relation',
+      guard: 'admin',
+      handler: async (req, res) => {
+        const r = requireRelation(ctx, String(req.params.relation));
+        sendResource(req, res, serializeRelation(req, await updateRelation(ctx, r, resourceInput(req, 'relations', r.id).attributes)));
+      },
+    },
+    {
+      method: 'delete',
+      path: '/model/relations/:relation',
+      guard: 'admin',
+      handler: async (req, res) => {
+        await deleteRelation(ctx, requireRelation(ctx, String(req.params.relation)));
+        sendNoContent(res);
+      },
+    },
+    {
+      method: 'get',
+      path: '/model/relations/:relation/:side',
+      guard: 'user',
+      handler: (req, res) => {
+        if (!['left_object_types', 'right_object_types'].includes(String(req.params.side))) throw notFound(`No route for ${req.path}`, 'route_not_found');
+        const r = requireRelation(ctx, String(req.params.relation));
+        const types = (side(req) === 'left' ? r.left : r.right).map((n) => typeByName(ctx, n)!);
+        sendModelList(req, res, types, { id: 'integer', name: 'string' }, (t, f) => (f === 'id' ? t.id : t.name), (t) => serializeObjectType(req, ctx, t));
+      },
+    },
+    ...(['post', 'patch', 'delete'] as const).map(
+      (method): RouteDef => ({
+        method,
+        path: '/model/relations/:relation/relationships/:side',
+        guard: 'admin',
+        handler: async (req, res) => {
+          if (!['left_object_types', 'right_object_types'].includes(String(req.params.side))) throw notFound(`No route for ${req.path}`, 'route_not_found');
+          const r = requireRelation(ctx, String(req.params.relation));
+          const items = identifiersInput(req).map((i, n) => {
+            if (i.type !== 'object_types') throw notFound(`data[${n}].type must be object_types`);
+            return i.id;
+          });
+          await writeRelationSide(ctx, r, side(req), items, method === 'post' ? 'add' : method === 'patch' ? 'replace' : 'remove');
+          if (method === 'delete') sendNoContent(res);
+          else sendLinks(req, res);
+        },
+      }),
+    ),
+    // ---- schema ----
+    {
+      method: 'get',
+      path: '/model/schema/:type',
+      guard: 'anonymous',
+      produces: 'schema',
+      handler: (req, res) => {
+        const name = String(req.params.type);
+        const contribution = resourceSchemaContribution(ctx, name);
+        const type = typeByName(ctx, name);
+        let schema: ResourceSchema;
+        let revision: number;
+        if (contribution) {
+          schema = contribution.schema(ctx);
+          revision = contribution.revision(ctx);
+        } else if (type && type.enabled) {
+          schema = objectTypeSchema(type);
+          revision = type.revision;
+        } else {
+          throw notFound(`No schema for "${name}"`);
+        }
+        const { $schema, ...rest } = schema;
+        res.setHeader('ETag', `"${name}-${revision}"`);
+        res.status(200).send(JSON.stringify({ $schema, $id: `${baseUrl(req)}/model/schema/${name}`, revision, ...rest }));
+      },
+    },
+  ];
+}

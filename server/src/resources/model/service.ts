@@ -1,0 +1,442 @@
+// Writes to the model — object types, custom properties, relations and their sides — with the
+// contract's rules. Every write is one transaction, then the in-memory model is reloaded.
+import type { Request } from 'express';
+import { sql, type Transaction } from 'kysely';
+import type { AppContext } from '../../context.js';
+import type { Database } from '../../db/tables.js';
+import { nowIso } from '../../db/time.js';
+import { badRequest, forbidden, notFound } from '../../http/errors.js';
+import { relationshipLinks, resourceUrl, type Resource } from '../../http/jsonapi.js';
+import {
+  CORE_ATTRIBUTES,
+  META_FIELDS,
+  findRelation,
+  model,
+  reloadModel,
+  typeByName,
+  type ObjectType,
+  type PropertyDef,
+  type RelationDef,
+} from '../objects/model.js';
+import { resourceSchema, validateAgainstSchema, type ResourceSchema } from '../objects/schema.js';
+import { removeJsonProperty } from '../../db/dialect/sqlite.js';
+
+/** Paths the product keeps for itself (contract: Routes reserved by the product). */
+export const RESERVED_ROUTES = ['admin', 'auth', 'signup', 'status', 'home', 'model', 'trash', 'streams', 'media', 'files', 'posters', 'poster', 'objects', 'users', 'roles', 'folders', 'applications'];
+const NAME = /^[a-z][a-z0-9_]*$/;
+
+async function writeModel<T>(ctx: AppContext, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  const out = await ctx.db.transaction().execute(work);
+  await reloadModel(ctx);
+  return out;
+}
+
+/** Bump the schema revision of types (and their sub-types) whose schema changed. */
+async function bumpRevision(trx: Transaction<Database>, ctx: AppContext, typeName: string): Promise<void> {
+  const ids = [...model(ctx).types.values()].filter((t) => t.lineage.includes(typeName)).map((t) => t.id);
+  if (ids.length) await trx.updateTable('object_types').set({ revision: sql`revision + 1`, modified: nowIso() }).where('id', 'in', ids).execute();
+}
+
+// ---- object types ----
+
+export const OBJECT_TYPE_SCHEMA: ResourceSchema = resourceSchema({
+  name: { type: 'string', maxLength: 64, isMeta: false },
+  singular: { type: 'string', maxLength: 64, isMeta: false },
+  description: { type: ['string', 'null'], isMeta: false },
+  parent_name: { type: ['string', 'null'], maxLength: 64, isMeta: false },
+  is_abstract: { type: 'boolean', default: false, isMeta: false },
+  enabled: { type: 'boolean', default: true, isMeta: false },
+  core_type: { type: 'boolean', isMeta: true },
+  created: { type: 'string', format: 'date-time', isMeta: true },
+  modified: { type: 'string', format: 'date-time', isMeta: true },
+}, ['name']);
+
+export function serializeObjectType(req: Request, ctx: AppContext, t: ObjectType): Resource {
+  const path = `/model/object_types/${t.id}`;
+  const relations = model(ctx).relations;
+  return {
+    id: String(t.id),
+    type: 'object_types',
+    attributes: {
+      name: t.name,
+      singular: t.singular,
+      description: t.description,
+      parent_name: t.parentName,
+      is_abstract: t.isAbstract,
+      enabled: t.enabled,
+    },
+    meta: {
+      core_type: t.coreType,
+      revision: t.revision,
+      created: t.created,
+      modified: t.modified,
+      properties: t.properties.map((p) => p.name),
+      relations: relations.filter((r) => r.left.some((n) => t.lineage.includes(n))).map((r) => r.name)
+        .concat(relations.filter((r) => r.right.some((n) => t.lineage.includes(n))).map((r) => r.inverseName)),
+    },
+    links: { self: resourceUrl(req, path) },
+    relationships: {
+      left_relations: relationshipLinks(req, path, 'left_relations'),
+      right_relations: relationshipLinks(req, path, 'right_relations'),
+    },
+  };
+}
+
+/** An object type by numeric id or name (404 when unknown). */
+export function requireObjectType(ctx: AppContext, key: string): ObjectType {
+  const t = /^\d+$/.test(key) ? model(ctx).typesById.get(Number(key)) : typeByName(ctx, key);
+  if (!t) throw notFound(`No object type "${key}"`);
+  return t;
+}
+
+function checkTypeName(ctx: AppContext, name: string, self?: ObjectType) {
+  if (!NAME.test(name)) throw badRequest(`Object type name "${name}" must be lower snake case (a-z, 0-9, _), starting with a letter`, 'invalid_name');
+  if (RESERVED_ROUTES.includes(name)) throw badRequest(`"${name}" is a reserved route and cannot name a type`, 'invalid_name');
+  const other = typeByName(ctx, name);
+  if (other && other !== self) throw badRequest(`An object type "${name}" already exists`, 'type_exists');
+  if ([...model(ctx).types.values()].some((t) => t !== self && t.singular === name)) throw badRequest(`"${name}" is the singular of another type`, 'invalid_name');
+}
+
+function parentOf(ctx: AppContext, name: unknown): ObjectType {
+  const parent = typeByName(ctx, typeof name === 'string' ? name : 'objects');
+  if (!parent) throw badRequest(`Unknown parent type "${String(name)}"`, 'invalid_parent');
+  if (!parent.isAbstract) throw badRequest(`The parent type "${parent.name}" must be abstract`, 'invalid_parent');
+  return parent;
+}
+
+const defaultSingular = (name: string) => (name.endsWith('ies') ? name.slice(0, -3) + 'y' : name.endsWith('s') ? name.slice(0, -1) : `${name}_item`);
+
+export async function createObjectType(ctx: AppContext, attributes: Record<string, unknown>): Promise<ObjectType> {
+  const a = validateAgainstSchema('model:object_types', 1, OBJECT_TYPE_SCHEMA, attributes, false);
+  const name = a.name as string;
+  checkTypeName(ctx, name);
+  const singular = (a.singular as string | undefined) ?? defaultSingular(name);
+  if (!NAME.test(singular) || singular === name) throw badRequest('"singular" must be lower snake case and differ from the name', 'invalid_name');
+  const parent = parentOf(ctx, a.parent_name);
+  const now = nowIso();
+  const id = await writeModel(ctx, async (trx) => {
+    const row = await trx
+      .insertInto('object_types')
+      .values({
+        name,
+        singular,
+        description: (a.description as string | null | undefined) ?? null,
+        parent_id: parent.id,
+        is_abstract: (a.is_abstract as boolean | undefined) ?? false,
+        enabled: (a.enabled as boolean | undefined) ?? true,
+        core_type: false,
+        revision: 1,
+        created: now,
+        modified: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return Number(row.id);
+  });
+  return model(ctx).typesById.get(id)!;
+}
+
+async function typeInUse(trx: Transaction<Database>, ctx: AppContext, t: ObjectType): Promise<string | null> {
+  const obj = await trx.selectFrom('objects').select('id').where('object_type_id', '=', t.id).limit(1).executeTakeFirst();
+  if (obj) return 'objects of this type exist (trashed ones count)';
+  if ([...model(ctx).types.values()].some((s) => s.parentId === t.id)) return 'it has sub-types';
+  return null;
+}
+
+export async function updateObjectType(ctx: AppContext, t: ObjectType, attributes: Record<string, unknown>): Promise<ObjectType> {
+  const a = validateAgainstSchema('model:object_types', 1, OBJECT_TYPE_SCHEMA, attributes, true);
+  const set: Record<string, unknown> = {};
+  const changes = (k: string, current: unknown) => a[k] !== undefined && a[k] !== current;
+  if (t.coreType && (changes('name', t.name) || changes('parent_name', t.parentName) || changes('is_abstract', t.isAbstract) || changes('enabled', t.enabled))) {
+    throw forbidden(`"${t.name}" is a core type: only its description and singular may change`, 'core_type');
+  }
+  if (changes('name', t.name)) {
+    checkTypeName(ctx, a.name as string, t);
+    set.name = a.name;
+  }
+  if (changes('singular', t.singular)) {
+    const singular = a.singular as string;
+    if (!NAME.test(singular) || singular === (set.name ?? t.name)) throw badRequest('"singular" must be lower snake case and differ from the name', 'invalid_name');
+    set.singular = singular;
+  }
+  if (a.description !== undefined) set.description = a.description;
+  if (a.enabled !== undefined) set.enabled = a.enabled;
+  return writeModel(ctx, async (trx) => {
+    if (changes('parent_name', t.parentName) || changes('is_abstract', t.isAbstract)) {
+      const why = await typeInUse(trx, ctx, t);
+      if (why) throw forbidden(`The parent or abstractness of "${t.name}" cannot change: ${why}`, 'type_in_use');
+      if (changes('parent_name', t.parentName)) {
+        const parent = parentOf(ctx, a.parent_name);
+        if (parent.lineage.includes(t.name)) throw badRequest('A type cannot descend from itself', 'invalid_parent');
+        set.parent_id = parent.id;
+      }
+      if (changes('is_abstract', t.isAbstract)) set.is_abstract = a.is_abstract;
+    }
+    if (Object.keys(set).length) {
+      await trx.updateTable('object_types').set({ ...set, modified: nowIso() }).where('id', '=', t.id).execute();
+      await bumpRevision(trx, ctx, t.name);
+    }
+    return t.id;
+  }).then((id) => model(ctx).typesById.get(id)!);
+}
+
+export async function deleteObjectType(ctx: AppContext, t: ObjectType): Promise<void> {
+  if (t.coreType) throw forbidden(`"${t.name}" is a core type and cannot be deleted`, 'core_type');
+  await writeModel(ctx, async (trx) => {
+    const why = await typeInUse(trx, ctx, t);
+    if (why) throw forbidden(`The type "${t.name}" cannot be deleted: ${why}`, 'type_in_use');
+    await trx.deleteFrom('properties').where('object_type_id', '=', t.id).execute();
+    await trx.deleteFrom('relation_types').where('object_type_id', '=', t.id).execute();
+    await trx.deleteFrom('object_types').where('id', '=', t.id).execute();
+  });
+}
+
+// ---- properties ----
+
+export const PROPERTY_SCHEMA: ResourceSchema = resourceSchema({
+  name: { type: 'string', maxLength: 64, isMeta: false },
+  property_type_name: { type: 'string', enum: ['string', 'text', 'integer', 'number', 'boolean', 'date', 'datetime', 'json', 'email', 'url'], isMeta: false },
+  object_type_name: { type: 'string', maxLength: 64, isMeta: false },
+  description: { type: ['string', 'null'], isMeta: false },
+  required: { type: 'boolean', default: false, isMeta: false },
+  created: { type: 'string', format: 'date-time', isMeta: true },
+  modified: { type: 'string', format: 'date-time', isMeta: true },
+}, ['name', 'property_type_name', 'object_type_name']);
+
+export function allProperties(ctx: AppContext): PropertyDef[] {
+  const seen = new Map<number, PropertyDef>();
+  for (const t of model(ctx).types.values()) for (const p of t.properties) seen.set(p.id, p);
+  return [...seen.values()].sort((a, b) => a.id - b.id);
+}
+
+export function serializeProperty(req: Request, p: PropertyDef): Resource {
+  return {
+    id: String(p.id),
+    type: 'properties',
+    attributes: { name: p.name, property_type_name: p.type, object_type_name: p.objectTypeName, description: p.description, required: p.required },
+    meta: { created: p.created, modified: p.modified },
+    links: { self: resourceUrl(req, `/model/properties/${p.id}`) },
+  };
+}
+
+export function requireProperty(ctx: AppContext, key: string): PropertyDef {
+  const p = allProperties(ctx).find((x) => String(x.id) === key);
+  if (!p) throw notFound(`No property ${key}`);
+  return p;
+}
+
+export async function createProperty(ctx: AppContext, attributes: Record<string, unknown>): Promise<PropertyDef> {
+  const a = validateAgainstSchema('model:properties', 1, PROPERTY_SCHEMA, attributes, false);
+  const name = a.name as string;
+  const owner = typeByName(ctx, a.object_type_name as string);
+  if (!owner) throw badRequest(`Unknown object type "${String(a.object_type_name)}"`, 'invalid_data');
+  if (!NAME.test(name)) throw badRequest(`Property name "${name}" must be lower snake case`, 'invalid_name');
+  if ([...CORE_ATTRIBUTES, ...META_FIELDS, 'id', 'type'].includes(name)) throw badRequest(`"${name}" is a core property`, 'invalid_name');
+  const clash = [...model(ctx).types.values()].some(
+    (t) => (t.lineage.includes(owner.name) || owner.lineage.includes(t.name)) && t.properties.some((p) => p.name === name),
+  );
+  if (clash) throw badRequest(`A property "${name}" already exists on ${owner.name}, its parents or sub-types`, 'property_exists');
+  const now = nowIso();
+  const id = await writeModel(ctx, async (trx) => {
+    const row = await trx
+      .insertInto('properties')
+      .values({
+        name,
+        property_type_name: a.property_type_name as string,
+        object_type_id: owner.id,
+        description: (a.description as string | null | undefined) ?? null,
+        required: (a.required as boolean | undefined) ?? false,
+        created: now,
+        modified: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await bumpRevision(trx, ctx, owner.name);
+    return Number(row.id);
+  });
+  return requireProperty(ctx, String(id));
+}
+
+export async function updateProperty(ctx: AppContext, p: PropertyDef, attributes: Record<string, unknown>): Promise<PropertyDef> {
+  const a = validateAgainstSchema('model:properties', 1, PROPERTY_SCHEMA, attributes, true);
+  for (const k of ['name', 'property_type_name', 'object_type_name'] as const) {
+    const current = { name: p.name, property_type_name: p.type, object_type_name: p.objectTypeName }[k];
+    if (a[k] !== undefined && a[k] !== current) throw badRequest(`"${k}" of a property cannot change; delete it and add a new one`, 'immutable_field');
+  }
+  const set: Record<string, unknown> = {};
+  if (a.description !== undefined) set.description = a.description;
+  if (a.required !== undefined) set.required = a.required;
+  if (Object.keys(set).length) {
+    await writeModel(ctx, async (trx) => {
+      await trx.updateTable('properties').set({ ...set, modified: nowIso() }).where('id', '=', p.id).execute();
+      await bumpRevision(trx, ctx, p.objectTypeName);
+    });
+  }
+  return requireProperty(ctx, String(p.id));
+}
+
+/** Remove a property; its stored values go with it. */
+export async function deleteProperty(ctx: AppContext, p: PropertyDef): Promise<void> {
+  const typeIds = [...model(ctx).types.values()].filter((t) => t.lineage.includes(p.objectTypeName)).map((t) => t.id);
+  await writeModel(ctx, async (trx) => {
+    await trx.deleteFrom('properties').where('id', '=', p.id).execute();
+    await trx.updateTable('objects').set({ properties: removeJsonProperty('properties', p.name) }).where('object_type_id', 'in', typeIds).where('properties', 'is not', null).execute();
+    await bumpRevision(trx, ctx, p.objectTypeName);
+  });
+}
+
+// ---- relations ----
+
+export const RELATION_SCHEMA: ResourceSchema = resourceSchema({
+  name: { type: 'string', maxLength: 64, isMeta: false },
+  inverse_name: { type: 'string', maxLength: 64, isMeta: false },
+  label: { type: ['string', 'null'], maxLength: 255, isMeta: false },
+  inverse_label: { type: ['string', 'null'], maxLength: 255, isMeta: false },
+  description: { type: ['string', 'null'], isMeta: false },
+  params: { type: ['object', 'null'], isMeta: false },
+  created: { type: 'string', format: 'date-time', isMeta: true },
+  modified: { type: 'string', format: 'date-time', isMeta: true },
+}, ['name', 'inverse_name']);
+
+export function serializeRelation(req: Request, r: RelationDef): Resource {
+  const path = `/model/relations/${r.id}`;
+  return {
+    id: String(r.id),
+    type: 'relations',
+    attributes: {
+      name: r.name,
+      inverse_name: r.inverseName,
+      label: r.label,
+      inverse_label: r.inverseLabel,
+      description: r.description,
+      params: r.params ?? {},
+    },
+    meta: { created: r.created, modified: r.modified },
+    links: { self: resourceUrl(req, path) },
+    relationships: {
+      left_object_types: relationshipLinks(req, path, 'left_object_types'),
+      right_object_types: relationshipLinks(req, path, 'right_object_types'),
+    },
+  };
+}
+
+export function requireRelation(ctx: AppContext, key: string): RelationDef {
+  const found = findRelation(ctx, key);
+  if (!found) throw notFound(`No relation "${key}"`);
+  return found.relation;
+}
+
+/** Property names of the types on a relation's sides (a relation name should not shadow one). */
+function checkRelationNames(ctx: AppContext, name: string, inverse: string, self?: RelationDef) {
+  for (const n of [name, inverse]) {
+    if (!NAME.test(n)) throw badRequest(`Relation name "${n}" must be lower snake case`, 'invalid_name');
+    if ([...CORE_ATTRIBUTES, ...META_FIELDS, 'relationships', 'parents', 'children', 'parent', 'streams', 'roles'].includes(n)) {
+      throw badRequest(`"${n}" cannot name a relation`, 'invalid_name');
+    }
+    const other = findRelation(ctx, n);
+    if (other && other.relation !== self) throw badRequest(`A relation named "${n}" already exists`, 'relation_exists');
+  }
+  if (name === inverse) throw badRequest('"name" and "inverse_name" must differ', 'invalid_name');
+}
+
+function checkSideProperties(ctx: AppContext, names: string[], types: ObjectType[]) {
+  for (const t of types) {
+    const clash = t.properties.find((p) => names.includes(p.name));
+    if (clash) throw badRequest(`Relation name "${clash.name}" equals a property of ${t.name}`, 'invalid_name');
+  }
+}
+
+export async function createRelation(ctx: AppContext, attributes: Record<string, unknown>): Promise<RelationDef> {
+  const a = validateAgainstSchema('model:relations', 1, RELATION_SCHEMA, attributes, false);
+  checkRelationNames(ctx, a.name as string, a.inverse_name as string);
+  const now = nowIso();
+  const id = await writeModel(ctx, async (trx) => {
+    const row = await trx
+      .insertInto('relations')
+      .values({
+        name: a.name as string,
+        inverse_name: a.inverse_name as string,
+        label: (a.label as string | null | undefined) ?? null,
+        inverse_label: (a.inverse_label as string | null | undefined) ?? null,
+        description: (a.description as string | null | undefined) ?? null,
+        params: a.params === undefined || a.params === null ? null : JSON.stringify(a.params),
+        created: now,
+        modified: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return Number(row.id);
+  });
+  return requireRelation(ctx, String(id));
+}
+
+export async function updateRelation(ctx: AppContext, r: RelationDef, attributes: Record<string, unknown>): Promise<RelationDef> {
+  const a = validateAgainstSchema('model:relations', 1, RELATION_SCHEMA, attributes, true);
+  const name = (a.name as string | undefined) ?? r.name;
+  const inverse = (a.inverse_name as string | undefined) ?? r.inverseName;
+  checkRelationNames(ctx, name, inverse, r);
+  const sideTypes = [...r.left, ...r.right].map((n) => typeByName(ctx, n)!).filter(Boolean);
+  checkSideProperties(ctx, [name, inverse], sideTypes);
+  const set: Record<string, unknown> = { name, inverse_name: inverse, modified: nowIso() };
+  for (const k of ['label', 'inverse_label', 'description'] as const) if (a[k] !== undefined) set[k] = a[k];
+  if (a.params !== undefined) set.params = a.params === null ? null : JSON.stringify(a.params);
+  await writeModel(ctx, (trx) => trx.updateTable('relations').set(set).where('id', '=', r.id).execute());
+  return requireRelation(ctx, String(r.id));
+}
+
+export async function deleteRelation(ctx: AppContext, r: RelationDef): Promise<void> {
+  await writeModel(ctx, async (trx) => {
+    const used = await trx.selectFrom('object_relations').select('id').where('relation_id', '=', r.id).limit(1).executeTakeFirst();
+    if (used) throw forbidden(`Objects are related through "${r.name}"; remove those relations first`, 'relation_in_use');
+    await trx.deleteFrom('relation_types').where('relation_id', '=', r.id).execute();
+    await trx.deleteFrom('relations').where('id', '=', r.id).execute();
+  });
+}
+
+/** Objects of these types already related through `r` on `side` (the side's type can then not go). */
+async function sideInUse(trx: Transaction<Database>, ctx: AppContext, r: RelationDef, side: 'left' | 'right', t: ObjectType): Promise<boolean> {
+  const typeIds = [...model(ctx).types.values()].filter((x) => x.lineage.includes(t.name)).map((x) => x.id);
+  const column = side === 'left' ? 'object_relations.left_id' : 'object_relations.right_id';
+  const row = await trx
+    .selectFrom('object_relations')
+    .innerJoin('objects', 'objects.id', column)
+    .select('object_relations.id')
+    .where('object_relations.relation_id', '=', r.id)
+    .where('objects.object_type_id', 'in', typeIds)
+    .limit(1)
+    .executeTakeFirst();
+  return !!row;
+}
+
+/** Add, replace or remove the object types on one side of a relation. */
+export async function writeRelationSide(
+  ctx: AppContext,
+  r: RelationDef,
+  side: 'left' | 'right',
+  keys: string[],
+  mode: 'add' | 'replace' | 'remove',
+): Promise<void> {
+  const types = keys.map((k) => {
+    const t = /^\d+$/.test(k) ? model(ctx).typesById.get(Number(k)) : typeByName(ctx, k);
+    if (!t) throw badRequest(`Unknown object type "${k}"`, 'invalid_object_type');
+    return t;
+  });
+  const current = side === 'left' ? r.left : r.right;
+  if (mode === 'remove') {
+    const missing = types.find((t) => !current.includes(t.name));
+    if (missing) throw badRequest(`${missing.name} is not a ${side} type of "${r.name}"`, 'invalid_object_type');
+  }
+  if (mode !== 'remove') checkSideProperties(ctx, [r.name, r.inverseName], types);
+  const removed = mode === 'remove' ? types : mode === 'replace' ? current.filter((n) => !types.some((t) => t.name === n)).map((n) => typeByName(ctx, n)!) : [];
+  const added = mode === 'remove' ? [] : types.filter((t) => !current.includes(t.name));
+  await writeModel(ctx, async (trx) => {
+    for (const t of removed) {
+      if (await sideInUse(trx, ctx, r, side, t)) throw forbidden(`Objects of type ${t.name} are related through "${r.name}"`, 'relation_in_use');
+      await trx.deleteFrom('relation_types').where('relation_id', '=', r.id).where('side', '=', side).where('object_type_id', '=', t.id).execute();
+    }
+    for (const t of new Map(added.map((x) => [x.id, x])).values()) {
+      await trx.insertInto('relation_types').values({ relation_id: r.id, object_type_id: t.id, side }).execute();
+    }
+    await trx.updateTable('relations').set({ modified: nowIso() }).where('id', '=', r.id).execute();
+  });
+}

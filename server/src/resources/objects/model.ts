@@ -1,0 +1,200 @@
+// The model in memory: object types (with parents and custom properties) and relations (with
+// their left and right types), loaded from the database at start and reloaded after every model
+// write. Reads are synchronous, so routes can decide from a path whether it names a type.
+import type { Kysely, Transaction } from 'kysely';
+import type { AppContext } from '../../context.js';
+import type { Database } from '../../db/tables.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export const PROPERTY_TYPES = ['string', 'text', 'integer', 'number', 'boolean', 'date', 'datetime', 'json', 'email', 'url'] as const;
+export type PropertyTypeName = (typeof PROPERTY_TYPES)[number];
+
+/** Attributes every object has (the `objects` row's own columns). */
+export const CORE_ATTRIBUTES = ['status', 'uname', 'title', 'description', 'body', 'lang', 'extra'] as const;
+export const META_FIELDS = ['locked', 'created', 'modified', 'published', 'created_by', 'modified_by'] as const;
+
+export interface PropertyDef {
+  id: number;
+  name: string;
+  type: PropertyTypeName;
+  description: string | null;
+  required: boolean;
+  /** The type that declares it (sub-types inherit it). */
+  objectTypeName: string;
+  created: string;
+  modified: string;
+}
+
+export interface ObjectType {
+  id: number;
+  name: string;
+  singular: string;
+  description: string | null;
+  parentId: number | null;
+  parentName: string | null;
+  isAbstract: boolean;
+  enabled: boolean;
+  coreType: boolean;
+  revision: number;
+  created: string;
+  modified: string;
+  /** This type's name and its ancestors' names, nearest first. */
+  lineage: string[];
+  /** Custom properties, inherited ones first. */
+  properties: PropertyDef[];
+}
+
+export interface RelationDef {
+  id: number;
+  name: string;
+  inverseName: string;
+  label: string | null;
+  inverseLabel: string | null;
+  description: string | null;
+  params: unknown;
+  created: string;
+  modified: string;
+  /** Type names declared on each side (abstract names cover their sub-types). */
+  left: string[];
+  right: string[];
+}
+
+export interface Model {
+  types: Map<string, ObjectType>;
+  typesById: Map<number, ObjectType>;
+  relations: RelationDef[];
+}
+
+async function loadModel(db: Db): Promise<Model> {
+  const typeRows = await db.selectFrom('object_types').selectAll().orderBy('id').execute();
+  const propRows = await db.selectFrom('properties').selectAll().orderBy('id').execute();
+  const relRows = await db.selectFrom('relations').selectAll().orderBy('id').execute();
+  const sideRows = await db.selectFrom('relation_types').selectAll().orderBy('id').execute();
+  const rowsById = new Map(typeRows.map((t) => [Number(t.id), t]));
+  const types = new Map<string, ObjectType>();
+  const typesById = new Map<number, ObjectType>();
+  for (const t of typeRows) {
+    const lineage: string[] = [];
+    const chain: number[] = [];
+    for (let cur: typeof t | undefined = t; cur && !chain.includes(Number(cur.id)); cur = cur.parent_id === null ? undefined : rowsById.get(Number(cur.parent_id))) {
+      chain.push(Number(cur.id));
+      lineage.push(cur.name);
+    }
+    const properties: PropertyDef[] = [];
+    for (const typeId of [...chain].reverse()) {
+      for (const p of propRows) {
+        if (Number(p.object_type_id) !== typeId) continue;
+        properties.push({
+          id: Number(p.id),
+          name: p.name,
+          type: p.property_type_name as PropertyTypeName,
+          description: p.description,
+          required: Boolean(p.required),
+          objectTypeName: rowsById.get(typeId)!.name,
+          created: p.created,
+          modified: p.modified,
+        });
+      }
+    }
+    const type: ObjectType = {
+      id: Number(t.id),
+      name: t.name,
+      singular: t.singular,
+      description: t.description,
+      parentId: t.parent_id === null ? null : Number(t.parent_id),
+      parentName: t.parent_id === null ? null : (rowsById.get(Number(t.parent_id))?.name ?? null),
+      isAbstract: Boolean(t.is_abstract),
+      enabled: Boolean(t.enabled),
+      coreType: Boolean(t.core_type),
+      revision: Number(t.revision),
+      created: t.created,
+      modified: t.modified,
+      lineage,
+      properties,
+    };
+    types.set(type.name, type);
+    typesById.set(type.id, type);
+  }
+  const relations: RelationDef[] = relRows.map((r) => {
+    const sides = sideRows.filter((s) => Number(s.relation_id) === Number(r.id));
+    const names = (side: string) => sides.filter((s) => s.side === side).map((s) => typesById.get(Number(s.object_type_id))?.name).filter((n): n is string => !!n);
+    return {
+      id: Number(r.id),
+      name: r.name,
+      inverseName: r.inverse_name,
+      label: r.label,
+      inverseLabel: r.inverse_label,
+      description: r.description,
+      params: r.params === null ? null : JSON.parse(r.params),
+      created: r.created,
+      modified: r.modified,
+      left: names('left'),
+      right: names('right'),
+    };
+  });
+  return { types, typesById, relations };
+}
+
+interface ModelHolder {
+  model?: Model;
+}
+
+const holder = (ctx: AppContext) => ((ctx.services.objectModel ??= {}) as ModelHolder);
+
+/** Load (or reload, after a committed model write) the model into the context. */
+export async function reloadModel(ctx: AppContext): Promise<Model> {
+  const model = await loadModel(ctx.db);
+  holder(ctx).model = model;
+  return model;
+}
+
+export function model(ctx: AppContext): Model {
+  const m = holder(ctx).model;
+  if (!m) throw new Error('the object model is not loaded yet (objects family not wired)');
+  return m;
+}
+
+export const typeByName = (ctx: AppContext, name: string): ObjectType | undefined => model(ctx).types.get(name);
+export const typeById = (ctx: AppContext, id: number): ObjectType | undefined => model(ctx).typesById.get(id);
+
+/** True when `name` is `ancestor` or one of its sub-types. */
+export function isSubtypeOf(ctx: AppContext, name: string, ancestor: string): boolean {
+  return typeByName(ctx, name)?.lineage.includes(ancestor) ?? false;
+}
+
+/** Enabled, non-abstract types under `of` (default: every one), by name. */
+export function concreteTypeNames(ctx: AppContext, of = 'objects'): string[] {
+  return [...model(ctx).types.values()].filter((t) => !t.isAbstract && t.enabled && t.lineage.includes(of)).map((t) => t.name);
+}
+
+/** The type behind `/{name}`: enabled and not abstract; users keep their own family's routes. */
+export function endpointType(ctx: AppContext, name: string | undefined): ObjectType | undefined {
+  const t = name ? typeByName(ctx, name) : undefined;
+  return t && !t.isAbstract && t.enabled && t.name !== 'users' ? t : undefined;
+}
+
+/** A relation by id, name or inverse name, with the side the name reads from. */
+export function findRelation(ctx: AppContext, key: string): { relation: RelationDef; inverse: boolean } | undefined {
+  for (const relation of model(ctx).relations) {
+    if (relation.name === key || String(relation.id) === key) return { relation, inverse: false };
+    if (relation.inverseName === key) return { relation, inverse: true };
+  }
+  return undefined;
+}
+
+/** Whether objects of `typeName` may stand on a side given by type names (abstract names cover sub-types). */
+export function typeAllowedOn(ctx: AppContext, typeName: string, side: string[]): boolean {
+  const lineage = typeByName(ctx, typeName)?.lineage ?? [];
+  return side.some((s) => lineage.includes(s));
+}
+
+/** Relation names readable from objects of a type: `name` when it is on the left, `inverse_name` on the right. */
+export function relationNamesOf(ctx: AppContext, typeName: string): Array<{ name: string; relation: RelationDef; inverse: boolean }> {
+  const out: Array<{ name: string; relation: RelationDef; inverse: boolean }> = [];
+  for (const relation of model(ctx).relations) {
+    if (typeAllowedOn(ctx, typeName, relation.left)) out.push({ name: relation.name, relation, inverse: false });
+    if (typeAllowedOn(ctx, typeName, relation.right)) out.push({ name: relation.inverseName, relation, inverse: true });
+  }
+  return out;
+}

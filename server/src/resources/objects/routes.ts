@@ -1,0 +1,142 @@
+// The generic object endpoints: /objects (every type) and /{objectTypeName} for each enabled,
+// concrete type of the model (no restart needed after adding one), with their relationships.
+// Mounted last: more specific families (users, folders, media…) answer their paths first.
+import type { Request, Response } from 'express';
+import type { AppContext } from '../../context.js';
+import { notFound } from '../../http/errors.js';
+import { identifiersInput, resourceInput, resourceUrl, sendLinks, sendList, sendNoContent, sendResource } from '../../http/jsonapi.js';
+import { parseListQuery } from '../../http/query.js';
+import type { RouteDef } from '../../http/router.js';
+import { endpointType, reloadModel, relationNamesOf, typeById } from './model.js';
+import { listRelated, writeRelationships } from './relations.js';
+import {
+  createObject,
+  listObjects,
+  objectPath,
+  requireObject,
+  serializeObject,
+  trashObjects,
+  updateObject,
+  type ObjectRow,
+} from './service.js';
+
+/** include= of a single object: names of its type's relations. */
+function includeOf(req: Request, ctx: AppContext, row: ObjectRow): string[] {
+  const names = relationNamesOf(ctx, typeById(ctx, row.object_type_id)!.name).map((r) => r.name);
+  return parseListQuery(req, { fields: {}, includes: names }).include;
+}
+
+async function sendObject(req: Request, res: Response, ctx: AppContext, row: ObjectRow, status = 200, headers?: Record<string, string>) {
+  const { data, included } = await serializeObject(req, ctx, row, { include: includeOf(req, ctx, row) });
+  sendResource(req, res, data, { status, headers, included: included.length ? included : undefined });
+}
+
+async function sendObjectList(req: Request, res: Response, ctx: AppContext, types?: string[]) {
+  const list = await listObjects(req, ctx, { types });
+  sendList(req, res, list.data, list.page, { meta: list.meta, included: list.included.length ? list.included : undefined });
+}
+
+export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
+  const typeOf = (req: Request) => endpointType(ctx, req.path.split('/')[1]);
+  /** Routes under /{objectTypeName} take only paths naming an endpoint type. */
+  const isTypePath = (req: Request) => !!typeOf(req);
+  const theType = (req: Request) => {
+    const t = typeOf(req);
+    if (!t) throw notFound('Unknown object type');
+    return t;
+  };
+  const findTyped = (req: Request) => requireObject(ctx, String(req.params.id), { typeName: theType(req).name, viewer: req.auth });
+
+  const routes: RouteDef[] = [
+    { method: 'get', path: '/objects', guard: 'anonymous', handler: (req, res) => sendObjectList(req, res, ctx) },
+    {
+      method: 'get',
+      path: '/objects/:id',
+      guard: 'anonymous',
+      handler: async (req, res) => sendObject(req, res, ctx, await requireObject(ctx, String(req.params.id), { viewer: req.auth })),
+    },
+    {
+      method: 'delete',
+      path: '/objects/:id',
+      guard: 'user',
+      handler: async (req, res) => {
+        const row = await requireObject(ctx, String(req.params.id), { viewer: req.auth });
+        await trashObjects(ctx, [row.id], req.auth);
+        sendNoContent(res);
+      },
+    },
+    {
+      method: 'get',
+      path: '/objects/:id/:relation',
+      guard: 'anonymous',
+      handler: async (req, res) => {
+        const row = await requireObject(ctx, String(req.params.id), { viewer: req.auth });
+        const list = await listRelated(req, ctx, row, String(req.params.relation));
+        sendList(req, res, list.data, list.page, { included: list.included.length ? list.included : undefined });
+      },
+    },
+    { method: 'get', path: '/:type', guard: 'anonymous', when: isTypePath, handler: (req, res) => sendObjectList(req, res, ctx, [theType(req).name]) },
+    {
+      method: 'post',
+      path: '/:type',
+      guard: 'user',
+      when: isTypePath,
+      handler: async (req, res) => {
+        const type = theType(req);
+        const input = resourceInput(req, type.name);
+        const id = await createObject(ctx, type.name, input, req.auth);
+        const row = await requireObject(ctx, id);
+        await sendObject(req, res, ctx, row, 201, { Location: resourceUrl(req, objectPath(ctx, row)) });
+      },
+    },
+    { method: 'get', path: '/:type/:id', guard: 'anonymous', when: isTypePath, handler: async (req, res) => sendObject(req, res, ctx, await findTyped(req)) },
+    {
+      method: 'patch',
+      path: '/:type/:id',
+      guard: 'user',
+      when: isTypePath,
+      handler: async (req, res) => {
+        const row = await findTyped(req);
+        const input = resourceInput(req, theType(req).name, row.id);
+        await updateObject(ctx, row.id, input, req.auth, { typeName: theType(req).name });
+        await sendObject(req, res, ctx, await requireObject(ctx, row.id));
+      },
+    },
+    {
+      method: 'delete',
+      path: '/:type/:id',
+      guard: 'user',
+      when: isTypePath,
+      handler: async (req, res) => {
+        const row = await findTyped(req);
+        await trashObjects(ctx, [row.id], req.auth);
+        sendNoContent(res);
+      },
+    },
+    {
+      method: 'get',
+      path: '/:type/:id/:relation',
+      guard: 'anonymous',
+      when: isTypePath,
+      handler: async (req, res) => {
+        const list = await listRelated(req, ctx, await findTyped(req), String(req.params.relation));
+        sendList(req, res, list.data, list.page, { included: list.included.length ? list.included : undefined });
+      },
+    },
+  ];
+  const writes = { post: 'add', patch: 'replace', delete: 'remove' } as const;
+  for (const [method, mode] of Object.entries(writes) as Array<[keyof typeof writes, (typeof writes)[keyof typeof writes]]>) {
+    routes.push({
+      method,
+      path: '/:type/:id/relationships/:relation',
+      guard: 'user',
+      when: isTypePath,
+      handler: async (req, res) => {
+        const row = await findTyped(req);
+        const written = await writeRelationships(ctx, row, String(req.params.relation), identifiersInput(req), mode);
+        sendLinks(req, res, 200, { data: written });
+      },
+    });
+  }
+  return reloadModel(ctx).then(() => routes);
+}

@@ -1,0 +1,178 @@
+// JSON Schema (draft 06) of every object type, built from the model, plus the schemas other
+// families contribute for their resources (roles, streams, applications…). The validator
+// compiles the very schema /model/schema/{type} serves, so clients read the server's rule.
+import { createRequire } from 'node:module';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { AppContext } from '../../context.js';
+import { ApiError, badRequest } from '../../http/errors.js';
+import type { ObjectType, PropertyTypeName } from './model.js';
+
+const require = createRequire(import.meta.url);
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+export const SCHEMA_DRAFT = 'http://json-schema.org/draft-06/schema#';
+
+export interface PropertySchema {
+  $id?: string;
+  type?: string | string[];
+  isMeta: boolean;
+  [key: string]: unknown;
+}
+
+/** A schema without `$id` (added when served, from the request's base URL). */
+export interface ResourceSchema {
+  $schema?: string;
+  type: 'object';
+  properties: Record<string, PropertySchema>;
+  required: string[];
+  additionalProperties?: boolean;
+  [key: string]: unknown;
+}
+
+/** What a family registers to describe its resource type at /model/schema/{name}. */
+export interface SchemaContribution {
+  /** The schema; `revision` changes whenever it does. */
+  schema(ctx: AppContext): ResourceSchema;
+  revision(ctx: AppContext): number;
+}
+
+const ANY_JSON = ['object', 'array', 'string', 'number', 'boolean', 'null'];
+
+const PROPERTY_SCHEMAS: Record<PropertyTypeName, Record<string, unknown>> = {
+  string: { type: ['string', 'null'], maxLength: 255 },
+  text: { type: ['string', 'null'] },
+  integer: { type: ['integer', 'null'] },
+  number: { type: ['number', 'null'] },
+  boolean: { type: ['boolean', 'null'] },
+  date: { type: ['string', 'null'], format: 'date' },
+  datetime: { type: ['string', 'null'], format: 'date-time' },
+  json: { type: ANY_JSON },
+  email: { type: ['string', 'null'], format: 'email', maxLength: 255 },
+  url: { type: ['string', 'null'], format: 'uri', maxLength: 2048 },
+};
+
+function withIds(properties: Record<string, PropertySchema>): Record<string, PropertySchema> {
+  return Object.fromEntries(Object.entries(properties).map(([name, p]) => [name, { $id: `/properties/${name}`, ...p }]));
+}
+
+/** The schema of an object type: core attributes, meta and the type's custom properties. */
+export function objectTypeSchema(type: ObjectType): ResourceSchema {
+  const properties: Record<string, PropertySchema> = {
+    title: { type: ['string', 'null'], isMeta: false },
+    description: { type: ['string', 'null'], isMeta: false },
+    body: { type: ['string', 'null'], isMeta: false },
+    lang: { type: ['string', 'null'], maxLength: 32, isMeta: false },
+    status: { type: 'string', enum: ['on', 'draft', 'off'], default: 'draft', isMeta: false },
+    uname: { type: 'string', maxLength: 255, isMeta: false },
+    extra: { type: ANY_JSON, isMeta: false },
+  };
+  for (const p of type.properties) {
+    properties[p.name] = { ...PROPERTY_SCHEMAS[p.type], ...(p.description ? { description: p.description } : {}), isMeta: false };
+  }
+  Object.assign(properties, {
+    locked: { type: 'boolean', default: false, isMeta: true },
+    created: { type: 'string', format: 'date-time', isMeta: true },
+    modified: { type: 'string', format: 'date-time', isMeta: true },
+    published: { type: ['string', 'null'], format: 'date-time', isMeta: true },
+    created_by: { type: ['integer', 'null'], isMeta: true },
+    modified_by: { type: ['integer', 'null'], isMeta: true },
+  });
+  return {
+    $schema: SCHEMA_DRAFT,
+    type: 'object',
+    properties: withIds(properties),
+    required: type.properties.filter((p) => p.required).map((p) => p.name),
+    additionalProperties: false,
+  };
+}
+
+// ---- contributions of other families ----
+
+const contributions = (ctx: AppContext) => ((ctx.services.resourceSchemas ??= new Map()) as Map<string, SchemaContribution>);
+
+/** Describe a resource type at /model/schema/{name}; a later registration replaces an earlier one. */
+export function registerResourceSchema(ctx: AppContext, name: string, contribution: SchemaContribution): void {
+  contributions(ctx).set(name, contribution);
+}
+
+export function resourceSchemaContribution(ctx: AppContext, name: string): SchemaContribution | undefined {
+  return contributions(ctx).get(name);
+}
+
+/** Helper for contributions: properties with `$id` set from their names. */
+export function resourceSchema(properties: Record<string, PropertySchema>, required: string[] = []): ResourceSchema {
+  return { $schema: SCHEMA_DRAFT, type: 'object', properties: withIds(properties), required, additionalProperties: false };
+}
+
+// ---- validation ----
+
+const ajv = new Ajv({ allErrors: true, allowUnionTypes: true, strict: false, useDefaults: false });
+addFormats(ajv);
+ajv.addMetaSchema(require('ajv/dist/refs/json-schema-draft-06.json'));
+const compiled = new Map<string, { key: string; validate: ValidateFunction }>();
+
+/** Compile a served schema for input: `$id`s, `isMeta` and meta properties removed; `required` only on create. */
+function validatorFor(cacheKey: string, revisionKey: string, schema: ResourceSchema, partial: boolean): ValidateFunction {
+  const key = `${cacheKey}:${partial ? 'patch' : 'create'}`;
+  const hit = compiled.get(key);
+  if (hit && hit.key === revisionKey) return hit.validate;
+  const properties: Record<string, unknown> = {};
+  for (const [name, p] of Object.entries(schema.properties)) {
+    if (p.isMeta) continue;
+    const { $id: _id, isMeta: _m, ...rest } = p;
+    properties[name] = rest;
+  }
+  const input = { type: 'object', properties, required: partial ? [] : schema.required, additionalProperties: schema.additionalProperties ?? false };
+  const validate = ajv.compile(input);
+  compiled.set(key, { key: revisionKey, validate });
+  return validate;
+}
+
+function describe(err: ErrorObject): { field: string; message: string } {
+  if (err.keyword === 'additionalProperties') {
+    const name = String((err.params as { additionalProperty: string }).additionalProperty);
+    return { field: name, message: `unknown attribute "${name}"` };
+  }
+  if (err.keyword === 'required') {
+    const name = String((err.params as { missingProperty: string }).missingProperty);
+    return { field: name, message: `"${name}" is required` };
+  }
+  const field = err.instancePath.replace(/^\//, '').split('/')[0] || '(attributes)';
+  let message = err.message ?? 'is invalid';
+  if (err.keyword === 'enum') message += `: ${(err.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
+  return { field, message: `"${field}" ${message}` };
+}
+
+/**
+ * Check request attributes against a served schema; 400 naming the first bad field. Meta
+ * properties sent as attributes are dropped (meta is not written through attributes).
+ */
+export function validateAgainstSchema(
+  cacheKey: string,
+  revision: number | string,
+  schema: ResourceSchema,
+  attributes: Record<string, unknown>,
+  partial: boolean,
+): Record<string, unknown> {
+  const clean: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(attributes)) {
+    if (schema.properties[k]?.isMeta) continue;
+    clean[k] = v;
+  }
+  const validate = validatorFor(cacheKey, String(revision), schema, partial);
+  if (!validate(clean)) {
+    const errors = (validate.errors ?? []).map(describe);
+    const unknown = errors.find((e) => e.message.startsWith('unknown attribute'));
+    const first = unknown ?? errors[0];
+    throw new ApiError(400, unknown ? 'unknown_attribute' : 'invalid_data', `Invalid data: ${first.message}`, undefined, {
+      fields: errors.map((e) => e.field),
+    });
+  }
+  return clean;
+}
+
+export function validateObjectAttributes(type: ObjectType, attributes: Record<string, unknown>, partial: boolean): Record<string, unknown> {
+  if (typeof attributes !== 'object' || attributes === null) throw badRequest('attributes must be an object', 'invalid_body');
+  return validateAgainstSchema(`type:${type.name}`, `${type.id}:${type.revision}`, objectTypeSchema(type), attributes, partial);
+}

@@ -1,0 +1,206 @@
+// Objects: the generic endpoints /{type} and /objects, lists, search, locks, trash.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { expectError, startServer, type TestServer } from './helpers/server.js';
+
+describe('objects', () => {
+  let s: TestServer;
+  let admin: string;
+  const create = async (type: string, attributes: Record<string, unknown>, token = admin) => {
+    const res = await s.request('POST', `/${type}`, { token, body: { data: { type, attributes } } });
+    if (res.status !== 201) throw new Error(`create ${type}: ${res.status} ${res.text}`);
+    return res.body.data;
+  };
+  before(async () => {
+    s = await startServer();
+    admin = await s.adminToken();
+  });
+  after(() => s.close());
+
+  test('POST /documents answers 201 with Location, a uname from the title and null for unset strings', async () => {
+    const res = await s.request('POST', '/documents', { token: admin, body: { data: { type: 'documents', attributes: { title: 'Hello World' } } } });
+    assert.equal(res.status, 201);
+    const d = res.body.data;
+    assert.equal(res.headers.get('location'), `${s.url}/documents/${d.id}`);
+    assert.equal(d.type, 'documents');
+    assert.equal(d.attributes.uname, 'hello-world');
+    assert.equal(d.attributes.status, 'draft');
+    assert.equal(d.attributes.description, null);
+    assert.equal(d.attributes.body, null);
+    assert.equal(d.meta.locked, false);
+    assert.equal(d.meta.published, null);
+    assert.equal(d.meta.created_by, 1);
+    assert.equal(d.links.self, `${s.url}/documents/${d.id}`);
+    assert.equal(d.relationships.see_also.links.related, `${s.url}/documents/${d.id}/see_also`);
+    assert.equal(d.relationships.poster.links.self, `${s.url}/documents/${d.id}/relationships/poster`);
+  });
+
+  test('a uname already taken, trashed objects included, gets a -2, -3 suffix', async () => {
+    const a = await create('documents', { title: 'Same', uname: 'same-name' });
+    await s.request('DELETE', `/documents/${a.id}`, { token: admin });
+    const b = await create('documents', { title: 'Same', uname: 'same-name' });
+    const c = await create('events', { uname: 'same-name' });
+    assert.equal(b.attributes.uname, 'same-name-2');
+    assert.equal(c.attributes.uname, 'same-name-3');
+  });
+
+  test('unknown attributes, wrong types and bad enum values give 400 naming the field', async () => {
+    const bad = async (attributes: Record<string, unknown>, field: RegExp, code = 'invalid_data') => {
+      const e = expectError(await s.request('POST', '/documents', { token: admin, body: { data: { type: 'documents', attributes } } }), 400, code);
+      assert.match(e.detail, field);
+    };
+    await bad({ title: 'x', color: 'red' }, /color/, 'unknown_attribute');
+    await bad({ title: 42 }, /title/);
+    await bad({ status: 'published' }, /status/);
+    await bad({ lang: 'x'.repeat(40) }, /lang/);
+  });
+
+  test('type and id mismatches, anonymous writes and unknown types answer with their codes', async () => {
+    expectError(await s.request('POST', '/documents', { token: admin, body: { data: { type: 'events', attributes: {} } } }), 409);
+    expectError(await s.request('POST', '/documents', { body: { data: { type: 'documents', attributes: {} } } }), 401);
+    expectError(await s.request('GET', '/no_such_type'), 404);
+    expectError(await s.request('GET', '/media'), 404);
+    expectError(await s.request('POST', '/objects', { token: admin, body: { data: { type: 'objects', attributes: {} } } }), 405);
+  });
+
+  test('PATCH changes attributes, sets published when status becomes on, ignores meta', async () => {
+    const d = await create('documents', { title: 'Draft' });
+    const res = await s.request('PATCH', `/documents/${d.id}`, {
+      token: admin,
+      body: { data: { id: Number(d.id), type: 'documents', attributes: { status: 'on', body: 'text' }, meta: { created: '2000-01-01T00:00:00+00:00' } } },
+    });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.data.attributes.status, 'on');
+    assert.equal(res.body.data.attributes.body, 'text');
+    assert.ok(res.body.data.meta.published);
+    assert.equal(res.body.data.meta.created, d.meta.created);
+    expectError(await s.request('PATCH', `/documents/${d.id}`, { token: admin, body: { data: { id: '999', type: 'documents', attributes: {} } } }), 409);
+  });
+
+  test('anonymous clients see only objects that are on; others give 404', async () => {
+    const on = await create('news', { title: 'Public', status: 'on' });
+    const draft = await create('news', { title: 'Hidden' });
+    assert.equal((await s.request('GET', `/news/${on.id}`)).status, 200);
+    expectError(await s.request('GET', `/news/${draft.id}`), 404);
+    const list = await s.request('GET', '/news');
+    assert.deepEqual(list.body.data.map((d: any) => d.id), [on.id]);
+    const mine = await s.request('GET', '/news', { token: admin });
+    assert.equal(mine.body.data.length, 2);
+  });
+
+  test('an object read under another type gives 404; /objects/{id} reads any type, by id or uname', async () => {
+    const e = await create('events', { title: 'Party' });
+    expectError(await s.request('GET', `/documents/${e.id}`, { token: admin }), 404);
+    const byId = await s.request('GET', `/objects/${e.id}`, { token: admin });
+    assert.equal(byId.body.data.type, 'events');
+    assert.equal(byId.body.data.links.self, `${s.url}/events/${e.id}`);
+    const byUname = await s.request('GET', `/events/${e.attributes.uname}`, { token: admin });
+    assert.equal(byUname.body.data.id, e.id);
+  });
+
+  test('locked objects: only admins lock; no delete, status or uname change, other attributes editable', async () => {
+    const d = await create('documents', { title: 'Locked one' });
+    const lock = await s.request('PATCH', `/documents/${d.id}`, { token: admin, body: { data: { id: d.id, type: 'documents', meta: { locked: true } } } });
+    assert.equal(lock.body.data.meta.locked, true);
+    const patch = (attributes: Record<string, unknown>) =>
+      s.request('PATCH', `/documents/${d.id}`, { token: admin, body: { data: { id: d.id, type: 'documents', attributes } } });
+    expectError(await patch({ status: 'on' }), 403);
+    expectError(await patch({ uname: 'other' }), 403);
+    assert.equal((await patch({ title: 'Still editable' })).status, 200);
+    expectError(await s.request('DELETE', `/documents/${d.id}`, { token: admin }), 403);
+    expectError(await s.request('DELETE', `/objects/${d.id}`, { token: admin }), 403);
+    const unlock = await s.request('PATCH', `/documents/${d.id}`, { token: admin, body: { data: { id: d.id, type: 'documents', meta: { locked: false } } } });
+    assert.equal(unlock.body.data.meta.locked, false);
+    assert.equal((await s.request('DELETE', `/documents/${d.id}`, { token: admin })).status, 204);
+  });
+
+  test('lists paginate, sort, filter by field with operators, by type and status', async () => {
+    for (let i = 1; i <= 5; i++) await create('locations', { title: `Place ${i}`, status: i % 2 ? 'on' : 'off' });
+    const page = await s.request('GET', '/locations?page_size=2&page=2&sort=-title', { token: admin });
+    assert.equal(page.status, 200);
+    assert.deepEqual(page.body.data.map((d: any) => d.attributes.title), ['Place 3', 'Place 2']);
+    assert.deepEqual(page.body.meta.pagination, { count: 5, page: 2, page_count: 3, page_items: 2, page_size: 2 });
+    assert.ok(page.body.links.next.includes('page=3') && page.body.links.next.includes('sort=-title'));
+    assert.equal(page.body.meta.schema.locations.$id, `${s.url}/model/schema/locations`);
+    const on = await s.request('GET', '/locations?filter[status]=on', { token: admin });
+    assert.equal(on.body.data.length, 3);
+    const gt = await s.request('GET', '/locations?filter[title][gt]=Place 3', { token: admin });
+    assert.deepEqual(gt.body.data.map((d: any) => d.attributes.title), ['Place 4', 'Place 5']);
+    const mixed = await s.request('GET', '/objects?filter[type][0]=locations&filter[type][1]=profiles&page_size=100', { token: admin });
+    assert.ok(mixed.body.data.every((d: any) => d.type === 'locations'));
+    assert.equal(mixed.body.data.length, 5);
+    expectError(await s.request('GET', '/locations?filter[color]=red'), 400, 'invalid_filter');
+    expectError(await s.request('GET', '/locations?sort=color'), 400, 'invalid_sort');
+    expectError(await s.request('GET', '/locations?page_size=101'), 400);
+    expectError(await s.request('GET', '/objects?filter[type]=nothing'), 400);
+    const past = await s.request('GET', '/locations?page=9');
+    assert.equal(past.status, 200);
+    assert.deepEqual(past.body.data, []);
+  });
+
+  test('GET /objects lists every type but users for anonymous clients, users too for others', async () => {
+    const anon = await s.request('GET', '/objects?filter[type]=users');
+    assert.deepEqual(anon.body.data, []);
+    const auth = await s.request('GET', '/objects?filter[type]=users', { token: admin });
+    assert.equal(auth.body.data[0].type, 'users');
+    expectError(await s.request('GET', '/users/1/see_also'), 404);
+  });
+
+  test('full-text search finds words of title, body and text properties as soon as written, best first', async () => {
+    const a = await create('documents', { title: 'Gardening', body: 'about tomatoes and zucchini', status: 'on' });
+    const b = await create('documents', { title: 'Zucchini recipes', body: 'cooking', status: 'on' });
+    const res = await s.request('GET', '/documents?q=zucchini');
+    assert.deepEqual(res.body.data.map((d: any) => d.id), [b.id, a.id]);
+    const both = await s.request('GET', '/objects?filter[query]=tomatoes zucchini');
+    assert.deepEqual(both.body.data.map((d: any) => d.id), [a.id]);
+    await s.request('PATCH', `/documents/${a.id}`, { token: admin, body: { data: { id: a.id, type: 'documents', attributes: { body: 'peppers' } } } });
+    assert.deepEqual((await s.request('GET', '/documents?q=tomatoes')).body.data, []);
+    assert.equal((await s.request('GET', '/documents?q=tomatoes&sort=-id')).body.data.length, 0);
+    assert.equal((await s.request('GET', '/documents?q=pepp')).body.data.length, 1);
+  });
+
+  test('trash: DELETE moves to the trash, admins list, restore and purge it', async () => {
+    const d = await create('documents', { title: 'Trash me' });
+    assert.equal((await s.request('DELETE', `/documents/${d.id}`, { token: admin })).status, 204);
+    expectError(await s.request('GET', `/documents/${d.id}`, { token: admin }), 404);
+    expectError(await s.request('GET', '/trash'), 401);
+    const list = await s.request('GET', '/trash', { token: admin });
+    assert.ok(list.body.data.some((x: any) => x.id === d.id));
+    const one = await s.request('GET', `/trash/${d.id}`, { token: admin });
+    assert.equal(one.body.data.links.self, `${s.url}/trash/${d.id}`);
+    assert.equal((await s.request('PATCH', `/trash/${d.id}`, { token: admin, body: { data: { id: d.id, type: 'objects' } } })).status, 204);
+    assert.equal((await s.request('GET', `/documents/${d.id}`, { token: admin })).status, 200);
+    expectError(await s.request('PATCH', `/trash/${d.id}`, { token: admin, body: { data: { id: d.id, type: 'objects' } } }), 404);
+    await s.request('DELETE', `/objects/${d.id}`, { token: admin });
+    assert.equal((await s.request('DELETE', `/trash/${d.id}`, { token: admin })).status, 204);
+    expectError(await s.request('GET', `/trash/${d.id}`, { token: admin }), 404);
+    expectError(await s.request('DELETE', `/trash/${d.id}`, { token: admin }), 404);
+  });
+
+  test('relationships: add, read from both sides, include, replace, remove; wrong types give 400', async () => {
+    const doc = await create('documents', { title: 'Doc', status: 'on' });
+    const ev = await create('events', { title: 'Ev', status: 'on' });
+    const user = await s.request('GET', '/objects?filter[type]=users', { token: admin });
+    const rel = (method: string, body: unknown) => s.request(method, `/documents/${doc.id}/relationships/see_also`, { token: admin, body });
+    const added = await rel('POST', { data: [{ type: 'events', id: ev.id, meta: { relation: { priority: 3, params: { note: 'x' } } } }] });
+    assert.equal(added.status, 200);
+    assert.deepEqual(added.body.data, [{ id: ev.id, type: 'events' }]);
+    const related = await s.request('GET', `/documents/${doc.id}/see_also`);
+    assert.deepEqual(related.body.data.map((d: any) => d.id), [ev.id]);
+    assert.deepEqual(related.body.data[0].meta.relation, { priority: 3, params: { note: 'x' } });
+    const inverse = await s.request('GET', `/events/${ev.id}/seen_also_by`);
+    assert.deepEqual(inverse.body.data.map((d: any) => d.id), [doc.id]);
+    const inc = await s.request('GET', `/documents/${doc.id}?include=see_also`);
+    assert.deepEqual(inc.body.data.relationships.see_also.data, [{ id: ev.id, type: 'events' }]);
+    assert.equal(inc.body.included[0].id, ev.id);
+    expectError(await rel('POST', { data: [{ type: 'users', id: user.body.data[0].id }] }), 400, 'invalid_relationship');
+    expectError(await rel('POST', { data: [{ type: 'documents', id: ev.id }] }), 400, 'invalid_relationship');
+    expectError(await rel('POST', { data: [{ type: 'events', id: '999999' }] }), 400);
+    expectError(await s.request('GET', `/documents/${doc.id}/nothing`), 404);
+    const other = await create('events', { title: 'Other', status: 'on' });
+    await rel('PATCH', { data: [{ type: 'events', id: other.id }] });
+    assert.deepEqual((await s.request('GET', `/documents/${doc.id}/see_also`)).body.data.map((d: any) => d.id), [other.id]);
+    await rel('DELETE', { data: [{ type: 'events', id: other.id }] });
+    assert.deepEqual((await s.request('GET', `/documents/${doc.id}/see_also`)).body.data, []);
+  });
+});

@@ -1,0 +1,370 @@
+// The admin UI's only way to the server: a typed client over the public JSON API. It keeps the
+// session (access + refresh token) in sessionStorage, renews it before the access token expires,
+// and turns every failure into an ApiError carrying the error body's title and detail.
+
+export interface Resource<A = Record<string, any>> {
+  id: string;
+  type: string;
+  attributes: A;
+  meta: Record<string, any>;
+  links?: Record<string, string | null>;
+  relationships?: Record<string, { links?: { related: string; self: string }; data?: any }>;
+}
+
+export interface Pagination {
+  count: number;
+  page: number;
+  page_count: number;
+  page_items: number;
+  page_size: number;
+}
+
+export interface ListResult<A = Record<string, any>> {
+  data: Resource<A>[];
+  pagination: Pagination;
+  included: Resource[];
+  meta: Record<string, any>;
+}
+
+export interface SingleResult<A = Record<string, any>> {
+  data: Resource<A>;
+  included: Resource[];
+  meta: Record<string, any>;
+}
+
+/** A failed API call: what the error body said, ready to show. */
+export class ApiError extends Error {
+  constructor(
+    public status: number,
+    public code: string,
+    public title: string,
+    public detail: string,
+  ) {
+    super(detail ? `${title}: ${detail}` : title);
+  }
+}
+
+export type Query = Record<string, string | number | boolean | undefined | null>;
+
+interface Session {
+  jwt: string;
+  renew: string;
+  /** Access token expiry, epoch ms. */
+  expires: number;
+}
+
+const STORAGE_KEY = 'folio.session';
+const USERNAME_KEY = 'folio.username';
+/** Renew when the access token has less than this left. */
+const RENEW_MARGIN_MS = 60_000;
+const JSONAPI = 'application/vnd.api+json';
+
+function readSession(): Session | null {
+  try {
+    const raw = sessionStorage.getItem(STORAGE_KEY);
+    return raw ? (JSON.parse(raw) as Session) : null;
+  } catch {
+    return null;
+  }
+}
+
+function tokenExpiry(jwt: string): number {
+  try {
+    const payload = JSON.parse(atob(jwt.split('.')[1].replace(/-/g, '+').replace(/_/g, '/')));
+    return typeof payload.exp === 'number' ? payload.exp * 1000 : Date.now() + 5 * 60_000;
+  } catch {
+    return Date.now() + 5 * 60_000;
+  }
+}
+
+let session: Session | null = readSession();
+let renewing: Promise<boolean> | null = null;
+let renewTimer: ReturnType<typeof setTimeout> | null = null;
+const listeners = new Set<(state: SessionState) => void>();
+
+/** `active`: logged in; `expired`: the session ended under the user's feet; `none`: logged out. */
+export type SessionState = 'active' | 'expired' | 'none';
+let state: SessionState = session ? 'active' : 'none';
+
+function setState(next: SessionState) {
+  state = next;
+  for (const l of listeners) l(next);
+}
+
+/** The username of the last sign-in in this tab (to prefill the form when a session expires). */
+export function lastUsername(): string {
+  return sessionStorage.getItem(USERNAME_KEY) ?? '';
+}
+
+export function sessionState(): SessionState {
+  return state;
+}
+
+export function onSessionChange(listener: (state: SessionState) => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+function storeSession(jwt: string, renew: string) {
+  session = { jwt, renew, expires: tokenExpiry(jwt) };
+  sessionStorage.setItem(STORAGE_KEY, JSON.stringify(session));
+  scheduleRenewal();
+}
+
+function dropSession(next: SessionState) {
+  session = null;
+  sessionStorage.removeItem(STORAGE_KEY);
+  if (renewTimer) clearTimeout(renewTimer);
+  renewTimer = null;
+  setState(next);
+}
+
+function scheduleRenewal() {
+  if (renewTimer) clearTimeout(renewTimer);
+  if (!session) return;
+  const wait = Math.max(1_000, session.expires - Date.now() - RENEW_MARGIN_MS);
+  renewTimer = setTimeout(() => void renewSession(), Math.min(wait, 2 ** 31 - 1));
+}
+
+async function parseError(res: Response): Promise<ApiError> {
+  let body: any = null;
+  try {
+    body = await res.json();
+  } catch {
+    /* not JSON */
+  }
+  const e = body?.error;
+  if (e && typeof e.title === 'string') return new ApiError(res.status, String(e.code ?? ''), e.title, String(e.detail ?? ''));
+  return new ApiError(res.status, 'http_error', res.statusText || `HTTP ${res.status}`, 'The server gave an unexpected answer.');
+}
+
+async function rawFetch(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch {
+    throw new ApiError(0, 'network_error', 'Network error', 'The server cannot be reached. Check that Folio is running.');
+  }
+}
+
+/** Exchange the refresh token for a new pair; false (and session dropped) when that fails. */
+async function renewSession(): Promise<boolean> {
+  if (!session) return false;
+  renewing ??= (async () => {
+    const current = session;
+    if (!current) return false;
+    try {
+      const res = await rawFetch('/auth', {
+        method: 'POST',
+        headers: { Accept: JSONAPI, 'Content-Type': 'application/json', Authorization: `Bearer ${current.renew}` },
+        body: JSON.stringify({ grant_type: 'refresh_token' }),
+      });
+      if (!res.ok) {
+        if (res.status === 401 || res.status === 400 || res.status === 404) dropSession('expired');
+        return false;
+      }
+      const body = await res.json();
+      storeSession(body.meta.jwt, body.meta.renew);
+      return true;
+    } catch {
+      return false;
+    } finally {
+      renewing = null;
+    }
+  })();
+  return renewing;
+}
+
+export function buildUrl(path: string, query?: Query): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query ?? {})) {
+    if (v === undefined || v === null || v === '') continue;
+    params.append(k, String(v));
+  }
+  const qs = params.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+interface CallOptions {
+  query?: Query;
+  accept?: string;
+  body?: unknown;
+  /** Anonymous call (login). */
+  anonymous?: boolean;
+}
+
+async function call(method: string, path: string, opts: CallOptions = {}): Promise<any> {
+  if (!opts.anonymous && session && session.expires - Date.now() < RENEW_MARGIN_MS) await renewSession();
+  const send = () => {
+    const headers: Record<string, string> = { Accept: opts.accept ?? JSONAPI };
+    if (opts.body !== undefined) headers['Content-Type'] = JSONAPI;
+    if (!opts.anonymous && session) headers.Authorization = `Bearer ${session.jwt}`;
+    return rawFetch(buildUrl(path, opts.query), {
+      method,
+      headers,
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    });
+  };
+  let res = await send();
+  if (res.status === 401 && !opts.anonymous && session) {
+    // The access token expired or was revoked: renew once and retry, else the session is over.
+    if (await renewSession()) res = await send();
+    else {
+      if (session) dropSession('expired');
+      throw await parseError(res);
+    }
+  }
+  if (!res.ok) {
+    const err = await parseError(res);
+    if (res.status === 401 && !opts.anonymous) dropSession('expired');
+    throw err;
+  }
+  if (res.status === 204) return null;
+  const text = await res.text();
+  return text ? JSON.parse(text) : null;
+}
+
+function toList(body: any): ListResult {
+  const data = Array.isArray(body?.data) ? body.data : [];
+  return {
+    data: data.map(normalize),
+    pagination: body?.meta?.pagination ?? { count: data.length, page: 1, page_count: 1, page_items: data.length, page_size: data.length },
+    included: (body?.included ?? []).map(normalize),
+    meta: body?.meta ?? {},
+  };
+}
+
+function normalize(r: any): Resource {
+  return { ...r, attributes: r.attributes ?? {}, meta: r.meta ?? {} };
+}
+
+function toSingle(body: any): SingleResult {
+  return { data: normalize(body.data), included: (body?.included ?? []).map(normalize), meta: body?.meta ?? {} };
+}
+
+export type Identifier = { type: string; id: string; meta?: Record<string, unknown> };
+
+/** The JSON API calls the admin needs, by shape rather than by endpoint. */
+export const api = {
+  list: async (path: string, query?: Query) => toList(await call('GET', path, { query })),
+  get: async (path: string, query?: Query) => toSingle(await call('GET', path, { query })),
+  getRaw: (path: string, query?: Query) => call('GET', path, { query }),
+  create: async (path: string, type: string, attributes: Record<string, unknown>, meta?: Record<string, unknown>) =>
+    toSingle(await call('POST', path, { body: { data: { type, attributes, ...(meta ? { meta } : {}) } } })),
+  update: async (path: string, type: string, id: string, attributes: Record<string, unknown>, meta?: Record<string, unknown>) =>
+    toSingle(await call('PATCH', path, { body: { data: { id, type, attributes, ...(meta ? { meta } : {}) } } })),
+  remove: (path: string) => call('DELETE', path),
+  /** Relationship writes: POST adds, PATCH replaces, DELETE removes. */
+  relate: (method: 'POST' | 'PATCH' | 'DELETE', path: string, data: Identifier | Identifier[] | null) => call(method, path, { body: { data } }),
+  /** PATCH with an arbitrary `data` (trash restore). */
+  patch: (path: string, data: unknown) => call('PATCH', path, { body: { data } }),
+  /** The JSON Schema of a type (GET /model/schema/{type}). */
+  schema: (type: string): Promise<JsonSchema> =>
+    call('GET', `/model/schema/${encodeURIComponent(type)}`, { accept: 'application/schema+json' }),
+};
+
+export interface JsonSchemaProperty {
+  type?: string | string[];
+  format?: string;
+  enum?: unknown[];
+  maxLength?: number;
+  default?: unknown;
+  description?: string;
+  title?: string;
+  readOnly?: boolean;
+  isMeta?: boolean;
+  oneOf?: JsonSchemaProperty[];
+}
+
+export interface JsonSchema {
+  $id?: string;
+  properties: Record<string, JsonSchemaProperty>;
+  required?: string[];
+}
+
+/** Log in with username and password; the session starts (or resumes after expiry). */
+export async function signIn(username: string, password: string): Promise<void> {
+  const res = await rawFetch('/auth', {
+    method: 'POST',
+    headers: { Accept: JSONAPI, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  if (!res.ok) throw await parseError(res);
+  const body = await res.json();
+  storeSession(body.meta.jwt, body.meta.renew);
+  sessionStorage.setItem(USERNAME_KEY, username);
+  setState('active');
+}
+
+/** Revoke the refresh token and forget the session. */
+export async function signOut(): Promise<void> {
+  const current = session;
+  sessionStorage.removeItem(USERNAME_KEY);
+  dropSession('none');
+  if (current) {
+    try {
+      await rawFetch(`/auth/${encodeURIComponent(current.renew)}`, { method: 'DELETE', headers: { Accept: JSONAPI } });
+    } catch {
+      /* the local session is gone either way */
+    }
+  }
+}
+
+export interface CurrentUser {
+  id: string;
+  username: string;
+  name: string | null;
+  roles: string[];
+}
+
+export async function currentUser(): Promise<CurrentUser> {
+  const { data, included } = await api.get('/auth/user', { include: 'roles' });
+  return {
+    id: data.id,
+    username: String(data.attributes.username ?? ''),
+    name: (data.attributes.name as string | null) ?? null,
+    roles: included.filter((r) => r.type === 'roles').map((r) => String(r.attributes.name)),
+  };
+}
+
+/**
+ * Upload a file's bytes in one step (POST /{mediaType}/upload/{file_name}), reporting progress.
+ * XMLHttpRequest, because fetch cannot report upload progress.
+ */
+export async function uploadMedia(mediaType: string, file: File, onProgress: (fraction: number) => void): Promise<SingleResult> {
+  if (session && session.expires - Date.now() < RENEW_MARGIN_MS) await renewSession();
+  const send = () =>
+    new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const xhr = new XMLHttpRequest();
+      xhr.open('POST', `/${encodeURIComponent(mediaType)}/upload/${encodeURIComponent(file.name)}`);
+      xhr.setRequestHeader('Accept', JSONAPI);
+      xhr.setRequestHeader('Content-Type', file.type || 'application/octet-stream');
+      if (session) xhr.setRequestHeader('Authorization', `Bearer ${session.jwt}`);
+      xhr.upload.onprogress = (e) => {
+        if (e.lengthComputable) onProgress(e.loaded / e.total);
+      };
+      xhr.onload = () => resolve({ status: xhr.status, text: xhr.responseText });
+      xhr.onerror = () => reject(new ApiError(0, 'network_error', 'Network error', 'The upload did not reach the server.'));
+      xhr.send(file);
+    });
+  let res = await send();
+  if (res.status === 401 && (await renewSession())) res = await send();
+  let body: any = null;
+  try {
+    body = res.text ? JSON.parse(res.text) : null;
+  } catch {
+    body = null;
+  }
+  if (res.status >= 400) {
+    const e = body?.error;
+    if (res.status === 401) dropSession('expired');
+    throw e ? new ApiError(res.status, e.code ?? '', e.title, e.detail ?? '') : new ApiError(res.status, 'http_error', `HTTP ${res.status}`, '');
+  }
+  onProgress(1);
+  return toSingle(body);
+}
+
+/** The human message of any error thrown by this module (or anything else). */
+export function errorMessage(err: unknown): { title: string; detail: string } {
+  if (err instanceof ApiError) return { title: err.title, detail: err.detail };
+  return { title: 'Error', detail: err instanceof Error ? err.message : String(err) };
+}

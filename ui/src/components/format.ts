@@ -1,0 +1,12 @@
+// Small display helpers shared by the pages.
+export function formatDate(value: unknown): string {
+  if (typeof value !== 'string' || !value) return '—';
+  const d = new Date(value);
+  if (Number.isNaN(d.getTime())) return value;
+  return d.toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+}
+
+export function titleOf(r: { id: string; attributes: Record<string, any> }): string {
+  const a = r.attributes;
+  return String(a.title || a.name || a.username || a.uname || `#${r.id}`);
+}

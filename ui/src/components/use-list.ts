@@ -1,0 +1,61 @@
+// A paged list loaded from the API: the page, the data, loading and error, and a reload.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { api, type ListResult, type Query } from '../api/client';
+
+export function useList(path: string | null, query: Query = {}, pageSize = 20) {
+  const [page, setPage] = useState(1);
+  const [result, setResult] = useState<ListResult | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [loading, setLoading] = useState(false);
+  const key = JSON.stringify(query);
+  const seq = useRef(0);
+
+  // A new filter starts from page 1.
+  useEffect(() => setPage(1), [path, key]);
+
+  const load = useCallback(async () => {
+    if (!path) return;
+    const mine = ++seq.current;
+    setLoading(true);
+    try {
+      const r = await api.list(path, { ...JSON.parse(key), page, page_size: pageSize });
+      if (mine !== seq.current) return;
+      // A page emptied by a delete: step back to the last page that has items.
+      if (r.data.length === 0 && page > 1) {
+        setPage(Math.max(1, r.pagination.page_count));
+        return;
+      }
+      setResult(r);
+      setError(null);
+    } catch (e) {
+      if (mine === seq.current) setError(e);
+    } finally {
+      if (mine === seq.current) setLoading(false);
+    }
+  }, [path, key, page, pageSize]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  return { result, error, loading, page, setPage, reload: load };
+}
+
+/** Run an action, keeping its pending state and error for the form that triggered it. */
+export function useAction() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const run = useCallback(async <T,>(fn: () => Promise<T>): Promise<T | undefined> => {
+    setBusy(true);
+    setError(null);
+    try {
+      return await fn();
+    } catch (e) {
+      setError(e);
+      return undefined;
+    } finally {
+      setBusy(false);
+    }
+  }, []);
+  return { busy, error, setError, run };
+}
