@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { loadConfig } from '../src/config.js';
 import { openDatabase, type OpenedDatabase } from '../src/db/database.js';
 import { checkTree } from '../src/resources/folders/check.js';
-import { childNodes, folderNode, insertLeaf, insertRoot, moveSubtree, nodeIn, removeLeaf } from '../src/resources/folders/tree.js';
+import { childNodes, folderNode, insertLeaf, insertRoot, moveSubtree, nodeIn, removeNodeAndLeaves } from '../src/resources/folders/tree.js';
 import { insertObjectRow } from '../src/resources/objects/rows.js';
 
 type Op =
@@ -120,7 +120,7 @@ describe('nested-set storage', () => {
               const list = model.children.get(parent)!.filter((x) => contents.includes(x));
               if (!list.length) return;
               const content = list[op.pick % list.length];
-              await removeLeaf(trx, (await nodeIn(trx, parent, content))!);
+              await removeNodeAndLeaves(trx, (await nodeIn(trx, parent, content))!);
               model.children.set(parent, model.children.get(parent)!.filter((x) => x !== content));
             }
           });

@@ -170,5 +170,6 @@ describe('model', () => {
     const r = await s.request('PATCH', `/documents/${d.body.data.id}`, { token: user, body: { data: { id: d.body.data.id, type: 'documents', meta: { locked: true } } } });
     expectError(r, 403);
     expectError(await s.request('GET', '/trash', { token: user }), 403);
+    expectError(await s.request('DELETE', '/objects/1', { token: user }), 403);
   });
 });

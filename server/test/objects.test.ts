@@ -203,4 +203,49 @@ describe('objects', () => {
     await rel('DELETE', { data: [{ type: 'events', id: other.id }] });
     assert.deepEqual((await s.request('GET', `/documents/${doc.id}/see_also`)).body.data, []);
   });
+  test('purging leaves no orphan rows: relations and search entries go with the object', async () => {
+    const a = await create('documents', { title: 'Orphan check quince', status: 'on' });
+    const b = await create('documents', { title: 'Partner', status: 'on' });
+    await s.request('POST', `/documents/${b.id}/relationships/see_also`, { token: admin, body: { data: [{ type: 'documents', id: a.id }] } });
+    await s.request('DELETE', `/documents/${a.id}`, { token: admin });
+    assert.equal((await s.request('DELETE', `/trash/${a.id}`, { token: admin })).status, 204);
+    const db = s.server.ctx.db;
+    const id = Number(a.id);
+    const rels = await db.selectFrom('object_relations').select('id').where((e) => e.or([e('left_id', '=', id), e('right_id', '=', id)])).execute();
+    assert.deepEqual(rels, []);
+    assert.equal(await db.selectFrom('objects').select('id').where('id', '=', id).executeTakeFirst(), undefined);
+    assert.deepEqual((await s.request('GET', '/objects?q=quince', { token: admin })).body.data, []);
+    assert.deepEqual((await s.request('GET', `/documents/${b.id}/see_also`)).body.data, []);
+  });
+
+  test('fields[type] limits attributes; include works on lists too', async () => {
+    const d = await create('profiles', { title: 'Ada', description: 'Mathematician', status: 'on' });
+    const e = await create('profiles', { title: 'Charles', status: 'on' });
+    await s.request('POST', `/profiles/${d.id}/relationships/see_also`, { token: admin, body: { data: [{ type: 'profiles', id: e.id }] } });
+    const res = await s.request('GET', `/profiles?fields[profiles]=title&include=see_also&filter[id]=${d.id}`);
+    assert.deepEqual(res.body.data[0].attributes, { title: 'Ada' });
+    assert.deepEqual(res.body.data[0].relationships.see_also.data, [{ id: e.id, type: 'profiles' }]);
+    assert.deepEqual(res.body.included.map((i: any) => i.id), [e.id]);
+    expectError(await s.request('GET', '/profiles?include=nothing'), 400, 'invalid_include');
+  });
+
+  test('malformed input gives 4xx, never 500', async () => {
+    const cases: Array<[string, string, unknown]> = [
+      ['POST', '/documents', { data: [] }],
+      ['POST', '/documents', { data: { type: 'documents', attributes: [] } }],
+      ['POST', '/documents', { nodata: true }],
+      ['POST', '/documents', { data: { type: 'documents', attributes: { extra: { deep: [1, 2] } }, meta: { locked: 'yes' } } }],
+      ['POST', '/documents/1/relationships/see_also', { data: null }],
+      ['POST', '/documents/1/relationships/see_also', { data: [{ type: 'documents', id: 'abc' }] }],
+    ];
+    for (const [method, path, body] of cases) {
+      const r = await s.request(method, path, { token: admin, body });
+      assert.ok(r.status >= 400 && r.status < 500, `${method} ${path} ${JSON.stringify(body)} → ${r.status} ${r.text}`);
+    }
+    for (const path of ['/documents?filter[title][like]=x', '/documents?filter=x', '/documents?sort[a]=b', '/documents?q[a]=b', '/documents?page=0', '/documents?filter[id]=abc', '/documents/%E0%A4%A', '/objects?q=%22%22']) {
+      const r = await s.request('GET', path);
+      assert.ok(r.status >= 400 && r.status < 500 || r.status === 200, `${path} → ${r.status} ${r.text}`);
+      assert.notEqual(r.status, 500);
+    }
+  });
 });

@@ -4,6 +4,7 @@ import type { Generated } from 'kysely';
 import type { AccountsTables } from '../resources/accounts/tables.js';
 import type { FolderTables } from '../resources/folders/tables.js';
 import type { ObjectsFamilyTables } from '../resources/objects/tables.js';
+import type { MediaTables } from '../resources/streams/tables.js';
 
 type Bool = boolean | number;
 
@@ -88,4 +89,4 @@ export interface CoreTables {
   refresh_tokens: RefreshTokensTable;
 }
 
-export interface Database extends CoreTables, ObjectsFamilyTables, FolderTables, AccountsTables {}
+export interface Database extends CoreTables, ObjectsFamilyTables, FolderTables, AccountsTables, MediaTables {}

@@ -4,12 +4,26 @@ import type { AppContext } from '../context.js';
 import type { RouteDef } from '../http/router.js';
 import { accountsRoutes } from './accounts/index.js';
 import { authRoutes } from './auth/routes.js';
+import { foldersRoutes } from './folders/routes.js';
 import { homeRoutes } from './home/routes.js';
 import { modelRoutes } from './model/routes.js';
 import { objectsRoutes } from './objects/routes.js';
 import { statusRoutes } from './status/routes.js';
+import { streamsRoutes } from './streams/routes.js';
+import { thumbsRoutes } from './thumbs/routes.js';
 import { trashRoutes } from './trash/routes.js';
 
 export type Family = (ctx: AppContext) => RouteDef[] | Promise<RouteDef[]>;
 
-export const families: Family[] = [statusRoutes, homeRoutes, authRoutes, accountsRoutes, modelRoutes, trashRoutes, objectsRoutes];
+export const families: Family[] = [
+  statusRoutes,
+  homeRoutes,
+  authRoutes,
+  accountsRoutes,
+  modelRoutes,
+  trashRoutes,
+  foldersRoutes,
+  streamsRoutes,
+  thumbsRoutes,
+  objectsRoutes,
+];

@@ -151,11 +151,13 @@ export async function moveSubtree(db: Db, node: TreeNode, parentNodeId: number |
   await db.updateTable('trees').set({ parent_id: parentId, parent_node_id: parentNodeId }).where('id', '=', node.id).execute();
 }
 
-/** Remove a leaf node (a content placement, or an empty folder's node) and close its gap. */
-export async function removeLeaf(db: Db, node: TreeNode): Promise<void> {
-  if (node.tree_right !== node.tree_left + 1) throw new Error(`tree node ${node.id} is not a leaf`);
+/** Remove a node and the leaves directly under it (sub-folders must have been moved out), closing the gap. */
+export async function removeNodeAndLeaves(db: Db, node: TreeNode): Promise<void> {
+  const nested = await descendantsQuery(db, node).select('trees.id').where('trees.parent_node_id', '!=', node.id).executeTakeFirst();
+  if (nested) throw new Error(`tree node ${node.id} still has sub-folders`);
+  await db.deleteFrom('trees').where('parent_node_id', '=', node.id).execute();
   await db.deleteFrom('trees').where('id', '=', node.id).execute();
-  await shift(db, node.root_id, node.tree_right + 1, -2);
+  await shift(db, node.root_id, node.tree_right + 1, -(node.tree_right - node.tree_left + 1));
 }
 
 /** Child nodes of a folder node, in position order (trashed objects included). */

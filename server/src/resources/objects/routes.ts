@@ -3,7 +3,7 @@
 // Mounted last: more specific families (users, folders, media…) answer their paths first.
 import type { Request, Response } from 'express';
 import type { AppContext } from '../../context.js';
-import { notFound } from '../../http/errors.js';
+import { forbidden, notFound } from '../../http/errors.js';
 import { identifiersInput, resourceInput, resourceUrl, sendLinks, sendList, sendNoContent, sendResource } from '../../http/jsonapi.js';
 import { parseListQuery } from '../../http/query.js';
 import type { RouteDef } from '../../http/router.js';
@@ -61,6 +61,8 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
       guard: 'user',
       handler: async (req, res) => {
         const row = await requireObject(ctx, String(req.params.id), { viewer: req.auth });
+        // Users are managed by admins only, whichever path names them.
+        if (typeById(ctx, row.object_type_id)?.name === 'users' && !req.auth.isAdmin) throw forbidden('Only administrators may delete users');
         await trashObjects(ctx, [row.id], req.auth);
         sendNoContent(res);
       },

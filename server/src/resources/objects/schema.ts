@@ -115,8 +115,10 @@ const compiled = new Map<string, { key: string; validate: ValidateFunction }>();
 /** Compile a served schema for input: `$id`s, `isMeta` and meta properties removed; `required` only on create. */
 function validatorFor(cacheKey: string, revisionKey: string, schema: ResourceSchema, partial: boolean): ValidateFunction {
   const key = `${cacheKey}:${partial ? 'patch' : 'create'}`;
+  // The schema text is part of the check: servers in one process may share a name and revision.
+  const version = `${revisionKey}:${JSON.stringify(schema)}`;
   const hit = compiled.get(key);
-  if (hit && hit.key === revisionKey) return hit.validate;
+  if (hit && hit.key === version) return hit.validate;
   const properties: Record<string, unknown> = {};
   for (const [name, p] of Object.entries(schema.properties)) {
     if (p.isMeta) continue;
@@ -125,7 +127,7 @@ function validatorFor(cacheKey: string, revisionKey: string, schema: ResourceSch
   }
   const input = { type: 'object', properties, required: partial ? [] : schema.required, additionalProperties: schema.additionalProperties ?? false };
   const validate = ajv.compile(input);
-  compiled.set(key, { key: revisionKey, validate });
+  compiled.set(key, { key: version, validate });
   return validate;
 }
 

@@ -352,6 +352,10 @@ export interface ListOptions {
   extraWhere?: (eb: ReturnType<typeof expressionBuilder<Database, 'objects'>>) => Expression<SqlBool>;
   /** List the trash instead of active objects. */
   trashed?: boolean;
+  /** Further sortable names and their SQL (e.g. a folder child's `position`). */
+  sorts?: Record<string, ColumnRef>;
+  /** Sort when the request names none (default `id`). */
+  defaultSort?: string;
 }
 
 export interface ObjectList {
@@ -391,6 +395,7 @@ export async function listObjects(req: Request, ctx: AppContext, opts: ListOptio
   if (isAnonymous(viewer)) typeNames = typeNames.filter((n) => n !== 'users');
   const types = typeNames.map((n) => typeByName(ctx, n)).filter((t): t is ObjectType => !!t);
   const { fields, columns } = listColumns(ctx, types);
+  Object.assign(columns, opts.sorts);
   const extFilters = new Map<string, NonNullable<ObjectExtension['filters']>[string]>();
   for (const ext of objectExtensions(ctx)) for (const [name, f] of Object.entries(ext.filters ?? {})) extFilters.set(name, f);
   const includes = new Set(types.flatMap((t) => relationNamesOf(ctx, t.name).map((r) => r.name)));
@@ -398,7 +403,8 @@ export async function listObjects(req: Request, ctx: AppContext, opts: ListOptio
     fields,
     special: ['type', 'query', ...extFilters.keys()],
     includes: [...includes],
-    defaultSort: 'id',
+    sortable: [...Object.keys(fields), ...Object.keys(opts.sorts ?? {})],
+    defaultSort: opts.defaultSort ?? 'id',
   });
 
   let listed = typeNames;

@@ -1,0 +1,236 @@
+// The folder tree as editors use it: placing new folders, moving them, adding and removing
+// children with a position, reading parents, children positions and paths, and what trash,
+// restore and permanent delete do to the tree. Every write runs in the caller's transaction.
+import type { Transaction } from 'kysely';
+import type { AppContext } from '../../context.js';
+import type { Database } from '../../db/tables.js';
+import { ApiError, badRequest } from '../../http/errors.js';
+import { restoreObjects, trashObjects, typeById, type ObjectRow } from '../objects/service.js';
+import {
+  descendantsQuery,
+  folderNode,
+  insertLeaf,
+  insertRoot,
+  LAST,
+  moveSubtree,
+  nodeById,
+  nodeIn,
+  removeNodeAndLeaves,
+  type Db,
+  type Position,
+  type TreeNode,
+} from './tree.js';
+
+type Trx = Transaction<Database>;
+
+export const FOLDERS = 'folders';
+
+export const isFolder = (ctx: AppContext, row: Pick<ObjectRow, 'object_type_id'>) => typeById(ctx, row.object_type_id)?.name === FOLDERS;
+
+/** `meta.relation.position` of a request: 'first', 'last', or a non-zero integer (negative counts from the end). */
+export function parsePosition(raw: unknown, where: string): Position | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (raw === 'first') return 1;
+  if (raw === 'last') return LAST;
+  const n = typeof raw === 'string' && /^-?\d{1,9}$/.test(raw) ? Number(raw) : raw;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n === 0 || Math.abs(n) > 1e9) {
+    throw badRequest(`${where} must be "first", "last" or a non-zero integer`, 'invalid_position');
+  }
+  return n;
+}
+
+async function requireNode(db: Db, folderId: number): Promise<TreeNode> {
+  const node = await folderNode(db, folderId);
+  if (!node) throw new Error(`folder ${folderId} has no tree node`);
+  return node;
+}
+
+/** Put a just-created folder in the tree: as a root, or last (or at `position`) under `parentId`. */
+export async function placeNewFolder(trx: Trx, folderId: number, parentId: number | null, position: Position = LAST): Promise<void> {
+  if (parentId === null) return insertRoot(trx, folderId);
+  await insertLeaf(trx, await requireNode(trx, parentId), folderId, position);
+}
+
+/** Move a folder (with its subtree) under another folder, or make it a root when `parentId` is null. */
+export async function moveFolder(trx: Trx, folderId: number, parentId: number | null, position: Position = LAST): Promise<void> {
+  const node = await requireNode(trx, folderId);
+  if (parentId === folderId) throw badRequest('A folder cannot be its own parent', 'tree_cycle');
+  await moveSubtree(trx, node, parentId === null ? null : (await requireNode(trx, parentId)).id, position);
+}
+
+export interface ChildInput {
+  row: ObjectRow;
+  position?: Position;
+  menu?: boolean;
+}
+
+/**
+ * Add objects to `folderId`: a folder is moved there (from wherever it was), a content object
+ * gets a placement there (kept, and moved to `position` when given, if it already had one).
+ */
+export async function addChildren(ctx: AppContext, trx: Trx, folderId: number, children: ChildInput[]): Promise<void> {
+  for (const child of children) {
+    const parent = await requireNode(trx, folderId);
+    let node: TreeNode | undefined;
+    if (isFolder(ctx, child.row)) {
+      if (child.row.id === folderId) throw badRequest('A folder cannot be its own child', 'tree_cycle');
+      node = await requireNode(trx, child.row.id);
+      if (node.parent_id !== folderId || child.position !== undefined) await moveSubtree(trx, node, parent.id, child.position ?? LAST);
+    } else {
+      node = await nodeIn(trx, folderId, child.row.id);
+      if (!node) await insertLeaf(trx, parent, child.row.id, child.position ?? LAST, child.menu ?? true);
+      else if (child.position !== undefined) await moveSubtree(trx, node, parent.id, child.position);
+    }
+    if (node && child.menu !== undefined) await trx.updateTable('trees').set({ menu: child.menu }).where('id', '=', node.id).execute();
+  }
+}
+
+/** Take objects out of `folderId`: a sub-folder becomes a root, a content object loses that placement. Absent ones are ignored. */
+export async function removeChildren(ctx: AppContext, trx: Trx, folderId: number, rows: ObjectRow[]): Promise<void> {
+  for (const row of rows) {
+    const node = await nodeIn(trx, folderId, row.id);
+    if (!node) continue;
+    if (isFolder(ctx, row)) await moveSubtree(trx, node, null);
+    else await removeNodeAndLeaves(trx, node);
+  }
+}
+
+// ---- reading ----
+
+/** The node of a folder (with its parent folder id), or undefined for an object that is no folder. */
+export const nodeOfFolder = (db: Db, folderId: number) => folderNode(db, folderId);
+
+/** Parent folders (active ones; `onlyPublished`: with status `on`) of each object, in tree order. */
+export async function parentsOf(db: Db, ids: number[], onlyPublished = false): Promise<Map<number, number[]>> {
+  const out = new Map<number, number[]>();
+  if (!ids.length) return out;
+  let query = db
+    .selectFrom('trees')
+    .innerJoin('objects as parent', 'parent.id', 'trees.parent_id')
+    .select(['trees.object_id', 'trees.parent_id'])
+    .where('trees.object_id', 'in', ids)
+    .where('parent.deleted', '=', false)
+    .orderBy('trees.root_id')
+    .orderBy('trees.tree_left');
+  if (onlyPublished) query = query.where('parent.status', '=', 'on');
+  const rows = await query.execute();
+  for (const r of rows) out.set(r.object_id, [...(out.get(r.object_id) ?? []), r.parent_id!]);
+  return out;
+}
+
+/** `meta.path` of folders: '/' and the ids from the root down to the folder. */
+export async function pathsOf(db: Db, folderIds: number[]): Promise<Map<number, string>> {
+  const out = new Map<number, string>();
+  if (!folderIds.length) return out;
+  const rows = await db
+    .selectFrom('trees as node')
+    .innerJoin('trees as up', (join) =>
+      join
+        .onRef('up.root_id', '=', 'node.root_id')
+        .onRef('up.tree_left', '<=', 'node.tree_left')
+        .onRef('up.tree_right', '>=', 'node.tree_right'),
+    )
+    .select(['node.object_id as id', 'up.object_id as ancestor'])
+    .where('node.object_id', 'in', folderIds)
+    .orderBy('node.object_id')
+    .orderBy('up.tree_left')
+    .execute();
+  for (const r of rows) out.set(r.id, `${out.get(r.id) ?? ''}/${r.ancestor}`);
+  return out;
+}
+
+export interface Placement {
+  node: TreeNode;
+  /** 1-based among the folder's children that are not in the trash. */
+  position: number;
+}
+
+/** Where each child of `folderId` sits: node and position among the visible children. */
+export async function placementsIn(db: Db, folderId: number): Promise<Map<number, Placement>> {
+  const node = await folderNode(db, folderId);
+  const out = new Map<number, Placement>();
+  if (!node) return out;
+  const rows = await db
+    .selectFrom('trees')
+    .innerJoin('objects', 'objects.id', 'trees.object_id')
+    .selectAll('trees')
+    .where('trees.parent_node_id', '=', node.id)
+    .where('objects.deleted', '=', false)
+    .orderBy('trees.tree_left')
+    .execute();
+  rows.forEach((r, i) => out.set(r.object_id, { node: r, position: i + 1 }));
+  return out;
+}
+
+// ---- trash, restore, permanent delete ----
+
+/** The folders among `ids`. */
+async function foldersAmong(ctx: AppContext, db: Db, ids: number[]): Promise<ObjectRow[]> {
+  if (!ids.length) return [];
+  const rows = await db.selectFrom('objects').selectAll().where('id', 'in', ids).execute();
+  return rows.filter((r) => isFolder(ctx, r));
+}
+
+/**
+ * A folder going to the trash takes its active sub-folders with it (recorded, so restoring the
+ * folder brings back exactly those); contents stay where they are, hidden with the folder.
+ */
+export async function trashSubfolders(ctx: AppContext, trx: Trx, ids: number[]): Promise<void> {
+  const taken = new Set(ids);
+  for (const folder of await foldersAmong(ctx, trx, ids)) {
+    const subfolders = await descendantsQuery(trx, await requireNode(trx, folder.id))
+      .innerJoin('objects', 'objects.id', 'trees.object_id')
+      .select('objects.id')
+      .where('objects.object_type_id', '=', folder.object_type_id)
+      .where('objects.deleted', '=', false)
+      .execute();
+    const more = subfolders.map((s) => s.id).filter((s) => !taken.has(s));
+    if (!more.length) continue;
+    for (const s of more) taken.add(s);
+    await trx.insertInto('tree_trash').values(more.map((s) => ({ object_id: s, trashed_with: folder.id }))).execute();
+    await trashObjects(ctx, more, folder.modified_by, trx);
+  }
+}
+
+/**
+ * Restoring a folder needs its parent folder out of the trash (409 otherwise) and brings back
+ * the sub-folders its trashing took.
+ */
+export async function restoreSubfolders(ctx: AppContext, trx: Trx, ids: number[]): Promise<void> {
+  const folders = await foldersAmong(ctx, trx, ids);
+  if (!folders.length) return;
+  const folderIds = folders.map((f) => f.id);
+  for (const id of folderIds) {
+    const node = await requireNode(trx, id);
+    if (node.parent_id === null) continue;
+    const parent = await trx.selectFrom('objects').select('deleted').where('id', '=', node.parent_id).executeTakeFirstOrThrow();
+    if (Boolean(parent.deleted)) {
+      throw new ApiError(409, 'parent_in_trash', `Folder ${id} sits in folder ${node.parent_id}, which is in the trash: restore that one first`);
+    }
+  }
+  await trx.deleteFrom('tree_trash').where('object_id', 'in', folderIds).execute();
+  const taken = await trx.selectFrom('tree_trash').select('object_id').where('trashed_with', 'in', folderIds).execute();
+  if (!taken.length) return;
+  await trx.deleteFrom('tree_trash').where('trashed_with', 'in', folderIds).execute();
+  await restoreObjects(ctx, taken.map((t) => t.object_id), trx);
+}
+
+/**
+ * Before objects are deleted for good: their placements go; a purged folder's sub-folders
+ * (all in the trash) become roots of their own, each restorable or purgeable on its own.
+ */
+export async function removeFromTree(ctx: AppContext, trx: Trx, ids: number[]): Promise<void> {
+  if (!ids.length) return;
+  await trx.deleteFrom('tree_trash').where((eb) => eb.or([eb('object_id', 'in', ids), eb('trashed_with', 'in', ids)])).execute();
+  const nodes = await trx.selectFrom('trees').select('id').where('object_id', 'in', ids).execute();
+  for (const { id } of nodes) {
+    const subfolders = await trx
+      .selectFrom('trees')
+      .innerJoin('objects', 'objects.id', 'trees.object_id')
+      .select(['trees.id', 'objects.object_type_id'])
+      .where('trees.parent_node_id', '=', id)
+      .execute();
+    for (const sub of subfolders) if (isFolder(ctx, sub)) await moveSubtree(trx, (await nodeById(trx, sub.id))!, null);
+    await removeNodeAndLeaves(trx, (await nodeById(trx, id))!);
+  }
+}

@@ -1,0 +1,123 @@
+// Media objects (images, files, audio, videos and their sub-types) as the objects family serves
+// them, extended here: their streams in relationships.streams.data and `included`, the main
+// file's url in meta.media_url; trash keeps the files, permanent delete removes them. Also the
+// one-step upload (stream + media object), /{mediaType}/{id}/streams, /streams/{uuid}/object and
+// the streams schema at /model/schema/streams.
+import type { Request } from 'express';
+import type { AppContext } from '../../context.js';
+import { badRequest, notFound } from '../../http/errors.js';
+import { relationshipLinks, resourceUrl, sendList, sendResource } from '../../http/jsonapi.js';
+import { baseUrl } from '../../http/links.js';
+import type { RouteDef } from '../../http/router.js';
+import { registerObjectExtension } from '../objects/extensions.js';
+import { endpointType } from '../objects/model.js';
+import { registerResourceSchema, resourceSchema } from '../objects/schema.js';
+import { createObject, objectPath, requireObject, serializeObject } from '../objects/service.js';
+import { downloadPath, serializeStream } from './serialize.js';
+import { assertAccepts, mediaRootOf, type StreamService } from './service.js';
+import { uploadInput } from './upload-input.js';
+
+/** Legacy clients (Accept naming text/javascript) get the legacy /files endpoints instead. */
+const wantsLegacy = (req: Request) => /text\/javascript/i.test(req.headers.accept ?? '');
+
+const STREAM_SCHEMA = resourceSchema(
+  {
+    file_name: { type: 'string', maxLength: 255, isMeta: false },
+    mime_type: { type: 'string', maxLength: 255, isMeta: false },
+    file_size: { type: 'integer', isMeta: true },
+    hash_md5: { type: 'string', maxLength: 32, isMeta: true },
+    hash_sha1: { type: 'string', maxLength: 40, isMeta: true },
+    width: { type: ['integer', 'null'], isMeta: true },
+    height: { type: ['integer', 'null'], isMeta: true },
+    url: { type: 'string', format: 'uri', isMeta: true },
+    created: { type: 'string', format: 'date-time', isMeta: true },
+    modified: { type: 'string', format: 'date-time', isMeta: true },
+  },
+  ['file_name', 'mime_type'],
+);
+
+/** The media type named in the path, or 404 (unknown, abstract, disabled) / 400 (not media). */
+function mediaTypeOf(ctx: AppContext, name: string) {
+  const type = endpointType(ctx, name);
+  if (!type) throw notFound(`Unknown object type "${name}"`, 'unknown_type');
+  const root = mediaRootOf(ctx, type.name);
+  if (!root) throw badRequest(`${type.name} is not a media type: files go to images, files, audio, videos…`, 'not_media');
+  return { type, root };
+}
+
+export function registerMediaObjects(ctx: AppContext, streams: StreamService): RouteDef[] {
+  registerResourceSchema(ctx, 'streams', { schema: () => STREAM_SCHEMA, revision: () => 1 });
+  registerObjectExtension(ctx, {
+    name: 'media-streams',
+    types: ['media'],
+    async decorate(req, _ctx, items, included) {
+      const byObject = await streams.streamsOfObjects(items.map((i) => i.id));
+      const seen = new Set(included.filter((r) => r.type === 'streams').map((r) => r.id));
+      for (const item of items) {
+        const list = byObject.get(item.id) ?? [];
+        const r = item.resource;
+        const rel = r.relationships?.streams ?? relationshipLinks(req, `/${item.type}/${item.id}`, 'streams');
+        rel.data = list.map((s) => ({ id: s.uuid, type: 'streams' }));
+        r.relationships = { ...(r.relationships ?? {}), streams: rel };
+        r.meta = { ...(r.meta ?? {}), media_url: list.length ? baseUrl(req) + downloadPath(list[0].uuid) : null };
+        for (const s of list) {
+          if (seen.has(s.uuid)) continue;
+          seen.add(s.uuid);
+          included.push(serializeStream(req, s));
+        }
+      }
+    },
+    onPurge: (trx, ids) => streams.onPurge(trx, ids),
+    afterPurge: (ids) => streams.afterPurge(ids),
+  });
+
+  return [
+    {
+      method: 'get',
+      path: '/streams/:uuid/object',
+      guard: 'anonymous',
+      handler: async (req, res) => {
+        const s = await streams.readableStream(req.auth, String(req.params.uuid));
+        if (s.object_id === null) return sendResource(req, res, null);
+        const { data, included } = await serializeObject(req, ctx, await requireObject(ctx, s.object_id, { viewer: req.auth }));
+        sendResource(req, res, data, { included: included.length ? included : undefined });
+      },
+    },
+    {
+      method: 'post',
+      path: '/:type/upload/:file_name',
+      guard: 'user',
+      body: 'raw',
+      when: (req) => !wantsLegacy(req),
+      handler: async (req, res) => {
+        const { type, root } = mediaTypeOf(ctx, String(req.params.type));
+        const p = await streams.prepareUpload(req, uploadInput(req, String(req.params.file_name)));
+        try {
+          assertAccepts(type.name, root, p.mimeType);
+        } catch (err) {
+          await streams.discard(p);
+          throw err;
+        }
+        const id = await streams.storeWith(p, async (trx) => {
+          const objectId = await createObject(ctx, type.name, { attributes: { title: p.fileName } }, req.auth, trx);
+          await streams.insertStream(trx, p, req.auth.userId, objectId);
+          return objectId;
+        });
+        const row = await requireObject(ctx, id);
+        const { data, included } = await serializeObject(req, ctx, row);
+        sendResource(req, res, data, { status: 201, headers: { Location: resourceUrl(req, objectPath(ctx, row)) }, included });
+      },
+    },
+    {
+      method: 'get',
+      path: '/:type/:id/streams',
+      guard: 'anonymous',
+      when: (req) => endpointType(ctx, String(req.params.type)) !== undefined && mediaRootOf(ctx, String(req.params.type)) !== null,
+      handler: async (req, res) => {
+        const row = await requireObject(ctx, String(req.params.id), { viewer: req.auth, typeName: String(req.params.type) });
+        const list = (await streams.streamsOfObjects([row.id])).get(row.id) ?? [];
+        sendList(req, res, list.map((s) => serializeStream(req, s)), { count: list.length, page: 1, pageSize: Math.max(1, list.length) });
+      },
+    },
+  ];
+}

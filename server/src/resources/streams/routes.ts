@@ -1,0 +1,116 @@
+// /streams: upload (raw body streamed to the file store), read, list, download the bytes, link
+// to a media object, delete. Every read follows the linked media object's visibility.
+import type { Request, Response } from 'express';
+import type { AppContext } from '../../context.js';
+import { badRequest, notFound } from '../../http/errors.js';
+import { identifiersInput, requestData, sendList, sendLinks, sendNoContent, sendResource } from '../../http/jsonapi.js';
+import { applyFilters, applySort, flatValues, parseListQuery, type ListSpec } from '../../http/query.js';
+import type { RouteDef } from '../../http/router.js';
+import { registerMediaObjects } from './media-objects.js';
+import { serializeStream } from './serialize.js';
+import { streamService, type StreamService } from './service.js';
+import { uploadInput } from './upload-input.js';
+
+const LIST: ListSpec = {
+  fields: { file_name: 'string', mime_type: 'string', file_size: 'integer', width: 'integer', height: 'integer', created: 'date', modified: 'date' },
+  defaultSort: 'created',
+};
+const COLUMNS: Record<string, string> = {
+  file_name: 'streams.file_name',
+  mime_type: 'streams.mime_type',
+  file_size: 'streams.file_size',
+  width: 'streams.width',
+  height: 'streams.height',
+  created: 'streams.created',
+  modified: 'streams.modified',
+};
+
+async function listStreams(req: Request, res: Response, streams: StreamService) {
+  if (req.query.id !== undefined) {
+    const found = await streams.streamsByUuid(req.auth, flatValues(req.query.id, 'id'));
+    const data = found.map((s) => serializeStream(req, s));
+    return sendList(req, res, data, { count: data.length, page: 1, pageSize: Math.max(1, data.length) });
+  }
+  const q = parseListQuery(req, LIST);
+  const base = applyFilters(streams.visibleQuery(req.auth), q.filters, COLUMNS);
+  const { count } = await base.clearSelect().select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  const rows = await applySort(base, q.sort, COLUMNS, 'streams.uuid').limit(q.pageSize).offset(q.offset).execute();
+  const data = rows.map((r) => serializeStream(req, streams.toView(r)));
+  sendList(req, res, data, { count: Number(count), page: q.page, pageSize: q.pageSize });
+}
+
+async function download(req: Request, res: Response, streams: StreamService) {
+  const s = await streams.readableStream(req.auth, String(req.params.uuid));
+  const file = streams.store.streamPath(s.uuid);
+  res.attachment(s.file_name);
+  res.setHeader('Content-Type', s.mime_type);
+  // Uploaded HTML or SVG must never run as a page of this origin.
+  res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
+  res.setHeader('Cache-Control', s.object_status === 'on' && !s.object_deleted ? 'public, max-age=3600' : 'private, no-cache');
+  await sendStoredFile(res, file);
+}
+
+/** Serve a file of the store with express's send (Range, ETag, conditional GET); 404 when missing. */
+export function sendStoredFile(res: Response, file: string, options: { maxAge?: number; immutable?: boolean } = {}): Promise<void> {
+  return new Promise((resolve, reject) => {
+    res.sendFile(file, { dotfiles: 'allow', cacheControl: false, ...options }, (err) => {
+      if (!err || res.headersSent) return resolve();
+      reject((err as NodeJS.ErrnoException).code === 'ENOENT' ? notFound('The file is missing') : err);
+    });
+  });
+}
+
+export function streamsRoutes(ctx: AppContext): RouteDef[] {
+  const streams = streamService(ctx);
+  const mediaObjectRoutes = registerMediaObjects(ctx, streams);
+  return [
+    {
+      method: 'post',
+      path: '/streams/upload/:file_name',
+      guard: 'user',
+      body: 'raw',
+      handler: async (req, res) => {
+        const s = await streams.storeStream(req, uploadInput(req, String(req.params.file_name)), req.auth.userId);
+        const resource = serializeStream(req, s);
+        sendResource(req, res, resource, { status: 201, headers: { Location: resource.links!.self! } });
+      },
+    },
+    { method: 'get', path: '/streams', guard: 'anonymous', handler: (req, res) => listStreams(req, res, streams) },
+    {
+      method: 'get',
+      path: '/streams/download/:uuid',
+      guard: 'anonymous',
+      produces: 'any',
+      handler: (req, res) => download(req, res, streams),
+    },
+    {
+      method: 'get',
+      path: '/streams/:uuid',
+      guard: 'anonymous',
+      handler: async (req, res) => sendResource(req, res, serializeStream(req, await streams.readableStream(req.auth, String(req.params.uuid)))),
+    },
+    {
+      method: 'patch',
+      path: '/streams/:uuid/relationships/object',
+      guard: 'user',
+      handler: async (req, res) => {
+        const data = requestData(req);
+        if (Array.isArray(data)) throw badRequest('"data" must be one media object identifier or null', 'invalid_body');
+        const target = data === null ? null : identifiersInput(req)[0];
+        await streams.linkStream(String(req.params.uuid), target, req.auth.userId);
+        sendLinks(req, res);
+      },
+    },
+    {
+      method: 'delete',
+      path: '/streams/:uuid',
+      guard: 'user',
+      handler: async (req, res) => {
+        await streams.readableStream(req.auth, String(req.params.uuid));
+        await streams.deleteStream(String(req.params.uuid));
+        sendNoContent(res);
+      },
+    },
+    ...mediaObjectRoutes,
+  ];
+}

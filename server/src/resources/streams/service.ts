@@ -1,0 +1,323 @@
+// Streams: storing an uploaded body as a stream (temp file, checks, row, rename), reading them
+// under their media object's visibility, linking them to media objects and removing them with
+// their files. No req/res here, so the legacy /files endpoint can reuse storeStream.
+import type { Readable } from 'node:stream';
+import crypto from 'node:crypto';
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { AppContext } from '../../context.js';
+import type { Database } from '../../db/tables.js';
+import { nowIso } from '../../db/time.js';
+import { ApiError, badRequest, conflict, notFound } from '../../http/errors.js';
+import type { AuthInfo } from '../../http/request.js';
+import { FileStore, isUuid } from '../../storage/file-store.js';
+import { receiveToTemp, UploadAbortedError, UploadTooLargeError, type ReceivedFile } from '../../storage/receive.js';
+import { probeImage } from '../../thumbs/sharp-pipeline.js';
+import { getObject, typeById, typeByName } from '../objects/service.js';
+import { declaredMimeType, resolveMimeType } from './mime.js';
+import type { StreamsTable } from './tables.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export type StreamRow = Selectable<StreamsTable>;
+
+/** A stream row with what visibility needs to know about its media object. */
+export interface StreamView extends StreamRow {
+  object_type: string | null;
+  object_status: string | null;
+  object_deleted: boolean;
+}
+
+/** An upload received and checked, not yet stored: its file is still a temp file. */
+export interface PreparedStream {
+  uuid: string;
+  received: ReceivedFile;
+  fileName: string;
+  mimeType: string;
+  width: number | null;
+  height: number | null;
+}
+
+export interface UploadInput {
+  /** The client's file name (path parts and control characters are dropped). */
+  fileName: string;
+  /** The request's Content-Type header, if any. */
+  contentType?: string;
+  contentEncoding?: string;
+  /** Content-Length, when sent: refused at once when over the limit. */
+  contentLength?: number;
+}
+
+/** What a client may call a file: the last path part, without control characters, at most 255 chars. */
+export function safeFileName(raw: string): string {
+  let name = (raw.normalize('NFC').split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  if (name === '.' || name === '..') name = '';
+  if (!name) return 'file';
+  if (name.length > 255) {
+    const dot = name.lastIndexOf('.');
+    const ext = dot > 0 && name.length - dot <= 16 ? name.slice(dot) : '';
+    name = name.slice(0, 255 - ext.length) + ext;
+  }
+  return name;
+}
+
+export class StreamService {
+  readonly store: FileStore;
+  /** Stream uuids of objects being purged, between onPurge and afterPurge. */
+  private purging = new Map<number, string[]>();
+
+  constructor(private ctx: AppContext) {
+    this.store = new FileStore(ctx.config.dataDir);
+  }
+
+  private get db() {
+    return this.ctx.db;
+  }
+
+  /** Receive and check an upload body; the caller stores it with insertStream + placeFile or discards it. */
+  async prepareUpload(source: Readable, input: UploadInput): Promise<PreparedStream> {
+    const limit = this.ctx.config.uploadMaxBytes;
+    const declared = declaredMimeType(input.contentType, input.contentEncoding);
+    if (input.contentLength !== undefined && input.contentLength > limit) {
+      source.resume();
+      throw tooLarge(limit);
+    }
+    let received: ReceivedFile;
+    try {
+      received = await receiveToTemp(source, this.store, limit);
+    } catch (err) {
+      if (err instanceof UploadTooLargeError) throw tooLarge(limit);
+      if (err instanceof UploadAbortedError) throw new ApiError(400, 'request_aborted', err.message);
+      throw err;
+    }
+    try {
+      const fileName = safeFileName(input.fileName);
+      const mimeType = await resolveMimeType(declared, received.head, fileName);
+      const size = mimeType.startsWith('image/') ? await probeImage(received.tempFile) : null;
+      return { uuid: crypto.randomUUID(), received, fileName, mimeType, width: size?.width ?? null, height: size?.height ?? null };
+    } catch (err) {
+      await this.store.remove(received.tempFile);
+      throw err;
+    }
+  }
+
+  /** Insert the row of a prepared stream (inside the caller's transaction). */
+  async insertStream(db: Db, p: PreparedStream, actorId: number | null, objectId: number | null = null): Promise<void> {
+    const now = nowIso();
+    await db
+      .insertInto('streams')
+      .values({
+        uuid: p.uuid,
+        object_id: objectId,
+        file_name: p.fileName,
+        mime_type: p.mimeType,
+        file_size: p.received.size,
+        hash_md5: p.received.md5,
+        hash_sha1: p.received.sha1,
+        hash_sha256: p.received.sha256,
+        width: p.width,
+        height: p.height,
+        created: now,
+        modified: now,
+        created_by: actorId,
+      })
+      .execute();
+  }
+
+  /** Move the prepared file into place: the last step inside the transaction that inserted its row. */
+  placeFile(p: PreparedStream): Promise<void> {
+    return this.store.commit(p.received.tempFile, this.store.streamPath(p.uuid));
+  }
+
+  /** Forget a prepared or stored stream's files after a failed transaction. */
+  async discard(p: PreparedStream): Promise<void> {
+    await this.store.remove(p.received.tempFile);
+    await this.store.removeStream(p.uuid);
+  }
+
+  /**
+   * Run `work` (which inserts rows) and place the prepared file in one transaction; on failure
+   * nothing stays, neither rows nor files.
+   */
+  async storeWith<T>(p: PreparedStream, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        const result = await work(trx);
+        await this.placeFile(p);
+        return result;
+      });
+    } catch (err) {
+      await this.discard(p);
+      throw err;
+    }
+  }
+
+  /** Receive an upload and store it as a stream (linked to `objectId` when given); returns its row. */
+  async storeStream(source: Readable, input: UploadInput, actorId: number | null, objectId: number | null = null): Promise<StreamView> {
+    const p = await this.prepareUpload(source, input);
+    await this.storeWith(p, (trx) => this.insertStream(trx, p, actorId, objectId));
+    return (await this.findStream(p.uuid))!;
+  }
+
+  private selectStreams(db: Db = this.db) {
+    return db
+      .selectFrom('streams')
+      .leftJoin('objects', 'objects.id', 'streams.object_id')
+      .leftJoin('object_types', 'object_types.id', 'objects.object_type_id')
+      .selectAll('streams')
+      .select(['object_types.name as object_type', 'objects.status as object_status', 'objects.deleted as object_deleted']);
+  }
+
+  private view(row: Omit<StreamView, 'object_deleted'> & { object_deleted: unknown }): StreamView {
+    return { ...row, object_deleted: Boolean(row.object_deleted), file_size: Number(row.file_size) };
+  }
+
+  async findStream(uuid: string, db: Db = this.db): Promise<StreamView | undefined> {
+    if (!isUuid(uuid)) return undefined;
+    const row = await this.selectStreams(db).where('streams.uuid', '=', uuid).executeTakeFirst();
+    return row ? this.view(row) : undefined;
+  }
+
+  /** The stream if `auth` may see it, else 404 (anonymous: only streams of published objects). */
+  async readableStream(auth: AuthInfo, uuid: string): Promise<StreamView> {
+    const s = await this.findStream(uuid.toLowerCase());
+    if (!s || !streamVisible(auth, s)) throw notFound(`No stream ${uuid}`);
+    return s;
+  }
+
+  /** Streams by uuid (the `id` query form), those `auth` may not see left out. */
+  async streamsByUuid(auth: AuthInfo, uuids: string[]): Promise<StreamView[]> {
+    const valid = uuids.map((u) => u.toLowerCase()).filter(isUuid);
+    if (!valid.length) return [];
+    const rows = await this.selectStreams().where('streams.uuid', 'in', valid).orderBy('streams.created').orderBy('streams.uuid').execute();
+    return rows.map((r) => this.view(r)).filter((s) => streamVisible(auth, s));
+  }
+
+  /** The visibility condition of stream lists, as a query. */
+  visibleQuery(auth: AuthInfo) {
+    let q = this.selectStreams();
+    if (auth.isAdmin) return q;
+    if (auth.userId !== null) {
+      q = q.where((eb) => eb.or([eb('streams.object_id', 'is', null), eb('objects.deleted', '=', false)]));
+    } else {
+      q = q.where('objects.deleted', '=', false).where('objects.status', '=', 'on');
+    }
+    return q;
+  }
+
+  toView(row: Parameters<StreamService['view']>[0]): StreamView {
+    return this.view(row);
+  }
+
+  /** Streams of these objects (for decorating media objects), by object id. */
+  async streamsOfObjects(ids: number[]): Promise<Map<number, StreamView[]>> {
+    const out = new Map<number, StreamView[]>();
+    if (!ids.length) return out;
+    const rows = await this.selectStreams().where('streams.object_id', 'in', ids).orderBy('streams.created').orderBy('streams.uuid').execute();
+    for (const r of rows) {
+      const v = this.view(r);
+      const list = out.get(v.object_id!) ?? [];
+      list.push(v);
+      out.set(v.object_id!, list);
+    }
+    return out;
+  }
+
+  /**
+   * Link a stream to a media object (or unlink it with null). A stream belongs to one object and
+   * an object has one stream: linking elsewhere gives 409; a type that refuses the file 400.
+   */
+  async linkStream(uuid: string, target: { id: string; type: string } | null, actorId: number | null): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const stream = await this.findStream(uuid.toLowerCase(), trx);
+      if (!stream) throw notFound(`No stream ${uuid}`);
+      if (target === null) {
+        await trx.updateTable('streams').set({ object_id: null, modified: nowIso() }).where('uuid', '=', stream.uuid).execute();
+        return;
+      }
+      if (!/^\d{1,15}$/.test(target.id)) throw badRequest('data.id must be a media object id', 'invalid_body');
+      const objectId = Number(target.id);
+      const obj = await findMediaObject(this.ctx, objectId, trx);
+      if (!obj || obj.deleted) throw notFound(`No object ${target.id}`);
+      if (obj.type !== target.type) throw new ApiError(409, 'type_mismatch', `Object ${target.id} is of type ${obj.type}, not ${target.type}`);
+      if (!obj.mediaRoot) throw badRequest(`${obj.type} is not a media type: streams link only to media objects`, 'not_media');
+      if (stream.object_id === objectId) return;
+      if (stream.object_id !== null) throw conflict(`Stream ${stream.uuid} is already linked to object ${stream.object_id}`, 'stream_already_linked');
+      assertAccepts(obj.type, obj.mediaRoot, stream.mime_type);
+      const other = await trx.selectFrom('streams').select('uuid').where('object_id', '=', objectId).executeTakeFirst();
+      if (other) throw conflict(`Object ${objectId} already has stream ${other.uuid}; unlink it first`, 'object_has_stream');
+      await trx.updateTable('streams').set({ object_id: objectId, modified: nowIso() }).where('uuid', '=', stream.uuid).execute();
+      await trx.updateTable('objects').set({ modified: nowIso(), modified_by: actorId }).where('id', '=', objectId).execute();
+    });
+  }
+
+  /** Delete a stream and, after the commit, its files. */
+  async deleteStream(uuid: string): Promise<void> {
+    const stream = await this.findStream(uuid.toLowerCase());
+    if (!stream) throw notFound(`No stream ${uuid}`);
+    await this.db.deleteFrom('streams').where('uuid', '=', stream.uuid).execute();
+    await this.store.removeStream(stream.uuid);
+  }
+
+  /** Purge hooks: rows go inside the purge transaction, files after its commit. */
+  async onPurge(trx: Transaction<Database>, ids: number[]): Promise<void> {
+    if (!ids.length) return;
+    const rows = await trx.selectFrom('streams').select(['uuid', 'object_id']).where('object_id', 'in', ids).execute();
+    await trx.deleteFrom('streams').where('object_id', 'in', ids).execute();
+    for (const r of rows) this.purging.set(r.object_id!, [...(this.purging.get(r.object_id!) ?? []), r.uuid]);
+  }
+
+  async afterPurge(ids: number[]): Promise<void> {
+    for (const id of ids) {
+      for (const uuid of this.purging.get(id) ?? []) await this.store.removeStream(uuid);
+      this.purging.delete(id);
+    }
+  }
+}
+
+function tooLarge(limit: number) {
+  return new ApiError(413, 'payload_too_large', `The file is larger than the upload limit of ${limit} bytes`, undefined, undefined, { Connection: 'close' });
+}
+
+/**
+ * Who sees a stream: admins all; users those of objects not in the trash and unlinked ones;
+ * anonymous clients (and application tokens) only those of published objects.
+ */
+export function streamVisible(auth: AuthInfo, s: Pick<StreamView, 'object_id' | 'object_status' | 'object_deleted'>): boolean {
+  if (auth.isAdmin) return true;
+  if (s.object_id === null) return auth.userId !== null;
+  if (s.object_deleted) return false;
+  return auth.userId !== null || s.object_status === 'on';
+}
+
+/** Core media types and the files they take; custom sub-types inherit from their core ancestor. */
+const MEDIA_ACCEPTS: Record<string, (mime: string) => boolean> = {
+  images: (m) => m.startsWith('image/'),
+  videos: (m) => m.startsWith('video/') || m === 'application/ogg',
+  audio: (m) => m.startsWith('audio/') || m === 'application/ogg',
+  files: () => true,
+  media: () => true,
+};
+
+export function assertAccepts(type: string, mediaRoot: string, mimeType: string): void {
+  const accepts = MEDIA_ACCEPTS[mediaRoot] ?? MEDIA_ACCEPTS.media;
+  if (!accepts(mimeType)) throw badRequest(`${type} do not accept files of type ${mimeType}`, 'mime_type_not_accepted');
+}
+
+/** The core media type a type descends from ('images', …, or 'media' for a custom direct sub-type), or null. */
+export function mediaRootOf(ctx: AppContext, typeName: string): string | null {
+  return typeByName(ctx, typeName)?.lineage.find((n) => n in MEDIA_ACCEPTS) ?? null;
+}
+
+/** An object (trashed ones too) with its type name and media root, for linking and thumbnails. */
+export async function findMediaObject(ctx: AppContext, id: number, db?: Db) {
+  const row = await getObject(ctx, id, { trashed: 'any', db });
+  const type = row && typeById(ctx, row.object_type_id);
+  if (!row || !type) return undefined;
+  return { id: row.id, status: row.status, deleted: Boolean(row.deleted), type: type.name, mediaRoot: mediaRootOf(ctx, type.name) };
+}
+
+/** The family's service, created once per server at wiring time. */
+export function streamService(ctx: AppContext): StreamService {
+  const services = ctx.services as { streams?: StreamService };
+  return (services.streams ??= new StreamService(ctx));
+}

@@ -1,0 +1,43 @@
+// /media/thumbs: thumbnail entries of media objects, and the thumbnail files at their urls
+// (long-lived cache headers: a thumbnail's name is a hash of its options, so it never changes).
+import type { AppContext } from '../../context.js';
+import { notFound } from '../../http/errors.js';
+import { sendMeta } from '../../http/jsonapi.js';
+import { baseUrl } from '../../http/links.js';
+import type { RouteDef } from '../../http/router.js';
+import { sendStoredFile } from '../streams/routes.js';
+import { streamService } from '../streams/service.js';
+import { parseMediaIds, parseThumbQuery, thumbService } from './service.js';
+
+const SERVED_NAME = /^[0-9a-f]{24}\.(jpg|png|webp)$/;
+
+export function thumbsRoutes(ctx: AppContext): RouteDef[] {
+  const streams = streamService(ctx);
+  const thumbs = thumbService(ctx, streams);
+  const entries: RouteDef['handler'] = async (req, res) => {
+    const { ids, preset, options } = req.query as Record<string, unknown>;
+    const mediaIds = parseMediaIds(req.params.id as string | undefined, ids);
+    const request = parseThumbQuery({ preset, options }, ctx.config.thumbsAllowAny);
+    const thumbnails = await thumbs.thumbnailsOf(req.auth, mediaIds, request, baseUrl(req));
+    sendMeta(req, res, { thumbnails });
+  };
+  return [
+    { method: 'get', path: '/media/thumbs', guard: 'anonymous', handler: entries },
+    { method: 'get', path: '/media/thumbs/:id', guard: 'anonymous', handler: entries },
+    {
+      method: 'get',
+      path: '/media/thumbs/:uuid/:name',
+      guard: 'anonymous',
+      produces: 'any',
+      handler: async (req, res) => {
+        const name = String(req.params.name);
+        const stream = await streams.readableStream(req.auth, String(req.params.uuid));
+        if (!SERVED_NAME.test(name)) throw notFound('No such thumbnail');
+        const file = streams.store.thumbPath(stream.uuid, name);
+        const isPublic = stream.object_status === 'on' && !stream.object_deleted;
+        res.setHeader('Cache-Control', `${isPublic ? 'public' : 'private'}, max-age=31536000, immutable`);
+        await sendStoredFile(res, file);
+      },
+    },
+  ];
+}

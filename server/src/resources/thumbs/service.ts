@@ -1,0 +1,198 @@
+// Thumbnails of media objects: presets and (with FOLIO_THUMBS_ALLOW_ANY) free options, generated
+// with sharp now or in the background (`async` preset), cached on disk by (stream, options) and
+// remembered as not acceptable when sharp cannot read the file.
+import crypto from 'node:crypto';
+import fsp from 'node:fs/promises';
+import type { AppContext } from '../../context.js';
+import { badRequest, notFound } from '../../http/errors.js';
+import type { AuthInfo } from '../../http/request.js';
+import { MAX_PAGE_SIZE } from '../../http/query.js';
+import { renderThumbnail, thumbFormat, type ThumbFit, type ThumbSpec } from '../../thumbs/sharp-pipeline.js';
+import { findMediaObject, streamVisible, type StreamService, type StreamView } from '../streams/service.js';
+
+export interface ThumbRequest {
+  spec: ThumbSpec;
+  /** Generate in the background and answer ready:false until the file exists. */
+  async: boolean;
+}
+
+export const PRESETS: Record<string, ThumbRequest> = {
+  default: { spec: { width: 800, height: 600, fit: 'inside', format: 'auto' }, async: false },
+  small: { spec: { width: 100, fit: 'inside', format: 'auto' }, async: false },
+  medium: { spec: { width: 400, fit: 'inside', format: 'auto' }, async: false },
+  async: { spec: { width: 800, height: 600, fit: 'inside', format: 'auto' }, async: true },
+};
+
+/** Largest side a free-options thumbnail may ask for. */
+const MAX_SIDE = 4096;
+const FITS: ThumbFit[] = ['inside', 'cover', 'contain', 'fill', 'outside'];
+const FORMATS: Record<string, ThumbSpec['format']> = { jpg: 'jpg', jpeg: 'jpg', png: 'png', webp: 'webp', auto: 'auto' };
+/** Source types sharp reads; anything else is not acceptable for a thumbnail. */
+const THUMBABLE = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/tiff', 'image/avif', 'image/heif', 'image/heic', 'image/svg+xml']);
+
+export interface ThumbEntry {
+  id: string;
+  uuid: string | null;
+  ready: boolean;
+  url?: string;
+  acceptable?: false;
+}
+
+export interface ThumbResult {
+  ready: boolean;
+  acceptable: boolean;
+  /** Path of the thumbnail's URL (below the base URL), when acceptable. */
+  path?: string;
+}
+
+function intOption(value: unknown, name: string, min: number, max: number): number {
+  if (typeof value !== 'string' || !/^\d{1,6}$/.test(value) || +value < min || +value > max) {
+    throw badRequest(`options[${name}] must be an integer from ${min} to ${max}`, 'invalid_thumb_options');
+  }
+  return Number(value);
+}
+
+/** Free options: w, h, fit, fm (or format), q (or quality). */
+function parseOptions(raw: unknown): ThumbSpec {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw badRequest('options must be given as options[<name>]=<value>', 'invalid_thumb_options');
+  const spec: ThumbSpec = { fit: 'inside', format: 'auto' };
+  for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
+    if (key === 'w' || key === 'width') spec.width = intOption(value, key, 1, MAX_SIDE);
+    else if (key === 'h' || key === 'height') spec.height = intOption(value, key, 1, MAX_SIDE);
+    else if (key === 'q' || key === 'quality') spec.quality = intOption(value, key, 1, 100);
+    else if (key === 'fit') {
+      if (!FITS.includes(value as ThumbFit)) throw badRequest(`options[fit] must be one of ${FITS.join(', ')}`, 'invalid_thumb_options');
+      spec.fit = value as ThumbFit;
+    } else if (key === 'fm' || key === 'format') {
+      const f = typeof value === 'string' ? FORMATS[value.toLowerCase()] : undefined;
+      if (!f) throw badRequest(`options[${key}] must be one of ${Object.keys(FORMATS).join(', ')}`, 'invalid_thumb_options');
+      spec.format = f;
+    } else throw badRequest(`Unknown thumbnail option "${key}"; known: w, h, fit, fm, q`, 'invalid_thumb_options');
+  }
+  return spec;
+}
+
+/** `preset=<name>` or `options[...]` (only when allowAny); neither means the default preset. */
+export function parseThumbQuery(query: Record<string, unknown>, allowAny: boolean): ThumbRequest {
+  const { preset, options } = query;
+  if (preset !== undefined && options !== undefined) throw badRequest('Give either preset or options, not both', 'invalid_thumb_options');
+  if (options !== undefined) {
+    if (!allowAny) throw badRequest('Thumbnail options are not enabled on this server; use a preset', 'thumb_options_not_allowed');
+    return { spec: parseOptions(options), async: false };
+  }
+  if (preset === undefined) return PRESETS.default;
+  if (typeof preset !== 'string' || !Object.hasOwn(PRESETS, preset)) {
+    throw badRequest(`Unknown preset "${String(preset)}"; presets: ${Object.keys(PRESETS).join(', ')}`, 'unknown_preset');
+  }
+  return PRESETS[preset];
+}
+
+/** Media ids from the path or `ids=` (comma list or array): positive integers, at most 100. */
+export function parseMediaIds(pathId: string | undefined, ids: unknown): number[] {
+  if (pathId !== undefined && ids !== undefined) throw badRequest('Give the media id in the path or in ids, not both', 'invalid_ids');
+  const raw = pathId !== undefined ? [pathId] : ids === undefined ? [] : (Array.isArray(ids) ? ids : [ids]).flatMap((v) => (typeof v === 'string' ? v.split(',') : [null]));
+  const list = raw.map((v) => (typeof v === 'string' ? v.trim() : v)).filter((v) => v !== '');
+  if (!list.length) throw badRequest('Give the media ids: /media/thumbs/{id} or /media/thumbs?ids=1,2', 'invalid_ids');
+  if (list.length > MAX_PAGE_SIZE) throw badRequest(`At most ${MAX_PAGE_SIZE} ids at once`, 'invalid_ids');
+  const out: number[] = [];
+  for (const v of list) {
+    if (typeof v !== 'string' || !/^\d{1,15}$/.test(v) || v === '0' || /^0+$/.test(v)) throw badRequest(`"${String(v)}" is not a media id`, 'invalid_ids');
+    if (!out.includes(Number(v))) out.push(Number(v));
+  }
+  return out;
+}
+
+const specKey = (spec: ThumbSpec) =>
+  crypto
+    .createHash('sha256')
+    .update(JSON.stringify([spec.width ?? null, spec.height ?? null, spec.fit, spec.format, spec.quality ?? null]))
+    .digest('hex')
+    .slice(0, 24);
+
+export class ThumbService {
+  /** Generations in progress, by target file, so one thumbnail is never made twice at once. */
+  private jobs = new Map<string, Promise<boolean>>();
+
+  constructor(
+    private ctx: AppContext,
+    private streams: StreamService,
+  ) {}
+
+  private names(stream: StreamView, spec: ThumbSpec) {
+    const key = specKey(spec);
+    const format = thumbFormat(spec, stream.mime_type);
+    const store = this.streams.store;
+    return {
+      name: `${key}.${format}`,
+      format,
+      file: store.thumbPath(stream.uuid, `${key}.${format}`),
+      marker: store.thumbPath(stream.uuid, `${key}.failed`),
+    };
+  }
+
+  /** Make the thumbnail file; false (and a marker remembering it) when sharp cannot. */
+  private generate(stream: StreamView, spec: ThumbSpec): Promise<boolean> {
+    const { file, marker, format } = this.names(stream, spec);
+    const running = this.jobs.get(file);
+    if (running) return running;
+    const store = this.streams.store;
+    const job = (async () => {
+      await fsp.mkdir(store.thumbDir(stream.uuid), { recursive: true });
+      try {
+        await renderThumbnail(store.streamPath(stream.uuid), file, `${file}.${crypto.randomUUID()}.part`, spec, format);
+        return true;
+      } catch (err) {
+        this.ctx.log(`thumbnail of stream ${stream.uuid} not possible: ${(err as Error).message}`);
+        await fsp.writeFile(marker, '').catch(() => {});
+        return false;
+      }
+    })().finally(() => this.jobs.delete(file));
+    this.jobs.set(file, job);
+    return job;
+  }
+
+  /** The thumbnail of one stream: made now (or queued when `async`), or found in the cache. */
+  async thumbnail(stream: StreamView, request: ThumbRequest): Promise<ThumbResult> {
+    if (!THUMBABLE.has(stream.mime_type)) return { ready: false, acceptable: false };
+    const { name, file, marker } = this.names(stream, request.spec);
+    const store = this.streams.store;
+    const path = `/media/thumbs/${stream.uuid}/${name}`;
+    if (await store.exists(file)) return { ready: true, acceptable: true, path };
+    if (await store.exists(marker)) return { ready: false, acceptable: false };
+    if (request.async) {
+      if (!this.jobs.has(file)) this.ctx.tasks.run(`thumbnail ${stream.uuid}`, () => this.generate(stream, request.spec));
+      return { ready: false, acceptable: true, path };
+    }
+    const ok = await this.generate(stream, request.spec);
+    return ok ? { ready: true, acceptable: true, path } : { ready: false, acceptable: false };
+  }
+
+  /** Thumbnail entries of media objects; an id that is unknown, not media or hidden gives 404. */
+  async thumbnailsOf(auth: AuthInfo, ids: number[], request: ThumbRequest, base: string): Promise<ThumbEntry[]> {
+    const objects = await Promise.all(ids.map((id) => findMediaObject(this.ctx, id)));
+    objects.forEach((o, i) => {
+      const hidden = !o || !o.mediaRoot || !streamVisible(auth, { object_id: o.id, object_status: o.status, object_deleted: o.deleted });
+      if (hidden) throw notFound(`No media object ${ids[i]}`);
+    });
+    const streams = await this.streams.streamsOfObjects(ids);
+    const entries: ThumbEntry[] = [];
+    for (const id of ids) {
+      const stream = streams.get(id)?.[0];
+      if (!stream) {
+        entries.push({ id: String(id), uuid: null, ready: false, acceptable: false });
+        continue;
+      }
+      const t = await this.thumbnail(stream, request);
+      const entry: ThumbEntry = { id: String(id), uuid: stream.uuid, ready: t.ready };
+      if (t.path) entry.url = base + t.path;
+      if (!t.acceptable) entry.acceptable = false;
+      entries.push(entry);
+    }
+    return entries;
+  }
+}
+
+export function thumbService(ctx: AppContext, streams: StreamService): ThumbService {
+  const services = ctx.services as { thumbs?: ThumbService };
+  return (services.thumbs ??= new ThumbService(ctx, streams));
+}
