@@ -7,6 +7,7 @@ import type { AppContext } from '../context.js';
 import { ApiError, methodNotAllowed } from './errors.js';
 import { checkContentType, isJsonType, negotiate, type BodyKind, type Produces } from './negotiate.js';
 import { enforceGuard, type Guard } from './auth.js';
+import { parseFieldsets } from './jsonapi.js';
 
 export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
@@ -79,6 +80,8 @@ export function mountRoutes(app: Express, ctx: AppContext, defs: RouteDef[]): vo
       if (type) res.type(type);
       enforceGuard(req, def.guard);
       checkContentType(req, body);
+      // fields[…] shapes the answer: refuse a malformed one before a write happens, not after.
+      if (produces === 'jsonapi' && req.query.fields !== undefined) parseFieldsets(req);
       next();
     };
     const run: RequestHandler = async (req, res, next) => {
