@@ -377,6 +377,46 @@ describe('folders', () => {
     assert.equal(hiddenParent.data.attributes.status, 'draft');
   });
 
+  test('the parents relationship is writable from the object side: add with a position, replace, remove', async () => {
+    await doc('d5');
+    await folder('X');
+    await folder('Y');
+    await addChildren('Y', [{ type: 'documents', id: id('d3') }]);
+    const write = (method: string, path: string, data: unknown) => s.request(method, path, { token: admin, body: { data } });
+    const parentsOf = async (path: string) => (await get(path)).data.relationships.parents.data.map((p: any) => titles.get(p.id));
+    let res = await write('POST', `/documents/${id('d5')}/relationships/parents`, [
+      { type: 'folders', id: id('X') },
+      { type: 'folders', id: id('Y'), meta: { relation: { position: 'first' } } },
+    ]);
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(await parentsOf(`/documents/${id('d5')}`), ['X', 'Y']);
+    assert.deepEqual((await get(`/folders/${id('Y')}/children`)).data.map((d: any) => titles.get(d.id)), ['d5', 'd3']);
+    res = await write('PATCH', `/documents/${id('d5')}/relationships/parents`, [{ type: 'folders', id: id('Y') }]);
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(await parentsOf(`/documents/${id('d5')}`), ['Y']);
+    assert.deepEqual((await get(`/folders/${id('X')}/children`)).data, []);
+    res = await write('DELETE', `/documents/${id('d5')}/relationships/parents`, [{ type: 'folders', id: id('Y') }]);
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(await parentsOf(`/documents/${id('d5')}`), []);
+    await folder('Z');
+    expectError(await write('PATCH', `/folders/${id('Z')}/relationships/parents`, [{ type: 'folders', id: id('X') }, { type: 'folders', id: id('Y') }]), 400, 'invalid_parents');
+    expectError(await write('POST', `/documents/${id('d5')}/relationships/parents`, [{ type: 'documents', id: id('d3') }]), 409);
+    expectError(await write('POST', `/documents/${id('d5')}/relationships/parents`, [{ type: 'folders', id: '999999' }]), 404);
+    res = await write('POST', `/folders/${id('Z')}/relationships/parents`, [{ type: 'folders', id: id('X') }]);
+    assert.equal(res.status, 200, res.text);
+    assert.equal((await get(`/folders/${id('Z')}`)).data.meta.path, `/${id('X')}/${id('Z')}`);
+    assert.deepEqual(await checkTree(s.server.ctx.db), []);
+  });
+
+  test('a locked sub-folder stops the delete of its ancestor with 403, leaving everything in place', async () => {
+    const locked = await s.request('PATCH', `/folders/${id('Z')}`, { token: admin, body: { data: { id: id('Z'), type: 'folders', meta: { locked: true } } } });
+    assert.equal(locked.status, 200, locked.text);
+    expectError(await s.request('DELETE', `/folders/${id('X')}`, { token: admin }), 403);
+    assert.equal((await get(`/folders/${id('Z')}/parent`)).data.id, id('X'));
+    assert.deepEqual(await s.server.ctx.db.selectFrom('tree_trash').selectAll().execute(), []);
+    assert.deepEqual(await checkTree(s.server.ctx.db), []);
+  });
+
   test('parallel moves keep the tree valid', async () => {
     const names = ['P1', 'P2', 'P3', 'P4', 'P5', 'P6'];
     for (const n of names) await folder(n, 'Other');

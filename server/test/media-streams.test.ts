@@ -125,6 +125,20 @@ describe('streams', () => {
     assert.equal(exact.status, 201, 'exactly the limit is fine');
   });
 
+  test('an empty body gives 400; an upload the client abandons leaves no file', async () => {
+    expectError(await upload('empty.txt', Buffer.alloc(0), 'text/plain'), 400, 'empty_file');
+    const before = filesUnder(s, 'streams').length;
+    await new Promise<void>((resolve) => {
+      const url = new URL(s.url);
+      const req = http.request({ host: url.hostname, port: url.port, method: 'POST', path: '/streams/upload/cut.bin', headers: { Authorization: `Bearer ${token}`, 'Content-Length': '100000' } });
+      req.on('error', () => resolve());
+      req.write(Buffer.alloc(30_000, 9), () => setTimeout(() => req.destroy(), 50));
+    });
+    for (let i = 0; i < 40 && filesUnder(s, 'tmp').length; i++) await new Promise((r) => setTimeout(r, 25));
+    assert.deepEqual(filesUnder(s, 'tmp'), []);
+    assert.equal(filesUnder(s, 'streams').length, before);
+  });
+
   test('uploading needs authentication', async () => {
     expectError(await upload('a.png', pngBytes, 'image/png', true), 401);
   });
@@ -213,5 +227,15 @@ describe('streams', () => {
     assert.equal(res.status, 204);
     assert.ok(!filesUnder(s, 'streams').some((f) => f.endsWith(id)));
     expectError(await s.request('GET', `/streams/${id}`, { token }), 404);
+  });
+
+  test('GET /model/schema/streams describes the stream resource', async () => {
+    const res = await s.request('GET', '/model/schema/streams', { headers: { Accept: 'application/schema+json' } });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.$id, `${s.url}/model/schema/streams`);
+    assert.deepEqual(res.body.required, ['file_name', 'mime_type']);
+    assert.equal(res.body.properties.file_name.isMeta, false);
+    assert.equal(res.body.properties.hash_sha1.isMeta, true);
+    assert.ok(Object.values(res.body.properties).every((p: any) => typeof p.isMeta === 'boolean'));
   });
 });

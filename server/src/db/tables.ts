@@ -3,6 +3,7 @@
 import type { Generated } from 'kysely';
 import type { AccountsTables } from '../resources/accounts/tables.js';
 import type { FolderTables } from '../resources/folders/tables.js';
+import type { LegacyTables } from '../resources/legacy/tables.js';
 import type { ObjectsFamilyTables } from '../resources/objects/tables.js';
 import type { MediaTables } from '../resources/streams/tables.js';
 
@@ -89,4 +90,4 @@ export interface CoreTables {
   refresh_tokens: RefreshTokensTable;
 }
 
-export interface Database extends CoreTables, ObjectsFamilyTables, FolderTables, AccountsTables, MediaTables {}
+export interface Database extends CoreTables, ObjectsFamilyTables, FolderTables, AccountsTables, MediaTables, LegacyTables {}

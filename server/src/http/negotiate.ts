@@ -26,6 +26,11 @@ export function negotiate(req: Request, produces: Produces): string | null {
   return produces === 'legacy' ? 'application/json' : chosen;
 }
 
+/** The request asks for the legacy envelope layout (legacy clients send `text/javascript`). */
+export function acceptsLegacy(req: Request): boolean {
+  return /(^|[\s,])text\/javascript\b/i.test(req.headers.accept ?? '');
+}
+
 export function hasBody(req: Request): boolean {
   const len = req.headers['content-length'];
   return req.headers['transfer-encoding'] !== undefined || (len !== undefined && len !== '0');

@@ -6,6 +6,7 @@ import { accountsRoutes } from './accounts/index.js';
 import { authRoutes } from './auth/routes.js';
 import { foldersRoutes } from './folders/routes.js';
 import { homeRoutes } from './home/routes.js';
+import { legacyRoutes } from './legacy/routes.js';
 import { modelRoutes } from './model/routes.js';
 import { objectsRoutes } from './objects/routes.js';
 import { statusRoutes } from './status/routes.js';
@@ -25,5 +26,6 @@ export const families: Family[] = [
   foldersRoutes,
   streamsRoutes,
   thumbsRoutes,
+  legacyRoutes,
   objectsRoutes,
 ];

@@ -5,6 +5,7 @@ import * as m0010 from './0010-model.js';
 import * as m0020 from './0020-accounts.js';
 import * as m0030 from './0030-folder-tree.js';
 import * as m0040 from './0040-streams.js';
+import * as m0050 from './0050-legacy.js';
 
 export const migrations: Record<string, Migration> = {
   '0001-core': m0001,
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0020-accounts': m0020,
   '0030-folder-tree': m0030,
   '0040-streams': m0040,
+  '0050-legacy': m0050,
 };

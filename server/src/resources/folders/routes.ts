@@ -46,8 +46,11 @@ import {
   removeFromTree,
   restoreSubfolders,
   trashSubfolders,
+  writeParents,
   type ChildInput,
+  type ParentInput,
 } from './service.js';
+import type { Position } from './tree.js';
 
 const MAX_FILTER_FOLDERS = 100;
 const noMatch = sql<SqlBool>`1 = 0`;
@@ -119,6 +122,14 @@ function parentOfInput(relationships: Record<string, unknown>): string | null {
   return String(d.id);
 }
 
+/** `meta.relation` of an identifier in a write: position and menu. */
+function placementOf(meta: Record<string, unknown>, i: number): { position?: Position; menu?: boolean } {
+  const relation = (meta.relation ?? {}) as Record<string, unknown>;
+  if (typeof relation !== 'object' || Array.isArray(relation)) throw badRequest(`data[${i}].meta.relation must be an object`, 'invalid_body');
+  if (relation.menu !== undefined && typeof relation.menu !== 'boolean') throw badRequest(`data[${i}].meta.relation.menu must be true or false`, 'invalid_body');
+  return { position: parsePosition(relation.position, `data[${i}].meta.relation.position`), menu: relation.menu as boolean | undefined };
+}
+
 /** The child's tree node as `meta.relation` (all numbers, menu as boolean). */
 function relationMeta(node: NonNullable<Awaited<ReturnType<typeof nodeOfFolder>>>) {
   return { ...node, menu: Boolean(node.menu) };
@@ -166,7 +177,34 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
     sendList(req, res, list.data, list.page, { meta: list.meta });
   }
 
+  const isTypePath = (req: Request) => !!endpointType(ctx, req.path.split('/')[1]);
+  const writes = { post: 'add', patch: 'replace', delete: 'remove' } as const;
+  const parentsWrites: RouteDef[] = (Object.keys(writes) as Array<keyof typeof writes>).map((method) => ({
+    method,
+    path: '/:type/:id/relationships/parents',
+    guard: 'user',
+    when: isTypePath,
+    handler: async (req, res) => {
+      const row = await requireObject(ctx, String(req.params.id), { typeName: String(req.params.type), viewer: req.auth });
+      const items = method === 'patch' && requestData(req) === null ? [] : identifiersInput(req);
+      const parents = items.map((item, i) => {
+        if (item.type !== FOLDERS) throw new ApiError(409, 'type_mismatch', `data[${i}]: parents are of type "folders"`);
+        return { item, ...placementOf(item.meta, i) };
+      });
+      await ctx.db.transaction().execute(async (trx) => {
+        const inputs: ParentInput[] = [];
+        for (const p of parents) {
+          const folder = await requireObject(ctx, p.item.id, { typeName: FOLDERS, db: trx });
+          inputs.push({ folderId: folder.id, position: p.position, menu: p.menu });
+        }
+        await writeParents(ctx, trx, row, inputs, writes[method]);
+      });
+      sendLinks(req, res, 200, { data: items.map(({ id, type }) => ({ id, type })) });
+    },
+  }));
+
   return [
+    ...parentsWrites,
     {
       method: 'get',
       path: '/folders',
@@ -300,11 +338,8 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
         const folder = await requireFolder(req);
         const items = identifiersInput(req);
         const inputs = items.map((item, i) => {
-          const relation = (item.meta.relation ?? {}) as Record<string, unknown>;
-          if (typeof relation !== 'object' || Array.isArray(relation)) throw badRequest(`data[${i}].meta.relation must be an object`, 'invalid_body');
-          if (relation.menu !== undefined && typeof relation.menu !== 'boolean') throw badRequest(`data[${i}].meta.relation.menu must be true or false`, 'invalid_body');
           if (item.type === 'users') throw badRequest('Users cannot be placed in folders', 'invalid_child');
-          return { item, position: parsePosition(relation.position, `data[${i}].meta.relation.position`), menu: relation.menu as boolean | undefined };
+          return { item, ...placementOf(item.meta, i) };
         });
         await ctx.db.transaction().execute(async (trx) => {
           const children: ChildInput[] = [];
@@ -341,7 +376,7 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
       method: 'get',
       path: '/:type/:id/parents',
       guard: 'anonymous',
-      when: (req) => !!endpointType(ctx, req.path.split('/')[1]),
+      when: isTypePath,
       handler: async (req, res) =>
         sendParents(req, res, await requireObject(ctx, String(req.params.id), { typeName: String(req.params.type), viewer: req.auth })),
     },

@@ -95,6 +95,28 @@ export async function removeChildren(ctx: AppContext, trx: Trx, folderId: number
   }
 }
 
+export interface ParentInput {
+  folderId: number;
+  position?: Position;
+  menu?: boolean;
+}
+
+/**
+ * The `parents` relationship written from the object's side: add it to folders, take it out of
+ * them, or replace its folders with exactly these (a folder takes one parent at most).
+ */
+export async function writeParents(ctx: AppContext, trx: Trx, row: ObjectRow, parents: ParentInput[], mode: 'add' | 'replace' | 'remove'): Promise<void> {
+  if (isFolder(ctx, row) && mode !== 'remove' && parents.length > 1) throw badRequest('A folder has at most one parent', 'invalid_parents');
+  if (mode === 'replace') {
+    const current = (await parentsOf(trx, [row.id])).get(row.id) ?? [];
+    for (const folderId of current) if (!parents.some((p) => p.folderId === folderId)) await removeChildren(ctx, trx, folderId, [row]);
+  }
+  for (const p of parents) {
+    if (mode === 'remove') await removeChildren(ctx, trx, p.folderId, [row]);
+    else await addChildren(ctx, trx, p.folderId, [{ row, position: p.position, menu: p.menu }]);
+  }
+}
+
 // ---- reading ----
 
 /** The node of a folder (with its parent folder id), or undefined for an object that is no folder. */

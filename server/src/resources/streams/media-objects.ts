@@ -8,6 +8,7 @@ import type { AppContext } from '../../context.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { relationshipLinks, resourceUrl, sendList, sendResource } from '../../http/jsonapi.js';
 import { baseUrl } from '../../http/links.js';
+import { acceptsLegacy } from '../../http/negotiate.js';
 import type { RouteDef } from '../../http/router.js';
 import { registerObjectExtension } from '../objects/extensions.js';
 import { endpointType } from '../objects/model.js';
@@ -18,7 +19,6 @@ import { assertAccepts, mediaRootOf, type StreamService } from './service.js';
 import { uploadInput } from './upload-input.js';
 
 /** Legacy clients (Accept naming text/javascript) get the legacy /files endpoints instead. */
-const wantsLegacy = (req: Request) => /text\/javascript/i.test(req.headers.accept ?? '');
 
 const STREAM_SCHEMA = resourceSchema(
   {
@@ -88,7 +88,7 @@ export function registerMediaObjects(ctx: AppContext, streams: StreamService): R
       path: '/:type/upload/:file_name',
       guard: 'user',
       body: 'raw',
-      when: (req) => !wantsLegacy(req),
+      when: (req) => !acceptsLegacy(req),
       handler: async (req, res) => {
         const { type, root } = mediaTypeOf(ctx, String(req.params.type));
         const p = await streams.prepareUpload(req, uploadInput(req, String(req.params.file_name)));

@@ -1,6 +1,12 @@
 // Streams: storing an uploaded body as a stream (temp file, checks, row, rename), reading them
 // under their media object's visibility, linking them to media objects and removing them with
-// their files. No req/res here, so the legacy /files endpoint can reuse storeStream.
+// their files. No req/res here, so other families reuse it (legacy /files, posters):
+//   const streams = streamService(ctx);
+//   const p = await streams.prepareUpload(req, uploadInput(req, name));  // size, type checks; temp file
+//   streams.streamsWithSha256(p.received.sha256) / streams.discard(p)    // refuse after preparing
+//   await streams.storeWith(p, (trx) => streams.insertStream(trx, p, userId, objectIdOrNull));
+//   streams.linkStream(uuid, {id, type}, userId) / streams.deleteStream(uuid)
+//   thumbService(ctx).thumbnail(stream, sizedThumbRequest(w, h))          // ../thumbs/service.ts
 import type { Readable } from 'node:stream';
 import crypto from 'node:crypto';
 import type { Kysely, Selectable, Transaction } from 'kysely';
@@ -12,7 +18,7 @@ import type { AuthInfo } from '../../http/request.js';
 import { FileStore, isUuid } from '../../storage/file-store.js';
 import { receiveToTemp, UploadAbortedError, UploadTooLargeError, type ReceivedFile } from '../../storage/receive.js';
 import { probeImage } from '../../thumbs/sharp-pipeline.js';
-import { getObject, typeById, typeByName } from '../objects/service.js';
+import { getObject, isSubtypeOf, typeById, typeByName } from '../objects/service.js';
 import { declaredMimeType, resolveMimeType } from './mime.js';
 import type { StreamsTable } from './tables.js';
 
@@ -90,6 +96,7 @@ export class StreamService {
       throw err;
     }
     try {
+      if (received.size === 0) throw badRequest('The file is empty', 'empty_file');
       const fileName = safeFileName(input.fileName);
       const mimeType = await resolveMimeType(declared, received.head, fileName);
       const size = mimeType.startsWith('image/') ? await probeImage(received.tempFile) : null;
@@ -184,6 +191,12 @@ export class StreamService {
     return s;
   }
 
+  /** Streams with these exact bytes (legacy /files answers 409 for a duplicate). */
+  async streamsWithSha256(sha256: string): Promise<StreamView[]> {
+    const rows = await this.selectStreams().where('streams.hash_sha256', '=', sha256).execute();
+    return rows.map((r) => this.view(r));
+  }
+
   /** Streams by uuid (the `id` query form), those `auth` may not see left out. */
   async streamsByUuid(auth: AuthInfo, uuids: string[]): Promise<StreamView[]> {
     const valid = uuids.map((u) => u.toLowerCase()).filter(isUuid);
@@ -238,7 +251,7 @@ export class StreamService {
       const objectId = Number(target.id);
       const obj = await findMediaObject(this.ctx, objectId, trx);
       if (!obj || obj.deleted) throw notFound(`No object ${target.id}`);
-      if (obj.type !== target.type) throw new ApiError(409, 'type_mismatch', `Object ${target.id} is of type ${obj.type}, not ${target.type}`);
+      if (!isSubtypeOf(this.ctx, obj.type, target.type)) throw new ApiError(409, 'type_mismatch', `Object ${target.id} is of type ${obj.type}, not ${target.type}`);
       if (!obj.mediaRoot) throw badRequest(`${obj.type} is not a media type: streams link only to media objects`, 'not_media');
       if (stream.object_id === objectId) return;
       if (stream.object_id !== null) throw conflict(`Stream ${stream.uuid} is already linked to object ${stream.object_id}`, 'stream_already_linked');
@@ -248,6 +261,14 @@ export class StreamService {
       await trx.updateTable('streams').set({ object_id: objectId, modified: nowIso() }).where('uuid', '=', stream.uuid).execute();
       await trx.updateTable('objects').set({ modified: nowIso(), modified_by: actorId }).where('id', '=', objectId).execute();
     });
+  }
+
+  /** Link an unlinked stream to a just-created media object inside the caller's transaction (400 when the type refuses the file). */
+  async linkNewObject(trx: Transaction<Database>, uuid: string, objectId: number, typeName: string, mediaRoot: string): Promise<void> {
+    const stream = await this.findStream(uuid, trx);
+    if (!stream || stream.object_id !== null) throw conflict(`Stream ${uuid} is not available for linking`, 'stream_already_linked');
+    assertAccepts(typeName, mediaRoot, stream.mime_type);
+    await trx.updateTable('streams').set({ object_id: objectId, modified: nowIso() }).where('uuid', '=', stream.uuid).execute();
   }
 
   /** Delete a stream and, after the commit, its files. */

@@ -13,7 +13,7 @@ const SERVED_NAME = /^[0-9a-f]{24}\.(jpg|png|webp)$/;
 
 export function thumbsRoutes(ctx: AppContext): RouteDef[] {
   const streams = streamService(ctx);
-  const thumbs = thumbService(ctx, streams);
+  const thumbs = thumbService(ctx);
   const entries: RouteDef['handler'] = async (req, res) => {
     const { ids, preset, options } = req.query as Record<string, unknown>;
     const mediaIds = parseMediaIds(req.params.id as string | undefined, ids);

@@ -8,7 +8,7 @@ import { badRequest, notFound } from '../../http/errors.js';
 import type { AuthInfo } from '../../http/request.js';
 import { MAX_PAGE_SIZE } from '../../http/query.js';
 import { renderThumbnail, thumbFormat, type ThumbFit, type ThumbSpec } from '../../thumbs/sharp-pipeline.js';
-import { findMediaObject, streamVisible, type StreamService, type StreamView } from '../streams/service.js';
+import { findMediaObject, streamService, streamVisible, type StreamService, type StreamView } from '../streams/service.js';
 
 export interface ThumbRequest {
   spec: ThumbSpec;
@@ -192,7 +192,21 @@ export class ThumbService {
   }
 }
 
-export function thumbService(ctx: AppContext, streams: StreamService): ThumbService {
+/** The family's thumbnail service (one per server), also for other families (legacy posters). */
+export function thumbService(ctx: AppContext): ThumbService {
   const services = ctx.services as { thumbs?: ThumbService };
-  return (services.thumbs ??= new ThumbService(ctx, streams));
+  return (services.thumbs ??= new ThumbService(ctx, streamService(ctx)));
+}
+
+/**
+ * A thumbnail request bounded by `width` and/or `height` (kept ratio, never enlarged), made at
+ * once; without either it is the default preset. For callers that take sizes from their own
+ * clients (legacy posters' width/height), sizes are clamped to 1…4096.
+ */
+export function sizedThumbRequest(width?: number, height?: number): ThumbRequest {
+  const clamp = (n?: number) => (n === undefined || !Number.isFinite(n) ? undefined : Math.min(MAX_SIDE, Math.max(1, Math.round(n))));
+  const w = clamp(width);
+  const h = clamp(height);
+  if (w === undefined && h === undefined) return PRESETS.default;
+  return { spec: { width: w, height: h, fit: 'inside', format: 'auto' }, async: false };
 }

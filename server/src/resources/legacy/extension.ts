@@ -1,0 +1,25 @@
+// Shows the legacy-only data of objects in the JSON API: `meta.categories`, `meta.tags`,
+// `meta.geo_tags` and `meta.date_items` (read-only there; written through the legacy layout).
+import type { AppContext } from '../../context.js';
+import type { ObjectExtension } from '../objects/extensions.js';
+import { loadTerms } from './terms.js';
+
+export function termsExtension(_ctx: AppContext): ObjectExtension {
+  return {
+    name: 'legacy-terms',
+    types: ['objects'],
+    async decorate(_req, ctx, items) {
+      const terms = await loadTerms(ctx.db, items.map((i) => i.id));
+      for (const item of items) {
+        const t = terms.get(item.id)!;
+        item.resource.meta = {
+          ...(item.resource.meta ?? {}),
+          categories: t.categories.map(({ name, label }) => ({ name, label })),
+          tags: t.tags,
+          geo_tags: t.geo_tags,
+          date_items: t.date_items,
+        };
+      }
+    },
+  };
+}

@@ -1,0 +1,133 @@
+// The legacy object: Folio's object row mapped to the legacy field set, with categories, tags,
+// geo tags, date items, relation counts, children counts (sections and the publication) and the
+// file fields of media. Every field is present; what Folio has no source for is null or empty.
+import type { Request } from 'express';
+import { baseUrl } from '../../http/links.js';
+import { childrenCounts, FOLDER_TYPE, relationCounts, type ObjectRow, type Reader } from './reader.js';
+import { loadTerms } from './terms.js';
+
+/** Legacy text fields Folio has no core column for: filled from a custom property of the same name. */
+const LEGACY_TEXT = ['subject', 'abstract', 'rights', 'license', 'creator', 'publisher', 'note', 'comments'] as const;
+const LEGACY_DATES = ['start_date', 'end_date'] as const;
+
+const parseObject = (text: string | null): Record<string, unknown> => {
+  if (!text) return {};
+  try {
+    const v = JSON.parse(text);
+    return v && typeof v === 'object' && !Array.isArray(v) ? v : {};
+  } catch {
+    return {};
+  }
+};
+
+/** The legacy `object_type`: the type's singular; folders are sections, the publication an area. */
+export function legacyTypeName(row: ObjectRow, publicationId: number): string {
+  if (row.type_name === FOLDER_TYPE) return row.id === publicationId ? 'area' : 'section';
+  return row.singular;
+}
+
+/** Custom property names per object type id, own and inherited. */
+async function propertyNames(r: Reader, typeIds: number[]): Promise<Map<number, string[]>> {
+  const out = new Map<number, string[]>();
+  if (!typeIds.length) return out;
+  const types = await r.db.selectFrom('object_types').select(['id', 'parent_id']).execute();
+  const parent = new Map(types.map((t) => [Number(t.id), t.parent_id === null ? null : Number(t.parent_id)]));
+  const props = await r.db.selectFrom('properties').select(['name', 'object_type_id']).orderBy('name').execute();
+  for (const id of typeIds) {
+    const chain = new Set<number>();
+    for (let t: number | null | undefined = id; t !== null && t !== undefined && !chain.has(t); t = parent.get(t)) chain.add(t);
+    out.set(id, props.filter((p) => chain.has(Number(p.object_type_id))).map((p) => p.name));
+  }
+  return out;
+}
+
+async function streamsOf(r: Reader, ids: number[]) {
+  const out = new Map<number, { uuid: string; file_name: string; mime_type: string; file_size: number; width: number | null; height: number | null }>();
+  if (!ids.length) return out;
+  const rows = await r.db
+    .selectFrom('streams')
+    .select(['uuid', 'object_id', 'file_name', 'mime_type', 'file_size', 'width', 'height'])
+    .where('object_id', 'in', ids)
+    .orderBy('created')
+    .execute();
+  for (const s of rows) if (s.object_id !== null && !out.has(Number(s.object_id))) out.set(Number(s.object_id), { ...s, file_size: Number(s.file_size) });
+  return out;
+}
+
+async function mediaTypeIds(r: Reader): Promise<Set<number>> {
+  const types = await r.db.selectFrom('object_types').select(['id', 'name', 'parent_id']).execute();
+  const media = types.find((t) => t.name === 'media');
+  return new Set(types.filter((t) => media && Number(t.parent_id) === Number(media.id)).map((t) => Number(t.id)));
+}
+
+export type LegacyObject = Record<string, unknown>;
+
+export async function formatObjects(r: Reader, req: Request, rows: ObjectRow[]): Promise<LegacyObject[]> {
+  const ids = rows.map((row) => row.id);
+  const base = baseUrl(req);
+  const mediaTypes = await mediaTypeIds(r);
+  const [terms, relations, children, props, streams] = await Promise.all([
+    loadTerms(r.db, ids, r.publication.id),
+    relationCounts(r, ids),
+    childrenCounts(r, rows.filter((row) => row.type_name === FOLDER_TYPE).map((row) => row.id)),
+    propertyNames(r, [...new Set(rows.map((row) => row.object_type_id))]),
+    streamsOf(r, rows.filter((row) => mediaTypes.has(row.object_type_id)).map((row) => row.id)),
+  ]);
+  return rows.map((row) => {
+    const values = parseObject(row.properties);
+    const custom: Record<string, unknown> = {};
+    for (const name of props.get(row.object_type_id) ?? []) custom[name] = values[name] ?? null;
+    const text = (name: string) => (typeof values[name] === 'string' && values[name] !== '' ? (values[name] as string) : null);
+    const t = terms.get(row.id)!;
+    const url = `${base}/objects/${row.id}`;
+    const obj: LegacyObject = {
+      id: row.id,
+      object_type_id: row.object_type_id,
+      object_type: legacyTypeName(row, r.publication.id),
+      status: row.status,
+      title: row.title,
+      nickname: row.uname,
+      description: row.description,
+      ...Object.fromEntries(LEGACY_TEXT.filter((f) => f === 'subject' || f === 'abstract').map((f) => [f, text(f)])),
+      body: row.body,
+      lang: row.lang,
+      ...Object.fromEntries(LEGACY_TEXT.filter((f) => f !== 'subject' && f !== 'abstract').map((f) => [f, text(f)])),
+      ...Object.fromEntries(LEGACY_DATES.map((f) => [f, text(f)])),
+      publication_date: row.published,
+      created: row.created,
+      modified: row.modified,
+      valid: true,
+      authorized: true,
+      free_access: true,
+      languages: {},
+      relations: Object.fromEntries(Object.entries(relations.get(row.id) ?? {}).map(([name, count]) => [name, { count, url: `${url}/relations/${name}` }])),
+      custom_properties: custom,
+      geo_tags: t.geo_tags,
+      tags: t.tags,
+      categories: t.categories,
+      date_items: t.date_items,
+    };
+    const counts = children.get(row.id);
+    if (counts) {
+      obj.children = {
+        count: counts.sections + counts.contents,
+        url: `${url}/children`,
+        contents: { count: counts.contents, url: `${url}/contents` },
+        sections: { count: counts.sections, url: `${url}/sections` },
+      };
+    }
+    if (mediaTypes.has(row.object_type_id)) {
+      const s = streams.get(row.id);
+      Object.assign(obj, {
+        name: s?.file_name ?? null,
+        original_name: s?.file_name ?? null,
+        mime_type: s?.mime_type ?? null,
+        uri: s ? `${base}/streams/download/${s.uuid}` : null,
+        file_size: s?.file_size ?? null,
+        width: s?.width ?? null,
+        height: s?.height ?? null,
+      });
+    }
+    return obj;
+  });
+}

@@ -1,0 +1,232 @@
+// Categories, tags, geo tags and date items of objects: read in batches (one query per kind for
+// a whole page of objects) and replaced as a whole on a legacy write. Unknown category and tag
+// names are created on first use.
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../db/tables.js';
+import { nowIso, toIso } from '../../db/time.js';
+import { badRequest } from '../../http/errors.js';
+import { slugify } from '../objects/uname.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export interface Term {
+  id: number;
+  name: string;
+  label: string;
+}
+
+export interface GeoTag {
+  id: number;
+  object_id: number;
+  title: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  address: string | null;
+  gmaps_lookats: { zoom: number | null; mapType: string | null; latitude: number | null; longitude: number | null; range: number | null };
+}
+
+export interface DateItem {
+  start_date: string | null;
+  end_date: string | null;
+  days: number[];
+}
+
+export interface ObjectTerms {
+  categories: Array<Term & { area_id: number | null }>;
+  tags: Array<{ label: string; name: string }>;
+  geo_tags: GeoTag[];
+  date_items: DateItem[];
+}
+
+export const emptyTerms = (): ObjectTerms => ({ categories: [], tags: [], geo_tags: [], date_items: [] });
+
+function group<T>(rows: T[], key: (r: T) => number): Map<number, T[]> {
+  const out = new Map<number, T[]>();
+  for (const r of rows) {
+    const k = key(r);
+    const list = out.get(k);
+    if (list) list.push(r);
+    else out.set(k, [r]);
+  }
+  return out;
+}
+
+const parseJson = <T>(text: string | null, fallback: T): T => {
+  if (!text) return fallback;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+};
+
+/** Terms of every object in `ids`; `areaId` is the publication categories are shown under. */
+export async function loadTerms(db: Db, ids: number[], areaId: number | null = null): Promise<Map<number, ObjectTerms>> {
+  const out = new Map<number, ObjectTerms>(ids.map((id) => [id, emptyTerms()]));
+  if (!ids.length) return out;
+  const [cats, tags, geos, dates] = await Promise.all([
+    db
+      .selectFrom('object_categories')
+      .innerJoin('categories', 'categories.id', 'object_categories.category_id')
+      .select(['object_categories.object_id', 'categories.id', 'categories.name', 'categories.label'])
+      .where('object_categories.object_id', 'in', ids)
+      .orderBy('categories.name')
+      .execute(),
+    db
+      .selectFrom('object_tags')
+      .innerJoin('tags', 'tags.id', 'object_tags.tag_id')
+      .select(['object_tags.object_id', 'tags.name', 'tags.label'])
+      .where('object_tags.object_id', 'in', ids)
+      .orderBy('tags.name')
+      .execute(),
+    db.selectFrom('geo_tags').selectAll().where('object_id', 'in', ids).orderBy('id').execute(),
+    db.selectFrom('date_items').selectAll().where('object_id', 'in', ids).orderBy('start_date').orderBy('id').execute(),
+  ]);
+  for (const [id, rows] of group(cats, (r) => r.object_id)) {
+    out.get(id)!.categories = rows.map((r) => ({ id: r.id, area_id: areaId, label: r.label, name: r.name }));
+  }
+  for (const [id, rows] of group(tags, (r) => r.object_id)) out.get(id)!.tags = rows.map((r) => ({ label: r.label, name: r.name }));
+  for (const [id, rows] of group(geos, (r) => r.object_id)) {
+    out.get(id)!.geo_tags = rows.map((r) => {
+      const look = parseJson<Partial<GeoTag['gmaps_lookats']>>(r.gmaps_lookats, {});
+      return {
+        id: r.id,
+        object_id: r.object_id,
+        title: r.title,
+        latitude: r.latitude,
+        longitude: r.longitude,
+        address: r.address,
+        gmaps_lookats: { zoom: look.zoom ?? null, mapType: look.mapType ?? null, latitude: look.latitude ?? null, longitude: look.longitude ?? null, range: look.range ?? null },
+      };
+    });
+  }
+  for (const [id, rows] of group(dates, (r) => r.object_id)) {
+    out.get(id)!.date_items = rows.map((r) => ({ start_date: r.start_date, end_date: r.end_date, days: parseJson<number[]>(r.days, []) }));
+  }
+  return out;
+}
+
+/** What a legacy write may say about terms; undefined = leave as is. */
+export interface TermsInput {
+  categories?: string[];
+  tags?: string[];
+  geo_tags?: Array<{ title: string | null; address: string | null; latitude: number | null; longitude: number | null; gmaps_lookats: unknown }>;
+  date_items?: DateItem[];
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function names(value: unknown, field: string): string[] {
+  if (!Array.isArray(value)) throw badRequest(`"${field}" must be an array of names`, 'invalid_body');
+  return value.map((v, i) => {
+    const label = typeof v === 'string' ? v.trim() : isObject(v) && typeof v.name === 'string' ? v.name.trim() : '';
+    if (!label || label.length > 255) throw badRequest(`${field}[${i}] must be a non-empty name`, 'invalid_body');
+    return label;
+  });
+}
+
+function optNumber(value: unknown, field: string, limit: number): number | null {
+  if (value === undefined || value === null || value === '') return null;
+  const n = typeof value === 'string' ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isFinite(n) || Math.abs(n) > limit) throw badRequest(`${field} must be a number between -${limit} and ${limit}`, 'invalid_body');
+  return n;
+}
+
+function optText(value: unknown, field: string): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string') throw badRequest(`${field} must be a string`, 'invalid_body');
+  return value === '' ? null : value;
+}
+
+function optDate(value: unknown, field: string): string | null {
+  if (value === undefined || value === null || value === '') return null;
+  const iso = typeof value === 'string' ? toIso(value) : null;
+  if (!iso) throw badRequest(`${field} must be an ISO 8601 date`, 'invalid_body');
+  return iso;
+}
+
+/** Check and normalise the term fields of a legacy body (400 naming the bad field). */
+export function parseTermsInput(data: Record<string, unknown>): TermsInput {
+  const out: TermsInput = {};
+  if (data.categories !== undefined && data.categories !== null) out.categories = names(data.categories, 'categories');
+  if (data.tags !== undefined && data.tags !== null) out.tags = names(data.tags, 'tags');
+  if (data.geo_tags !== undefined && data.geo_tags !== null) {
+    if (!Array.isArray(data.geo_tags)) throw badRequest('"geo_tags" must be an array', 'invalid_body');
+    out.geo_tags = data.geo_tags.map((g, i) => {
+      if (!isObject(g)) throw badRequest(`geo_tags[${i}] must be an object`, 'invalid_body');
+      if (g.gmaps_lookats !== undefined && g.gmaps_lookats !== null && !isObject(g.gmaps_lookats)) {
+        throw badRequest(`geo_tags[${i}].gmaps_lookats must be an object`, 'invalid_body');
+      }
+      return {
+        title: optText(g.title, `geo_tags[${i}].title`),
+        address: optText(g.address, `geo_tags[${i}].address`),
+        latitude: optNumber(g.latitude, `geo_tags[${i}].latitude`, 90),
+        longitude: optNumber(g.longitude, `geo_tags[${i}].longitude`, 180),
+        gmaps_lookats: g.gmaps_lookats ?? null,
+      };
+    });
+  }
+  if (data.date_items !== undefined && data.date_items !== null) {
+    if (!Array.isArray(data.date_items)) throw badRequest('"date_items" must be an array', 'invalid_body');
+    out.date_items = data.date_items.map((d, i) => {
+      if (!isObject(d)) throw badRequest(`date_items[${i}] must be an object`, 'invalid_body');
+      const start = optDate(d.start_date, `date_items[${i}].start_date`);
+      const end = optDate(d.end_date, `date_items[${i}].end_date`);
+      if (start && end && end < start) throw badRequest(`date_items[${i}].end_date is before start_date`, 'invalid_body');
+      let days: number[] = [];
+      if (d.days !== undefined && d.days !== null) {
+        if (!Array.isArray(d.days) || !d.days.every((n) => Number.isInteger(n) && n >= 0 && n <= 6)) {
+          throw badRequest(`date_items[${i}].days must be an array of weekday numbers 0-6`, 'invalid_body');
+        }
+        days = [...new Set(d.days as number[])].sort();
+      }
+      return { start_date: start, end_date: end, days };
+    });
+  }
+  return out;
+}
+
+async function termIds(db: Db, table: 'categories' | 'tags', labels: string[]): Promise<number[]> {
+  const ids: number[] = [];
+  const now = nowIso();
+  for (const label of labels) {
+    const name = slugify(label) || label.toLowerCase();
+    const found = await db.selectFrom(table).select('id').where('name', '=', name).executeTakeFirst();
+    if (found) {
+      ids.push(found.id);
+      continue;
+    }
+    const row = await db.insertInto(table).values({ name, label, created: now }).returning('id').executeTakeFirstOrThrow();
+    ids.push(Number(row.id));
+  }
+  return [...new Set(ids)];
+}
+
+/** Replace the kinds of terms named in `input` for one object (inside the caller's transaction). */
+export async function saveTerms(db: Db, objectId: number, input: TermsInput): Promise<void> {
+  if (input.categories) {
+    const ids = await termIds(db, 'categories', input.categories);
+    await db.deleteFrom('object_categories').where('object_id', '=', objectId).execute();
+    if (ids.length) await db.insertInto('object_categories').values(ids.map((category_id) => ({ object_id: objectId, category_id }))).execute();
+  }
+  if (input.tags) {
+    const ids = await termIds(db, 'tags', input.tags);
+    await db.deleteFrom('object_tags').where('object_id', '=', objectId).execute();
+    if (ids.length) await db.insertInto('object_tags').values(ids.map((tag_id) => ({ object_id: objectId, tag_id }))).execute();
+  }
+  if (input.geo_tags) {
+    await db.deleteFrom('geo_tags').where('object_id', '=', objectId).execute();
+    for (const g of input.geo_tags) {
+      await db
+        .insertInto('geo_tags')
+        .values({ object_id: objectId, title: g.title, address: g.address, latitude: g.latitude, longitude: g.longitude, gmaps_lookats: g.gmaps_lookats ? JSON.stringify(g.gmaps_lookats) : null })
+        .execute();
+    }
+  }
+  if (input.date_items) {
+    await db.deleteFrom('date_items').where('object_id', '=', objectId).execute();
+    for (const d of input.date_items) {
+      await db.insertInto('date_items').values({ object_id: objectId, start_date: d.start_date, end_date: d.end_date, days: JSON.stringify(d.days) }).execute();
+    }
+  }
+}

@@ -1,0 +1,90 @@
+// The legacy write family on /objects… (authentication required; the type must be writable).
+import type { Request } from 'express';
+import type { Transaction } from 'kysely';
+import type { AppContext } from '../../context.js';
+import type { Database } from '../../db/tables.js';
+import { baseUrl } from '../../http/links.js';
+import { parsePaging } from '../../http/query.js';
+import type { RouteDef } from '../../http/router.js';
+import { legacyPaging, legacyRoute, sendLegacy } from './envelope.js';
+import { formatObjects } from './format.js';
+import { sendObject } from './read-routes.js';
+import { childPosition, findReachable, listChildren, listRelated, openReader, relationDetail, relationSide } from './reader.js';
+import { addLegacyChildren, addLegacyRelations, createLegacyObject, legacyData, putLegacyChild, putLegacyRelation, updateLegacyObject } from './writer.js';
+
+const readerIn = (ctx: AppContext, req: Request) => (trx: Transaction<Database>) => openReader(ctx, req, trx);
+
+export function legacyWriteRoutes(): RouteDef[] {
+  return [
+    legacyRoute('objects', {
+      method: 'post',
+      path: '/objects',
+      guard: 'user',
+      handler: async (req, res, ctx) => {
+        const [data] = legacyData(req);
+        const creating = data.id === undefined || data.id === null;
+        const id = creating ? await createLegacyObject(ctx, req, readerIn(ctx, req), data) : await updateLegacyObject(ctx, req, readerIn(ctx, req), data);
+        const r = await openReader(ctx, req);
+        const row = await findReachable(r, String(id));
+        if (creating) await sendObject(r, req, res, row, 201, { Location: `${baseUrl(req)}/objects/${id}` });
+        else await sendObject(r, req, res, row);
+      },
+    }),
+    legacyRoute('objects', {
+      method: 'post',
+      path: '/objects/:id/relations/:name',
+      guard: 'user',
+      handler: async (req, res, ctx) => {
+        const items = legacyData(req, true);
+        const name = String(req.params.name);
+        const objectId = await addLegacyRelations(ctx, readerIn(ctx, req), String(req.params.id), name, items);
+        const r = await openReader(ctx, req);
+        const page = parsePaging({});
+        const list = await listRelated(r, objectId, await relationSide(r.db, name), page);
+        const objects = await formatObjects(r, req, list.rows);
+        sendLegacy(req, res, { objects }, {
+          status: 201,
+          paging: legacyPaging(page.page, page.pageSize, list.total, objects.length),
+          headers: { Location: `${baseUrl(req)}/objects/${objectId}/relations/${encodeURIComponent(name)}` },
+        });
+      },
+    }),
+    legacyRoute('objects', {
+      method: 'put',
+      path: '/objects/:id/relations/:name/:relatedId',
+      guard: 'user',
+      handler: async (req, res, ctx) => {
+        const [data] = legacyData(req);
+        const { row, related, rel } = await putLegacyRelation(ctx, readerIn(ctx, req), String(req.params.id), String(req.params.name), String(req.params.relatedId), data);
+        const r = await openReader(ctx, req);
+        sendLegacy(req, res, await relationDetail(r, row.id, rel, related.id));
+      },
+    }),
+    legacyRoute('objects', {
+      method: 'post',
+      path: '/objects/:id/children',
+      guard: 'user',
+      handler: async (req, res, ctx) => {
+        const folder = await addLegacyChildren(ctx, readerIn(ctx, req), String(req.params.id), legacyData(req, true));
+        const r = await openReader(ctx, req);
+        const page = parsePaging({});
+        const list = await listChildren(r, folder, 'all', page, null);
+        const objects = await formatObjects(r, req, list.rows);
+        sendLegacy(req, res, { objects }, { paging: legacyPaging(page.page, page.pageSize, list.total, objects.length) });
+      },
+    }),
+    legacyRoute('objects', {
+      method: 'put',
+      path: '/objects/:id/children/:childId',
+      guard: 'user',
+      handler: async (req, res, ctx) => {
+        const body = req.body as Record<string, unknown>;
+        // `priority` may come at the top level or inside `data`.
+        const data = body && typeof body.data === 'object' && body.data !== null ? (body.data as Record<string, unknown>) : body;
+        const { folder, child } = await putLegacyChild(ctx, readerIn(ctx, req), String(req.params.id), String(req.params.childId), data ?? {});
+        const r = await openReader(ctx, req);
+        sendLegacy(req, res, { priority: await childPosition(r, folder, child.id) });
+      },
+    }),
+  ];
+}

@@ -1,0 +1,283 @@
+// The legacy write family: create and update objects (with parents, relations, categories, tags,
+// geo tags, date items and an upload token), write relations with priority and params, and place
+// children at positions. Each write is one transaction through the objects and folders services.
+import type { Request } from 'express';
+import type { Transaction } from 'kysely';
+import type { AppContext } from '../../context.js';
+import type { Database } from '../../db/tables.js';
+import { badRequest, notFound } from '../../http/errors.js';
+import { addChildren, placeNewFolder, removeChildren } from '../folders/service.js';
+import { folderNode, nodeIn, type Position } from '../folders/tree.js';
+import { writeRelationships } from '../objects/relations.js';
+import { createObject, getObject, updateObject } from '../objects/service.js';
+import { mediaRootOf, streamService } from '../streams/service.js';
+import { findReachable, findVisible, FOLDER_TYPE, isReachable, relationSide, type ObjectRow, type Reader } from './reader.js';
+import { parseTermsInput, saveTerms } from './terms.js';
+import { assertWritable, resolveTypeName } from './types.js';
+import { consumeUploadToken } from './uploads.js';
+
+type Data = Record<string, unknown>;
+const isObject = (v: unknown): v is Data => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** `data` of a legacy write body: an object (or, where allowed, an array of objects). */
+export function legacyData(req: Request, allowArray = false): Data[] {
+  const body = req.body as { data?: unknown } | undefined;
+  const data = isObject(body) ? body.data : undefined;
+  if (isObject(data)) return [data];
+  if (allowArray && Array.isArray(data) && data.length && data.every(isObject)) return data as Data[];
+  throw badRequest(allowArray ? '"data" must be an object or a non-empty array of objects' : '"data" must be an object', 'invalid_body');
+}
+
+/** Legacy fields that are not attributes: handled separately, or read-only and ignored. */
+const NOT_ATTRIBUTES = new Set([
+  'id', 'object_type', 'object_type_id', 'parents', 'relations', 'categories', 'tags', 'geo_tags', 'date_items', 'upload_token',
+  'nickname', 'custom_properties', 'created', 'modified', 'publication_date', 'valid', 'authorized', 'free_access', 'languages',
+  'children', 'name', 'original_name', 'mime_type', 'uri', 'file_size', 'width', 'height', 'created_by', 'modified_by',
+]);
+
+/** The object attributes of a legacy body: core fields, `nickname` as uname, custom properties. */
+function attributesOf(data: Data): Record<string, unknown> {
+  const attrs: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(data)) if (!NOT_ATTRIBUTES.has(k)) attrs[k] = v;
+  if (data.nickname !== undefined) attrs.uname = data.nickname;
+  if (data.custom_properties !== undefined && data.custom_properties !== null) {
+    if (!isObject(data.custom_properties)) throw badRequest('"custom_properties" must be an object', 'invalid_body');
+    Object.assign(attrs, data.custom_properties);
+  }
+  return attrs;
+}
+
+function idOf(value: unknown, field: string): number {
+  if ((typeof value === 'number' && Number.isInteger(value) && value > 0) || (typeof value === 'string' && /^\d{1,15}$/.test(value))) return Number(value);
+  throw badRequest(`${field} must be an object id`, 'invalid_body');
+}
+
+function optPriority(value: unknown, field: string): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!Number.isInteger(value) || (value as number) < 1) throw badRequest(`${field} must be a positive integer`, 'invalid_body');
+  return value as number;
+}
+
+function optParams(value: unknown, field: string): Record<string, unknown> | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!isObject(value)) throw badRequest(`${field} must be an object`, 'invalid_body');
+  return value;
+}
+
+/** The tree node of a section or the publication that the caller may write under; 400 otherwise. */
+async function parentNode(r: Reader, id: number, field: string) {
+  const parent = await findVisible(r, id);
+  if (!parent || parent.type_name !== FOLDER_TYPE || !(await isReachable(r, parent.id))) {
+    throw badRequest(`${field}: ${id} is not a section of the publication`, 'invalid_parent');
+  }
+  const node = await folderNode(r.db, parent.id);
+  if (!node || node.root_id !== r.publication.id) throw badRequest(`${field}: ${id} is not a section of the publication`, 'invalid_parent');
+  return node;
+}
+
+interface RelationItem {
+  relatedId: number;
+  priority?: number;
+  params?: Record<string, unknown>;
+}
+
+function relationItems(list: unknown, field: string): RelationItem[] {
+  const items = Array.isArray(list) ? list : [list];
+  return items.map((item, i) => {
+    if (!isObject(item)) throw badRequest(`${field}[${i}] must be an object with related_id`, 'invalid_body');
+    return {
+      relatedId: idOf(item.related_id, `${field}[${i}].related_id`),
+      priority: optPriority(item.priority, `${field}[${i}].priority`),
+      params: optParams(item.params, `${field}[${i}].params`),
+    };
+  });
+}
+
+/** Write relations of `row` through `name` (add or update each), related objects must be reachable. */
+async function writeRelations(r: Reader, row: ObjectRow, name: string, items: RelationItem[], mode: 'add' | 'replace') {
+  await relationSide(r.db, name);
+  const targets: Array<{ id: string; type: string; meta: Record<string, unknown> }> = [];
+  for (const [i, item] of items.entries()) {
+    const target = await findVisible(r, item.relatedId);
+    if (!target || !(await isReachable(r, target.id))) throw badRequest(`relations.${name}[${i}]: object ${item.relatedId} is not reachable`, 'invalid_relation');
+    const relation: Record<string, unknown> = {};
+    if (item.priority !== undefined) relation.priority = item.priority;
+    if (item.params !== undefined) relation.params = item.params;
+    targets.push({ id: String(target.id), type: target.type_name, meta: { relation } });
+  }
+  const current = await getObject(r.ctx, row.id, { db: r.db });
+  if (!current) throw notFound(`Object ${row.id} not found`);
+  await writeRelationships(r.ctx, current, name, targets, mode, r.db as Transaction<Database>);
+}
+
+function parseRelations(value: unknown): Array<[string, RelationItem[]]> {
+  if (!isObject(value)) throw badRequest('"relations" must be an object of relation name to a list of {related_id}', 'invalid_body');
+  return Object.entries(value).map(([name, list]) => [name, relationItems(list, `relations.${name}`)]);
+}
+
+/** POST /objects without data.id: create; returns the new id. */
+export async function createLegacyObject(ctx: AppContext, req: Request, reader: (db: Transaction<Database>) => Promise<Reader>, data: Data): Promise<number> {
+  if (typeof data.object_type !== 'string' || !data.object_type) throw badRequest('"object_type" is required', 'missing_parameter');
+  const typeName = await resolveTypeName(ctx.db, data.object_type);
+  await assertWritable(ctx, typeName);
+  const hasParents = data.parents !== undefined && data.parents !== null;
+  const hasRelations = data.relations !== undefined && data.relations !== null;
+  if (!hasParents && !hasRelations) throw badRequest('"parents" or "relations" is required', 'missing_parameter');
+  const parents = hasParents ? parentIds(data.parents) : [];
+  if (typeName === FOLDER_TYPE && parents.length !== 1) throw badRequest('A section needs exactly one parent', 'invalid_parent');
+  const relations = hasRelations ? parseRelations(data.relations) : [];
+  const terms = parseTermsInput(data);
+  const mediaRoot = mediaRootOf(ctx, typeName);
+  if (data.upload_token !== undefined && !mediaRoot) throw badRequest(`Objects of type "${data.object_type}" take no file`, 'not_media');
+  const userId = req.auth.userId!;
+  return ctx.db.transaction().execute(async (trx) => {
+    const r = await reader(trx);
+    const nodes = [];
+    for (const [i, id] of parents.entries()) nodes.push(await parentNode(r, id, `parents[${i}]`));
+    const id = await createObject(ctx, typeName, { attributes: attributesOf(data) }, { userId, isAdmin: req.auth.isAdmin }, trx);
+    if (typeName === FOLDER_TYPE) await placeNewFolder(trx, id, nodes[0].object_id);
+    else if (nodes.length) await addChildrenTo(r, nodes.map((n) => n.object_id), id);
+    const row = (await findVisible(r, id))!;
+    for (const [name, items] of relations) await writeRelations(r, row, name, items, 'add');
+    await saveTerms(trx, id, terms);
+    if (data.upload_token !== undefined) {
+      const uuid = await consumeUploadToken(trx, data.upload_token, userId, typeName, id);
+      await streamService(ctx).linkNewObject(trx, uuid, id, typeName, mediaRoot!);
+    }
+    return id;
+  });
+}
+
+function parentIds(value: unknown): number[] {
+  if (!Array.isArray(value) || !value.length) throw badRequest('"parents" must be a non-empty array of ids', 'invalid_body');
+  return [...new Set(value.map((v, i) => idOf(v, `parents[${i}]`)))];
+}
+
+/** POST /objects with data.id: update what the body names; omitted fields keep their values. */
+export async function updateLegacyObject(ctx: AppContext, req: Request, reader: (db: Transaction<Database>) => Promise<Reader>, data: Data): Promise<number> {
+  const id = idOf(data.id, 'data.id');
+  if (data.upload_token !== undefined) throw badRequest('The file of an existing object cannot be changed', 'invalid_upload_token');
+  const terms = parseTermsInput(data);
+  const relations = data.relations !== undefined && data.relations !== null ? parseRelations(data.relations) : [];
+  const parents = data.parents !== undefined && data.parents !== null ? parentIds(data.parents) : null;
+  const userId = req.auth.userId!;
+  await ctx.db.transaction().execute(async (trx) => {
+    const r = await reader(trx);
+    const row = await findReachable(r, String(id));
+    if (typeof data.object_type === 'string' && (await resolveTypeName(trx, data.object_type)) !== row.type_name) {
+      throw badRequest(`Object ${id} is not of type ${data.object_type}`, 'type_mismatch');
+    }
+    await assertWritable(ctx, row.type_name, trx);
+    const attrs = attributesOf(data);
+    if (Object.keys(attrs).length) await updateObject(ctx, id, { attributes: attrs }, { userId, isAdmin: req.auth.isAdmin }, {}, trx);
+    if (parents) await replaceParents(r, row, parents);
+    for (const [name, items] of relations) await writeRelations(r, row, name, items, 'replace');
+    await saveTerms(trx, id, terms);
+  });
+  return id;
+}
+
+/** Place the object `id` in each folder of `folderIds` (last). */
+async function addChildrenTo(r: Reader, folderIds: number[], id: number, position?: Position) {
+  const row = await getObject(r.ctx, id, { db: r.db });
+  if (!row) throw notFound(`Object ${id} not found`);
+  for (const folderId of folderIds) await addChildren(r.ctx, r.db as Transaction<Database>, folderId, [{ row, position }]);
+}
+
+/** Make `parents` the object's exact places on the publication tree. */
+async function replaceParents(r: Reader, row: ObjectRow, parents: number[]) {
+  const nodes = [];
+  for (const [i, id] of parents.entries()) nodes.push(await parentNode(r, id, `parents[${i}]`));
+  if (row.type_name === FOLDER_TYPE && nodes.length !== 1) throw badRequest('A section needs exactly one parent', 'invalid_parent');
+  const current = await r.db.selectFrom('trees').select('parent_id').where('object_id', '=', row.id).where('root_id', '=', r.publication.id).execute();
+  const have = new Set(current.map((c) => Number(c.parent_id)));
+  await addChildrenTo(r, parents.filter((p) => !have.has(p)), row.id);
+  const full = (await getObject(r.ctx, row.id, { db: r.db }))!;
+  if (row.type_name === FOLDER_TYPE) return; // moving the folder took it out of its old parent
+  for (const old of have) if (!parents.includes(old)) await removeChildren(r.ctx, r.db as Transaction<Database>, old, [full]);
+}
+
+/** POST /objects/{id}/relations/{name}: add or update each related object. */
+export async function addLegacyRelations(ctx: AppContext, reader: (db: Transaction<Database>) => Promise<Reader>, objectId: string, name: string, items: Data[]) {
+  const parsed = relationItems(items, 'data');
+  return ctx.db.transaction().execute(async (trx) => {
+    const r = await reader(trx);
+    const row = await findReachable(r, objectId);
+    await assertWritable(ctx, row.type_name, trx);
+    await writeRelations(r, row, name, parsed, 'add');
+    return row.id;
+  });
+}
+
+/** PUT /objects/{id}/relations/{name}/{related_id}: set priority and params of one relation. */
+export async function putLegacyRelation(ctx: AppContext, reader: (db: Transaction<Database>) => Promise<Reader>, objectId: string, name: string, relatedId: string, data: Data) {
+  if (data.priority === undefined && data.params === undefined) throw badRequest('"priority" or "params" is required', 'missing_parameter');
+  const priority = optPriority(data.priority, 'priority');
+  const params = optParams(data.params, 'params');
+  return ctx.db.transaction().execute(async (trx) => {
+    const r = await reader(trx);
+    const row = await findReachable(r, objectId);
+    const related = await findReachable(r, relatedId);
+    await assertWritable(ctx, row.type_name, trx);
+    const rel = await relationSide(trx, name);
+    const [self, other, prio] = rel.side === 'left' ? (['left_id', 'right_id', 'priority'] as const) : (['right_id', 'left_id', 'inv_priority'] as const);
+    const link = await trx
+      .selectFrom('object_relations')
+      .select(['id'])
+      .where('relation_id', '=', rel.relationId)
+      .where(self, '=', row.id)
+      .where(other, '=', related.id)
+      .executeTakeFirst();
+    if (!link) throw notFound(`Object ${related.id} is not related to ${row.id} by ${name}`);
+    // An omitted priority has no "null" in Folio (priorities order the list): it goes last.
+    let newPriority = priority;
+    if (newPriority === undefined) {
+      const max = await trx
+        .selectFrom('object_relations')
+        .select((eb) => eb.fn.max(prio).as('m'))
+        .where('relation_id', '=', rel.relationId)
+        .where(self, '=', row.id)
+        .executeTakeFirstOrThrow();
+      newPriority = Number(max.m ?? 0) + 1;
+    }
+    await trx.updateTable('object_relations').set({ [prio]: newPriority, params: params === undefined ? null : JSON.stringify(params) }).where('id', '=', link.id).execute();
+    return { row, related, rel };
+  });
+}
+
+/** POST /objects/{id}/children: place each child (at `priority`, else last); moves existing ones. */
+export async function addLegacyChildren(ctx: AppContext, reader: (db: Transaction<Database>) => Promise<Reader>, folderId: string, items: Data[]) {
+  const parsed = items.map((item, i) => ({ childId: idOf(item.child_id, `data[${i}].child_id`), priority: optPriority(item.priority, `data[${i}].priority`) }));
+  return ctx.db.transaction().execute(async (trx) => {
+    const r = await reader(trx);
+    const folder = await findReachable(r, folderId);
+    if (folder.type_name !== FOLDER_TYPE) throw badRequest(`Object ${folder.id} is not a section or the publication`, 'not_a_section');
+    const parent = await parentNode(r, folder.id, 'object');
+    for (const [i, item] of parsed.entries()) {
+      const child = await findVisible(r, item.childId);
+      if (!child || child.id === folder.id || !(await isReachable(r, child.id))) throw badRequest(`data[${i}].child_id: object ${item.childId} not found`, 'invalid_child');
+      await assertWritable(ctx, child.type_name, trx);
+      await placeChild(r, parent, child, item.priority);
+    }
+    return folder;
+  });
+}
+
+/** PUT /objects/{id}/children/{child_id}: move a child to `priority`. */
+export async function putLegacyChild(ctx: AppContext, reader: (db: Transaction<Database>) => Promise<Reader>, folderId: string, childId: string, data: Data) {
+  const priority = optPriority(data.priority, 'priority');
+  if (priority === undefined) throw badRequest('"priority" is required', 'missing_parameter');
+  return ctx.db.transaction().execute(async (trx) => {
+    const r = await reader(trx);
+    const folder = await findReachable(r, folderId);
+    const parent = await parentNode(r, folder.id, 'object');
+    const child = await findReachable(r, childId);
+    if (!(await nodeIn(trx, folder.id, child.id))) throw notFound(`Object ${child.id} is not a child of ${folder.id}`);
+    await placeChild(r, parent, child, priority);
+    return { folder, child };
+  });
+}
+
+async function placeChild(r: Reader, parent: Awaited<ReturnType<typeof parentNode>>, child: ObjectRow, position: Position | undefined) {
+  await addChildrenTo(r, [parent.object_id], child.id, position);
+}
