@@ -53,8 +53,11 @@ describe('writes under SQLITE_BUSY', () => {
   });
 
   test('a lock held past the busy timeout gives 503 with Retry-After, then the retry succeeds', async () => {
-    const { released } = await holdWriteLock(dbFile, 6500);
-    const res = await s.request('POST', '/auth', { body: ADMIN, headers: { 'Content-Type': 'application/json' } });
+    // A renewal writes at once (no password hashing first), so it meets the lock with the whole
+    // 5 s busy timeout still to wait.
+    const { renew } = await s.login();
+    const { released } = await holdWriteLock(dbFile, 7500);
+    const res = await s.request('POST', '/auth', { token: renew });
     expectError(res, 503, 'busy');
     assert.equal(res.headers.get('retry-after'), '1');
     await released;
