@@ -51,31 +51,40 @@ interface Session {
   renew: string;
   /** Access token expiry, epoch ms. */
   expires: number;
+  /** How long before `expires` to renew, ms. */
+  margin: number;
 }
 
 const STORAGE_KEY = 'folio.session';
 const USERNAME_KEY = 'folio.username';
-/** Renew when the access token has less than this left. */
+/** Renew when the access token has less than this left (a third of its life when shorter). */
 const RENEW_MARGIN_MS = 60_000;
 const JSONAPI = 'application/vnd.api+json';
 
 function readSession(): Session | null {
   try {
     const raw = sessionStorage.getItem(STORAGE_KEY);
-    return raw ? (JSON.parse(raw) as Session) : null;
+    const stored = raw ? (JSON.parse(raw) as Session) : null;
+    return stored && typeof stored.jwt === 'string' ? { ...stored, margin: stored.margin ?? RENEW_MARGIN_MS } : null;
   } catch {
     return null;
   }
 }
 
-function tokenExpiry(jwt: string): number {
+/** When the access token expires and when to renew it, from its `exp` and `iat` claims. */
+function tokenTimes(jwt: string): { expires: number; margin: number } {
   try {
     const payload = JSON.parse(atob(jwt.split('.')[1].replace(/-/g, '+').replace(/_/g, '/')));
-    return typeof payload.exp === 'number' ? payload.exp * 1000 : Date.now() + 5 * 60_000;
+    const expires = payload.exp * 1000;
+    const lifetime = expires - (typeof payload.iat === 'number' ? payload.iat * 1000 : Date.now());
+    if (!Number.isFinite(expires)) throw new Error('no exp');
+    return { expires, margin: Math.min(RENEW_MARGIN_MS, lifetime / 3) };
   } catch {
-    return Date.now() + 5 * 60_000;
+    return { expires: Date.now() + 5 * 60_000, margin: RENEW_MARGIN_MS };
   }
 }
+
+const needsRenewal = (s: Session | null) => s !== null && s.expires - Date.now() < s.margin;
 
 let session: Session | null = readSession();
 let renewing: Promise<boolean> | null = null;
@@ -106,7 +115,7 @@ export function onSessionChange(listener: (state: SessionState) => void): () => 
 }
 
 function storeSession(jwt: string, renew: string) {
-  session = { jwt, renew, expires: tokenExpiry(jwt) };
+  session = { jwt, renew, ...tokenTimes(jwt) };
   sessionStorage.setItem(STORAGE_KEY, JSON.stringify(session));
   scheduleRenewal();
 }
@@ -122,9 +131,11 @@ function dropSession(next: SessionState) {
 function scheduleRenewal() {
   if (renewTimer) clearTimeout(renewTimer);
   if (!session) return;
-  const wait = Math.max(1_000, session.expires - Date.now() - RENEW_MARGIN_MS);
+  const wait = Math.max(1_000, session.expires - Date.now() - session.margin);
   renewTimer = setTimeout(() => void renewSession(), Math.min(wait, 2 ** 31 - 1));
 }
+
+scheduleRenewal();
 
 async function parseError(res: Response): Promise<ApiError> {
   let body: any = null;
@@ -193,7 +204,7 @@ interface CallOptions {
 }
 
 async function call(method: string, path: string, opts: CallOptions = {}): Promise<any> {
-  if (!opts.anonymous && session && session.expires - Date.now() < RENEW_MARGIN_MS) await renewSession();
+  if (!opts.anonymous && needsRenewal(session)) await renewSession();
   const send = () => {
     const headers: Record<string, string> = { Accept: opts.accept ?? JSONAPI };
     if (opts.body !== undefined) headers['Content-Type'] = JSONAPI;
@@ -331,7 +342,7 @@ export async function currentUser(): Promise<CurrentUser> {
  * XMLHttpRequest, because fetch cannot report upload progress.
  */
 export async function uploadMedia(mediaType: string, file: File, onProgress: (fraction: number) => void): Promise<SingleResult> {
-  if (session && session.expires - Date.now() < RENEW_MARGIN_MS) await renewSession();
+  if (needsRenewal(session)) await renewSession();
   const send = () =>
     new Promise<{ status: number; text: string }>((resolve, reject) => {
       const xhr = new XMLHttpRequest();
@@ -361,6 +372,32 @@ export async function uploadMedia(mediaType: string, file: File, onProgress: (fr
   }
   onProgress(1);
   return toSingle(body);
+}
+
+/**
+ * A served file (thumbnail, stream download) as an object URL for <img>/<a>: fetched with the
+ * session's token, since drafts' files are not public and <img> cannot send the header.
+ */
+export async function fileObjectUrl(url: string): Promise<string> {
+  if (needsRenewal(session)) await renewSession();
+  const res = await rawFetch(url, { headers: session ? { Authorization: `Bearer ${session.jwt}` } : {} });
+  if (!res.ok) throw await parseError(res);
+  return URL.createObjectURL(await res.blob());
+}
+
+export interface Thumbnail {
+  id: number | string;
+  uuid?: string;
+  ready: boolean;
+  url?: string;
+  acceptable?: boolean;
+}
+
+/** Thumbnail entries of media objects for a preset (GET /media/thumbs?ids=…&preset=…). */
+export async function thumbnails(ids: string[], preset: string): Promise<Thumbnail[]> {
+  if (!ids.length) return [];
+  const body = await call('GET', '/media/thumbs', { query: { ids: ids.join(','), preset } });
+  return (body?.meta?.thumbnails ?? []) as Thumbnail[];
 }
 
 /** The human message of any error thrown by this module (or anything else). */

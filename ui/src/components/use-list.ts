@@ -2,7 +2,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, type ListResult, type Query } from '../api/client';
 
-export function useList(path: string | null, query: Query = {}, pageSize = 20) {
+/** `refresh`: any value whose change reloads the list (e.g. a counter bumped elsewhere). */
+export function useList(path: string | null, query: Query = {}, pageSize = 20, refresh: unknown = null) {
   const [page, setPage] = useState(1);
   const [result, setResult] = useState<ListResult | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -32,7 +33,8 @@ export function useList(path: string | null, query: Query = {}, pageSize = 20) {
     } finally {
       if (mine === seq.current) setLoading(false);
     }
-  }, [path, key, page, pageSize]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [path, key, page, pageSize, refresh]);
 
   useEffect(() => {
     void load();

@@ -1,8 +1,230 @@
+// Objects: browse by type with search and status filter; create and edit through a form made
+// from the type's schema; set status; move to the trash; manage relations.
+import { useEffect, useState, type FormEvent } from 'react';
+import { api, type Resource } from '../../api/client';
+import { ConfirmButton } from '../../components/dialog';
+import { Empty, ErrorNote, Loading, Notice, Pager } from '../../components/feedback';
+import { SelectField, STATUS_OPTIONS, StatusBadge, type Values } from '../../components/fields';
+import { formatDate, titleOf } from '../../components/format';
+import { concreteTypes, isMediaType, useObjectTypes } from '../../components/model';
+import { href, navigate } from '../../components/route';
+import { SchemaFields, attributesFromForm, changedAttributes, formFromAttributes, useSchema, type FormProperty } from '../../components/schema-form';
+import { useAction, useList } from '../../components/use-list';
+import { MediaPreview } from '../media/MediaPage';
+import { RelationsPanel } from './RelationsPanel';
+
+/** Types with their own area in the admin. */
+const OWN_AREA = new Set(['users', 'folders']);
+
 export function ObjectsPage({ route }: { route: string[] }) {
+  const [type, id] = route;
+  if (type && id === 'new') return <ObjectEditor type={type} />;
+  if (type && id) return <ObjectEditor type={type} id={id} />;
+  return <ObjectList type={type ?? ''} />;
+}
+
+function ObjectList({ type }: { type: string }) {
+  const { types, error: typesError } = useObjectTypes();
+  const [search, setSearch] = useState('');
+  const [query, setQuery] = useState('');
+  const [status, setStatus] = useState('');
+  const choices = concreteTypes(types).filter((t) => !OWN_AREA.has(t.name));
+  const list = useList(type ? `/${type}` : '/objects', {
+    q: query || undefined,
+    'filter[status]': status || undefined,
+    'filter[type]': type ? undefined : choices.length ? choices.map((t) => t.name).join(',') : undefined,
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setQuery(search.trim());
+  };
   return (
     <section>
-      <h1>Objects</h1>
-      <p>{route.join('/')}</p>
+      <div className="page-head">
+        <h1>Objects</h1>
+        <span className="spacer" />
+        {type ? (
+          <a className="button primary" href={href('objects', type, 'new')}>
+            New {types?.find((t) => t.name === type)?.singular ?? type}
+          </a>
+        ) : null}
+      </div>
+      <ErrorNote error={typesError} />
+      <form className="toolbar" role="search" onSubmit={submit}>
+        <label>
+          Type
+          <select value={type} onChange={(e) => navigate('objects', ...(e.target.value ? [e.target.value] : []))}>
+            <option value="">All types</option>
+            {choices.map((t) => (
+              <option key={t.name} value={t.name}>
+                {t.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Status
+          <select value={status} onChange={(e) => setStatus(e.target.value)}>
+            <option value="">Any status</option>
+            {STATUS_OPTIONS.map(([v, t]) => (
+              <option key={v} value={v}>
+                {t}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="grow">
+          Search
+          <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Words in title, description or body" />
+        </label>
+        <button type="submit">Search</button>
+      </form>
+      <ErrorNote error={list.error} />
+      {list.loading && !list.result ? <Loading /> : null}
+      {list.result && list.result.data.length === 0 ? (
+        <Empty>{query || status ? 'No object matches these filters.' : type ? `No ${type} yet.` : 'No objects yet. Choose a type to create one.'}</Empty>
+      ) : null}
+      {list.result && list.result.data.length > 0 ? <ObjectTable objects={list.result.data} /> : null}
+      <Pager pagination={list.result?.pagination ?? null} onPage={list.setPage} label="Object pages" />
     </section>
+  );
+}
+
+function ObjectTable({ objects }: { objects: Resource[] }) {
+  return (
+    <div className="table-wrap">
+      <table>
+        <thead>
+          <tr>
+            <th>Title</th>
+            <th>Type</th>
+            <th>Status</th>
+            <th>Modified</th>
+          </tr>
+        </thead>
+        <tbody>
+          {objects.map((o) => (
+            <tr key={o.id}>
+              <td>
+                <a href={href('objects', o.type, o.id)}>{titleOf(o)}</a>
+              </td>
+              <td>{o.type}</td>
+              <td>
+                <StatusBadge status={o.attributes.status} />
+              </td>
+              <td>{formatDate(o.meta.modified)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function ObjectEditor({ type, id }: { type: string; id?: string }) {
+  const { properties, error: schemaError } = useSchema(type);
+  const { types } = useObjectTypes();
+  const [object, setObject] = useState<Resource | null>(null);
+  const [loadError, setLoadError] = useState<unknown>(null);
+
+  useEffect(() => {
+    setObject(null);
+    if (id) api.get(`/${type}/${id}`).then((r) => setObject(r.data), setLoadError);
+  }, [type, id]);
+
+  const error = schemaError ?? loadError;
+  if (error) return <ErrorNote error={error} />;
+  if (!properties || (id && !object)) return <Loading />;
+  return (
+    <section>
+      <p>
+        <a href={href('objects', type)}>‹ {type}</a>
+      </p>
+      <ObjectForm key={object?.id ?? 'new'} type={type} object={object} properties={properties} onSaved={setObject} />
+      {object && isMediaType(types, type) ? <MediaPreview object={object} /> : null}
+      {object ? <RelationsPanel object={object} /> : null}
+    </section>
+  );
+}
+
+function ObjectForm({
+  type,
+  object,
+  properties,
+  onSaved,
+}: {
+  type: string;
+  object: Resource | null;
+  properties: FormProperty[];
+  onSaved: (r: Resource) => void;
+}) {
+  const [values, setValues] = useState<Values>(() => ({
+    ...formFromAttributes(properties, object?.attributes ?? {}),
+    status: String(object?.attributes.status ?? 'draft'),
+  }));
+  const [notice, setNotice] = useState<string | null>(null);
+  const { busy, error, run } = useAction();
+  const locked = Boolean(object?.meta.locked);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setNotice(null);
+    const saved = await run(async () => {
+      const attributes = { ...attributesFromForm(properties, values), status: values.status };
+      if (!object) {
+        const clean = Object.fromEntries(Object.entries(attributes).filter(([, v]) => v !== null));
+        return api.create(`/${type}`, type, clean);
+      }
+      const before = { ...attributesFromForm(properties, formFromAttributes(properties, object.attributes)), status: object.attributes.status };
+      return api.update(`/${type}/${object.id}`, type, object.id, changedAttributes(before, attributes));
+    });
+    if (!saved) return;
+    if (!object) {
+      navigate('objects', type, saved.data.id);
+      return;
+    }
+    onSaved(saved.data);
+    setNotice('Changes saved.');
+  };
+
+  return (
+    <>
+      <div className="page-head">
+        <h1>{object ? titleOf(object) : `New ${type}`}</h1>
+        {object ? <StatusBadge status={object.attributes.status} /> : null}
+        {locked ? <span className="badge">locked</span> : null}
+        <span className="spacer" />
+        {object ? (
+          <ConfirmButton
+            label="Move to trash"
+            title="Move this object to the trash?"
+            message={<p>You can restore it from the trash later.</p>}
+            action={() => api.remove(`/${type}/${object.id}`)}
+            onDone={() => navigate('objects', type)}
+            disabled={locked}
+            buttonTitle={locked ? 'A locked object cannot be deleted' : undefined}
+          />
+        ) : null}
+      </div>
+      <form className="panel" onSubmit={submit} aria-label={object ? 'Edit object' : 'New object'}>
+        <div className="form-grid">
+          <SelectField label="Status" name="status" values={values} onChange={setValues} options={STATUS_OPTIONS} disabled={locked} />
+          <SchemaFields properties={properties} values={values} onChange={setValues} />
+        </div>
+        {object ? (
+          <p className="muted">
+            #{object.id} · created {formatDate(object.meta.created)} · modified {formatDate(object.meta.modified)} · published{' '}
+            {formatDate(object.meta.published)}
+          </p>
+        ) : null}
+        <ErrorNote error={error} />
+        <Notice text={notice} />
+        <div className="actions">
+          <button type="submit" className="primary" disabled={busy}>
+            {object ? 'Save changes' : 'Create'}
+          </button>
+        </div>
+      </form>
+    </>
   );
 }

@@ -1,0 +1,95 @@
+// Labelled form controls bound to one record of values, so every form reads the same way.
+import type { ReactNode } from 'react';
+
+export type Values = Record<string, any>;
+
+interface FieldProps {
+  label: string;
+  name: string;
+  values: Values;
+  onChange: (values: Values) => void;
+  type?: 'text' | 'password' | 'email' | 'number' | 'date' | 'datetime-local' | 'url' | 'textarea' | 'checkbox';
+  required?: boolean;
+  disabled?: boolean;
+  hint?: ReactNode;
+  className?: string;
+  autoComplete?: string;
+  maxLength?: number;
+}
+
+export function Field({ label, name, values, onChange, type = 'text', required, disabled, hint, className, autoComplete, maxLength }: FieldProps) {
+  const set = (v: unknown) => onChange({ ...values, [name]: v });
+  if (type === 'checkbox') {
+    return (
+      <label className={`inline ${className ?? ''}`}>
+        <input type="checkbox" name={name} checked={Boolean(values[name])} onChange={(e) => set(e.target.checked)} disabled={disabled} />
+        {label}
+      </label>
+    );
+  }
+  const common = {
+    name,
+    value: values[name] ?? '',
+    required,
+    disabled,
+    maxLength,
+    autoComplete,
+    onChange: (e: { target: { value: string } }) => set(e.target.value),
+  };
+  return (
+    <label className={className}>
+      {label}
+      {type === 'textarea' ? <textarea {...common} /> : <input type={type} {...common} />}
+      {hint ? <span className="hint">{hint}</span> : null}
+    </label>
+  );
+}
+
+export function SelectField({
+  label,
+  name,
+  values,
+  onChange,
+  options,
+  disabled,
+  className,
+}: {
+  label: string;
+  name: string;
+  values: Values;
+  onChange: (values: Values) => void;
+  options: Array<[string, string]>;
+  disabled?: boolean;
+  className?: string;
+}) {
+  return (
+    <label className={className}>
+      {label}
+      <select name={name} value={values[name] ?? ''} disabled={disabled} onChange={(e) => onChange({ ...values, [name]: e.target.value })}>
+        {options.map(([value, text]) => (
+          <option key={value} value={value}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+export const STATUS_OPTIONS: Array<[string, string]> = [
+  ['on', 'On (published)'],
+  ['draft', 'Draft'],
+  ['off', 'Off'],
+];
+
+export function StatusBadge({ status }: { status: unknown }) {
+  const s = String(status ?? '');
+  return <span className={`badge ${s}`}>{s || '—'}</span>;
+}
+
+/** Empty strings become null, so cleared fields are cleared on the server too. */
+export function nullIfEmpty(values: Values, keys: string[]): Values {
+  const out: Values = {};
+  for (const k of keys) out[k] = values[k] === '' || values[k] === undefined ? null : values[k];
+  return out;
+}

@@ -1,0 +1,187 @@
+// A form generated from a type's JSON Schema (GET /model/schema/{type}): one control per
+// attribute (isMeta false), chosen by the property's type and format. Values are kept as
+// strings/booleans while editing and converted back by `attributesFromForm`.
+import { useEffect, useState } from 'react';
+import { api, type JsonSchema, type JsonSchemaProperty } from '../api/client';
+import type { Values } from './fields';
+
+/** Attributes the form never shows (written through their own controls or not at all). */
+const HIDDEN = new Set(['password', 'status']);
+const LONG_TEXT = new Set(['body', 'description']);
+
+export type Kind = 'text' | 'textarea' | 'number' | 'integer' | 'boolean' | 'date' | 'datetime' | 'email' | 'url' | 'json' | 'enum';
+
+export interface FormProperty {
+  name: string;
+  kind: Kind;
+  required: boolean;
+  options: string[];
+  maxLength?: number;
+  description?: string;
+}
+
+function flatten(p: JsonSchemaProperty): { types: string[]; format?: string; enumValues?: unknown[]; maxLength?: number } {
+  const variants = p.oneOf ?? [p];
+  const types: string[] = [];
+  let format = p.format;
+  let enumValues = p.enum;
+  let maxLength = p.maxLength;
+  for (const v of variants) {
+    const t = v.type ?? (v.enum ? 'string' : undefined);
+    for (const one of Array.isArray(t) ? t : t ? [t] : []) if (one !== 'null') types.push(one);
+    format ??= v.format;
+    enumValues ??= v.enum;
+    maxLength ??= v.maxLength;
+  }
+  return { types, format, enumValues, maxLength };
+}
+
+function kindOf(name: string, p: JsonSchemaProperty): FormProperty['kind'] {
+  const { types, format, enumValues, maxLength } = flatten(p);
+  if (enumValues?.length) return 'enum';
+  const t = types[0];
+  if (types.length > 1 || t === 'object' || t === 'array' || t === undefined) return 'json';
+  if (t === 'boolean') return 'boolean';
+  if (t === 'integer') return 'integer';
+  if (t === 'number') return 'number';
+  if (format === 'date-time') return 'datetime';
+  if (format === 'date') return 'date';
+  if (format === 'email') return 'email';
+  if (format === 'uri' || format === 'url') return 'url';
+  // Strings without a length limit are long text (body, `text` properties), but for the title.
+  if (LONG_TEXT.has(name) || (maxLength === undefined && name !== 'title')) return 'textarea';
+  return 'text';
+}
+
+export function formProperties(schema: JsonSchema): FormProperty[] {
+  const required = new Set(schema.required ?? []);
+  return Object.entries(schema.properties ?? {})
+    .filter(([name, p]) => !p.isMeta && !p.readOnly && !HIDDEN.has(name))
+    .map(([name, p]) => {
+      const flat = flatten(p);
+      return {
+        name,
+        kind: kindOf(name, p),
+        required: required.has(name),
+        options: (flat.enumValues ?? []).filter((v) => v !== null).map(String),
+        maxLength: flat.maxLength,
+        description: p.description,
+      };
+    });
+}
+
+export function useSchema(type: string) {
+  const [schema, setSchema] = useState<JsonSchema | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  useEffect(() => {
+    setSchema(null);
+    setError(null);
+    api.schema(type).then(setSchema, setError);
+  }, [type]);
+  return { schema, error, properties: schema ? formProperties(schema) : null };
+}
+
+/** Attribute values as the form edits them. */
+export function formFromAttributes(props: FormProperty[], attributes: Record<string, unknown>): Values {
+  const out: Values = {};
+  for (const p of props) {
+    const v = attributes[p.name];
+    if (p.kind === 'boolean') out[p.name] = Boolean(v);
+    else if (v === null || v === undefined) out[p.name] = '';
+    else if (p.kind === 'json') out[p.name] = JSON.stringify(v, null, 2);
+    else if (p.kind === 'datetime' && typeof v === 'string') out[p.name] = toLocalInput(v);
+    else out[p.name] = String(v);
+  }
+  return out;
+}
+
+function toLocalInput(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** Form values back to attributes; a JSON field that does not parse throws with its name. */
+export function attributesFromForm(props: FormProperty[], values: Values): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const p of props) {
+    const v = values[p.name];
+    if (p.kind === 'boolean') {
+      out[p.name] = Boolean(v);
+      continue;
+    }
+    if (v === '' || v === undefined) {
+      out[p.name] = null;
+      continue;
+    }
+    if (p.kind === 'integer' || p.kind === 'number') out[p.name] = Number(v);
+    else if (p.kind === 'datetime') out[p.name] = new Date(v).toISOString();
+    else if (p.kind === 'json') {
+      try {
+        out[p.name] = JSON.parse(v);
+      } catch {
+        throw new Error(`“${p.name}” is not valid JSON`);
+      }
+    } else out[p.name] = v;
+  }
+  return out;
+}
+
+/** Only what changed (so an unchanged uname or status of a locked object is not sent). */
+export function changedAttributes(before: Record<string, unknown>, after: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(after)) {
+    if (JSON.stringify(v ?? null) !== JSON.stringify(before[k] ?? null)) out[k] = v;
+  }
+  return out;
+}
+
+const label = (name: string) => name.charAt(0).toUpperCase() + name.slice(1).replace(/_/g, ' ');
+
+export function SchemaFields({ properties, values, onChange }: { properties: FormProperty[]; values: Values; onChange: (v: Values) => void }) {
+  return (
+    <>
+      {properties.map((p) => {
+        const set = (v: unknown) => onChange({ ...values, [p.name]: v });
+        const text = label(p.name) + (p.required ? ' *' : '');
+        const hint = p.description ? <span className="hint">{p.description}</span> : null;
+        if (p.kind === 'boolean') {
+          return (
+            <label key={p.name} className="inline">
+              <input type="checkbox" name={p.name} checked={Boolean(values[p.name])} onChange={(e) => set(e.target.checked)} />
+              {label(p.name)}
+            </label>
+          );
+        }
+        const wide = p.kind === 'textarea' || p.kind === 'json' || p.name === 'title';
+        const common = { name: p.name, value: values[p.name] ?? '', required: p.required, onChange: (e: { target: { value: string } }) => set(e.target.value) };
+        let control;
+        if (p.kind === 'enum') {
+          control = (
+            <select {...common}>
+              <option value="">—</option>
+              {p.options.map((o) => (
+                <option key={o} value={o}>
+                  {o}
+                </option>
+              ))}
+            </select>
+          );
+        } else if (p.kind === 'textarea' || p.kind === 'json') {
+          control = <textarea {...common} className={p.kind === 'json' ? 'code' : undefined} />;
+        } else {
+          const type = { text: 'text', number: 'number', integer: 'number', date: 'date', datetime: 'datetime-local', email: 'email', url: 'url' }[p.kind as string] ?? 'text';
+          control = <input type={type} step={p.kind === 'number' ? 'any' : undefined} maxLength={p.maxLength} {...common} />;
+        }
+        return (
+          <label key={p.name} className={wide ? 'wide' : undefined}>
+            {text}
+            {control}
+            {hint}
+          </label>
+        );
+      })}
+    </>
+  );
+}

@@ -1,0 +1,237 @@
+// Object types and their custom properties (/model/object_types, /model/properties).
+import { useEffect, useState, type FormEvent } from 'react';
+import { api, type Resource } from '../../api/client';
+import { ConfirmButton } from '../../components/dialog';
+import { Empty, ErrorNote, Loading, Notice } from '../../components/feedback';
+import { Field, SelectField, nullIfEmpty, type Values } from '../../components/fields';
+import { invalidateObjectTypes, useObjectTypes } from '../../components/model';
+import { href, navigate } from '../../components/route';
+import { useAction, useList } from '../../components/use-list';
+
+const PROPERTY_TYPES = ['string', 'text', 'integer', 'number', 'boolean', 'date', 'datetime', 'json', 'email', 'url'];
+
+export function ModelPage({ route }: { route: string[] }) {
+  return route[0] ? <TypeDetail name={route[0]} /> : <TypeList />;
+}
+
+function TypeList() {
+  const { types, error } = useObjectTypes();
+  const [values, setValues] = useState<Values>({ parent_name: 'objects' });
+  const create = useAction();
+  const parents = (types ?? []).filter((t) => t.abstract);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const attributes = { name: values.name, singular: values.singular, ...nullIfEmpty(values, ['description', 'parent_name']) };
+    const r = await create.run(() => api.create('/model/object_types', 'object_types', attributes));
+    if (r) {
+      invalidateObjectTypes();
+      navigate('model', String(r.data.attributes.name));
+    }
+  };
+
+  return (
+    <section>
+      <h1>Object types</h1>
+      <form className="panel" onSubmit={submit} aria-label="New object type">
+        <h2>New object type</h2>
+        <div className="form-grid">
+          <Field label="Name" name="name" values={values} onChange={setValues} required hint="plural, lower_snake_case, e.g. recipes" />
+          <Field label="Singular" name="singular" values={values} onChange={setValues} required hint="e.g. recipe" />
+          <SelectField label="Parent type" name="parent_name" values={values} onChange={setValues} options={parents.map((t) => [t.name, t.name])} />
+          <Field label="Description" name="description" values={values} onChange={setValues} />
+        </div>
+        <ErrorNote error={create.error} />
+        <div className="actions">
+          <button type="submit" className="primary" disabled={create.busy}>
+            Create type
+          </button>
+        </div>
+      </form>
+      <ErrorNote error={error} />
+      {!types && !error ? <Loading /> : null}
+      {types && types.length === 0 ? <Empty>No object types.</Empty> : null}
+      {types && types.length > 0 ? (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Singular</th>
+                <th>Parent</th>
+                <th>Description</th>
+              </tr>
+            </thead>
+            <tbody>
+              {types.map((t) => (
+                <tr key={t.name}>
+                  <td>
+                    <a href={href('model', t.name)}>{t.name}</a> {t.abstract ? <span className="badge">abstract</span> : null}{' '}
+                    {!t.enabled ? <span className="badge warn">disabled</span> : null}
+                  </td>
+                  <td>{t.singular}</td>
+                  <td>{t.parent ?? '—'}</td>
+                  <td>{t.description ?? '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+function TypeDetail({ name }: { name: string }) {
+  const [type, setType] = useState<Resource | null>(null);
+  const [values, setValues] = useState<Values>({});
+  const [loadError, setLoadError] = useState<unknown>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const save = useAction();
+
+  useEffect(() => {
+    api.get(`/model/object_types/${name}`).then((r) => {
+      setType(r.data);
+      setValues({ ...r.data.attributes });
+    }, setLoadError);
+  }, [name]);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setNotice(null);
+    const attributes = { singular: values.singular, enabled: Boolean(values.enabled), ...nullIfEmpty(values, ['description']) };
+    const r = await save.run(() => api.update(`/model/object_types/${type!.id}`, 'object_types', type!.id, attributes));
+    if (r) {
+      setType(r.data);
+      invalidateObjectTypes();
+      setNotice('Changes saved.');
+    }
+  };
+
+  if (loadError) return <ErrorNote error={loadError} />;
+  if (!type) return <Loading />;
+  return (
+    <section>
+      <p>
+        <a href={href('model')}>‹ Object types</a>
+      </p>
+      <div className="page-head">
+        <h1>{name}</h1>
+        {type.attributes.is_abstract ? <span className="badge">abstract</span> : null}
+        <span className="spacer" />
+        <ConfirmButton
+          label="Delete type"
+          title="Delete this object type?"
+          message={
+            <p>
+              The type <strong>{name}</strong> will be deleted. Types that still have objects, sub-types, or are core types cannot be deleted.
+            </p>
+          }
+          action={() => api.remove(`/model/object_types/${type.id}`)}
+          onDone={() => {
+            invalidateObjectTypes();
+            navigate('model');
+          }}
+        />
+      </div>
+      <form className="panel" onSubmit={submit} aria-label="Object type">
+        <div className="form-grid">
+          <Field label="Singular" name="singular" values={values} onChange={setValues} required />
+          <Field label="Description" name="description" values={values} onChange={setValues} />
+          <Field label="Enabled" name="enabled" type="checkbox" values={values} onChange={setValues} />
+        </div>
+        <ErrorNote error={save.error} />
+        <Notice text={notice} />
+        <div className="actions">
+          <button type="submit" className="primary" disabled={save.busy}>
+            Save changes
+          </button>
+        </div>
+      </form>
+      <Properties typeName={name} />
+    </section>
+  );
+}
+
+function Properties({ typeName }: { typeName: string }) {
+  const list = useList('/model/properties', { 'filter[object_type_name]': typeName }, 100);
+  const [values, setValues] = useState<Values>({ property_type_name: 'string' });
+  const { busy, error, run } = useAction();
+  const add = async (e: FormEvent) => {
+    e.preventDefault();
+    const attributes = {
+      name: values.name,
+      property_type_name: values.property_type_name,
+      object_type_name: typeName,
+      required: Boolean(values.required),
+      ...nullIfEmpty(values, ['description']),
+    };
+    if (await run(() => api.create('/model/properties', 'properties', attributes))) {
+      setValues({ property_type_name: 'string' });
+      await list.reload();
+    }
+  };
+  return (
+    <section>
+      <h2>Custom properties</h2>
+      <ErrorNote error={list.error} />
+      {list.result && list.result.data.length === 0 ? <Empty>No custom properties.</Empty> : null}
+      {list.result && list.result.data.length > 0 ? (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Type</th>
+                <th>Required</th>
+                <th>Description</th>
+                <th>
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.result.data.map((p) => (
+                <tr key={p.id}>
+                  <td>{p.attributes.name}</td>
+                  <td>{p.attributes.property_type_name}</td>
+                  <td>{p.attributes.required ? 'yes' : 'no'}</td>
+                  <td>{p.attributes.description ?? '—'}</td>
+                  <td className="actions-cell">
+                    <ConfirmButton
+                      label="Delete"
+                      className="danger small"
+                      title="Delete this property?"
+                      message={
+                        <p>
+                          The property <strong>{p.attributes.name}</strong> and its values will be removed from every {typeName} object.
+                        </p>
+                      }
+                      action={() => api.remove(`/model/properties/${p.id}`)}
+                      onDone={() => void list.reload()}
+                    />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      <form className="panel" onSubmit={add} aria-label="New property">
+        <h3>New property</h3>
+        <div className="form-grid">
+          <Field label="Property name" name="name" values={values} onChange={setValues} required />
+          <SelectField label="Property type" name="property_type_name" values={values} onChange={setValues} options={PROPERTY_TYPES.map((t) => [t, t])} />
+          <Field label="Property description" name="description" values={values} onChange={setValues} />
+          <Field label="Required" name="required" type="checkbox" values={values} onChange={setValues} />
+        </div>
+        <ErrorNote error={error} />
+        <div className="actions">
+          <button type="submit" disabled={busy}>
+            Add property
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

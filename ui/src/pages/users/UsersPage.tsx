@@ -1,0 +1,290 @@
+// Users: a searchable, paged list; a create form; a detail page to edit, set a password,
+// block, give and take roles, and delete.
+import { useEffect, useState, type FormEvent } from 'react';
+import { api, type Resource } from '../../api/client';
+import { ConfirmButton } from '../../components/dialog';
+import { Empty, ErrorNote, Loading, Notice, Pager } from '../../components/feedback';
+import { Field, SelectField, STATUS_OPTIONS, StatusBadge, nullIfEmpty, type Values } from '../../components/fields';
+import { formatDate } from '../../components/format';
+import { href, navigate } from '../../components/route';
+import { useAction, useList } from '../../components/use-list';
+
+export function UsersPage({ route }: { route: string[] }) {
+  if (route[0] === 'new') return <NewUser />;
+  if (route[0]) return <UserDetail id={route[0]} />;
+  return <UserList />;
+}
+
+function UserList() {
+  const [search, setSearch] = useState('');
+  const [query, setQuery] = useState('');
+  const list = useList('/users', { q: query || undefined });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setQuery(search.trim());
+  };
+  return (
+    <section>
+      <div className="page-head">
+        <h1>Users</h1>
+        <span className="spacer" />
+        <a className="button primary" href={href('users', 'new')}>
+          New user
+        </a>
+      </div>
+      <form className="toolbar" role="search" onSubmit={submit}>
+        <label className="grow">
+          Search users
+          <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Username, name or email" />
+        </label>
+        <button type="submit">Search</button>
+      </form>
+      <ErrorNote error={list.error} />
+      {list.loading && !list.result ? <Loading /> : null}
+      {list.result && list.result.data.length === 0 ? <Empty>{query ? `No user matches “${query}”.` : 'No users yet.'}</Empty> : null}
+      {list.result && list.result.data.length > 0 ? (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th>Username</th>
+                <th>Name</th>
+                <th>Email</th>
+                <th>Status</th>
+                <th>Last login</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.result.data.map((u) => (
+                <tr key={u.id}>
+                  <td>
+                    <a href={href('users', u.id)}>{u.attributes.username}</a>
+                    {u.attributes.blocked ? <span className="badge warn"> blocked</span> : null}
+                  </td>
+                  <td>{[u.attributes.name, u.attributes.surname].filter(Boolean).join(' ') || '—'}</td>
+                  <td>{u.attributes.email ?? '—'}</td>
+                  <td>
+                    <StatusBadge status={u.attributes.status} />
+                  </td>
+                  <td>{formatDate(u.attributes.last_login)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      <Pager pagination={list.result?.pagination ?? null} onPage={list.setPage} label="User pages" />
+    </section>
+  );
+}
+
+const PROFILE_FIELDS = ['name', 'surname', 'email', 'title', 'description'];
+
+function ProfileFields({ values, onChange }: { values: Values; onChange: (v: Values) => void }) {
+  return (
+    <>
+      <Field label="Name" name="name" values={values} onChange={onChange} />
+      <Field label="Surname" name="surname" values={values} onChange={onChange} />
+      <Field label="Email" name="email" type="email" values={values} onChange={onChange} />
+      <SelectField label="Status" name="status" values={values} onChange={onChange} options={STATUS_OPTIONS} />
+    </>
+  );
+}
+
+function NewUser() {
+  const [values, setValues] = useState<Values>({ status: 'on' });
+  const { busy, error, run } = useAction();
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const created = await run(() =>
+      api.create('/users', 'users', {
+        username: values.username,
+        password: values.password,
+        status: values.status,
+        ...nullIfEmpty(values, ['name', 'surname', 'email']),
+      }),
+    );
+    if (created) navigate('users', created.data.id);
+  };
+  return (
+    <section>
+      <p>
+        <a href={href('users')}>‹ Users</a>
+      </p>
+      <h1>New user</h1>
+      <form className="panel" onSubmit={submit} aria-label="New user">
+        <div className="form-grid">
+          <Field label="Username" name="username" values={values} onChange={setValues} required autoComplete="off" />
+          <Field label="Password" name="password" type="password" values={values} onChange={setValues} required autoComplete="new-password" />
+          <ProfileFields values={values} onChange={setValues} />
+        </div>
+        <ErrorNote error={error} />
+        <div className="actions">
+          <a className="button" href={href('users')}>
+            Cancel
+          </a>
+          <button type="submit" className="primary" disabled={busy}>
+            Create user
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function UserDetail({ id }: { id: string }) {
+  const [user, setUser] = useState<Resource | null>(null);
+  const [values, setValues] = useState<Values>({});
+  const [loadError, setLoadError] = useState<unknown>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const save = useAction();
+
+  useEffect(() => {
+    setUser(null);
+    api.get(`/users/${id}`).then(
+      (r) => {
+        setUser(r.data);
+        setValues({ ...r.data.attributes });
+        setLoadError(null);
+      },
+      setLoadError,
+    );
+  }, [id]);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setNotice(null);
+    const attributes = { ...nullIfEmpty(values, PROFILE_FIELDS), status: values.status, blocked: Boolean(values.blocked) };
+    const r = await save.run(() => api.update(`/users/${id}`, 'users', id, attributes));
+    if (r) {
+      setUser(r.data);
+      setNotice('Changes saved.');
+    }
+  };
+
+  if (loadError) return <ErrorNote error={loadError} />;
+  if (!user) return <Loading />;
+  return (
+    <section>
+      <p>
+        <a href={href('users')}>‹ Users</a>
+      </p>
+      <div className="page-head">
+        <h1>{user.attributes.username}</h1>
+        <StatusBadge status={user.attributes.status} />
+        {user.attributes.blocked ? <span className="badge warn">blocked</span> : null}
+        <span className="spacer" />
+        <ConfirmButton
+          label="Delete user"
+          title="Delete this user?"
+          message={
+            <p>
+              The user <strong>{user.attributes.username}</strong> will be deleted.
+            </p>
+          }
+          action={() => api.remove(`/users/${id}`)}
+          onDone={() => navigate('users')}
+        />
+      </div>
+      <form className="panel" onSubmit={submit} aria-label="Profile">
+        <h2>Profile</h2>
+        <div className="form-grid">
+          <ProfileFields values={values} onChange={setValues} />
+          <Field label="Blocked (cannot sign in)" name="blocked" type="checkbox" values={values} onChange={setValues} />
+        </div>
+        <p className="muted">
+          Last login {formatDate(user.attributes.last_login)} · failed logins {user.attributes.num_login_err ?? 0} · created{' '}
+          {formatDate(user.meta.created)}
+        </p>
+        <ErrorNote error={save.error} />
+        <Notice text={notice} />
+        <div className="actions">
+          <button type="submit" className="primary" disabled={save.busy}>
+            Save changes
+          </button>
+        </div>
+      </form>
+      <div className="two-cols">
+        <PasswordForm id={id} />
+        <UserRoles id={id} />
+      </div>
+    </section>
+  );
+}
+
+function PasswordForm({ id }: { id: string }) {
+  const [values, setValues] = useState<Values>({ password: '' });
+  const [notice, setNotice] = useState<string | null>(null);
+  const { busy, error, run } = useAction();
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setNotice(null);
+    if (await run(() => api.update(`/users/${id}`, 'users', id, { password: values.password }))) {
+      setValues({ password: '' });
+      setNotice('Password changed.');
+    }
+  };
+  return (
+    <form className="panel" onSubmit={submit} aria-label="Set password">
+      <h2>Set a new password</h2>
+      <Field label="New password" name="password" type="password" values={values} onChange={setValues} required autoComplete="new-password" />
+      <ErrorNote error={error} />
+      <Notice text={notice} />
+      <div className="actions">
+        <button type="submit" disabled={busy}>
+          Set password
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function UserRoles({ id }: { id: string }) {
+  const mine = useList(`/users/${id}/roles`, {}, 100);
+  const all = useList('/roles', {}, 100);
+  const [choice, setChoice] = useState('');
+  const { busy, error, run } = useAction();
+  const have = new Set(mine.result?.data.map((r) => r.id) ?? []);
+  const available = (all.result?.data ?? []).filter((r) => !have.has(r.id));
+
+  const change = async (method: 'POST' | 'DELETE', roleId: string) => {
+    await run(() => api.relate(method, `/users/${id}/relationships/roles`, { type: 'roles', id: roleId }));
+    setChoice('');
+    await mine.reload();
+  };
+
+  return (
+    <section className="panel" aria-label="Roles">
+      <h2>Roles</h2>
+      <ErrorNote error={mine.error ?? all.error} />
+      {mine.result && mine.result.data.length === 0 ? <p className="muted">No roles.</p> : null}
+      <ul className="chips">
+        {mine.result?.data.map((r) => (
+          <li key={r.id}>
+            {r.attributes.name}
+            <button type="button" className="link small" aria-label={`Take role ${r.attributes.name}`} onClick={() => void change('DELETE', r.id)} disabled={busy}>
+              ✕
+            </button>
+          </li>
+        ))}
+      </ul>
+      <div className="toolbar">
+        <label className="grow">
+          Role to give
+          <select value={choice} onChange={(e) => setChoice(e.target.value)}>
+            <option value="">Choose a role…</option>
+            {available.map((r) => (
+              <option key={r.id} value={r.id}>
+                {r.attributes.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" onClick={() => void change('POST', choice)} disabled={!choice || busy}>
+          Give role
+        </button>
+      </div>
+      <ErrorNote error={error} />
+    </section>
+  );
+}
