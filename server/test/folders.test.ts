@@ -235,7 +235,12 @@ describe('folders', () => {
     assert.deepEqual(titlesOf(await get(`/folders?filter[parent]=${id('Site')}`)), ['About', 'News']);
     assert.deepEqual(titlesOf(await get(`/objects?filter[ancestor]=site`)), ['About', 'Archive', 'News', 'd1', 'd2', 'd3']);
     assert.deepEqual(titlesOf(await get(`/documents?filter[ancestor]=${id('Site')}&filter[title]=d3`)), ['d3']);
+    const roots = await get(`/folders?filter[roots]=true&page_size=1`);
+    assert.equal(roots.meta.pagination.count, 2);
+    assert.equal(roots.meta.pagination.page_count, 2);
+    assert.equal(roots.meta.schema.folders.$id, `${s.url}/model/schema/folders`);
     assert.deepEqual(titlesOf(await get(`/folders?filter[roots]=true`)), ['Other', 'Site']);
+    assert.deepEqual(titlesOf(await get(`/folders?filter[parent]=site&q=news`)), ['News']);
     assert.deepEqual(titlesOf(await get(`/folders?filter[roots]=false&filter[ancestor]=site`)), ['About', 'Archive', 'News']);
     assert.deepEqual(titlesOf(await get(`/objects?filter[parent][0]=other&filter[parent][1]=${id('About')}`)), ['d1', 'd3']);
     assert.deepEqual((await get('/objects?filter[parent]=no-such-folder')).data, []);
