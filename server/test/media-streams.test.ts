@@ -204,6 +204,11 @@ describe('streams', () => {
     assert.equal(etag, `"${crypto.createHash('sha1').update(pngBytes).digest('hex')}"`);
     assert.deepEqual(Buffer.from(await res.arrayBuffer()), pngBytes);
 
+    const head = await fetch(`${s.url}/streams/download/${id}`, { method: 'HEAD', headers: { Authorization: `Bearer ${token}`, Accept: 'image/png' } });
+    assert.equal(head.status, 200);
+    assert.equal(head.headers.get('content-length'), String(pngBytes.length));
+    assert.equal((await head.arrayBuffer()).byteLength, 0);
+
     const part = await fetch(`${s.url}/streams/download/${id}`, { headers: { Authorization: `Bearer ${token}`, Range: 'bytes=8-23' } });
     assert.equal(part.status, 206);
     assert.equal(part.headers.get('content-range'), `bytes 8-23/${pngBytes.length}`);
