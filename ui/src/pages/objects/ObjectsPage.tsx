@@ -3,7 +3,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, type Resource } from '../../api/client';
 import { ConfirmButton } from '../../components/dialog';
-import { Empty, ErrorNote, Loading, Notice, Pager } from '../../components/feedback';
+import { ErrorNote, Loading, Notice } from '../../components/feedback';
+import { ListView } from '../../components/list-view';
 import { SelectField, STATUS_OPTIONS, StatusBadge, type Values } from '../../components/fields';
 import { formatDate, titleOf } from '../../components/format';
 import { concreteTypes, isMediaType, useObjectTypes } from '../../components/model';
@@ -79,13 +80,13 @@ function ObjectList({ type }: { type: string }) {
         </label>
         <button type="submit">Search</button>
       </form>
-      <ErrorNote error={list.error} />
-      {list.loading && !list.result ? <Loading /> : null}
-      {list.result && list.result.data.length === 0 ? (
-        <Empty>{query || status ? 'No object matches these filters.' : type ? `No ${type} yet.` : 'No objects yet. Choose a type to create one.'}</Empty>
-      ) : null}
-      {list.result && list.result.data.length > 0 ? <ObjectTable objects={list.result.data} /> : null}
-      <Pager pagination={list.result?.pagination ?? null} onPage={list.setPage} label="Object pages" />
+      <ListView
+        list={list}
+        empty={query || status ? 'No object matches these filters.' : type ? `No ${type} yet.` : 'No objects yet. Choose a type to create one.'}
+        label="Object pages"
+      >
+        {(objects) => <ObjectTable objects={objects} />}
+      </ListView>
     </section>
   );
 }

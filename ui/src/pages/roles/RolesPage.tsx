@@ -1,9 +1,11 @@
 // Roles: list and create; a detail page to edit, delete and see the role's users. Unchangeable
 // roles are shown as such and their controls are disabled (the API refuses them with 403).
-import { useEffect, useState, type FormEvent } from 'react';
-import { api, type Resource } from '../../api/client';
+import { useState, type FormEvent } from 'react';
+import { api } from '../../api/client';
 import { ConfirmButton } from '../../components/dialog';
-import { Empty, ErrorNote, Loading, Notice, Pager } from '../../components/feedback';
+import { ErrorNote, Loading, Notice } from '../../components/feedback';
+import { ListView } from '../../components/list-view';
+import { useResource } from '../../components/use-resource';
 import { Field, nullIfEmpty, type Values } from '../../components/fields';
 import { formatDate } from '../../components/format';
 import { href, navigate } from '../../components/route';
@@ -48,10 +50,8 @@ function RoleList() {
           </button>
         </div>
       </form>
-      <ErrorNote error={list.error} />
-      {list.loading && !list.result ? <Loading /> : null}
-      {list.result && list.result.data.length === 0 ? <Empty>No roles yet.</Empty> : null}
-      {list.result && list.result.data.length > 0 ? (
+      <ListView list={list} empty="No roles yet." label="Role pages">
+        {(roles) => (
         <div className="table-wrap">
           <table>
             <thead>
@@ -62,7 +62,7 @@ function RoleList() {
               </tr>
             </thead>
             <tbody>
-              {list.result.data.map((r) => (
+              {roles.map((r) => (
                 <tr key={r.id}>
                   <td>
                     <a href={href('roles', r.id)}>{r.attributes.name}</a> {r.meta.unchangeable ? <span className="badge">unchangeable</span> : null}
@@ -74,35 +74,18 @@ function RoleList() {
             </tbody>
           </table>
         </div>
-      ) : null}
-      <Pager pagination={list.result?.pagination ?? null} onPage={list.setPage} label="Role pages" />
+        )}
+      </ListView>
     </section>
   );
 }
 
 function RoleDetail({ id }: { id: string }) {
-  const [role, setRole] = useState<Resource | null>(null);
-  const [values, setValues] = useState<Values>({});
-  const [loadError, setLoadError] = useState<unknown>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const save = useAction();
+  const { resource: role, values, setValues, loadError, notice, save, submit: write } = useResource(`/roles/${id}`);
   const users = useList(`/roles/${id}/users`);
-
-  useEffect(() => {
-    api.get(`/roles/${id}`).then((r) => {
-      setRole(r.data);
-      setValues({ ...r.data.attributes });
-    }, setLoadError);
-  }, [id]);
-
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    setNotice(null);
-    const r = await save.run(() => api.update(`/roles/${id}`, 'roles', id, { name: values.name, ...nullIfEmpty(values, ['description']) }));
-    if (r) {
-      setRole(r.data);
-      setNotice('Changes saved.');
-    }
+    await write(() => api.update(`/roles/${id}`, 'roles', id, { name: values.name, ...nullIfEmpty(values, ['description']) }));
   };
 
   if (loadError) return <ErrorNote error={loadError} />;
@@ -145,18 +128,17 @@ function RoleDetail({ id }: { id: string }) {
         </div>
       </form>
       <h2>Users with this role</h2>
-      <ErrorNote error={users.error} />
-      {users.result && users.result.data.length === 0 ? <Empty>No user has this role.</Empty> : null}
-      {users.result && users.result.data.length > 0 ? (
-        <ul className="panel">
-          {users.result.data.map((u) => (
-            <li key={u.id}>
-              <a href={href('users', u.id)}>{u.attributes.username}</a>
-            </li>
-          ))}
-        </ul>
-      ) : null}
-      <Pager pagination={users.result?.pagination ?? null} onPage={users.setPage} label="Pages of users" />
+      <ListView list={users} empty="No user has this role." label="Pages of users">
+        {(data) => (
+          <ul className="panel">
+            {data.map((u) => (
+              <li key={u.id}>
+                <a href={href('users', u.id)}>{u.attributes.username}</a>
+              </li>
+            ))}
+          </ul>
+        )}
+      </ListView>
     </section>
   );
 }
