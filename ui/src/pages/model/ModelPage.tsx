@@ -2,10 +2,10 @@
 import { useState, type FormEvent } from 'react';
 import { api } from '../../api/client';
 import { ConfirmButton } from '../../components/dialog';
-import { Empty, ErrorNote, Loading, Notice } from '../../components/feedback';
+import { Empty, ErrorNote, Loading } from '../../components/feedback';
 import { ListView } from '../../components/list-view';
 import { useResource } from '../../components/use-resource';
-import { Field, SelectField, nullIfEmpty, type Values } from '../../components/fields';
+import { Field, SelectField, nullIfEmpty, type Values, FormFooter } from '../../components/fields';
 import { invalidateObjectTypes, useObjectTypes } from '../../components/model';
 import { href, navigate } from '../../components/route';
 import { useAction, useList } from '../../components/use-list';
@@ -43,12 +43,7 @@ function TypeList() {
           <SelectField label="Parent type" name="parent_name" values={values} onChange={setValues} options={parents.map((t) => [t.name, t.name])} />
           <Field label="Description" name="description" values={values} onChange={setValues} />
         </div>
-        <ErrorNote error={create.error} />
-        <div className="actions">
-          <button type="submit" className="primary" disabled={create.busy}>
-            Create type
-          </button>
-        </div>
+        <FormFooter error={create.error} busy={create.busy} label="Create type" />
       </form>
       <ErrorNote error={error} />
       {!types && !error ? <Loading /> : null}
@@ -124,13 +119,7 @@ function TypeDetail({ name }: { name: string }) {
           <Field label="Description" name="description" values={values} onChange={setValues} />
           <Field label="Enabled" name="enabled" type="checkbox" values={values} onChange={setValues} />
         </div>
-        <ErrorNote error={save.error} />
-        <Notice text={notice} />
-        <div className="actions">
-          <button type="submit" className="primary" disabled={save.busy}>
-            Save changes
-          </button>
-        </div>
+        <FormFooter error={save.error} notice={notice} busy={save.busy} label="Save changes" />
       </form>
       <Properties typeName={name} />
     </section>
@@ -209,12 +198,7 @@ function Properties({ typeName }: { typeName: string }) {
           <Field label="Property description" name="description" values={values} onChange={setValues} />
           <Field label="Required" name="required" type="checkbox" values={values} onChange={setValues} />
         </div>
-        <ErrorNote error={error} />
-        <div className="actions">
-          <button type="submit" disabled={busy}>
-            Add property
-          </button>
-        </div>
+        <FormFooter error={error} busy={busy} label="Add property" primary={false} />
       </form>
     </section>
   );

@@ -3,9 +3,9 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, type Resource } from '../../api/client';
 import { ConfirmButton } from '../../components/dialog';
-import { ErrorNote, Loading, Notice } from '../../components/feedback';
+import { ErrorNote, Loading } from '../../components/feedback';
 import { ListView } from '../../components/list-view';
-import { SelectField, STATUS_OPTIONS, StatusBadge, type Values } from '../../components/fields';
+import { SelectField, STATUS_OPTIONS, StatusBadge, type Values, FormFooter, SearchBox } from '../../components/fields';
 import { formatDate, titleOf } from '../../components/format';
 import { concreteTypes, isMediaType, useObjectTypes } from '../../components/model';
 import { href, navigate } from '../../components/route';
@@ -26,7 +26,6 @@ export function ObjectsPage({ route }: { route: string[] }) {
 
 function ObjectList({ type }: { type: string }) {
   const { types, error: typesError } = useObjectTypes();
-  const [search, setSearch] = useState('');
   const [query, setQuery] = useState('');
   const [status, setStatus] = useState('');
   const choices = concreteTypes(types).filter((t) => !OWN_AREA.has(t.name));
@@ -35,10 +34,6 @@ function ObjectList({ type }: { type: string }) {
     'filter[status]': status || undefined,
     'filter[type]': type ? undefined : choices.length ? choices.map((t) => t.name).join(',') : undefined,
   });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    setQuery(search.trim());
-  };
   return (
     <section>
       <div className="page-head">
@@ -51,7 +46,7 @@ function ObjectList({ type }: { type: string }) {
         ) : null}
       </div>
       <ErrorNote error={typesError} />
-      <form className="toolbar" role="search" onSubmit={submit}>
+      <SearchBox label="Search" placeholder="Words in title, description or body" onSearch={setQuery}>
         <label>
           Type
           <select value={type} onChange={(e) => navigate('objects', ...(e.target.value ? [e.target.value] : []))}>
@@ -74,12 +69,7 @@ function ObjectList({ type }: { type: string }) {
             ))}
           </select>
         </label>
-        <label className="grow">
-          Search
-          <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Words in title, description or body" />
-        </label>
-        <button type="submit">Search</button>
-      </form>
+      </SearchBox>
       <ListView
         list={list}
         empty={query || status ? 'No object matches these filters.' : type ? `No ${type} yet.` : 'No objects yet. Choose a type to create one.'}
@@ -218,13 +208,7 @@ function ObjectForm({
             {formatDate(object.meta.published)}
           </p>
         ) : null}
-        <ErrorNote error={error} />
-        <Notice text={notice} />
-        <div className="actions">
-          <button type="submit" className="primary" disabled={busy}>
-            {object ? 'Save changes' : 'Create'}
-          </button>
-        </div>
+        <FormFooter error={error} notice={notice} busy={busy} label={object ? 'Save changes' : 'Create'} />
       </form>
     </>
   );

@@ -6,7 +6,7 @@ import { ConfirmButton } from '../../components/dialog';
 import { ErrorNote, Loading, Notice } from '../../components/feedback';
 import { ListView } from '../../components/list-view';
 import { useResource } from '../../components/use-resource';
-import { Field, nullIfEmpty } from '../../components/fields';
+import { Field, nullIfEmpty, FormFooter } from '../../components/fields';
 import { concreteTypes, useObjectTypes } from '../../components/model';
 import { href, navigate } from '../../components/route';
 import { useAction, useList } from '../../components/use-list';
@@ -106,13 +106,7 @@ function RelationEditor({ id }: { id?: string }) {
           <Field label="Inverse label" name="inverse_label" values={values} onChange={setValues} />
           <Field label="Description" name="description" type="textarea" values={values} onChange={setValues} className="wide" />
         </div>
-        <ErrorNote error={error} />
-        <Notice text={notice} />
-        <div className="actions">
-          <button type="submit" className="primary" disabled={busy}>
-            {id ? 'Save changes' : 'Create relation'}
-          </button>
-        </div>
+        <FormFooter error={error} notice={notice} busy={busy} label={id ? 'Save changes' : 'Create relation'} />
       </form>
       {relation ? (
         <div className="two-cols">

@@ -3,10 +3,10 @@
 import { useState, type FormEvent } from 'react';
 import { api } from '../../api/client';
 import { ConfirmButton } from '../../components/dialog';
-import { ErrorNote, Loading, Notice } from '../../components/feedback';
+import { ErrorNote, Loading } from '../../components/feedback';
 import { ListView } from '../../components/list-view';
 import { useResource } from '../../components/use-resource';
-import { Field, nullIfEmpty, type Values } from '../../components/fields';
+import { Field, nullIfEmpty, type Values, FormFooter } from '../../components/fields';
 import { formatDate } from '../../components/format';
 import { href, navigate } from '../../components/route';
 import { useAction, useList } from '../../components/use-list';
@@ -43,12 +43,7 @@ function RoleList() {
         <div className="form-grid">
           <RoleFields values={values} onChange={setValues} />
         </div>
-        <ErrorNote error={error} />
-        <div className="actions">
-          <button type="submit" className="primary" disabled={busy}>
-            Create role
-          </button>
-        </div>
+        <FormFooter error={error} busy={busy} label="Create role" />
       </form>
       <ListView list={list} empty="No roles yet." label="Role pages">
         {(roles) => (
@@ -119,13 +114,7 @@ function RoleDetail({ id }: { id: string }) {
         <div className="form-grid">
           <RoleFields values={values} onChange={setValues} disabled={fixed} />
         </div>
-        <ErrorNote error={save.error} />
-        <Notice text={notice} />
-        <div className="actions">
-          <button type="submit" className="primary" disabled={save.busy || fixed}>
-            Save changes
-          </button>
-        </div>
+        <FormFooter error={save.error} notice={notice} busy={save.busy || fixed} label="Save changes" />
       </form>
       <h2>Users with this role</h2>
       <ListView list={users} empty="No user has this role." label="Pages of users">

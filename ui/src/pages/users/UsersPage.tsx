@@ -6,7 +6,7 @@ import { ConfirmButton } from '../../components/dialog';
 import { ErrorNote, Loading, Notice } from '../../components/feedback';
 import { ListView } from '../../components/list-view';
 import { useResource } from '../../components/use-resource';
-import { Field, SelectField, STATUS_OPTIONS, StatusBadge, nullIfEmpty, type Values } from '../../components/fields';
+import { Field, SelectField, STATUS_OPTIONS, StatusBadge, nullIfEmpty, type Values, FormFooter, SearchBox } from '../../components/fields';
 import { formatDate } from '../../components/format';
 import { href, navigate } from '../../components/route';
 import { useAction, useList } from '../../components/use-list';
@@ -18,13 +18,8 @@ export function UsersPage({ route }: { route: string[] }) {
 }
 
 function UserList() {
-  const [search, setSearch] = useState('');
   const [query, setQuery] = useState('');
   const list = useList('/users', { q: query || undefined });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    setQuery(search.trim());
-  };
   return (
     <section>
       <div className="page-head">
@@ -34,13 +29,7 @@ function UserList() {
           New user
         </a>
       </div>
-      <form className="toolbar" role="search" onSubmit={submit}>
-        <label className="grow">
-          Search users
-          <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Username, name or email" />
-        </label>
-        <button type="submit">Search</button>
-      </form>
+      <SearchBox label="Search users" placeholder="Username, name or email" onSearch={setQuery} />
       <ListView list={list} empty={query ? `No user matches “${query}”.` : 'No users yet.'} label="User pages">
         {(users) => (
         <div className="table-wrap">
@@ -174,13 +163,7 @@ function UserDetail({ id }: { id: string }) {
           Last login {formatDate(user.attributes.last_login)} · failed logins {user.attributes.num_login_err ?? 0} · created{' '}
           {formatDate(user.meta.created)}
         </p>
-        <ErrorNote error={save.error} />
-        <Notice text={notice} />
-        <div className="actions">
-          <button type="submit" className="primary" disabled={save.busy}>
-            Save changes
-          </button>
-        </div>
+        <FormFooter error={save.error} notice={notice} busy={save.busy} label="Save changes" />
       </form>
       <div className="two-cols">
         <PasswordForm id={id} />
