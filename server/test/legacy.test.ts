@@ -252,6 +252,8 @@ describe('legacy envelope on a publication tree', () => {
     assert.deepEqual(r.meta.categories, [{ name: 'culture', label: 'Culture' }, { name: 'sport', label: 'Sport' }]);
     assert.deepEqual(r.meta.geo_tags, legacy.geo_tags);
     assert.deepEqual(r.meta.date_items, legacy.date_items);
+    const tagged = await s.request('GET', '/objects?filter[tag]=open-air&filter[category]=culture,unknown');
+    assert.deepEqual(tagged.body.data.map((d: { id: string }) => d.id), [String(ids.doc1)]);
     // Without text/javascript, /objects answers in JSON API.
     const jsonapi = await s.request('GET', `/objects/${ids.doc1}`);
     assert.equal(jsonapi.status, 200);
