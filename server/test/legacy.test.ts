@@ -492,6 +492,28 @@ describe('legacy envelope on a publication tree', () => {
     assert.deepEqual((await l.get(`/objects/${ids.about}/children/${second}`)).body.data, { priority: 1 });
   });
 
+  test('custom properties fill the legacy fields of the same name and custom_properties', async () => {
+    for (const [name, type] of [['abstract', 'text'], ['start_date', 'datetime'], ['rating', 'integer']]) {
+      const res = await s.request('POST', '/model/properties', {
+        token: admin,
+        body: { data: { type: 'properties', attributes: { name, property_type_name: type, object_type_name: 'events' } } },
+      });
+      assert.equal(res.status, 201, res.text);
+    }
+    const id = await legacyCreate(l, admin, {
+      object_type: 'event', title: 'Festival', status: 'on', parents: [ids.about],
+      abstract: 'Three days of music', start_date: '2026-07-01T18:00:00Z', custom_properties: { rating: 4 },
+    });
+    const o = (await l.get(`/objects/${id}`)).body.data.object;
+    assert.equal(o.abstract, 'Three days of music');
+    assert.equal(o.start_date, '2026-07-01T18:00:00+00:00');
+    assert.equal(o.end_date, null);
+    assert.deepEqual(o.custom_properties, { abstract: 'Three days of music', rating: 4, start_date: o.custom_properties.start_date });
+    const other = (await l.get(`/objects/${ids.event}`)).body.data.object;
+    assert.deepEqual(other.custom_properties, { abstract: null, rating: null, start_date: null });
+    expectLegacyError(await l.send('POST', '/objects', { data: { id, custom_properties: { rating: 'high' } } }, admin), 400);
+  });
+
   test('a protected publication gives 401 to anonymous clients', async () => {
     const off = await s.request('PATCH', `/folders/${ids.pub}`, { token: admin, body: { data: { id: String(ids.pub), type: 'folders', attributes: { status: 'draft' } } } });
     assert.equal(off.status, 200, off.text);
