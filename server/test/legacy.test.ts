@@ -233,6 +233,7 @@ describe('legacy envelope on a publication tree', () => {
     expectLegacyError(await l.get(`/objects/${ids.doc2}`), 404);
     assert.equal((await l.get(`/objects/${ids.doc2}`, admin)).status, 200);
     expectLegacyError(await l.get(`/objects/${ids.other}/children`), 404);
+    expectLegacyError(await l.get(`/objects/${ids.doc1}/no-such-endpoint`), 404, 'route_not_found');
   });
 
   test('the same objects read the same through the JSON API, with terms in meta', async () => {
@@ -512,6 +513,23 @@ describe('legacy envelope on a publication tree', () => {
     const other = (await l.get(`/objects/${ids.event}`)).body.data.object;
     assert.deepEqual(other.custom_properties, { abstract: null, rating: null, start_date: null });
     expectLegacyError(await l.send('POST', '/objects', { data: { id, custom_properties: { rating: 'high' } } }, admin), 400);
+  });
+
+  test('an update with parents moves a content between sections and a section under another', async () => {
+    const doc = await legacyCreate(l, admin, { object_type: 'document', title: 'Wanderer', status: 'on', parents: [ids.news, ids.about] });
+    const moved = await l.send('POST', '/objects', { data: { id: doc, parents: [ids.archive, ids.about] } }, admin);
+    assert.equal(moved.status, 200, moved.text);
+    const inNews = (await l.get(`/objects/${ids.news}/contents?page_size=100`)).body.data.objects.map((o: { id: number }) => o.id);
+    const inArchive = (await l.get(`/objects/${ids.archive}/contents?page_size=100`)).body.data.objects.map((o: { id: number }) => o.id);
+    const inAbout = (await l.get(`/objects/${ids.about}/contents?page_size=100`)).body.data.objects.map((o: { id: number }) => o.id);
+    assert.ok(!inNews.includes(doc) && inArchive.includes(doc) && inAbout.includes(doc));
+    const section = await legacyCreate(l, admin, { object_type: 'section', title: 'Nomad', status: 'on', parents: [ids.news] });
+    assert.equal((await l.send('POST', '/objects', { data: { id: section, parents: [ids.about] } }, admin)).status, 200);
+    const aboutSections = (await l.get(`/objects/${ids.about}/sections`)).body.data.objects.map((o: { id: number }) => o.id);
+    assert.ok(aboutSections.includes(section));
+    assert.ok(!(await l.get(`/objects/${ids.news}/sections`)).body.data.objects.some((o: { id: number }) => o.id === section));
+    expectLegacyError(await l.send('POST', '/objects', { data: { id: section, parents: [ids.news, ids.about] } }, admin), 400);
+    expectLegacyError(await l.send('POST', '/objects', { data: { id: ids.news, parents: [ids.archive] } }, admin), 400);
   });
 
   test('a protected publication gives 401 to anonymous clients', async () => {
