@@ -532,7 +532,7 @@ describe('legacy envelope on a publication tree', () => {
     expectLegacyError(await l.send('POST', '/objects', { data: { id: ids.news, parents: [ids.archive] } }, admin), 400);
   });
 
-  test('a protected publication gives 401 to anonymous clients', async () => {
+  test('a protected publication gives 401 to anonymous clients and 403 to application tokens', async () => {
     const off = await s.request('PATCH', `/folders/${ids.pub}`, { token: admin, body: { data: { id: String(ids.pub), type: 'folders', attributes: { status: 'draft' } } } });
     assert.equal(off.status, 200, off.text);
     try {
@@ -540,6 +540,16 @@ describe('legacy envelope on a publication tree', () => {
       expectLegacyError(await l.get(`/objects/${ids.doc1}`), 401);
       expectLegacyError(await l.get(`/posters/${ids.doc1}`), 401);
       assert.equal((await l.get('/objects', admin)).status, 200);
+      // An application token is authenticated but reads like an anonymous client: 403.
+      const created = await s.request('POST', '/applications', { token: admin, body: { data: { type: 'applications', attributes: { name: 'kiosk' } } } });
+      assert.equal(created.status, 201, created.text);
+      const login = await s.request('POST', '/auth', {
+        body: { grant_type: 'client_credentials', client_id: created.body.data.meta.api_key, client_secret: created.body.data.meta.client_secret },
+        headers: { 'Content-Type': 'application/json' },
+      });
+      assert.equal(login.status, 200, login.text);
+      expectLegacyError(await l.get('/objects', login.body.meta.jwt), 403);
+      expectLegacyError(await l.get(`/objects/${ids.doc1}`, login.body.meta.jwt), 403);
     } finally {
       await s.request('PATCH', `/folders/${ids.pub}`, { token: admin, body: { data: { id: String(ids.pub), type: 'folders', attributes: { status: 'on' } } } });
     }
