@@ -144,6 +144,20 @@ describe('media objects', () => {
     assert.equal(file.body.data.type, 'files');
   });
 
+  test('a custom media type (under the abstract media) takes any file', async () => {
+    const created = await s.request('POST', '/model/object_types', {
+      token,
+      body: { data: { type: 'object_types', attributes: { name: 'podcasts', singular: 'podcast', parent_name: 'media' } } },
+    });
+    assert.equal(created.status, 201, created.text);
+    const text = await s.request('POST', '/podcasts/upload/episode.txt', { token, raw: textFile(), headers: { 'Content-Type': 'text/plain' } });
+    assert.equal(text.status, 201, text.text);
+    assert.equal(text.body.data.type, 'podcasts');
+    assert.equal(text.body.included[0].attributes.mime_type, 'text/plain');
+    const got = await s.request('GET', `/podcasts/${text.body.data.id}`, { token });
+    assert.equal(got.body.data.meta.media_url, `${s.url}/streams/download/${text.body.included[0].id}`);
+  });
+
   test('a one-step upload that fails leaves neither object nor stream', async () => {
     const before = await countRows();
     expectError(await s.request('POST', '/images/upload/notes.txt', { token, raw: textFile(), headers: { 'Content-Type': 'text/plain' } }), 400, 'mime_type_not_accepted');

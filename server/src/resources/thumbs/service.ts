@@ -193,9 +193,9 @@ export class ThumbService {
 }
 
 /** The family's thumbnail service (one per server), also for other families (legacy posters). */
-export function thumbService(ctx: AppContext): ThumbService {
+export function thumbService(ctx: AppContext, streams: StreamService = streamService(ctx)): ThumbService {
   const services = ctx.services as { thumbs?: ThumbService };
-  return (services.thumbs ??= new ThumbService(ctx, streamService(ctx)));
+  return (services.thumbs ??= new ThumbService(ctx, streams));
 }
 
 /**
