@@ -174,7 +174,13 @@ export async function createServer(config: Config, options: ServerOptions = {}):
         const s = server;
         server = null;
         await new Promise<void>((resolve) => {
-          s.close(() => resolve());
+          // A connection whose request finishes after close() turns idle and would otherwise
+          // stay open until keepAliveTimeout: sweep idle ones until the last is gone.
+          const sweep = setInterval(() => s.closeIdleConnections(), 50);
+          s.close(() => {
+            clearInterval(sweep);
+            resolve();
+          });
           s.closeIdleConnections();
         });
       }

@@ -95,13 +95,19 @@ export function errorHandler(debug: boolean, log: (line: string) => void): Error
   };
 }
 
+/** The query parameters as sent, for the legacy envelope: an object, or [] when there are none. */
+export function legacyParams(req: Request): Record<string, unknown> | unknown[] {
+  const q = req.query as Record<string, unknown>;
+  return Object.keys(q).length ? q : [];
+}
+
 /** Legacy envelope errors keep the same `error` object inside the envelope keys. */
 function legacyErrorBody(req: Request, err: ApiError) {
   return {
     error: { status: err.status, code: err.code, message: err.detail, title: err.title, detail: err.detail },
     api: req.legacy?.api ?? 'objects',
     method: req.method.toLowerCase(),
-    params: req.query,
+    params: legacyParams(req),
     url: selfUrl(req),
     links: { self: selfUrl(req), home: homeUrl(req) },
   };

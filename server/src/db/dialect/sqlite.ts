@@ -45,8 +45,9 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
-export function openSqlite(file: string): SqliteHandle {
-  const raw = new Database(file);
+/** `nativeBinding`: path of a better-sqlite3 addon to load instead of the installed one. */
+export function openSqlite(file: string, nativeBinding: string | null = null): SqliteHandle {
+  const raw = new Database(file, nativeBinding ? { nativeBinding } : {});
   raw.pragma('journal_mode = WAL');
   raw.pragma('foreign_keys = ON');
   raw.pragma('busy_timeout = 5000');
@@ -111,4 +112,9 @@ export function jsonProperty(column: string, name: string): RawBuilder<unknown> 
 /** The `properties` JSON without one key (for a dropped custom property). */
 export function removeJsonProperty(column: string, name: string): RawBuilder<string | null> {
   return sql<string | null>`json_remove(${sql.ref(column)}, ${'$.' + name})`;
+}
+
+/** Whether a write failed on a unique or other constraint (a lost race with another write). */
+export function isConstraintViolation(err: unknown): boolean {
+  return typeof (err as { code?: unknown })?.code === 'string' && String((err as { code: string }).code).startsWith('SQLITE_CONSTRAINT');
 }
