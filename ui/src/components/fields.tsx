@@ -1,5 +1,5 @@
 // Labelled form controls bound to one record of values, so every form reads the same way.
-import type { ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 
 export type Values = Record<string, any>;
 
@@ -18,6 +18,7 @@ interface FieldProps {
 }
 
 export function Field({ label, name, values, onChange, type = 'text', required, disabled, hint, className, autoComplete, maxLength }: FieldProps) {
+  const hintId = useId();
   const set = (v: unknown) => onChange({ ...values, [name]: v });
   if (type === 'checkbox') {
     return (
@@ -34,14 +35,21 @@ export function Field({ label, name, values, onChange, type = 'text', required, 
     disabled,
     maxLength,
     autoComplete,
+    'aria-describedby': hint ? hintId : undefined,
     onChange: (e: { target: { value: string } }) => set(e.target.value),
   };
   return (
-    <label className={className}>
-      {label}
-      {type === 'textarea' ? <textarea {...common} /> : <input type={type} {...common} />}
-      {hint ? <span className="hint">{hint}</span> : null}
-    </label>
+    <div className={`field ${className ?? ''}`}>
+      <label>
+        {label}
+        {type === 'textarea' ? <textarea {...common} /> : <input type={type} {...common} />}
+      </label>
+      {hint ? (
+        <span className="hint" id={hintId}>
+          {hint}
+        </span>
+      ) : null}
+    </div>
   );
 }
 

@@ -145,7 +145,12 @@ export function SchemaFields({ properties, values, onChange }: { properties: For
       {properties.map((p) => {
         const set = (v: unknown) => onChange({ ...values, [p.name]: v });
         const text = label(p.name) + (p.required ? ' *' : '');
-        const hint = p.description ? <span className="hint">{p.description}</span> : null;
+        const hintId = `hint-${p.name}`;
+        const hint = p.description ? (
+          <span className="hint" id={hintId}>
+            {p.description}
+          </span>
+        ) : null;
         if (p.kind === 'boolean') {
           return (
             <label key={p.name} className="inline">
@@ -155,7 +160,13 @@ export function SchemaFields({ properties, values, onChange }: { properties: For
           );
         }
         const wide = p.kind === 'textarea' || p.kind === 'json' || p.name === 'title';
-        const common = { name: p.name, value: values[p.name] ?? '', required: p.required, onChange: (e: { target: { value: string } }) => set(e.target.value) };
+        const common = {
+          name: p.name,
+          value: values[p.name] ?? '',
+          required: p.required,
+          'aria-describedby': hint ? hintId : undefined,
+          onChange: (e: { target: { value: string } }) => set(e.target.value),
+        };
         let control;
         if (p.kind === 'enum') {
           control = (
@@ -175,11 +186,13 @@ export function SchemaFields({ properties, values, onChange }: { properties: For
           control = <input type={type} step={p.kind === 'number' ? 'any' : undefined} maxLength={p.maxLength} {...common} />;
         }
         return (
-          <label key={p.name} className={wide ? 'wide' : undefined}>
-            {text}
-            {control}
+          <div key={p.name} className={`field${wide ? ' wide' : ''}`}>
+            <label>
+              {text}
+              {control}
+            </label>
             {hint}
-          </label>
+          </div>
         );
       })}
     </>

@@ -126,7 +126,7 @@ function TreeNode({ folder, ...props }: TreeProps & { folder: Resource }) {
           {open ? '▾' : '▸'}
         </button>
         <button type="button" className="name" onClick={() => props.onSelect(folder)} disabled={disabled}>
-          📁 {title}
+          {title}
         </button>
       </div>
       {open ? (

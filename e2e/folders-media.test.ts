@@ -1,0 +1,127 @@
+// Admin UI, folders and media: build a folder tree, rename and move a folder (dialog and drag
+// and drop), make it a root, manage a folder's contents; upload an image and see its thumbnail.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import sharp from 'sharp';
+import { signInAsAdmin, startE2E, type E2E } from './helpers/browser.js';
+
+describe('admin folders and media', () => {
+  let e: E2E;
+  const tree = () => e.page.getByRole('tree', { name: 'Folder tree' });
+  const parentOf = async (title: string) => {
+    const { server } = e;
+    const token = await server.adminToken();
+    const list = await server.request('GET', `/folders?filter[title]=${encodeURIComponent(title)}`, { token });
+    return String(list.body.data[0].meta.path);
+  };
+  before(async () => {
+    e = await startE2E();
+    await signInAsAdmin(e.page, '#/folders');
+  });
+  after(async () => {
+    await e?.close();
+  });
+
+  test('a folder tree is built from root folders and subfolders, and expands', async () => {
+    const { page } = e;
+    await page.getByText('Choose a folder in the tree.').waitFor();
+    for (const title of ['Site', 'Archive']) {
+      await page.getByRole('textbox', { name: 'New root folder' }).fill(title);
+      await page.getByRole('form', { name: 'New root folder' }).getByRole('button', { name: 'Create' }).click();
+      await page.getByRole('heading', { name: title }).waitFor();
+    }
+    await tree().getByRole('button', { name: 'Site', exact: true }).click();
+    await page.getByRole('heading', { name: 'Site' }).waitFor();
+    for (const title of ['News', 'Blog']) {
+      await page.getByRole('textbox', { name: 'New subfolder' }).fill(title);
+      await page.getByRole('button', { name: 'Create subfolder' }).click();
+      await page.getByText('Subfolder created.').waitFor();
+    }
+    await tree().getByRole('button', { name: 'Expand Site' }).click();
+    await tree().getByRole('button', { name: 'Blog', exact: true }).waitFor();
+    const contents = page.getByRole('region', { name: 'Contents' });
+    await contents.getByRole('link', { name: 'News' }).waitFor();
+    assert.deepEqual(await contents.getByRole('listitem').locator('a').allInnerTexts(), ['News', 'Blog']);
+    await e.shot('folders');
+  });
+
+  test('contents are reordered, objects added from search and removed', async () => {
+    const { page, server } = e;
+    const contents = page.getByRole('region', { name: 'Contents' });
+    await contents.getByRole('button', { name: 'Move Blog up' }).click();
+    await page.waitForFunction(() => document.querySelector('[aria-label="Contents"] li a')?.textContent === 'Blog');
+    assert.deepEqual(await contents.getByRole('listitem').locator('a').allInnerTexts(), ['Blog', 'News']);
+
+    await server.request('POST', '/documents', { token: await server.adminToken(), body: { data: { type: 'documents', attributes: { title: 'Welcome page' } } } });
+    await contents.getByRole('button', { name: 'Add existing objects' }).click();
+    await contents.getByLabel('Find objects to add').fill('Welcome');
+    await contents.getByRole('button', { name: 'Find' }).click();
+    await contents.getByRole('button', { name: 'Add Welcome page' }).click();
+    await contents.getByRole('link', { name: 'Welcome page' }).waitFor();
+    await e.shot('folder-contents');
+    await contents.getByRole('button', { name: 'Remove Welcome page from folder' }).click();
+    await page.waitForFunction(() => ![...document.querySelectorAll('[aria-label="Contents"] .related a')].some((a) => a.textContent === 'Welcome page'));
+  });
+
+  test('a folder is renamed and moved under another folder with the move dialog', async () => {
+    const { page } = e;
+    await tree().getByRole('button', { name: 'News', exact: true }).click();
+    await page.getByRole('heading', { name: 'News' }).waitFor();
+    await page.getByRole('form', { name: 'Rename folder' }).getByLabel('Title').fill('Press');
+    await page.getByRole('button', { name: 'Rename' }).click();
+    await page.getByText('Folder renamed.').waitFor();
+    await page.getByRole('button', { name: 'Move…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Move “Press”' });
+    await dialog.getByRole('button', { name: 'Archive', exact: true }).click();
+    await page.getByText('Folder moved.').waitFor();
+    const archive = await parentOf('Archive');
+    assert.match(await parentOf('Press'), new RegExp(`^${archive}/\\d+$`));
+    await tree().getByRole('button', { name: 'Expand Archive' }).click();
+    await tree().getByRole('button', { name: 'Press', exact: true }).waitFor();
+    await e.shot('folder-moved');
+  });
+
+  test('a folder is made a root, then dragged onto another folder', async () => {
+    const { page } = e;
+    await page.getByRole('button', { name: 'Make root' }).click();
+    await page.getByText('The folder is now a root.').waitFor();
+    assert.match(await parentOf('Press'), /^\/\d+$/);
+    const press = tree().locator(':scope > li > .tree-row', { hasText: 'Press' });
+    await press.dragTo(tree().locator(':scope > li > .tree-row', { hasText: 'Site' }));
+    for (let i = 0; i < 50 && /^\/\d+$/.test(await parentOf('Press')); i++) await new Promise((r) => setTimeout(r, 100));
+    const site = await parentOf('Site');
+    assert.match(await parentOf('Press'), new RegExp(`^${site}/\\d+$`));
+  });
+
+  test('an uploaded image becomes an image object and shows its thumbnail', async () => {
+    const { page } = e;
+    const png = await sharp({ create: { width: 320, height: 200, channels: 3, background: '#3366cc' } }).png().toBuffer();
+    await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Media' }).click();
+    await page.getByText('No media yet.').waitFor();
+    await page.getByLabel('File', { exact: true }).setInputFiles({ name: 'blue-sky.png', mimeType: 'image/png', buffer: png });
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.getByText('Uploaded “blue-sky.png” as image').waitFor();
+    const card = page.getByRole('list', { name: 'Media' }).getByRole('listitem').first();
+    const img = card.getByRole('img', { name: 'blue-sky.png' });
+    await img.waitFor();
+    await page.waitForFunction(() => {
+      const i = document.querySelector<HTMLImageElement>('.media-card img');
+      return Boolean(i && i.complete && i.naturalWidth > 0);
+    });
+    await e.shot('media');
+    await card.getByRole('link', { name: 'blue-sky.png', exact: true }).click();
+    await page.getByRole('region', { name: 'Preview' }).getByRole('img').waitFor();
+    await e.shot('media-object');
+  });
+
+  test('an upload the server refuses shows the API error', async () => {
+    const { page } = e;
+    await page.goto('/admin/#/media');
+    await page.getByLabel('File', { exact: true }).setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('plain text') });
+    await page.getByLabel('Create as').selectOption('images');
+    await page.getByRole('button', { name: 'Upload' }).click();
+    const alert = page.getByRole('form', { name: 'Upload' }).getByRole('alert');
+    await alert.waitFor();
+    assert.match(await alert.innerText(), /^\S.* — .+/);
+  });
+});
