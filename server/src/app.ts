@@ -4,6 +4,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import cors from 'cors';
@@ -14,7 +15,7 @@ import type { Config } from './config.js';
 import { createTasks, type AppContext } from './context.js';
 import { openDatabase } from './db/database.js';
 import { authenticate } from './http/auth.js';
-import { errorHandler, notFoundRoute } from './http/errors.js';
+import { errorHandler, notFoundRoute, rawErrorResponse } from './http/errors.js';
 import { methodFallback, mountRoutes } from './http/router.js';
 import { families } from './resources/index.js';
 import { ensureInitialAdmin } from './resources/users/service.js';
@@ -43,6 +44,24 @@ function loadSecret(config: Config): string {
   const secret = crypto.randomBytes(48).toString('base64url');
   fs.writeFileSync(file, secret + '\n', { mode: 0o600 });
   return secret;
+}
+
+/** Requests Node's parser refuses (too large headers, too slow, malformed) get a JSON API error. */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, base: string): void {
+  // A response already under way on this connection cannot be followed by another one; an
+  // earlier finished response on a keep-alive connection does not matter.
+  const s = socket as Duplex & { _httpMessage?: { headersSent?: boolean } | null };
+  if (err.code === 'ECONNRESET' || !s.writable || s._httpMessage?.headersSent) {
+    s.destroy();
+    return;
+  }
+  const [status, code, detail] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'headers_too_large', 'The request headers are too large']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'request_timeout', 'The request took too long to arrive']
+        : [400, 'malformed_request', 'The HTTP request is malformed'];
+  s.end(rawErrorResponse(status as number, code as string, detail as string, base.replace(/\/$/, '')));
 }
 
 const defaultUiDir = () => fileURLToPath(new URL('../../ui/dist', import.meta.url));
@@ -127,16 +146,26 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     initialAdmin,
     listen(port = config.port, host = config.host) {
       return new Promise((resolve, reject) => {
-        const s = http.createServer(app);
-        s.requestTimeout = 10 * 60 * 1000;
-        s.headersTimeout = 60 * 1000;
-        s.keepAliveTimeout = 5000;
+        const { requestTimeoutMs, headersTimeoutMs } = config;
+        const s = http.createServer(
+          {
+            requestTimeout: requestTimeoutMs,
+            headersTimeout: Math.min(headersTimeoutMs, requestTimeoutMs),
+            keepAliveTimeout: 5000,
+            // How often Node looks for requests past their timeout (its default is 30 s).
+            connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(Math.min(headersTimeoutMs, requestTimeoutMs) / 4))),
+          },
+          app,
+        );
+        let ownUrl = '';
+        s.on('clientError', (err: NodeJS.ErrnoException, socket) => answerClientError(err, socket, config.baseUrl ?? ownUrl));
         s.once('error', reject);
         s.listen(port, host, () => {
           server = s;
           const bound = (s.address() as AddressInfo).port;
           const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-          resolve({ port: bound, url: `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${bound}` });
+          ownUrl = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${bound}`;
+          resolve({ port: bound, url: ownUrl });
         });
       });
     },
@@ -145,7 +174,13 @@ export async function createServer(config: Config, options: ServerOptions = {}):
         const s = server;
         server = null;
         await new Promise<void>((resolve) => {
-          s.close(() => resolve());
+          // A connection whose request finishes after close() turns idle and would otherwise
+          // stay open until keepAliveTimeout: sweep idle ones until the last is gone.
+          const sweep = setInterval(() => s.closeIdleConnections(), 50);
+          s.close(() => {
+            clearInterval(sweep);
+            resolve();
+          });
           s.closeIdleConnections();
         });
       }

@@ -27,6 +27,13 @@ export interface Config {
   logRequests: boolean;
   /** Base URL override for links (otherwise taken from the request). */
   baseUrl: string | null;
+  /** Path of the better-sqlite3 native addon to load instead of the installed one (the desktop app,
+   *  run from a checkout, passes one built for Electron's ABI); never read from the environment. */
+  sqliteNativeBinding: string | null;
+  /** Longest time a client may take to send a whole request (headers and body), then 408. */
+  requestTimeoutMs: number;
+  /** Longest time a client may take to send the request headers, then 408. */
+  headersTimeoutMs: number;
   /** Waits before each retry of a mail that could not be sent (tests shorten them). */
   mailRetryDelaysMs: number[];
 }
@@ -113,6 +120,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     legacyWritableTypes: list(env, 'FOLIO_LEGACY_WRITABLE_TYPES'),
     logRequests: true,
     baseUrl: null,
+    sqliteNativeBinding: null,
+    requestTimeoutMs: 10 * 60 * 1000,
+    headersTimeoutMs: 60 * 1000,
     mailRetryDelaysMs: [2000, 10000, 60000, 300000],
   };
   return { ...cfg, ...overrides };

@@ -226,6 +226,8 @@ describe('legacy envelope on a publication tree', () => {
     expectLegacyError(res, 404);
     assert.equal(res.body.api, 'objects');
     assert.equal(res.body.method, 'get');
+    assert.deepEqual(res.body.params, []);
+    assert.equal(res.body.url, `${s.url}/objects/${ids.outside}`);
     expectLegacyError(await l.get('/objects/999999'), 404);
     expectLegacyError(await l.get('/objects/no-such-name'), 404);
     expectLegacyError(await l.get(`/objects/${ids.doc2}`), 404);
@@ -413,6 +415,79 @@ describe('legacy envelope on a publication tree', () => {
     expectLegacyError(await l.get(`/posters/${ids.doc1}?width=-3`), 400);
     expectLegacyError(await l.get('/posters/999999'), 404);
     expectLegacyError(await l.get(`/poster/${ids.outside}`), 404);
+  });
+
+  test('a non-admin user writes through the legacy layout; another user cannot use their upload token', async () => {
+    const created = await s.request('POST', '/users', { token: admin, body: { data: { type: 'users', attributes: { username: 'editor', password: 'editor-pass-1', uname: 'editor' } } } });
+    assert.equal(created.status, 201, created.text);
+    const editor = (await s.login('editor', 'editor-pass-1')).jwt;
+    const doc = await legacyCreate(l, editor, { object_type: 'document', title: 'By the editor', parents: [ids.about] });
+    assert.equal((await l.get(`/objects/${doc}`, editor)).body.data.object.title, 'By the editor');
+    const up = await upload('file', 'mine.txt', Buffer.from('the editor file'), 'text/plain', editor);
+    assert.equal(up.status, 200, up.text);
+    const stolen = await l.send('POST', '/objects', { data: { object_type: 'file', title: 'Not mine', parents: [ids.about], upload_token: up.body.data.upload_token } }, admin);
+    expectLegacyError(stolen, 400);
+    const wrongType = await l.send('POST', '/objects', { data: { object_type: 'image', title: 'Wrong type', parents: [ids.about], upload_token: up.body.data.upload_token } }, editor);
+    expectLegacyError(wrongType, 400);
+    const mine = await l.send('POST', '/objects', { data: { object_type: 'file', title: 'Mine', parents: [ids.about], upload_token: up.body.data.upload_token } }, editor);
+    assert.equal(mine.status, 201, mine.text);
+    assert.equal(mine.body.data.object.mime_type, 'text/plain');
+  });
+
+  test('malformed bodies and relations a type does not have give legacy 400s', async () => {
+    const bad = await s.request('POST', '/objects', { token: admin, raw: '{"data": {', headers: { Accept: LEGACY, 'Content-Type': 'application/json' } });
+    expectLegacyError(bad, 400);
+    assert.equal(bad.body.api, 'objects');
+    expectLegacyError(await l.send('POST', `/objects/${ids.doc1}/relations/poster`, { data: { related_id: ids.doc3 } }, admin), 400);
+    expectLegacyError(await l.send('POST', '/objects', { data: { object_type: 'document', title: 'x', relations: { poster_of: [{ related_id: ids.doc1 }] } } }, admin), 400);
+  });
+
+  test('done-when scenario: browse, read relations and positions, upload, create under a section, relate, read posters', async () => {
+    // Browse the publication tree from the top.
+    const top = (await l.get('/objects?filter[object_type]=area,section')).body.data.objects;
+    const news = top.find((o: { nickname: string }) => o.nickname === 'news');
+    assert.equal(news.children.url, `${s.url}/objects/${news.id}/children`);
+    const sections = (await l.get(`/objects/${ids.pub}/sections`)).body.data.objects.map((o: { id: number }) => o.id);
+    assert.ok(sections.includes(news.id));
+    const contents = (await l.get(`/objects/${news.id}/contents`)).body.data.objects;
+    const story = contents[0];
+    assert.ok((await l.get(`/objects/${news.id}/children/${story.id}`)).body.data.priority >= 1);
+    for (const [name, rel] of Object.entries(story.relations as Record<string, { url: string; count: number }>)) {
+      const related = await fetch(rel.url, { headers: { Accept: LEGACY } }).then((r) => r.json());
+      assert.equal(related.data.objects.length, rel.count, name);
+    }
+    // Upload a picture, create it under the section, relate it as the story's poster.
+    const pic = await upload('image', 'green.png', await png(50, 50, '#00aa00'), 'image/png', admin);
+    const image = await legacyCreate(l, admin, { object_type: 'image', title: 'Green', status: 'on', parents: [news.id], upload_token: pic.body.data.upload_token });
+    const newStory = await legacyCreate(l, admin, { object_type: 'document', title: 'Greenery', status: 'on', parents: [news.id] });
+    const related = await l.send('POST', `/objects/${newStory}/relations/poster`, { data: { related_id: image } }, admin);
+    assert.equal(related.status, 201, related.text);
+    const poster = (await l.get(`/posters?id=${newStory}&width=20`)).body.data;
+    assert.equal(poster[0].id, newStory);
+    const thumb = await sharp(Buffer.from(await (await fetch(poster[0].uri)).arrayBuffer())).metadata();
+    assert.equal(thumb.width, 20);
+    // The JSON API reads the same new objects.
+    const json = await s.request('GET', `/documents/${newStory}?include=poster`);
+    assert.equal(json.status, 200, json.text);
+    assert.equal(json.body.data.attributes.title, 'Greenery');
+    assert.deepEqual(json.body.included.filter((r: { type: string }) => r.type === 'images').map((r: { id: string }) => r.id), [String(image)]);
+  });
+
+  test('contents of a trashed section are out of reach; positions skip trashed children', async () => {
+    const box = await legacyCreate(l, admin, { object_type: 'section', title: 'Box', status: 'on', parents: [ids.pub] });
+    const inner = await legacyCreate(l, admin, { object_type: 'section', title: 'Inner box', status: 'on', parents: [box] });
+    const gone = await legacyCreate(l, admin, { object_type: 'document', title: 'Boxed', status: 'on', parents: [inner] });
+    const first = await legacyCreate(l, admin, { object_type: 'document', title: 'First in about', status: 'on', parents: [ids.about] });
+    await l.send('PUT', `/objects/${ids.about}/children/${first}`, { priority: 1 }, admin);
+    const second = (await l.get(`/objects/${ids.about}/children`, admin)).body.data.objects[1].id;
+    assert.equal((await l.get(`/objects/${gone}`)).status, 200);
+    assert.equal((await s.request('DELETE', `/folders/${box}`, { token: admin })).status, 204);
+    assert.equal((await s.request('DELETE', `/documents/${first}`, { token: admin })).status, 204);
+    expectLegacyError(await l.get(`/objects/${gone}`), 404);
+    expectLegacyError(await l.get(`/objects/${inner}/children`), 404);
+    const all = (await l.get('/objects?page_size=100', admin)).body.data.objects.map((o: { id: number }) => o.id);
+    assert.ok(!all.includes(gone) && !all.includes(inner) && !all.includes(box) && !all.includes(first));
+    assert.deepEqual((await l.get(`/objects/${ids.about}/children/${second}`)).body.data, { priority: 1 });
   });
 
   test('a protected publication gives 401 to anonymous clients', async () => {

@@ -115,6 +115,11 @@ describe('model', () => {
     expectError(await post('/model/properties', 'properties', { name: 'x', property_type_name: 'integer', object_type_name: 'nothing' }), 400);
     expectError(await post('/model/properties', 'properties', { name: 'x', property_type_name: 'color', object_type_name: 'events' }), 400);
     expectError(await post('/model/properties', 'properties', { name: 'title', property_type_name: 'string', object_type_name: 'events' }), 400);
+    expectError(await post('/model/properties', 'properties', { name: 'see_also', property_type_name: 'string', object_type_name: 'events' }), 400);
+    const summary = await post('/model/properties', 'properties', { name: 'summary', property_type_name: 'text', object_type_name: 'events' });
+    assert.equal(summary.status, 201);
+    const ev = await post('/events', 'events', { title: 'Concert', summary: 'with a theremin', status: 'on' });
+    assert.deepEqual((await s.request('GET', '/events?q=theremin')).body.data.map((d: any) => d.id), [ev.body.data.id]);
     const before = (await s.request('GET', '/model/schema/events')).body.revision;
     const p = await post('/model/properties', 'properties', { name: 'venue_url', property_type_name: 'url', object_type_name: 'events' });
     assert.equal(p.status, 201);
@@ -124,7 +129,7 @@ describe('model', () => {
     expectError(await post('/events', 'events', { venue_url: 'not a url' }), 400);
     const e = await post('/events', 'events', { venue_url: 'https://example.com/' });
     assert.equal(e.status, 201);
-    const list = await s.request('GET', '/model/properties?filter[object_type_name]=events', { token: admin });
+    const list = await s.request('GET', '/model/properties?filter[object_type_name]=events&filter[name]=venue_url', { token: admin });
     assert.deepEqual(list.body.data.map((d: any) => d.attributes.name), ['venue_url']);
     assert.equal((await s.request('DELETE', `/model/properties/${p.body.data.id}`, { token: admin })).status, 204);
     expectError(await post('/events', 'events', { venue_url: 'https://example.com/' }), 400, 'unknown_attribute');

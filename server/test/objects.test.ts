@@ -248,4 +248,12 @@ describe('objects', () => {
       assert.notEqual(r.status, 500);
     }
   });
+  test('type endpoints answer 405 with Allow for other methods and appear in /home', async () => {
+    const r = await s.request('DELETE', '/documents', { token: admin });
+    expectError(r, 405, 'method_not_allowed');
+    assert.match(r.headers.get('allow')!, /GET.*POST/);
+    expectError(await s.request('PUT', '/home'), 405);
+    const home = await s.request('GET', '/home', { token: admin });
+    assert.deepEqual(home.body.meta.resources['/documents'].hints.allow.filter((m: string) => m === 'POST' || m === 'GET'), ['GET', 'POST']);
+  });
 });

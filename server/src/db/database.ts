@@ -23,7 +23,7 @@ export async function openDatabase(config: Config): Promise<OpenedDatabase> {
   }
   fs.mkdirSync(config.dataDir, { recursive: true });
   const file = path.join(config.dataDir, 'folio.sqlite');
-  const { dialect } = openSqlite(file);
+  const { dialect } = openSqlite(file, config.sqliteNativeBinding);
   const db = new Kysely<Database>({ dialect });
   await migrateToLatest(db);
   return { db, dialectName: 'sqlite', file, close: () => db.destroy() };

@@ -12,9 +12,11 @@ const TITLES: Record<number, string> = {
   406: 'Not Acceptable',
   409: 'Conflict',
   413: 'Payload Too Large',
+  408: 'Request Timeout',
   415: 'Unsupported Media Type',
   422: 'Unprocessable Entity',
   429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
 };
@@ -51,7 +53,8 @@ function toApiError(err: unknown): ApiError {
     return new ApiError(415, 'unsupported_media_type', e.message ?? 'Unsupported encoding');
   }
   if (e?.type === 'request.aborted') return new ApiError(400, 'request_aborted', 'The request was aborted');
-  if (e?.code === 'SQLITE_BUSY') return new ApiError(503, 'busy', 'The database is busy, retry', undefined, undefined, { 'Retry-After': '1' });
+  // better-sqlite3 reports extended codes (SQLITE_BUSY_SNAPSHOT, SQLITE_BUSY_RECOVERY…).
+  if (typeof e?.code === 'string' && /^SQLITE_(BUSY|LOCKED)/.test(e.code)) return new ApiError(503, 'busy', 'The database is busy, retry', undefined, undefined, { 'Retry-After': '1' });
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return new ApiError(status, 'bad_request', e.message ?? TITLES[status] ?? 'Bad request');
   }
@@ -92,16 +95,39 @@ export function errorHandler(debug: boolean, log: (line: string) => void): Error
   };
 }
 
+/** The query parameters as sent, for the legacy envelope: an object, or [] when there are none. */
+export function legacyParams(req: Request): Record<string, unknown> | unknown[] {
+  const q = req.query as Record<string, unknown>;
+  return Object.keys(q).length ? q : [];
+}
+
 /** Legacy envelope errors keep the same `error` object inside the envelope keys. */
 function legacyErrorBody(req: Request, err: ApiError) {
   return {
     error: { status: err.status, code: err.code, message: err.detail, title: err.title, detail: err.detail },
     api: req.legacy?.api ?? 'objects',
     method: req.method.toLowerCase(),
-    params: req.query,
+    params: legacyParams(req),
     url: selfUrl(req),
     links: { self: selfUrl(req), home: homeUrl(req) },
   };
+}
+
+/**
+ * What Node's HTTP parser refuses before express sees a request (headers too large, a request
+ * that took too long, a malformed request line) still gets the spec's error body: the raw
+ * HTTP/1.1 response to write on the socket. `base` is the server's own URL.
+ */
+export function rawErrorResponse(status: number, code: string, detail: string, base: string): string {
+  const title = TITLES[status] ?? 'Error';
+  const body = JSON.stringify({
+    error: { status: String(status), title, code, detail },
+    links: { self: `${base}/`, home: `${base}/home` },
+  });
+  return (
+    `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/vnd.api+json\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+  );
 }
 
 export const notFoundRoute: RequestHandler = (req) => {

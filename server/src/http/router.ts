@@ -7,6 +7,7 @@ import type { AppContext } from '../context.js';
 import { ApiError, methodNotAllowed } from './errors.js';
 import { checkContentType, isJsonType, negotiate, type BodyKind, type Produces } from './negotiate.js';
 import { enforceGuard, type Guard } from './auth.js';
+import { parseFieldsets } from './jsonapi.js';
 
 export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
@@ -39,11 +40,26 @@ export interface RouteRecord {
 
 const JSON_LIMIT = '2mb';
 
+/** Deepest nesting a JSON body may have: deeper documents would overflow the stack of recursive code (JSON.stringify, validators). */
+export const MAX_BODY_DEPTH = 64;
+
+/** Walks the parsed body without recursion; 400 past MAX_BODY_DEPTH. */
+const refuseDeepBodies: RequestHandler = (req, _res, next) => {
+  const stack: Array<[unknown, number]> = [[req.body, 1]];
+  while (stack.length) {
+    const [value, depth] = stack.pop()!;
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth > MAX_BODY_DEPTH) throw new ApiError(400, 'body_too_deep', `The request body is nested deeper than ${MAX_BODY_DEPTH} levels`);
+    for (const child of Object.values(value)) stack.push([child, depth + 1]);
+  }
+  next();
+};
+
 function bodyParsers(kind: BodyKind): RequestHandler[] {
   if (kind === 'none' || kind === 'raw') return [];
   const json = express.json({ limit: JSON_LIMIT, type: (req) => isJsonType(req as Request) || !req.headers['content-type'] });
-  if (kind === 'form') return [json, express.urlencoded({ extended: false, limit: JSON_LIMIT })];
-  return [json];
+  if (kind === 'form') return [json, express.urlencoded({ extended: false, limit: JSON_LIMIT }), refuseDeepBodies];
+  return [json, refuseDeepBodies];
 }
 
 export function mountRoutes(app: Express, ctx: AppContext, defs: RouteDef[]): void {
@@ -64,6 +80,8 @@ export function mountRoutes(app: Express, ctx: AppContext, defs: RouteDef[]): vo
       if (type) res.type(type);
       enforceGuard(req, def.guard);
       checkContentType(req, body);
+      // fields[…] shapes the answer: refuse a malformed one before a write happens, not after.
+      if (produces === 'jsonapi' && req.query.fields !== undefined) parseFieldsets(req);
       next();
     };
     const run: RequestHandler = async (req, res, next) => {

@@ -17,6 +17,8 @@ export class FileStore {
   constructor(dataDir: string) {
     this.root = path.resolve(dataDir, 'files');
     for (const dir of ['streams', 'thumbs', 'tmp']) fs.mkdirSync(path.join(this.root, dir), { recursive: true });
+    // Temp files left by a process that died mid-upload belong to no request of this one.
+    for (const name of fs.readdirSync(path.join(this.root, 'tmp'))) fs.rmSync(path.join(this.root, 'tmp', name), { recursive: true, force: true });
   }
 
   /** Resolve `parts` under the store root; throws when the result would leave it. */

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createServer, type FolioServer } from '../../src/app.js';
+import { createServer, type FolioServer, type ServerOptions } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 
 export const ADMIN = { username: 'admin', password: 'admin-secret-1' };
@@ -35,14 +35,18 @@ export interface TestResponse {
   text: string;
 }
 
-/** `overrides` sets Config fields that have no environment variable (e.g. short mail retry waits). */
-export async function startServer(env: Record<string, string> = {}, overrides: Partial<Config> = {}): Promise<TestServer> {
+/** `overrides` set Config fields that have no environment variable (timeouts); `options` the UI dir. */
+export async function startServer(
+  env: Record<string, string> = {},
+  overrides: Partial<Config> = {},
+  options: Omit<ServerOptions, 'log'> = {},
+): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-test-'));
   const config = loadConfig(
     { FOLIO_ADMIN_USERNAME: ADMIN.username, FOLIO_ADMIN_PASSWORD: ADMIN.password, FOLIO_LOGIN_LIMIT: '0', ...env, FOLIO_DATA_DIR: dataDir },
     { logRequests: false, ...overrides },
   );
-  const server = await createServer(config, { log: () => {} });
+  const server = await createServer(config, { ...options, log: () => {} });
   const { port } = await server.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${port}`;
   let cachedAdmin: string | null = null;

@@ -1,7 +1,7 @@
 // The only home of SQLite-specific code: opening the file with the pragmas Folio relies on,
 // binding booleans (better-sqlite3 refuses JS booleans), and SQLite-only SQL (FTS5 lives here too).
 import Database from 'better-sqlite3';
-import { SqliteDialect, sql, type Dialect, type Kysely, type RawBuilder } from 'kysely';
+import { CompiledQuery, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type Dialect, type Driver, type Kysely, type RawBuilder, type SqliteDialectConfig } from 'kysely';
 
 export interface SqliteHandle {
   dialect: Dialect;
@@ -25,8 +25,29 @@ function wrapStatement(stmt: Database.Statement): Database.Statement {
   });
 }
 
-export function openSqlite(file: string): SqliteHandle {
-  const raw = new Database(file);
+/**
+ * Transactions start with BEGIN IMMEDIATE: the write lock is taken up front, waiting up to
+ * busy_timeout for another process (a CLI, a backup) to let go. A deferred BEGIN would read first
+ * and then fail at its first write with SQLITE_BUSY_SNAPSHOT, which no timeout can cure.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly driverConfig: SqliteDialectConfig) {
+    super(driverConfig);
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.driverConfig);
+  }
+}
+
+/** `nativeBinding`: path of a better-sqlite3 addon to load instead of the installed one. */
+export function openSqlite(file: string, nativeBinding: string | null = null): SqliteHandle {
+  const raw = new Database(file, nativeBinding ? { nativeBinding } : {});
   raw.pragma('journal_mode = WAL');
   raw.pragma('foreign_keys = ON');
   raw.pragma('busy_timeout = 5000');
@@ -38,7 +59,7 @@ export function openSqlite(file: string): SqliteHandle {
       return typeof value === 'function' ? value.bind(target) : value;
     },
   });
-  return { dialect: new SqliteDialect({ database: wrapped }), raw };
+  return { dialect: new ImmediateSqliteDialect({ database: wrapped }), raw };
 }
 
 /** Integrity check used by tests and the crash-safety suite. */
@@ -91,4 +112,9 @@ export function jsonProperty(column: string, name: string): RawBuilder<unknown> 
 /** The `properties` JSON without one key (for a dropped custom property). */
 export function removeJsonProperty(column: string, name: string): RawBuilder<string | null> {
   return sql<string | null>`json_remove(${sql.ref(column)}, ${'$.' + name})`;
+}
+
+/** Whether a write failed on a unique or other constraint (a lost race with another write). */
+export function isConstraintViolation(err: unknown): boolean {
+  return typeof (err as { code?: unknown })?.code === 'string' && String((err as { code: string }).code).startsWith('SQLITE_CONSTRAINT');
 }

@@ -4,9 +4,27 @@ import type { AppContext } from '../../context.js';
 import type { RouteDef } from '../../http/router.js';
 import { roleRoutes } from '../roles/routes.js';
 import { userRoutes } from '../users/routes.js';
+import { createMailer, type Mailer } from '../../mail/mailer.js';
+import { apiKeyCheck } from '../applications/api-key.js';
+import { applicationRoutes } from '../applications/routes.js';
+import { verifyClient } from '../applications/service.js';
+import { credentialChangeRoutes } from '../auth/change.js';
+import type { ClientCredentialsVerifier } from '../auth/routes.js';
+import { signupRoutes } from '../signup/routes.js';
 import { registerAccountSchemas } from './schemas.js';
 
 export function accountsRoutes(ctx: AppContext): RouteDef[] {
   registerAccountSchemas(ctx);
-  return [...userRoutes(ctx), ...roleRoutes(ctx)];
+  const mailer = createMailer(ctx.config, ctx.log);
+  ctx.services.mailer = mailer satisfies Mailer;
+  ctx.onClose.push(() => mailer.close());
+  ctx.services.applications = { verifyClient: (id, secret) => verifyClient(ctx.db, id, secret) } satisfies ClientCredentialsVerifier;
+  ctx.requestChecks.push(apiKeyCheck(ctx));
+  return [
+    ...userRoutes(ctx),
+    ...roleRoutes(ctx),
+    ...credentialChangeRoutes(ctx, mailer),
+    ...signupRoutes(ctx, mailer),
+    ...applicationRoutes(ctx),
+  ];
 }

@@ -2,6 +2,7 @@
 // served as application/json. legacyRoute() makes a RouteDef answer only legacy requests and
 // marks them (req.legacy) so that errors render in the envelope too.
 import type { Request, Response } from 'express';
+import { legacyParams } from '../../http/errors.js';
 import { selfUrl } from '../../http/links.js';
 import { acceptsLegacy } from '../../http/negotiate.js';
 import type { RouteDef } from '../../http/router.js';
@@ -16,12 +17,6 @@ export interface LegacyPaging {
 
 export function legacyPaging(page: number, pageSize: number, total: number, items: number): LegacyPaging {
   return { page, page_size: pageSize, page_count: items, total, total_pages: Math.max(1, Math.ceil(total / pageSize)) };
-}
-
-/** The query parameters as sent: an object, or [] when there are none (as legacy clients expect). */
-export function legacyParams(req: Request): Record<string, unknown> | unknown[] {
-  const q = req.query as Record<string, unknown>;
-  return Object.keys(q).length ? q : [];
 }
 
 export function sendLegacy(

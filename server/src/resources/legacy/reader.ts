@@ -89,9 +89,16 @@ export async function openReader(ctx: AppContext, req: Request, db: Db = ctx.db)
   return { ctx, db, publication, statuses };
 }
 
-/** Tree nodes of the publication's tree (root_id = publication). */
+/**
+ * A tree node none of whose folders above is in the trash (trashing a folder trashes its
+ * sub-folders but leaves their contents placed there, out of reach).
+ */
+const underLiveFolders = sql<boolean>`not exists (select 1 from trees a join objects ao on ao.id = a.object_id
+  where a.root_id = trees.root_id and a.tree_left < trees.tree_left and a.tree_right > trees.tree_right and ao.deleted = ${true})`;
+
+/** Live tree nodes of the publication's tree (root_id = publication). */
 function onTree(r: Reader) {
-  return r.db.selectFrom('trees').select('trees.object_id').where('trees.root_id', '=', r.publication.id);
+  return r.db.selectFrom('trees').select('trees.object_id').where('trees.root_id', '=', r.publication.id).where(underLiveFolders);
 }
 
 /** The object with this id or uname, when the caller may see it and it is reachable; else 404. */
@@ -170,7 +177,7 @@ export async function loadRows(db: Db, ids: number[]): Promise<ObjectRow[]> {
 /** The tree node of a folder (section or publication) of the publication's tree; 400 for contents. */
 async function folderNode(r: Reader, folder: ObjectRow) {
   if (folder.type_name !== FOLDER_TYPE) throw badRequest(`Object ${folder.id} is not a section or the publication`, 'not_a_section');
-  const node = await r.db.selectFrom('trees').selectAll().where('object_id', '=', folder.id).where('root_id', '=', r.publication.id).executeTakeFirst();
+  const node = await r.db.selectFrom('trees').selectAll().where('object_id', '=', folder.id).where('root_id', '=', r.publication.id).where(underLiveFolders).executeTakeFirst();
   if (!node) throw notFound(`Object ${folder.id} not found`);
   return node;
 }
@@ -202,7 +209,8 @@ export async function listDescendants(r: Reader, folder: ObjectRow, page: Page, 
     .select(['trees.object_id', 'trees.tree_left as pos'])
     .where('trees.root_id', '=', node.root_id)
     .where('trees.tree_left', '>', node.tree_left)
-    .where('trees.tree_right', '<', node.tree_right) as IdQuery;
+    .where('trees.tree_right', '<', node.tree_right)
+    .where(underLiveFolders) as IdQuery;
   return pageObjects(r, ids, page, filterTypes);
 }
 
@@ -214,6 +222,7 @@ export async function listSiblings(r: Reader, object: ObjectRow, page: Page, fil
     .where('object_id', '=', object.id)
     .where('root_id', '=', r.publication.id)
     .where('parent_id', 'is not', null)
+    .where(underLiveFolders)
     .orderBy('tree_left')
     .executeTakeFirst();
   if (!node) return { rows: [], total: 0 };
@@ -230,11 +239,14 @@ export async function childPosition(r: Reader, folder: ObjectRow, childId: numbe
   await folderNode(r, folder);
   const child = await r.db.selectFrom('trees').select('tree_left').where('parent_id', '=', folder.id).where('object_id', '=', childId).executeTakeFirst();
   if (!child) throw notFound(`Object ${childId} is not a child of ${folder.id}`);
+  // Positions count the children that are not in the trash, as the folders family places them.
   const before = await r.db
     .selectFrom('trees')
+    .innerJoin('objects', 'objects.id', 'trees.object_id')
     .select(sql<number>`count(*)`.as('n'))
-    .where('parent_id', '=', folder.id)
-    .where('tree_left', '<', child.tree_left)
+    .where('trees.parent_id', '=', folder.id)
+    .where('trees.tree_left', '<', child.tree_left)
+    .where('objects.deleted', '=', false)
     .executeTakeFirstOrThrow();
   return Number(before.n) + 1;
 }

@@ -8,7 +8,7 @@ import type { Database } from '../../db/tables.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { addChildren, placeNewFolder, removeChildren } from '../folders/service.js';
 import { folderNode, nodeIn, type Position } from '../folders/tree.js';
-import { writeRelationships } from '../objects/relations.js';
+import { relationOfType, writeRelationships } from '../objects/relations.js';
 import { createObject, getObject, updateObject } from '../objects/service.js';
 import { mediaRootOf, streamService } from '../streams/service.js';
 import { findReachable, findVisible, FOLDER_TYPE, isReachable, relationSide, type ObjectRow, type Reader } from './reader.js';
@@ -96,6 +96,7 @@ function relationItems(list: unknown, field: string): RelationItem[] {
 /** Write relations of `row` through `name` (add or update each), related objects must be reachable. */
 async function writeRelations(r: Reader, row: ObjectRow, name: string, items: RelationItem[], mode: 'add' | 'replace') {
   await relationSide(r.db, name);
+  if (!relationOfType(r.ctx, row.type_name, name)) throw badRequest(`Objects of type ${row.type_name} have no relation "${name}"`, 'invalid_relation');
   const targets: Array<{ id: string; type: string; meta: Record<string, unknown> }> = [];
   for (const [i, item] of items.entries()) {
     const target = await findVisible(r, item.relatedId);

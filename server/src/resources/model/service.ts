@@ -12,6 +12,7 @@ import {
   META_FIELDS,
   findRelation,
   model,
+  relationNamesOf,
   reloadModel,
   typeByName,
   type ObjectType,
@@ -19,16 +20,21 @@ import {
   type RelationDef,
 } from '../objects/model.js';
 import { resourceSchema, validateAgainstSchema, type ResourceSchema } from '../objects/schema.js';
-import { removeJsonProperty } from '../../db/dialect/sqlite.js';
+import { isConstraintViolation, removeJsonProperty } from '../../db/dialect/sqlite.js';
 
 /** Paths the product keeps for itself (contract: Routes reserved by the product). */
 export const RESERVED_ROUTES = ['admin', 'auth', 'signup', 'status', 'home', 'model', 'trash', 'streams', 'media', 'files', 'posters', 'poster', 'objects', 'users', 'roles', 'folders', 'applications'];
 const NAME = /^[a-z][a-z0-9_]*$/;
 
 async function writeModel<T>(ctx: AppContext, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-  const out = await ctx.db.transaction().execute(work);
-  await reloadModel(ctx);
-  return out;
+  try {
+    return await ctx.db.transaction().execute(work);
+  } catch (err) {
+    if (isConstraintViolation(err)) throw badRequest('The change conflicts with an existing entry of the model', 'model_conflict');
+    throw err;
+  } finally {
+    await reloadModel(ctx);
+  }
 }
 
 /** Bump the schema revision of types (and their sub-types) whose schema changed. */
@@ -236,6 +242,7 @@ export async function createProperty(ctx: AppContext, attributes: Record<string,
     (t) => (t.lineage.includes(owner.name) || owner.lineage.includes(t.name)) && t.properties.some((p) => p.name === name),
   );
   if (clash) throw badRequest(`A property "${name}" already exists on ${owner.name}, its parents or sub-types`, 'property_exists');
+  if (relationNamesOf(ctx, owner.name).some((r) => r.name === name)) throw badRequest(`"${name}" is a relation of ${owner.name}`, 'invalid_name');
   const now = nowIso();
   const id = await writeModel(ctx, async (trx) => {
     const row = await trx

@@ -153,14 +153,22 @@ export async function writeRelationships(
         continue;
       }
       const priority = meta.priority ?? next++;
+      // The related object's own order of this relation: new ones go last there too.
+      const last = await db
+        .selectFrom('object_relations')
+        .select((e) => e.fn.max(prio === 'priority' ? 'inv_priority' : 'priority').as('n'))
+        .where('relation_id', '=', relation.id)
+        .where(other, '=', ids[i])
+        .executeTakeFirst();
+      const otherPriority = Number(last?.n ?? 0) + 1;
       await db
         .insertInto('object_relations')
         .values({
           left_id: inverse ? ids[i] : row.id,
           right_id: inverse ? row.id : ids[i],
           relation_id: relation.id,
-          priority: inverse ? 1 : priority,
-          inv_priority: inverse ? priority : 1,
+          priority: inverse ? otherPriority : priority,
+          inv_priority: inverse ? priority : otherPriority,
           params: params ?? null,
         })
         .execute();

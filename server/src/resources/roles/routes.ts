@@ -50,8 +50,8 @@ export function roleRoutes(ctx: AppContext): RouteDef[] {
       path: '/roles',
       guard: 'admin',
       handler: async (req, res) => {
-        const a = validateAttributes('roles', resourceInput(req, 'roles').attributes, true);
-        const id = await createRole(ctx.db, { name: a.name as string, description: a.description as string | null | undefined });
+        const a = validateAttributes<{ name: string; description?: string | null }>('roles', resourceInput(req, 'roles').attributes, true);
+        const id = await createRole(ctx.db, a);
         await sendOne(req, res, id, 201);
       },
     },
@@ -62,8 +62,8 @@ export function roleRoutes(ctx: AppContext): RouteDef[] {
       guard: 'admin',
       handler: async (req, res) => {
         const id = pathId(req);
-        const a = validateAttributes('roles', resourceInput(req, 'roles', id).attributes, false);
-        await updateRole(ctx.db, id, a as { name?: string; description?: string | null });
+        const a = validateAttributes<{ name?: string; description?: string | null }>('roles', resourceInput(req, 'roles', id).attributes, false);
+        await updateRole(ctx.db, id, a);
         await sendOne(req, res, id);
       },
     },

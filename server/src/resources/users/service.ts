@@ -241,31 +241,34 @@ export async function getUser(db: Db, id: number): Promise<UserRow> {
  * the last active admin cannot be blocked or switched off.
  */
 export async function updateUser(db: Kysely<Database>, id: number, changes: UserChanges, actorId: number | null): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    const user = await getUser(trx, id);
-    if (Boolean(user.locked) && ((changes.status !== undefined && changes.status !== user.status) || (changes.uname !== undefined && changes.uname !== user.uname))) {
-      throw forbidden('The user is locked: its status and uname cannot change', 'locked');
-    }
-    await assertUniqueAccount(trx, { username: changes.username, email: changes.email }, id);
-    if ((changes.blocked === true && !user.blocked) || (changes.status !== undefined && changes.status !== 'on')) {
-      await assertAnotherAdminRemains(trx, [id]);
-    }
-    const now = nowIso();
-    const objectSet: Record<string, unknown> = { modified: now, modified_by: actorId };
-    for (const key of ['title', 'description', 'lang', 'status'] as const) if (changes[key] !== undefined) objectSet[key] = changes[key];
-    if (changes.locked !== undefined) objectSet.locked = changes.locked;
-    if (changes.status === 'on' && !user.published) objectSet.published = now;
-    if (changes.uname !== undefined && changes.uname !== user.uname) objectSet.uname = await uniqueUname(trx, changes.uname, 'user', id);
-    await trx.updateTable('objects').set(objectSet).where('id', '=', id).execute();
+  await db.transaction().execute((trx) => applyUserChanges(trx, id, changes, actorId));
+}
 
-    const userSet: Record<string, unknown> = {};
-    for (const key of ['username', 'email', 'name', 'surname', 'blocked', 'verified'] as const) if (changes[key] !== undefined) userSet[key] = changes[key];
-    if (changes.passwordHash !== undefined) Object.assign(userSet, { password_hash: changes.passwordHash, num_login_err: 0 });
-    if (Object.keys(userSet).length) await trx.updateTable('users').set(userSet).where('id', '=', id).execute();
-    if (changes.passwordHash !== undefined || changes.blocked === true) {
-      await trx.deleteFrom('refresh_tokens').where('user_id', '=', id).execute();
-    }
-  });
+/** updateUser inside the caller's transaction (e.g. with a consumed credential-change token). */
+export async function applyUserChanges(trx: Transaction<Database>, id: number, changes: UserChanges, actorId: number | null): Promise<void> {
+  const user = await getUser(trx, id);
+  if (Boolean(user.locked) && ((changes.status !== undefined && changes.status !== user.status) || (changes.uname !== undefined && changes.uname !== user.uname))) {
+    throw forbidden('The user is locked: its status and uname cannot change', 'locked');
+  }
+  await assertUniqueAccount(trx, { username: changes.username, email: changes.email }, id);
+  if ((changes.blocked === true && !user.blocked) || (changes.status !== undefined && changes.status !== 'on')) {
+    await assertAnotherAdminRemains(trx, [id]);
+  }
+  const now = nowIso();
+  const objectSet: Record<string, unknown> = { modified: now, modified_by: actorId };
+  for (const key of ['title', 'description', 'lang', 'status'] as const) if (changes[key] !== undefined) objectSet[key] = changes[key];
+  if (changes.locked !== undefined) objectSet.locked = changes.locked;
+  if (changes.status === 'on' && !user.published) objectSet.published = now;
+  if (changes.uname !== undefined && changes.uname !== user.uname) objectSet.uname = await uniqueUname(trx, changes.uname, 'user', id);
+  await trx.updateTable('objects').set(objectSet).where('id', '=', id).execute();
+
+  const userSet: Record<string, unknown> = {};
+  for (const key of ['username', 'email', 'name', 'surname', 'blocked', 'verified'] as const) if (changes[key] !== undefined) userSet[key] = changes[key];
+  if (changes.passwordHash !== undefined) Object.assign(userSet, { password_hash: changes.passwordHash, num_login_err: 0 });
+  if (Object.keys(userSet).length) await trx.updateTable('users').set(userSet).where('id', '=', id).execute();
+  if (changes.passwordHash !== undefined || changes.blocked === true) {
+    await trx.deleteFrom('refresh_tokens').where('user_id', '=', id).execute();
+  }
 }
 
 /** Move a user to the trash (DELETE /users/{id}): its tokens stop working at once. */
@@ -357,4 +360,9 @@ export async function usersByRole(db: Db, roleIds: number[]): Promise<Map<number
     .execute();
   for (const { member_of, ...user } of rows) out.get(member_of)?.push(user);
   return out;
+}
+
+/** The user (not trashed) with this email, compared case-insensitively. */
+export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+  return selectUsers(db).where(sql<boolean>`lower(users.email) = ${email.toLowerCase()}`).where('objects.deleted', '=', false).executeTakeFirst();
 }

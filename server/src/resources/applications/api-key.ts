@@ -1,0 +1,39 @@
+// The X-Api-Key check, run on every request after authentication. A key that is sent must belong
+// to an enabled application (else 403); with FOLIO_REQUIRE_API_KEY=1 a key (or an application
+// token) is required of every client but the admin UI, recognised as a same-origin browser
+// request. API keys identify clients; they are not secrets (see docs/decisions.md).
+import type { Request } from 'express';
+import type { AppContext } from '../../context.js';
+import { ApiError, forbidden } from '../../http/errors.js';
+import { baseUrl } from '../../http/links.js';
+import { findEnabledByApiKey, isEnabledApplication } from './service.js';
+
+/** Requests of the admin UI: browser fetches from a page of this very server. */
+export function isAdminUiRequest(req: Request): boolean {
+  if (req.headers['sec-fetch-site'] === 'same-origin') return true;
+  const origin = req.headers.origin;
+  return typeof origin === 'string' && origin === baseUrl(req);
+}
+
+export function apiKeyCheck(ctx: AppContext) {
+  return async (req: Request): Promise<void> => {
+    const header = req.headers['x-api-key'];
+    if (header !== undefined) {
+      const key = Array.isArray(header) ? header[0] : header;
+      const app = key ? await findEnabledByApiKey(ctx.db, key) : undefined;
+      if (!app) throw forbidden('The API key is unknown or disabled', 'invalid_api_key');
+      req.auth = { ...req.auth, applicationId: app.id };
+      return;
+    }
+    if (req.auth.applicationId !== null) {
+      // An application token whose application was disabled or deleted since.
+      if (!(await isEnabledApplication(ctx.db, req.auth.applicationId))) {
+        throw new ApiError(401, 'invalid_token', 'The application of this token is unknown or disabled');
+      }
+      return;
+    }
+    if (ctx.config.requireApiKey && req.method !== 'OPTIONS' && !isAdminUiRequest(req)) {
+      throw forbidden('This server requires an X-Api-Key header', 'api_key_required');
+    }
+  };
+}

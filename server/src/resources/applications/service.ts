@@ -1,0 +1,125 @@
+// Applications (API keys): a generated public `api_key` and a `client_secret` that is shown once
+// and stored as a SHA-256 hash (it is 256 random bits, so a fast hash is enough). Disabling or
+// deleting an application ends its sessions (client-credentials refresh tokens).
+import crypto from 'node:crypto';
+import type { Request } from 'express';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database } from '../../db/tables.js';
+import { nowIso } from '../../db/time.js';
+import { badRequest, notFound } from '../../http/errors.js';
+import { resourceUrl, type Resource } from '../../http/jsonapi.js';
+import { applyFilters, applySort, type ListQuery, type ListSpec } from '../../http/query.js';
+import type { ApplicationsTable } from '../accounts/tables.js';
+import { sha256 } from '../auth/tokens.js';
+
+export type ApplicationRow = Selectable<ApplicationsTable>;
+
+export function serializeApplication(req: Request, a: ApplicationRow, clientSecret?: string): Resource {
+  return {
+    id: String(a.id),
+    type: 'applications',
+    attributes: { name: a.name, description: a.description, enabled: Boolean(a.enabled) },
+    meta: { api_key: a.api_key, ...(clientSecret ? { client_secret: clientSecret } : {}), created: a.created, modified: a.modified },
+    links: { self: resourceUrl(req, `/applications/${a.id}`) },
+  };
+}
+
+export async function getApplication(db: Kysely<Database>, id: number): Promise<ApplicationRow> {
+  const row = await db.selectFrom('applications').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw notFound(`No application with id ${id}`);
+  return row;
+}
+
+async function assertNameFree(db: Kysely<Database>, name: string, excludeId?: number) {
+  let q = db.selectFrom('applications').select('id').where('name', '=', name);
+  if (excludeId !== undefined) q = q.where('id', '!=', excludeId);
+  if (await q.executeTakeFirst()) throw badRequest(`An application named "${name}" already exists`, 'application_exists');
+}
+
+export interface ApplicationInput {
+  name?: string;
+  description?: string | null;
+  enabled?: boolean;
+}
+
+/** Create an application; the returned client secret is never readable again. */
+export async function createApplication(db: Kysely<Database>, input: ApplicationInput & { name: string }) {
+  const apiKey = crypto.randomBytes(24).toString('hex');
+  const clientSecret = crypto.randomBytes(32).toString('base64url');
+  const id = await db.transaction().execute(async (trx) => {
+    await assertNameFree(trx, input.name);
+    const now = nowIso();
+    const row = await trx
+      .insertInto('applications')
+      .values({
+        name: input.name,
+        description: input.description ?? null,
+        api_key: apiKey,
+        client_secret_hash: sha256(clientSecret),
+        enabled: input.enabled ?? true,
+        created: now,
+        modified: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return Number(row.id);
+  });
+  return { id, clientSecret };
+}
+
+export async function updateApplication(db: Kysely<Database>, id: number, input: ApplicationInput): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await getApplication(trx, id);
+    if (input.name !== undefined) await assertNameFree(trx, input.name, id);
+    await trx.updateTable('applications').set({ ...input, modified: nowIso() }).where('id', '=', id).execute();
+    if (input.enabled === false) await trx.deleteFrom('refresh_tokens').where('application_id', '=', id).execute();
+  });
+}
+
+export async function deleteApplication(db: Kysely<Database>, id: number): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await getApplication(trx, id);
+    await trx.deleteFrom('refresh_tokens').where('application_id', '=', id).execute();
+    await trx.deleteFrom('applications').where('id', '=', id).execute();
+  });
+}
+
+export const APPLICATION_LIST_SPEC: ListSpec = {
+  fields: { id: 'integer', name: 'string', enabled: 'boolean', created: 'date', modified: 'date' },
+  defaultSort: 'id',
+};
+
+const APPLICATION_COLUMNS: Record<string, string> = {
+  id: 'applications.id',
+  name: 'applications.name',
+  enabled: 'applications.enabled',
+  created: 'applications.created',
+  modified: 'applications.modified',
+};
+
+export async function listApplications(db: Kysely<Database>, q: ListQuery) {
+  const counted = await applyFilters(db.selectFrom('applications').select((eb) => eb.fn.countAll<number>().as('n')), q.filters, APPLICATION_COLUMNS).executeTakeFirst();
+  const rows = await applySort(applyFilters(db.selectFrom('applications').selectAll(), q.filters, APPLICATION_COLUMNS), q.sort, APPLICATION_COLUMNS, 'applications.id')
+    .limit(q.pageSize)
+    .offset(q.offset)
+    .execute();
+  return { rows, count: Number(counted?.n ?? 0) };
+}
+
+/** The enabled application with this API key, if any. */
+export async function findEnabledByApiKey(db: Kysely<Database>, apiKey: string): Promise<ApplicationRow | undefined> {
+  return db.selectFrom('applications').selectAll().where('api_key', '=', apiKey).where('enabled', '=', true).executeTakeFirst();
+}
+
+export async function isEnabledApplication(db: Kysely<Database>, id: number): Promise<boolean> {
+  return Boolean(await db.selectFrom('applications').select('id').where('id', '=', id).where('enabled', '=', true).executeTakeFirst());
+}
+
+/** POST /auth client_credentials: the application id when the key and secret match. */
+export async function verifyClient(db: Kysely<Database>, clientId: string, clientSecret: string): Promise<number | null> {
+  const app = await findEnabledByApiKey(db, clientId);
+  const expected = Buffer.from(app?.client_secret_hash ?? sha256('no application'), 'hex');
+  const given = Buffer.from(sha256(clientSecret), 'hex');
+  return crypto.timingSafeEqual(expected, given) && app ? app.id : null;
+}
+

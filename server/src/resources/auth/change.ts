@@ -1,0 +1,74 @@
+// Credential change by mail: POST /auth/change sends `{change_url}?uuid=…` to the user whose email
+// is `contact` (202 whether or not it exists, so accounts cannot be discovered); PATCH /auth/change
+// sets the new password with that single-use uuid, revokes the refresh tokens and may log in.
+import type { AppContext } from '../../context.js';
+import { nowIso } from '../../db/time.js';
+import { ApiError } from '../../http/errors.js';
+import { sendResource } from '../../http/jsonapi.js';
+import { baseUrl } from '../../http/links.js';
+import type { RouteDef } from '../../http/router.js';
+import { linkMail } from '../../mail/link-mail.js';
+import type { Mailer } from '../../mail/mailer.js';
+import { flatBody, linkWithParams, requiredString, urlField } from '../accounts/flat-body.js';
+import { validateAttributes } from '../accounts/schemas.js';
+import { consumeAccountToken, invalidUuid, issueAccountToken } from '../accounts/tokens.js';
+import { applyUserChanges, findUserByEmail, getUser, serializeUser } from '../users/service.js';
+import { hashPassword } from './passwords.js';
+import { issueTokenPair } from './tokens.js';
+
+export function credentialChangeRoutes(ctx: AppContext, mailer: Mailer): RouteDef[] {
+  return [
+    {
+      method: 'post',
+      path: '/auth/change',
+      guard: 'anonymous',
+      handler: async (req, res) => {
+        const body = flatBody(req, ['contact', 'change_url']);
+        const contact = requiredString(body, 'contact');
+        const changeUrl = urlField(body, 'change_url', true)!;
+        const user = await findUserByEmail(ctx.db, contact);
+        // Blocked or trashed accounts get nothing: a new password would not let them in.
+        if (user && !user.blocked && user.email) {
+          const uuid = await ctx.db.transaction().execute((trx) => issueAccountToken(trx, user.id, 'change'));
+          mailer.send(
+            linkMail({
+              to: user.email,
+              subject: 'Change your password',
+              name: user.name ?? user.username,
+              intro: 'Someone asked to change the password of your account. To choose a new one, open this link within 24 hours:',
+              link: linkWithParams(changeUrl, { uuid }),
+              outro: 'If you did not ask for this, ignore this message: your password stays as it is.',
+            }),
+          );
+        }
+        res.status(202).end();
+      },
+    },
+    {
+      method: 'patch',
+      path: '/auth/change',
+      guard: 'anonymous',
+      handler: async (req, res) => {
+        const body = flatBody(req, ['uuid', 'password', 'login']);
+        if (body.uuid === undefined) throw invalidUuid();
+        if (body.login !== undefined && typeof body.login !== 'boolean') throw new ApiError(400, 'invalid_data', '"login" must be true or false');
+        const { password } = validateAttributes('users', { password: requiredString(body, 'password') }, false);
+        const passwordHash = await hashPassword(password as string);
+        const userId = await ctx.db.transaction().execute(async (trx) => {
+          const id = await consumeAccountToken(trx, body.uuid, 'change');
+          const user = await getUser(trx, id).catch(() => {
+            throw invalidUuid();
+          });
+          if (body.login === true && (Boolean(user.blocked) || user.status !== 'on')) {
+            throw new ApiError(401, 'login_failed', 'This account cannot log in (blocked or not activated)');
+          }
+          await applyUserChanges(trx, id, { passwordHash }, id);
+          if (body.login === true) await trx.updateTable('users').set({ last_login: nowIso() }).where('id', '=', id).execute();
+          return id;
+        });
+        const meta = body.login === true ? await issueTokenPair(ctx, baseUrl(req), { userId }) : undefined;
+        sendResource(req, res, serializeUser(req, await getUser(ctx.db, userId)), { meta: meta && { jwt: meta.jwt, renew: meta.renew } });
+      },
+    },
+  ];
+}
