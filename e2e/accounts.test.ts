@@ -37,7 +37,7 @@ describe('admin users and roles', () => {
     assert.equal(await page.getByRole('button', { name: 'Save changes' }).isDisabled(), true);
   });
 
-  test('a user is created, given a role, and then listed among the role’s users', async () => {
+  test('a user is created, given a role and a new password, and then listed among the role’s users', async () => {
     const { page } = e;
     await page.goto('/admin/#/users');
     await page.getByRole('link', { name: 'New user' }).click();
@@ -55,6 +55,12 @@ describe('admin users and roles', () => {
     await roles.getByRole('button', { name: 'Give role' }).click();
     await roles.getByRole('button', { name: 'Take role editors' }).waitFor();
     await e.shot('user-detail');
+
+    const password = page.getByRole('form', { name: 'Set password' });
+    await password.getByLabel('New password').fill('alice-new-password-2');
+    await password.getByRole('button', { name: 'Set password' }).click();
+    await password.getByText('Password changed.').waitFor();
+    assert.equal(typeof (await e.server.login('alice', 'alice-new-password-2')).jwt, 'string');
 
     await page.goto('/admin/#/roles');
     await page.getByRole('link', { name: 'editors' }).click();
