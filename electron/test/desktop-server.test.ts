@@ -11,20 +11,13 @@ import { after, before, describe, test } from 'node:test';
 import { desktopPaths, readInitialAdminPassword } from '../desktop-paths.js';
 import { createEmbeddedServer, lanAddresses, type EmbeddedServer } from '../embedded-server.js';
 import { defaultSettings, type DesktopSettings } from '../settings.js';
+import { freePort } from './helpers/free-port.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-desktop-server-'));
 const paths = desktopPaths(path.join(tmp, 'user-data'));
 const uiDir = path.join(tmp, 'ui');
 fs.mkdirSync(uiDir);
 fs.writeFileSync(path.join(uiDir, 'index.html'), '<!doctype html><title>Folio admin</title><p>Sign in</p>');
-
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as net.AddressInfo;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 /** Status of a GET on a fresh connection (fetch's pool may hold sockets of the stopped server). */
 function statusOf(url: string): Promise<number> {

@@ -5,12 +5,12 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { _electron } from 'playwright-core';
 import { findElectronBinary, root, sqliteBindingPath } from '../scripts/electron-setup.mjs';
+import { freePort } from './helpers/free-port.js';
 
 const electron = findElectronBinary();
 const binding = sqliteBindingPath();
@@ -37,14 +37,6 @@ function startXvfb(): Promise<{ display: string; proc: ChildProcess }> {
     proc.once('error', reject);
     proc.once('exit', (code) => reject(new Error(`Xvfb exited with ${code}`)));
   });
-}
-
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as net.AddressInfo;
-  await new Promise((r) => s.close(r));
-  return port;
 }
 
 test('the desktop app shows the admin login over its embedded server, locked down, and quits cleanly', { skip: whyNot(), timeout: 90_000 }, async () => {

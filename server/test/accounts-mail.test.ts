@@ -2,6 +2,12 @@
 // loopback and through the outbox of a default start; the mail queue's retries and shutdown.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createServer } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { createMailer } from '../src/mail/mailer.js';
 import { expectError, startServer, type TestServer } from './helpers/server.js';
 import { linkIn, readOutbox, recipients, startSmtp, waitUntil, type TestSmtp } from './helpers/smtp.js';
 
@@ -112,6 +118,13 @@ describe('signup and credential change over SMTP', () => {
     expectError(await s.request('POST', '/auth', { body: { username: 'pia', password: 'secret-pass-1' } }), 401, 'login_failed');
   });
 
+  test('one activation uuid used by parallel requests activates exactly once', async () => {
+    assert.equal((await signup({ username: 'vera', email: 'vera@example.com' })).status, 202);
+    const uuid = linkIn(await smtp.waitFor((m) => recipients(m).includes('vera@example.com'))).searchParams.get('uuid');
+    const results = await Promise.all(Array.from({ length: 5 }, () => s.request('POST', '/signup/activation', { headers: json, body: { uuid } })));
+    assert.deepEqual(results.map((r) => r.status).sort(), [202, 400, 400, 400, 400]);
+  });
+
   test('POST /auth/change answers 202 for an unknown contact and sends nothing; bad bodies give 400', async () => {
     const before = smtp.attempts;
     const res = await s.request('POST', '/auth/change', { headers: json, body: { contact: 'nobody@example.com', change_url: 'https://site.example/change' } });
@@ -181,6 +194,42 @@ describe('mail on a default start (outbox)', () => {
       const closing = Date.now();
       await s.close();
       assert.ok(Date.now() - closing < 15_000, 'close does not wait out the retry delay');
+    }
+  });
+});
+
+describe('the mail queue', () => {
+  test('a failure is logged: each retry, then the give-up', async () => {
+    const smtp = await startSmtp();
+    const lines: string[] = [];
+    const mailer = createMailer(loadConfig({ FOLIO_SMTP_URL: smtp.url }, { mailRetryDelaysMs: [10] }), (l) => lines.push(l));
+    try {
+      smtp.refuseNext.push(451, 451);
+      mailer.send({ to: 'x@example.com', subject: 'Hi', text: 'text', html: '<p>html</p>' });
+      await mailer.idle();
+      assert.equal(smtp.attempts, 2);
+      assert.equal(smtp.received.length, 0);
+      assert.match(lines[0], /failed \(attempt 1\), retrying in 10 ms/);
+      assert.match(lines[1], /not sent, giving up after 2 attempt/);
+    } finally {
+      await mailer.close();
+      await smtp.close();
+    }
+  });
+
+  test('closing the server delivers what is still queued (outbox)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-mail-'));
+    try {
+      const server = await createServer(loadConfig({ FOLIO_DATA_DIR: dir, FOLIO_ADMIN_PASSWORD: 'admin-secret-1' }, { logRequests: false }), { log: () => {} });
+      const { url } = await server.listen(0, '127.0.0.1');
+      const res = await fetch(`${url}/auth/change`, { method: 'POST', headers: json, body: JSON.stringify({ contact: 'nobody@example.com', change_url: 'https://x.example/c' }) });
+      assert.equal(res.status, 202);
+      (server.ctx.services.mailer as { send(m: object): void }).send({ to: 'late@example.com', subject: 'Late', text: 't', html: '<p>h</p>' });
+      await server.close();
+      const mails = await readOutbox(dir);
+      assert.deepEqual(mails.map(recipients), ['late@example.com']);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });

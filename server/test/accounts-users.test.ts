@@ -80,6 +80,24 @@ describe('/users and /roles', () => {
     expectError(await s.request('PATCH', `/users/${u.id}`, { token: admin, body: { data: { id: u.id, type: 'users', attributes: { username: 'bob' } } } }), 400, 'username_taken');
   });
 
+  test('login bookkeeping shows on the user: num_login_err and last_login_err after a failure, last_login after a success', async () => {
+    const u = await createUser({ username: 'lena' });
+    expectError(await s.request('POST', '/auth', { body: { username: 'lena', password: 'wrong-password' } }), 401);
+    let read = (await s.request('GET', `/users/${u.id}`, { token: admin })).body.data.attributes;
+    assert.equal(read.num_login_err, 1);
+    assert.ok(read.last_login_err);
+    assert.equal(read.last_login, null);
+    await s.login('lena', 'password-1');
+    read = (await s.request('GET', `/users/${u.id}`, { token: admin })).body.data.attributes;
+    assert.equal(read.num_login_err, 0);
+    assert.ok(read.last_login);
+    // Sending the read-only counters back is ignored, not an error.
+    const patched = await s.request('PATCH', `/users/${u.id}`, { token: admin, body: { data: { id: u.id, type: 'users', attributes: { ...read, num_login_err: 9, name: 'Lena' } } } });
+    assert.equal(patched.status, 200, patched.text);
+    assert.equal(patched.body.data.attributes.num_login_err, 0);
+    assert.equal(patched.body.data.attributes.name, 'Lena');
+  });
+
   test('blocking a user (admins only) stops its tokens and logins; unblocking lets it in again', async () => {
     const u = await createUser({ username: 'eve' });
     const { jwt, renew } = await s.login('eve', 'password-1');
@@ -184,5 +202,27 @@ describe('/users and /roles', () => {
     const ivy = (await s.login('ivy', 'password-1')).jwt;
     assert.equal((await s.request('DELETE', '/users/1', { token: ivy })).status, 204);
     expectError(await s.request('DELETE', `/users/${other.id}`, { token: ivy }), 403, 'last_admin');
+  });
+});
+
+describe('the last admin under concurrency', () => {
+  test('two admins deleting each other at once: exactly one succeeds and an admin remains', async () => {
+    const s = await startServer();
+    try {
+      const admin = await s.adminToken();
+      const kim = await s.request('POST', '/users', { token: admin, body: userBody({ username: 'kim', password: 'password-1' }) });
+      await s.request('POST', `/users/${kim.body.data.id}/relationships/roles`, { token: admin, body: { data: { type: 'roles', id: '1' } } });
+      const kimToken = (await s.login('kim', 'password-1')).jwt;
+      const results = await Promise.all([
+        s.request('DELETE', `/users/${kim.body.data.id}`, { token: admin }),
+        s.request('DELETE', '/users/1', { token: kimToken }),
+      ]);
+      assert.equal(results.filter((r) => r.status === 204).length, 1, results.map((r) => r.text).join(' | '));
+      const survivor = results[0].status === 204 ? ADMIN : { username: 'kim', password: 'password-1' };
+      const token = (await s.login(survivor.username, survivor.password)).jwt;
+      assert.equal((await s.request('POST', '/roles', { token, body: roleBody({ name: 'still-admin' }) })).status, 201);
+    } finally {
+      await s.close();
+    }
   });
 });

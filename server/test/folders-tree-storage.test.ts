@@ -137,9 +137,9 @@ describe('nested-set storage', () => {
     );
   });
 
-  const runCli = () =>
+  const runCli = (dataDir = dir) =>
     spawnSync(process.execPath, ['--import', 'tsx', 'server/src/cli/check-tree.ts'], {
-      env: { ...process.env, FOLIO_DATA_DIR: dir },
+      env: { ...process.env, FOLIO_DATA_DIR: dataDir },
       encoding: 'utf8',
     });
 
@@ -156,6 +156,10 @@ describe('nested-set storage', () => {
     const problems = await checkTree(opened.db);
     assert.ok(problems.some((p) => /1\.\.4/.test(p)), problems.join('\n'));
     assert.ok(problems.some((p) => /content object with children|overlaps/.test(p)), problems.join('\n'));
+    const missing = runCli(path.join(dir, 'nowhere'));
+    assert.equal(missing.status, 2);
+    assert.match(missing.stderr, /no database/);
+    assert.equal(fs.existsSync(path.join(dir, 'nowhere')), false);
     const broken = runCli();
     assert.equal(broken.status, 1, broken.stderr);
     assert.match(broken.stdout, /problem\(s\) found/);

@@ -178,6 +178,21 @@ describe('folders', () => {
       ['Site', [['About', ['d1', ['News', ['d2', 'd1']]]]]],
       ['Other', ['d1', 'd3', ['Archive', ['d3']]]],
     ]);
+    // A position in meta.relation places the moved folder; the same parent again changes nothing.
+    res = await s.request('PATCH', `/folders/${id('Archive')}/relationships/parent`, {
+      token: admin,
+      body: { data: { type: 'folders', id: id('Other'), meta: { relation: { position: 'first', menu: false } } } },
+    });
+    assert.equal(res.status, 200, res.text);
+    res = await moveTo('Archive', 'Other');
+    assert.equal(res.status, 200, res.text);
+    await expectTree([
+      ['Site', [['About', ['d1', ['News', ['d2', 'd1']]]]]],
+      ['Other', [['Archive', ['d3']], 'd1', 'd3']],
+    ]);
+    assert.equal((await get(`/folders/${id('Other')}/children`)).data[0].meta.relation.menu, false);
+    res = await addChildren('Other', [{ type: 'folders', id: id('Archive'), meta: { relation: { position: 'last', menu: true } } }]);
+    assert.equal(res.status, 200, res.text);
     const archive = await get(`/folders/${id('Archive')}/parent`);
     assert.equal(archive.data.meta.relation.root_id, Number(id('Other')));
     assert.equal(archive.data.meta.relation.depth_level, 1);
@@ -235,7 +250,12 @@ describe('folders', () => {
     assert.deepEqual(titlesOf(await get(`/folders?filter[parent]=${id('Site')}`)), ['About', 'News']);
     assert.deepEqual(titlesOf(await get(`/objects?filter[ancestor]=site`)), ['About', 'Archive', 'News', 'd1', 'd2', 'd3']);
     assert.deepEqual(titlesOf(await get(`/documents?filter[ancestor]=${id('Site')}&filter[title]=d3`)), ['d3']);
+    const roots = await get(`/folders?filter[roots]=true&page_size=1`);
+    assert.equal(roots.meta.pagination.count, 2);
+    assert.equal(roots.meta.pagination.page_count, 2);
+    assert.equal(roots.meta.schema.folders.$id, `${s.url}/model/schema/folders`);
     assert.deepEqual(titlesOf(await get(`/folders?filter[roots]=true`)), ['Other', 'Site']);
+    assert.deepEqual(titlesOf(await get(`/folders?filter[parent]=site&q=news`)), ['News']);
     assert.deepEqual(titlesOf(await get(`/folders?filter[roots]=false&filter[ancestor]=site`)), ['About', 'Archive', 'News']);
     assert.deepEqual(titlesOf(await get(`/objects?filter[parent][0]=other&filter[parent][1]=${id('About')}`)), ['d1', 'd3']);
     assert.deepEqual((await get('/objects?filter[parent]=no-such-folder')).data, []);

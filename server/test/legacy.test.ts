@@ -233,6 +233,7 @@ describe('legacy envelope on a publication tree', () => {
     expectLegacyError(await l.get(`/objects/${ids.doc2}`), 404);
     assert.equal((await l.get(`/objects/${ids.doc2}`, admin)).status, 200);
     expectLegacyError(await l.get(`/objects/${ids.other}/children`), 404);
+    expectLegacyError(await l.get(`/objects/${ids.doc1}/no-such-endpoint`), 404, 'route_not_found');
   });
 
   test('the same objects read the same through the JSON API, with terms in meta', async () => {
@@ -252,6 +253,8 @@ describe('legacy envelope on a publication tree', () => {
     assert.deepEqual(r.meta.categories, [{ name: 'culture', label: 'Culture' }, { name: 'sport', label: 'Sport' }]);
     assert.deepEqual(r.meta.geo_tags, legacy.geo_tags);
     assert.deepEqual(r.meta.date_items, legacy.date_items);
+    const tagged = await s.request('GET', '/objects?filter[tag]=open-air&filter[category]=culture,unknown');
+    assert.deepEqual(tagged.body.data.map((d: { id: string }) => d.id), [String(ids.doc1)]);
     // Without text/javascript, /objects answers in JSON API.
     const jsonapi = await s.request('GET', `/objects/${ids.doc1}`);
     assert.equal(jsonapi.status, 200);
@@ -490,7 +493,46 @@ describe('legacy envelope on a publication tree', () => {
     assert.deepEqual((await l.get(`/objects/${ids.about}/children/${second}`)).body.data, { priority: 1 });
   });
 
-  test('a protected publication gives 401 to anonymous clients', async () => {
+  test('custom properties fill the legacy fields of the same name and custom_properties', async () => {
+    for (const [name, type] of [['abstract', 'text'], ['start_date', 'datetime'], ['rating', 'integer']]) {
+      const res = await s.request('POST', '/model/properties', {
+        token: admin,
+        body: { data: { type: 'properties', attributes: { name, property_type_name: type, object_type_name: 'events' } } },
+      });
+      assert.equal(res.status, 201, res.text);
+    }
+    const id = await legacyCreate(l, admin, {
+      object_type: 'event', title: 'Festival', status: 'on', parents: [ids.about],
+      abstract: 'Three days of music', start_date: '2026-07-01T18:00:00Z', custom_properties: { rating: 4 },
+    });
+    const o = (await l.get(`/objects/${id}`)).body.data.object;
+    assert.equal(o.abstract, 'Three days of music');
+    assert.equal(o.start_date, '2026-07-01T18:00:00+00:00');
+    assert.equal(o.end_date, null);
+    assert.deepEqual(o.custom_properties, { abstract: 'Three days of music', rating: 4, start_date: o.custom_properties.start_date });
+    const other = (await l.get(`/objects/${ids.event}`)).body.data.object;
+    assert.deepEqual(other.custom_properties, { abstract: null, rating: null, start_date: null });
+    expectLegacyError(await l.send('POST', '/objects', { data: { id, custom_properties: { rating: 'high' } } }, admin), 400);
+  });
+
+  test('an update with parents moves a content between sections and a section under another', async () => {
+    const doc = await legacyCreate(l, admin, { object_type: 'document', title: 'Wanderer', status: 'on', parents: [ids.news, ids.about] });
+    const moved = await l.send('POST', '/objects', { data: { id: doc, parents: [ids.archive, ids.about] } }, admin);
+    assert.equal(moved.status, 200, moved.text);
+    const inNews = (await l.get(`/objects/${ids.news}/contents?page_size=100`)).body.data.objects.map((o: { id: number }) => o.id);
+    const inArchive = (await l.get(`/objects/${ids.archive}/contents?page_size=100`)).body.data.objects.map((o: { id: number }) => o.id);
+    const inAbout = (await l.get(`/objects/${ids.about}/contents?page_size=100`)).body.data.objects.map((o: { id: number }) => o.id);
+    assert.ok(!inNews.includes(doc) && inArchive.includes(doc) && inAbout.includes(doc));
+    const section = await legacyCreate(l, admin, { object_type: 'section', title: 'Nomad', status: 'on', parents: [ids.news] });
+    assert.equal((await l.send('POST', '/objects', { data: { id: section, parents: [ids.about] } }, admin)).status, 200);
+    const aboutSections = (await l.get(`/objects/${ids.about}/sections`)).body.data.objects.map((o: { id: number }) => o.id);
+    assert.ok(aboutSections.includes(section));
+    assert.ok(!(await l.get(`/objects/${ids.news}/sections`)).body.data.objects.some((o: { id: number }) => o.id === section));
+    expectLegacyError(await l.send('POST', '/objects', { data: { id: section, parents: [ids.news, ids.about] } }, admin), 400);
+    expectLegacyError(await l.send('POST', '/objects', { data: { id: ids.news, parents: [ids.archive] } }, admin), 400);
+  });
+
+  test('a protected publication gives 401 to anonymous clients and 403 to application tokens', async () => {
     const off = await s.request('PATCH', `/folders/${ids.pub}`, { token: admin, body: { data: { id: String(ids.pub), type: 'folders', attributes: { status: 'draft' } } } });
     assert.equal(off.status, 200, off.text);
     try {
@@ -498,6 +540,16 @@ describe('legacy envelope on a publication tree', () => {
       expectLegacyError(await l.get(`/objects/${ids.doc1}`), 401);
       expectLegacyError(await l.get(`/posters/${ids.doc1}`), 401);
       assert.equal((await l.get('/objects', admin)).status, 200);
+      // An application token is authenticated but reads like an anonymous client: 403.
+      const created = await s.request('POST', '/applications', { token: admin, body: { data: { type: 'applications', attributes: { name: 'kiosk' } } } });
+      assert.equal(created.status, 201, created.text);
+      const login = await s.request('POST', '/auth', {
+        body: { grant_type: 'client_credentials', client_id: created.body.data.meta.api_key, client_secret: created.body.data.meta.client_secret },
+        headers: { 'Content-Type': 'application/json' },
+      });
+      assert.equal(login.status, 200, login.text);
+      expectLegacyError(await l.get('/objects', login.body.meta.jwt), 403);
+      expectLegacyError(await l.get(`/objects/${ids.doc1}`, login.body.meta.jwt), 403);
     } finally {
       await s.request('PATCH', `/folders/${ids.pub}`, { token: admin, body: { data: { id: String(ids.pub), type: 'folders', attributes: { status: 'on' } } } });
     }

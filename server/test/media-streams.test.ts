@@ -201,8 +201,13 @@ describe('streams', () => {
     assert.match(res.headers.get('content-disposition')!, /^attachment; filename="Caf.*"; filename\*=UTF-8''Caf%C3%A9%20%C3%BCn%C3%AFcode%20%22quoted%22\.png$/);
     assert.equal(res.headers.get('accept-ranges'), 'bytes');
     const etag = res.headers.get('etag');
-    assert.ok(etag);
+    assert.equal(etag, `"${crypto.createHash('sha1').update(pngBytes).digest('hex')}"`);
     assert.deepEqual(Buffer.from(await res.arrayBuffer()), pngBytes);
+
+    const head = await fetch(`${s.url}/streams/download/${id}`, { method: 'HEAD', headers: { Authorization: `Bearer ${token}`, Accept: 'image/png' } });
+    assert.equal(head.status, 200);
+    assert.equal(head.headers.get('content-length'), String(pngBytes.length));
+    assert.equal((await head.arrayBuffer()).byteLength, 0);
 
     const part = await fetch(`${s.url}/streams/download/${id}`, { headers: { Authorization: `Bearer ${token}`, Range: 'bytes=8-23' } });
     assert.equal(part.status, 206);

@@ -1,6 +1,8 @@
 // Media thumbnails: presets with their real pixel sizes, EXIF rotation, the async flow, files
 // that cannot be thumbnailed, errors, visibility, and free options behind FOLIO_THUMBS_ALLOW_ANY.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
 import { expectError, startServer, type TestServer } from './helpers/server.js';
@@ -70,6 +72,19 @@ describe('thumbnails with presets', () => {
       assert.deepEqual([p.width, p.height], [w, h], preset);
       assert.equal(p.format, 'jpeg');
     }
+  });
+
+  test('concurrent requests for a new thumbnail make one file and agree on it', async () => {
+    const id = await media(s, 'images', 'busy.png', await png(900, 900), 'image/png');
+    const answers = await Promise.all(Array.from({ length: 6 }, () => thumbs(`/${id}?preset=medium`)));
+    const urls = new Set(answers.map(([t]) => t.url));
+    assert.equal(urls.size, 1);
+    assert.ok(answers.every(([t]) => t.ready));
+    const [t] = answers[0];
+    const dir = path.join(s.dataDir, 'files', 'thumbs', t.uuid.slice(0, 2), t.uuid);
+    assert.deepEqual(fs.readdirSync(dir), [new URL(t.url).pathname.split('/').pop()], 'one file, no temp files left');
+    const p = await pixels(t.url);
+    assert.deepEqual([p.width, p.height], [400, 400]);
   });
 
   test('GET /media/thumbs?ids= answers one entry per media object', async () => {

@@ -150,6 +150,8 @@ describe('model', () => {
     const left = await s.request('GET', '/model/relations/mentions/left_object_types', { token: user });
     assert.deepEqual(left.body.data.map((d: any) => d.attributes.name), ['news']);
     expectError(await s.request('DELETE', '/model/relations/mentions/relationships/right_object_types', { token: admin, body: { data: { type: 'object_types', id: 'news' } } }), 400);
+    expectError(await s.request('POST', '/model/relations/mentions/relationships/right_object_types', { token: admin, body: { data: [{ type: 'documents', id: 'news' }] } }), 400);
+    expectError(await s.request('POST', '/model/relations/mentions/relationships/right_object_types', { token: admin, body: { data: [{ type: 'object_types', id: 'nothing' }] } }), 400);
     const patched = await s.request('PATCH', `/model/relations/${r.body.data.id}`, { token: admin, body: { data: { id: r.body.data.id, type: 'relations', attributes: { description: 'Who mentions whom' } } } });
     assert.equal(patched.body.data.attributes.description, 'Who mentions whom');
     assert.equal((await s.request('DELETE', '/model/relations/mentions', { token: admin })).status, 204);

@@ -256,4 +256,24 @@ describe('objects', () => {
     const home = await s.request('GET', '/home', { token: admin });
     assert.deepEqual(home.body.meta.resources['/documents'].hints.allow.filter((m: string) => m === 'POST' || m === 'GET'), ['GET', 'POST']);
   });
+  test('a related list takes list parameters and keeps the relation order by default', async () => {
+    const doc = await create('documents', { title: 'Hub', status: 'on' });
+    const a = await create('documents', { title: 'Alpha kiwi', status: 'on' });
+    const b = await create('documents', { title: 'Beta', status: 'on' });
+    const c = await create('documents', { title: 'Gamma kiwi', status: 'draft' });
+    await s.request('POST', `/documents/${doc.id}/relationships/see_also`, {
+      token: admin,
+      body: { data: [{ type: 'documents', id: b.id, meta: { relation: { priority: 1 } } }, { type: 'documents', id: a.id, meta: { relation: { priority: 2 } } }, { type: 'documents', id: c.id, meta: { relation: { priority: 3 } } }] },
+    });
+    const ids = async (query: string, token?: string) => (await s.request('GET', `/documents/${doc.id}/see_also${query}`, { token })).body.data.map((d: any) => d.id);
+    assert.deepEqual(await ids('', admin), [b.id, a.id, c.id]);
+    assert.deepEqual(await ids(''), [b.id, a.id]);
+    assert.deepEqual(await ids('?sort=title', admin), [a.id, b.id, c.id]);
+    assert.deepEqual(await ids('?q=kiwi&sort=priority', admin), [a.id, c.id]);
+    assert.deepEqual(await ids('?filter[status]=draft', admin), [c.id]);
+    const page = await s.request('GET', `/documents/${doc.id}/see_also?page_size=1&page=2`, { token: admin });
+    assert.deepEqual(page.body.meta.pagination, { count: 3, page: 2, page_count: 3, page_items: 1, page_size: 1 });
+    assert.equal(page.body.data[0].meta.relation.priority, 2);
+    assert.deepEqual((await s.request('GET', `/documents/${a.id}/seen_also_by`)).body.data.map((d: any) => d.id), [doc.id]);
+  });
 });

@@ -259,8 +259,9 @@ export const api = {
   list: async (path: string, query?: Query) => toList(await call('GET', path, { query })),
   get: async (path: string, query?: Query) => toSingle(await call('GET', path, { query })),
   getRaw: (path: string, query?: Query) => call('GET', path, { query }),
-  create: async (path: string, type: string, attributes: Record<string, unknown>, meta?: Record<string, unknown>) =>
-    toSingle(await call('POST', path, { body: { data: { type, attributes, ...(meta ? { meta } : {}) } } })),
+  /** `more`: other members of `data` (e.g. `relationships` of the new resource). */
+  create: async (path: string, type: string, attributes: Record<string, unknown>, more: Record<string, unknown> = {}) =>
+    toSingle(await call('POST', path, { body: { data: { type, attributes, ...more } } })),
   update: async (path: string, type: string, id: string, attributes: Record<string, unknown>, meta?: Record<string, unknown>) =>
     toSingle(await call('PATCH', path, { body: { data: { id, type, attributes, ...(meta ? { meta } : {}) } } })),
   remove: (path: string) => call('DELETE', path),

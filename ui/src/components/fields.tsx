@@ -1,5 +1,6 @@
 // Labelled form controls bound to one record of values, so every form reads the same way.
-import { useId, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
+import { ErrorNote, Notice } from './feedback';
 
 export type Values = Record<string, any>;
 
@@ -100,4 +101,41 @@ export function nullIfEmpty(values: Values, keys: string[]): Values {
   const out: Values = {};
   for (const k of keys) out[k] = values[k] === '' || values[k] === undefined ? null : values[k];
   return out;
+}
+
+/** The end of every form: the API error, the success notice, and the submit button. */
+export function FormFooter({ error, notice, busy, label, primary = true }: { error: unknown; notice?: string | null; busy: boolean; label: string; primary?: boolean }) {
+  return (
+    <>
+      <ErrorNote error={error} />
+      <Notice text={notice ?? null} />
+      <div className="actions">
+        <button type="submit" className={primary ? 'primary' : undefined} disabled={busy}>
+          {label}
+        </button>
+      </div>
+    </>
+  );
+}
+
+/** A search form whose query applies on submit (so typing does not reload the list per key). */
+export function SearchBox({ label, placeholder, onSearch, children }: { label: string; placeholder: string; onSearch: (query: string) => void; children?: ReactNode }) {
+  const [text, setText] = useState('');
+  return (
+    <form
+      className="toolbar"
+      role="search"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSearch(text.trim());
+      }}
+    >
+      {children}
+      <label className="grow">
+        {label}
+        <input type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder={placeholder} />
+      </label>
+      <button type="submit">Search</button>
+    </form>
+  );
 }

@@ -2,11 +2,15 @@
 // roles or /roles/{id}/relationships/users). The URL's resource missing gives 404, a missing one
 // named in the body 400; taking the admin role from the last active admin gives 403.
 import type { Kysely } from 'kysely';
+import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
 import { nowIso } from '../../db/time.js';
 import { badRequest, notFound } from '../../http/errors.js';
+import { sendLinks } from '../../http/jsonapi.js';
+import type { RouteDef } from '../../http/router.js';
 import { ADMIN_ROLE_ID } from '../roles/service.js';
 import { assertAnotherAdminRemains, findUserById } from '../users/service.js';
+import { pathId, relatedIds } from './params.js';
 
 export interface MembershipChange {
   /** Which side the URL names: its id is `pathId`, the body names `otherIds`. */
@@ -41,4 +45,19 @@ export async function changeMemberships(db: Kysely<Database>, change: Membership
     if (losingAdmin.length) await assertAnotherAdminRemains(trx, losingAdmin);
     for (const p of pairs) await trx.deleteFrom('roles_users').where('user_id', '=', p.user_id).where('role_id', '=', p.role_id).execute();
   });
+}
+
+/** POST (add) and DELETE (remove) /users/{id}/relationships/roles or /roles/{id}/relationships/users. */
+export function membershipRoutes(ctx: AppContext, side: 'user' | 'role'): RouteDef[] {
+  const [own, other] = side === 'user' ? ['users', 'roles'] : ['roles', 'users'];
+  return (['post', 'delete'] as const).map((method) => ({
+    method,
+    path: `/${own}/:id/relationships/${other}`,
+    guard: 'admin',
+    handler: async (req, res) => {
+      const action = method === 'post' ? 'add' : 'remove';
+      await changeMemberships(ctx.db, { side, pathId: pathId(req), otherIds: relatedIds(req, other), action });
+      sendLinks(req, res);
+    },
+  }));
 }

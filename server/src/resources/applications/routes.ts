@@ -1,12 +1,13 @@
 // /applications (admins only): API keys of client applications; the client secret appears once,
 // in the answer to POST.
 import type { AppContext } from '../../context.js';
-import { resourceInput, resourceUrl, sendList, sendNoContent, sendResource } from '../../http/jsonapi.js';
+import { resourceInput, sendList, sendNoContent } from '../../http/jsonapi.js';
 import { baseUrl } from '../../http/links.js';
 import { parseListQuery } from '../../http/query.js';
 import type { RouteDef } from '../../http/router.js';
 import { pathId } from '../accounts/params.js';
 import { schemaMeta, validateAttributes } from '../accounts/schemas.js';
+import { sendAccountResource } from '../accounts/serialize.js';
 import {
   APPLICATION_LIST_SPEC,
   createApplication,
@@ -19,7 +20,6 @@ import {
 } from './service.js';
 
 export function applicationRoutes(ctx: AppContext): RouteDef[] {
-  const meta = (base: string) => ({ schema: schemaMeta('applications', base) });
   return [
     {
       method: 'get',
@@ -28,7 +28,7 @@ export function applicationRoutes(ctx: AppContext): RouteDef[] {
       handler: async (req, res) => {
         const q = parseListQuery(req, APPLICATION_LIST_SPEC);
         const { rows, count } = await listApplications(ctx.db, q);
-        sendList(req, res, rows.map((a) => serializeApplication(req, a)), { count, page: q.page, pageSize: q.pageSize }, { meta: meta(baseUrl(req)) });
+        sendList(req, res, rows.map((a) => serializeApplication(req, a)), { count, page: q.page, pageSize: q.pageSize }, { meta: { schema: schemaMeta('applications', baseUrl(req)) } });
       },
     },
     {
@@ -38,18 +38,14 @@ export function applicationRoutes(ctx: AppContext): RouteDef[] {
       handler: async (req, res) => {
         const input = validateAttributes<ApplicationInput & { name: string }>('applications', resourceInput(req, 'applications').attributes, true);
         const { id, clientSecret } = await createApplication(ctx.db, input);
-        sendResource(req, res, serializeApplication(req, await getApplication(ctx.db, id), clientSecret), {
-          status: 201,
-          headers: { Location: resourceUrl(req, `/applications/${id}`) },
-          meta: meta(baseUrl(req)),
-        });
+        sendAccountResource(req, res, 'applications', serializeApplication(req, await getApplication(ctx.db, id), clientSecret), { status: 201 });
       },
     },
     {
       method: 'get',
       path: '/applications/:id',
       guard: 'admin',
-      handler: async (req, res) => sendResource(req, res, serializeApplication(req, await getApplication(ctx.db, pathId(req))), { meta: meta(baseUrl(req)) }),
+      handler: async (req, res) => sendAccountResource(req, res, 'applications', serializeApplication(req, await getApplication(ctx.db, pathId(req)))),
     },
     {
       method: 'patch',
@@ -59,7 +55,7 @@ export function applicationRoutes(ctx: AppContext): RouteDef[] {
         const id = pathId(req);
         const input = validateAttributes<ApplicationInput>('applications', resourceInput(req, 'applications', id).attributes, false);
         await updateApplication(ctx.db, id, input);
-        sendResource(req, res, serializeApplication(req, await getApplication(ctx.db, id)), { meta: meta(baseUrl(req)) });
+        sendAccountResource(req, res, 'applications', serializeApplication(req, await getApplication(ctx.db, id)));
       },
     },
     {

@@ -100,12 +100,12 @@ const treeFilters = {
 };
 
 /** `data` of a to-one folder relationship: {type: 'folders', id} or null. */
-function folderIdentifier(req: Request, allowNull: boolean): string | null {
+function folderIdentifier(req: Request, allowNull: boolean): { id: string; meta: Record<string, unknown> } | null {
   if (allowNull && requestData(req) === null) return null;
   const items = identifiersInput(req);
   if (items.length !== 1) throw badRequest('"data" must be one folder identifier', 'invalid_body');
   if (items[0].type !== FOLDERS) throw new ApiError(409, 'type_mismatch', 'A parent must be of type "folders"');
-  return items[0].id;
+  return items[0];
 }
 
 /** `relationships.parent` of a create body, if given. */
@@ -283,10 +283,12 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
       guard: 'user',
       handler: async (req, res) => {
         const folder = await requireFolder(req);
-        const parentKey = folderIdentifier(req, true);
+        const target = folderIdentifier(req, true);
+        const placement = target ? placementOf(target.meta, 0) : {};
         await ctx.db.transaction().execute(async (trx) => {
-          const parent = parentKey === null ? null : await requireObject(ctx, parentKey, { typeName: FOLDERS, db: trx });
-          await moveFolder(trx, folder.id, parent?.id ?? null);
+          if (!target) return moveFolder(trx, folder.id, null);
+          const parent = await requireObject(ctx, target.id, { typeName: FOLDERS, db: trx });
+          await addChildren(ctx, trx, parent.id, [{ row: folder, ...placement }]);
         });
         sendLinks(req, res, 200);
       },
@@ -297,7 +299,7 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
       guard: 'user',
       handler: async (req, res) => {
         const folder = await requireFolder(req);
-        const parentKey = folderIdentifier(req, false);
+        const parentKey = folderIdentifier(req, false)!.id;
         await ctx.db.transaction().execute(async (trx) => {
           const node = await nodeOfFolder(trx, folder.id);
           if (node?.parent_id !== null && String(node?.parent_id) === parentKey) await moveFolder(trx, folder.id, null);

@@ -4,7 +4,7 @@
 import type { Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
-import { ApiError, badRequest } from '../../http/errors.js';
+import { ApiError, badRequest, notFound } from '../../http/errors.js';
 import { restoreObjects, trashObjects, typeById, type ObjectRow } from '../objects/service.js';
 import {
   descendantsQuery,
@@ -45,17 +45,30 @@ async function requireNode(db: Db, folderId: number): Promise<TreeNode> {
   return node;
 }
 
+/** The node of a folder that is not in the trash, read inside the writing transaction (404 otherwise). */
+async function activeNode(db: Db, folderId: number): Promise<TreeNode> {
+  const node = await db
+    .selectFrom('trees')
+    .innerJoin('objects', 'objects.id', 'trees.object_id')
+    .selectAll('trees')
+    .where('trees.object_id', '=', folderId)
+    .where('objects.deleted', '=', false)
+    .executeTakeFirst();
+  if (!node) throw notFound(`No folder ${folderId}`);
+  return node;
+}
+
 /** Put a just-created folder in the tree: as a root, or last (or at `position`) under `parentId`. */
 export async function placeNewFolder(trx: Trx, folderId: number, parentId: number | null, position: Position = LAST): Promise<void> {
   if (parentId === null) return insertRoot(trx, folderId);
-  await insertLeaf(trx, await requireNode(trx, parentId), folderId, position);
+  await insertLeaf(trx, await activeNode(trx, parentId), folderId, position);
 }
 
 /** Move a folder (with its subtree) under another folder, or make it a root when `parentId` is null. */
 export async function moveFolder(trx: Trx, folderId: number, parentId: number | null, position: Position = LAST): Promise<void> {
-  const node = await requireNode(trx, folderId);
+  const node = await activeNode(trx, folderId);
   if (parentId === folderId) throw badRequest('A folder cannot be its own parent', 'tree_cycle');
-  await moveSubtree(trx, node, parentId === null ? null : (await requireNode(trx, parentId)).id, position);
+  await moveSubtree(trx, node, parentId === null ? null : (await activeNode(trx, parentId)).id, position);
 }
 
 export interface ChildInput {
@@ -70,11 +83,11 @@ export interface ChildInput {
  */
 export async function addChildren(ctx: AppContext, trx: Trx, folderId: number, children: ChildInput[]): Promise<void> {
   for (const child of children) {
-    const parent = await requireNode(trx, folderId);
+    const parent = await activeNode(trx, folderId);
     let node: TreeNode | undefined;
     if (isFolder(ctx, child.row)) {
       if (child.row.id === folderId) throw badRequest('A folder cannot be its own child', 'tree_cycle');
-      node = await requireNode(trx, child.row.id);
+      node = await activeNode(trx, child.row.id);
       if (node.parent_id !== folderId || child.position !== undefined) await moveSubtree(trx, node, parent.id, child.position ?? LAST);
     } else {
       node = await nodeIn(trx, folderId, child.row.id);

@@ -1,5 +1,6 @@
 // Shows the legacy-only data of objects in the JSON API: `meta.categories`, `meta.tags`,
-// `meta.geo_tags` and `meta.date_items` (read-only there; written through the legacy layout).
+// `meta.geo_tags` and `meta.date_items` (read-only there; written through the legacy layout),
+// and lets object lists filter by them: `filter[tag]=<names>`, `filter[category]=<names>`.
 import type { AppContext } from '../../context.js';
 import type { ObjectExtension } from '../objects/extensions.js';
 import { loadTerms } from './terms.js';
@@ -20,6 +21,18 @@ export function termsExtension(_ctx: AppContext): ObjectExtension {
           date_items: t.date_items,
         };
       }
+    },
+    filters: {
+      /** Objects with any of the tags named (by name, the slug of the label). */
+      tag: (values, eb) =>
+        eb('objects.id', 'in', eb.selectFrom('object_tags').innerJoin('tags', 'tags.id', 'object_tags.tag_id').select('object_tags.object_id').where('tags.name', 'in', values.length ? values : [''])),
+      /** Objects in any of the categories named. */
+      category: (values, eb) =>
+        eb(
+          'objects.id',
+          'in',
+          eb.selectFrom('object_categories').innerJoin('categories', 'categories.id', 'object_categories.category_id').select('object_categories.object_id').where('categories.name', 'in', values.length ? values : ['']),
+        ),
     },
   };
 }

@@ -2,6 +2,7 @@
 // geo tags, date items, relation counts, children counts (sections and the publication) and the
 // file fields of media. Every field is present; what Folio has no source for is null or empty.
 import type { Request } from 'express';
+import { toIso } from '../../db/time.js';
 import { baseUrl } from '../../http/links.js';
 import { childrenCounts, FOLDER_TYPE, relationCounts, type ObjectRow, type Reader } from './reader.js';
 import { loadTerms } from './terms.js';
@@ -88,11 +89,10 @@ export async function formatObjects(r: Reader, req: Request, rows: ObjectRow[]):
       title: row.title,
       nickname: row.uname,
       description: row.description,
-      ...Object.fromEntries(LEGACY_TEXT.filter((f) => f === 'subject' || f === 'abstract').map((f) => [f, text(f)])),
       body: row.body,
       lang: row.lang,
-      ...Object.fromEntries(LEGACY_TEXT.filter((f) => f !== 'subject' && f !== 'abstract').map((f) => [f, text(f)])),
-      ...Object.fromEntries(LEGACY_DATES.map((f) => [f, text(f)])),
+      ...Object.fromEntries(LEGACY_TEXT.map((f) => [f, text(f)])),
+      ...Object.fromEntries(LEGACY_DATES.map((f) => [f, text(f) === null ? null : toIso(text(f)!)])),
       publication_date: row.published,
       created: row.created,
       modified: row.modified,

@@ -1,7 +1,7 @@
 // The legacy read family on /objects… (answered when Accept names text/javascript).
 import type { Request, Response } from 'express';
 import type { AppContext } from '../../context.js';
-import { badRequest } from '../../http/errors.js';
+import { badRequest, notFound } from '../../http/errors.js';
 import { baseUrl } from '../../http/links.js';
 import { flatValues, parsePaging } from '../../http/query.js';
 import type { RouteDef } from '../../http/router.js';
@@ -160,6 +160,15 @@ export function legacyReadRoutes(): RouteDef[] {
         const folder = await findReachable(r, String(req.params.id));
         const child = await findReachable(r, String(req.params.childId));
         sendLegacy(req, res, { priority: await childPosition(r, folder, child.id) });
+      },
+    }),
+    // Anything else below an object is no legacy endpoint: a legacy 404, not a JSON API answer.
+    legacyRoute('objects', {
+      method: 'get',
+      path: '/objects/:id/*rest',
+      guard: 'anonymous',
+      handler: (req) => {
+        throw notFound(`No legacy endpoint ${req.path}`, 'route_not_found');
       },
     }),
   ];

@@ -2,7 +2,7 @@
 // JSON Schema of every type at /model/schema/{type} (anyone reads).
 import type { Request } from 'express';
 import type { AppContext } from '../../context.js';
-import { notFound } from '../../http/errors.js';
+import { badRequest, notFound } from '../../http/errors.js';
 import { identifiersInput, resourceInput, sendLinks, sendList, sendNoContent, sendResource, type Resource } from '../../http/jsonapi.js';
 import { baseUrl } from '../../http/links.js';
 import { parseListQuery, type FieldKind } from '../../http/query.js';
@@ -271,7 +271,7 @@ export async function modelRoutes(ctx: AppContext): Promise<RouteDef[]> {
           if (!['left_object_types', 'right_object_types'].includes(String(req.params.side))) throw notFound(`No route for ${req.path}`, 'route_not_found');
           const r = requireRelation(ctx, String(req.params.relation));
           const items = identifiersInput(req).map((i, n) => {
-            if (i.type !== 'object_types') throw notFound(`data[${n}].type must be object_types`);
+            if (i.type !== 'object_types') throw badRequest(`data[${n}].type must be object_types`, 'invalid_body');
             return i.id;
           });
           await writeRelationSide(ctx, r, side(req), items, method === 'post' ? 'add' : method === 'patch' ? 'replace' : 'remove');

@@ -1,15 +1,13 @@
 // Relations between objects: reading the related objects of a relation name (its name from the
 // left side, its inverse name from the right) and adding, replacing and removing them.
 import type { Request } from 'express';
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
 import { badRequest, notFound } from '../../http/errors.js';
-import type { PageInfo, Resource, ResourceIdentifier } from '../../http/jsonapi.js';
-import { parsePaging } from '../../http/query.js';
-import { relationNamesOf, typeAllowedOn, typeById, type RelationDef } from './model.js';
-import type { ObjectRow } from './service.js';
-import { getObjectsByIds, inTransaction, serializeObjects } from './service.js';
+import type { ResourceIdentifier } from '../../http/jsonapi.js';
+import { concreteTypeNames, relationNamesOf, typeAllowedOn, typeById, type RelationDef } from './model.js';
+import { getObjectsByIds, inTransaction, listObjects, type ObjectList, type ObjectRow } from './service.js';
 
 export interface RelatedPair {
   objectId: number;
@@ -52,21 +50,31 @@ export async function relatedPairs(ctx: AppContext, rows: Array<Pick<ObjectRow, 
   return out;
 }
 
-/** GET /{type}/{id}/{relationName}: the related objects a page at a time, each with meta.relation. */
-export async function listRelated(req: Request, ctx: AppContext, row: ObjectRow, name: string): Promise<{ data: Resource[]; included: Resource[]; page: PageInfo }> {
+/**
+ * GET /{type}/{id}/{relationName}: the related objects as a list with every list parameter of
+ * /objects (default order: the relation's priority), each with `meta.relation`.
+ */
+export async function listRelated(req: Request, ctx: AppContext, row: ObjectRow, name: string): Promise<ObjectList> {
   const typeName = typeById(ctx, row.object_type_id)!.name;
-  if (!relationOfType(ctx, typeName, name)) throw notFound(`Objects of type ${typeName} have no relation "${name}"`, 'unknown_relation');
-  const { page, pageSize, offset } = parsePaging(req.query as Record<string, unknown>);
-  const pairs = await relatedPairs(ctx, [row], name);
-  const visible = await getObjectsByIds(ctx, pairs.map((p) => p.relatedId), { viewer: req.auth });
-  const byId = new Map(visible.map((r) => [r.id, r]));
-  const shown = pairs.filter((p) => byId.has(p.relatedId));
-  const slice = shown.slice(offset, offset + pageSize);
-  const { data, included } = await serializeObjects(req, ctx, slice.map((p) => byId.get(p.relatedId)!));
-  data.forEach((d, i) => {
-    d.meta = { ...(d.meta ?? {}), relation: { priority: slice[i].priority, params: slice[i].params } };
+  const found = relationOfType(ctx, typeName, name);
+  if (!found) throw notFound(`Objects of type ${typeName} have no relation "${name}"`, 'unknown_relation');
+  const { relation, inverse } = found;
+  const [mine, other, prio] = inverse ? (['right_id', 'left_id', 'inv_priority'] as const) : (['left_id', 'right_id', 'priority'] as const);
+  const list = await listObjects(req, ctx, {
+    types: concreteTypeNames(ctx).filter((t) => typeAllowedOn(ctx, t, inverse ? relation.left : relation.right)),
+    extraWhere: (eb) =>
+      eb('objects.id', 'in', eb.selectFrom('object_relations').select(`object_relations.${other}`).where('object_relations.relation_id', '=', relation.id).where(`object_relations.${mine}`, '=', row.id)),
+    sorts: {
+      priority: sql`(select ${sql.ref(prio)} from object_relations where relation_id = ${relation.id} and ${sql.ref(mine)} = ${row.id} and ${sql.ref(other)} = objects.id)`,
+    },
+    defaultSort: 'priority',
   });
-  return { data, included, page: { count: shown.length, page, pageSize } };
+  const pairs = new Map((await relatedPairs(ctx, [row], name)).map((p) => [String(p.relatedId), p]));
+  for (const d of list.data) {
+    const p = pairs.get(d.id);
+    d.meta = { ...(d.meta ?? {}), relation: { priority: p?.priority ?? null, params: p?.params ?? null } };
+  }
+  return list;
 }
 
 export interface RelationshipItem {

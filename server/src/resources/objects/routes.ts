@@ -17,6 +17,7 @@ import {
   serializeObject,
   trashObjects,
   updateObject,
+  type ObjectList,
   type ObjectRow,
 } from './service.js';
 
@@ -31,8 +32,7 @@ async function sendObject(req: Request, res: Response, ctx: AppContext, row: Obj
   sendResource(req, res, data, { status, headers, included: included.length ? included : undefined });
 }
 
-async function sendObjectList(req: Request, res: Response, ctx: AppContext, types?: string[]) {
-  const list = await listObjects(req, ctx, { types });
+function sendObjectList(req: Request, res: Response, list: ObjectList) {
   sendList(req, res, list.data, list.page, { meta: list.meta, included: list.included.length ? list.included : undefined });
 }
 
@@ -48,7 +48,7 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
   const findTyped = (req: Request) => requireObject(ctx, String(req.params.id), { typeName: theType(req).name, viewer: req.auth });
 
   const routes: RouteDef[] = [
-    { method: 'get', path: '/objects', guard: 'anonymous', handler: (req, res) => sendObjectList(req, res, ctx) },
+    { method: 'get', path: '/objects', guard: 'anonymous', handler: async (req, res) => sendObjectList(req, res, await listObjects(req, ctx)) },
     {
       method: 'get',
       path: '/objects/:id',
@@ -73,11 +73,10 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
       guard: 'anonymous',
       handler: async (req, res) => {
         const row = await requireObject(ctx, String(req.params.id), { viewer: req.auth });
-        const list = await listRelated(req, ctx, row, String(req.params.relation));
-        sendList(req, res, list.data, list.page, { included: list.included.length ? list.included : undefined });
+        sendObjectList(req, res, await listRelated(req, ctx, row, String(req.params.relation)));
       },
     },
-    { method: 'get', path: '/:type', guard: 'anonymous', when: isTypePath, handler: (req, res) => sendObjectList(req, res, ctx, [theType(req).name]) },
+    { method: 'get', path: '/:type', guard: 'anonymous', when: isTypePath, handler: async (req, res) => sendObjectList(req, res, await listObjects(req, ctx, { types: [theType(req).name] })) },
     {
       method: 'post',
       path: '/:type',
@@ -121,8 +120,7 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
       guard: 'anonymous',
       when: isTypePath,
       handler: async (req, res) => {
-        const list = await listRelated(req, ctx, await findTyped(req), String(req.params.relation));
-        sendList(req, res, list.data, list.page, { included: list.included.length ? list.included : undefined });
+        sendObjectList(req, res, await listRelated(req, ctx, await findTyped(req), String(req.params.relation)));
       },
     },
   ];

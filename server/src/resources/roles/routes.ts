@@ -2,35 +2,23 @@
 // give them to users; any authenticated user reads them.
 import type { Request, Response } from 'express';
 import type { AppContext } from '../../context.js';
-import { resourceInput, resourceUrl, sendLinks, sendList, sendNoContent, sendResource, type Resource } from '../../http/jsonapi.js';
+import { resourceInput, sendList, sendNoContent } from '../../http/jsonapi.js';
 import { baseUrl } from '../../http/links.js';
 import { parseListQuery } from '../../http/query.js';
 import type { RouteDef } from '../../http/router.js';
-import { changeMemberships } from '../accounts/memberships.js';
-import { pathId, queryIds, relatedIds } from '../accounts/params.js';
+import { membershipRoutes } from '../accounts/memberships.js';
+import { pathId, queryIds } from '../accounts/params.js';
 import { schemaMeta, validateAttributes } from '../accounts/schemas.js';
-import { getUser, listUsers, serializeUser, USER_LIST_SPEC, usersByRole } from '../users/service.js';
-import { createRole, deleteRole, getRole, listRoles, ROLE_LIST_SPEC, serializeRole, updateRole, type RoleRow } from './service.js';
-
-async function serializeRoles(req: Request, ctx: AppContext, rows: RoleRow[], include: string[]) {
-  const resources = rows.map((r) => serializeRole(req, r));
-  if (!include.includes('users')) return { resources };
-  const byRole = await usersByRole(ctx.db, rows.map((r) => r.id));
-  const included = new Map<number, Resource>();
-  resources.forEach((r, i) => {
-    const users = byRole.get(rows[i].id) ?? [];
-    r.relationships!.users.data = users.map((u) => ({ id: String(u.id), type: 'users' }));
-    for (const u of users) included.set(u.id, serializeUser(req, u));
-  });
-  return { resources, included: [...included.values()] };
-}
+import { sendAccountResource, serializeWithIncluded, type IncludableRelation } from '../accounts/serialize.js';
+import { listUsers, serializeUser, USER_LIST_SPEC, usersByRole, type UserRow } from '../users/service.js';
+import { createRole, deleteRole, getRole, listRoles, ROLE_LIST_SPEC, serializeRole, updateRole } from './service.js';
 
 export function roleRoutes(ctx: AppContext): RouteDef[] {
+  const users: IncludableRelation<UserRow> = { name: 'users', type: 'users', load: (ids) => usersByRole(ctx.db, ids), serialize: serializeUser };
   const sendOne = async (req: Request, res: Response, id: number, status = 200) => {
     const { include } = parseListQuery(req, { fields: {}, includes: ['users'] });
-    const { resources, included } = await serializeRoles(req, ctx, [await getRole(ctx.db, id)], include);
-    const headers = status === 201 ? { Location: resourceUrl(req, `/roles/${id}`) } : undefined;
-    sendResource(req, res, resources[0], { status, included, headers, meta: { schema: schemaMeta('roles', baseUrl(req)) } });
+    const { resources, included } = await serializeWithIncluded(req, [await getRole(ctx.db, id)], serializeRole, include, users);
+    sendAccountResource(req, res, 'roles', resources[0], { status, included });
   };
   return [
     {
@@ -41,7 +29,7 @@ export function roleRoutes(ctx: AppContext): RouteDef[] {
         const ids = queryIds(req);
         const q = parseListQuery(req, ROLE_LIST_SPEC);
         const { rows, count } = await listRoles(ctx.db, q, { ids });
-        const { resources, included } = await serializeRoles(req, ctx, rows, q.include);
+        const { resources, included } = await serializeWithIncluded(req, rows, serializeRole, q.include, users);
         sendList(req, res, resources, { count, page: q.page, pageSize: q.pageSize }, { included, meta: { schema: schemaMeta('roles', baseUrl(req)) } });
       },
     },
@@ -88,17 +76,6 @@ export function roleRoutes(ctx: AppContext): RouteDef[] {
         sendList(req, res, rows.map((u) => serializeUser(req, u)), { count, page: q.page, pageSize: q.pageSize });
       },
     },
-    ...(['post', 'delete'] as const).map(
-      (method): RouteDef => ({
-        method,
-        path: '/roles/:id/relationships/users',
-        guard: 'admin',
-        handler: async (req, res) => {
-          const id = pathId(req);
-          await changeMemberships(ctx.db, { side: 'role', pathId: id, otherIds: relatedIds(req, 'users'), action: method === 'post' ? 'add' : 'remove' });
-          sendLinks(req, res);
-        },
-      }),
-    ),
+    ...membershipRoutes(ctx, 'role'),
   ];
 }

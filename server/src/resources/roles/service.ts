@@ -1,11 +1,12 @@
 // Roles: reading, serialisation, writes, and the roles_users links (either side).
 import type { Request } from 'express';
-import { sql, type Kysely, type SelectQueryBuilder, type Transaction } from 'kysely';
+import type { Kysely, SelectQueryBuilder, Transaction } from 'kysely';
 import type { Database, RolesTable } from '../../db/tables.js';
 import { nowIso } from '../../db/time.js';
 import { badRequest, forbidden, notFound } from '../../http/errors.js';
 import { relationshipLinks, resourceUrl, type Resource } from '../../http/jsonapi.js';
 import { applyFilters, applySort, type ListQuery, type ListSpec } from '../../http/query.js';
+import { containsText } from '../accounts/search.js';
 import type { Selectable } from 'kysely';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -102,10 +103,7 @@ export async function listRoles(db: Db, q: ListQuery, scope: { ids?: number[]; u
       out = out.where('roles.id', 'in', db.selectFrom('roles_users').select('role_id').where('user_id', '=', scope.userId));
     }
     const words = q.special.query?.[0]?.trim();
-    if (words) {
-      const like = `%${words.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      out = out.where(sql<boolean>`(roles.name like ${like} escape '\\' or roles.description like ${like} escape '\\')`);
-    }
+    if (words) out = out.where(containsText(['roles.name', 'roles.description'], words));
     return applyFilters(out, q.filters, ROLE_COLUMNS) as T;
   };
   const counted = await narrow(db.selectFrom('roles').select((eb) => eb.fn.countAll<number>().as('n'))).executeTakeFirst();

@@ -47,11 +47,13 @@ async function download(req: Request, res: Response, streams: StreamService) {
   // Uploaded HTML or SVG must never run as a page of this origin.
   res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
   res.setHeader('Cache-Control', s.object_status === 'on' && !s.object_deleted ? 'public, max-age=3600' : 'private, no-cache');
-  await sendStoredFile(res, file);
+  // A strong validator from the content hash: the same on every server, stable across restores.
+  res.setHeader('ETag', `"${s.hash_sha1}"`);
+  await sendStoredFile(res, file, { etag: false });
 }
 
 /** Serve a file of the store with express's send (Range, ETag, conditional GET); 404 when missing. */
-export function sendStoredFile(res: Response, file: string, options: { maxAge?: number; immutable?: boolean } = {}): Promise<void> {
+export function sendStoredFile(res: Response, file: string, options: { etag?: boolean } = {}): Promise<void> {
   return new Promise((resolve, reject) => {
     res.sendFile(file, { dotfiles: 'allow', cacheControl: false, ...options }, (err) => {
       if (!err || res.headersSent) return resolve();

@@ -174,14 +174,15 @@ export class StreamService {
       .select(['object_types.name as object_type', 'objects.status as object_status', 'objects.deleted as object_deleted']);
   }
 
-  private view(row: Omit<StreamView, 'object_deleted'> & { object_deleted: unknown }): StreamView {
+  /** A row of selectStreams as a StreamView (booleans and sizes normalised). */
+  toView(row: Omit<StreamView, 'object_deleted'> & { object_deleted: unknown }): StreamView {
     return { ...row, object_deleted: Boolean(row.object_deleted), file_size: Number(row.file_size) };
   }
 
   async findStream(uuid: string, db: Db = this.db): Promise<StreamView | undefined> {
     if (!isUuid(uuid)) return undefined;
     const row = await this.selectStreams(db).where('streams.uuid', '=', uuid).executeTakeFirst();
-    return row ? this.view(row) : undefined;
+    return row ? this.toView(row) : undefined;
   }
 
   /** The stream if `auth` may see it, else 404 (anonymous: only streams of published objects). */
@@ -194,7 +195,7 @@ export class StreamService {
   /** Streams with these exact bytes (legacy /files answers 409 for a duplicate). */
   async streamsWithSha256(sha256: string): Promise<StreamView[]> {
     const rows = await this.selectStreams().where('streams.hash_sha256', '=', sha256).execute();
-    return rows.map((r) => this.view(r));
+    return rows.map((r) => this.toView(r));
   }
 
   /** Streams by uuid (the `id` query form), those `auth` may not see left out. */
@@ -202,7 +203,7 @@ export class StreamService {
     const valid = uuids.map((u) => u.toLowerCase()).filter(isUuid);
     if (!valid.length) return [];
     const rows = await this.selectStreams().where('streams.uuid', 'in', valid).orderBy('streams.created').orderBy('streams.uuid').execute();
-    return rows.map((r) => this.view(r)).filter((s) => streamVisible(auth, s));
+    return rows.map((r) => this.toView(r)).filter((s) => streamVisible(auth, s));
   }
 
   /** The visibility condition of stream lists, as a query. */
@@ -217,17 +218,13 @@ export class StreamService {
     return q;
   }
 
-  toView(row: Parameters<StreamService['view']>[0]): StreamView {
-    return this.view(row);
-  }
-
   /** Streams of these objects (for decorating media objects), by object id. */
   async streamsOfObjects(ids: number[]): Promise<Map<number, StreamView[]>> {
     const out = new Map<number, StreamView[]>();
     if (!ids.length) return out;
     const rows = await this.selectStreams().where('streams.object_id', 'in', ids).orderBy('streams.created').orderBy('streams.uuid').execute();
     for (const r of rows) {
-      const v = this.view(r);
+      const v = this.toView(r);
       const list = out.get(v.object_id!) ?? [];
       list.push(v);
       out.set(v.object_id!, list);

@@ -109,9 +109,25 @@ const specKey = (spec: ThumbSpec) =>
     .digest('hex')
     .slice(0, 24);
 
+/** Thumbnails rendered at the same time: bounds CPU and decoder memory; others wait their turn. */
+const MAX_PARALLEL_RENDERS = 2;
+
 export class ThumbService {
   /** Generations in progress, by target file, so one thumbnail is never made twice at once. */
   private jobs = new Map<string, Promise<boolean>>();
+  private rendering = 0;
+  private waiting: Array<() => void> = [];
+
+  private async withRenderSlot<T>(work: () => Promise<T>): Promise<T> {
+    while (this.rendering >= MAX_PARALLEL_RENDERS) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.rendering++;
+    try {
+      return await work();
+    } finally {
+      this.rendering--;
+      this.waiting.shift()?.();
+    }
+  }
 
   constructor(
     private ctx: AppContext,
@@ -139,7 +155,8 @@ export class ThumbService {
     const job = (async () => {
       await fsp.mkdir(store.thumbDir(stream.uuid), { recursive: true });
       try {
-        await renderThumbnail(store.streamPath(stream.uuid), file, `${file}.${crypto.randomUUID()}.part`, spec, format);
+        const temp = `${file}.${crypto.randomUUID()}.part`;
+        await this.withRenderSlot(() => renderThumbnail(store.streamPath(stream.uuid), file, temp, spec, format));
         return true;
       } catch (err) {
         this.ctx.log(`thumbnail of stream ${stream.uuid} not possible: ${(err as Error).message}`);

@@ -3,15 +3,16 @@
 import type { Request, Response } from 'express';
 import type { AppContext } from '../../context.js';
 import { badRequest, forbidden } from '../../http/errors.js';
-import { resourceInput, resourceUrl, sendLinks, sendList, sendNoContent, sendResource } from '../../http/jsonapi.js';
+import { resourceInput, sendList, sendNoContent } from '../../http/jsonapi.js';
 import { baseUrl } from '../../http/links.js';
 import { parseListQuery } from '../../http/query.js';
 import type { RouteDef } from '../../http/router.js';
-import { changeMemberships } from '../accounts/memberships.js';
-import { pathId, queryIds, relatedIds } from '../accounts/params.js';
+import { membershipRoutes } from '../accounts/memberships.js';
+import { pathId, queryIds } from '../accounts/params.js';
 import { schemaMeta, validateAttributes } from '../accounts/schemas.js';
+import { sendAccountResource, serializeWithIncluded, type IncludableRelation } from '../accounts/serialize.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
-import { listRoles, rolesByUser, ROLE_LIST_SPEC, serializeRole } from '../roles/service.js';
+import { listRoles, rolesByUser, ROLE_LIST_SPEC, serializeRole, type RoleRow } from '../roles/service.js';
 import {
   createUser,
   getUser,
@@ -21,27 +22,12 @@ import {
   updateUser,
   USER_LIST_SPEC,
   type UserChanges,
-  type UserRow,
 } from './service.js';
 
 /** Attributes a user may change on its own account; the rest is for admins. */
 const SELF_EDITABLE = new Set(['name', 'surname', 'title', 'description', 'lang', 'email', 'password']);
 
 const trimmedEmail = (v: unknown) => (typeof v === 'string' ? v.trim() : (v as null | undefined));
-
-/** Serialise users, with their roles in `included` when include=roles. */
-export async function serializeUsers(req: Request, ctx: AppContext, rows: UserRow[], include: string[]) {
-  const resources = rows.map((u) => serializeUser(req, u));
-  if (!include.includes('roles')) return { resources };
-  const byUser = await rolesByUser(ctx.db, rows.map((u) => u.id));
-  const included = new Map<number, ReturnType<typeof serializeRole>>();
-  resources.forEach((r, i) => {
-    const roles = byUser.get(rows[i].id) ?? [];
-    r.relationships!.roles.data = roles.map((role) => ({ id: String(role.id), type: 'roles' }));
-    for (const role of roles) included.set(role.id, serializeRole(req, role));
-  });
-  return { resources, included: [...included.values()] };
-}
 
 async function changesFromRequest(req: Request, ctx: AppContext, id: number): Promise<UserChanges> {
   const input = resourceInput(req, 'users', id);
@@ -79,11 +65,11 @@ async function changesFromRequest(req: Request, ctx: AppContext, id: number): Pr
 }
 
 export function userRoutes(ctx: AppContext): RouteDef[] {
+  const roles: IncludableRelation<RoleRow> = { name: 'roles', type: 'roles', load: (ids) => rolesByUser(ctx.db, ids), serialize: serializeRole };
   const sendOne = async (req: Request, res: Response, id: number, status = 200) => {
     const { include } = parseListQuery(req, { fields: {}, includes: ['roles'] });
-    const { resources, included } = await serializeUsers(req, ctx, [await getUser(ctx.db, id)], include);
-    const headers = status === 201 ? { Location: resourceUrl(req, `/users/${id}`) } : undefined;
-    sendResource(req, res, resources[0], { status, included, headers, meta: { schema: schemaMeta('users', baseUrl(req)) } });
+    const { resources, included } = await serializeWithIncluded(req, [await getUser(ctx.db, id)], serializeUser, include, roles);
+    sendAccountResource(req, res, 'users', resources[0], { status, included });
   };
   return [
     {
@@ -94,7 +80,7 @@ export function userRoutes(ctx: AppContext): RouteDef[] {
         const ids = queryIds(req);
         const q = parseListQuery(req, USER_LIST_SPEC);
         const { rows, count } = await listUsers(ctx.db, q, { ids });
-        const { resources, included } = await serializeUsers(req, ctx, rows, q.include);
+        const { resources, included } = await serializeWithIncluded(req, rows, serializeUser, q.include, roles);
         sendList(req, res, resources, { count, page: q.page, pageSize: q.pageSize }, { included, meta: { schema: schemaMeta('users', baseUrl(req)) } });
       },
     },
@@ -159,17 +145,6 @@ export function userRoutes(ctx: AppContext): RouteDef[] {
         sendList(req, res, rows.map((r) => serializeRole(req, r)), { count, page: q.page, pageSize: q.pageSize });
       },
     },
-    ...(['post', 'delete'] as const).map(
-      (method): RouteDef => ({
-        method,
-        path: '/users/:id/relationships/roles',
-        guard: 'admin',
-        handler: async (req, res) => {
-          const pathIdValue = pathId(req);
-          await changeMemberships(ctx.db, { side: 'user', pathId: pathIdValue, otherIds: relatedIds(req, 'roles'), action: method === 'post' ? 'add' : 'remove' });
-          sendLinks(req, res);
-        },
-      }),
-    ),
+    ...membershipRoutes(ctx, 'user'),
   ];
 }

@@ -14,6 +14,7 @@ import { applyFilters, applySort, type ListQuery, type ListSpec } from '../../ht
 import { hashPassword } from '../auth/passwords.js';
 import { objectExtensions } from '../objects/extensions.js';
 import { insertObjectRow } from '../objects/rows.js';
+import { containsText } from '../accounts/search.js';
 import { uniqueUname } from '../objects/uname.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -164,20 +165,10 @@ export async function ensureInitialAdmin(ctx: AppContext): Promise<{ created: bo
 // Writes of /users, /signup and /auth/change. Passwords are hashed before a transaction starts
 // (hashing takes tens of milliseconds and SQLite serialises transactions).
 
-export interface UserChanges {
-  username?: string;
-  passwordHash?: string;
-  email?: string | null;
-  name?: string | null;
-  surname?: string | null;
-  title?: string | null;
-  description?: string | null;
-  lang?: string | null;
-  status?: string;
+/** What PATCH, activation and credential change may set (a new password as its hash). */
+export interface UserChanges extends Partial<Omit<NewUser, 'password' | 'uname'>> {
   uname?: string;
-  blocked?: boolean;
   locked?: boolean;
-  verified?: string | null;
 }
 
 const ADMIN_ROLE_ID = 1;
@@ -336,10 +327,7 @@ export async function listUsers(db: Db, q: ListQuery, scope: UserScope = {}): Pr
       out = out.where('users.id', 'in', db.selectFrom('roles_users').select('user_id').where('role_id', '=', scope.roleId));
     }
     const words = q.special.query?.[0]?.trim();
-    if (words) {
-      const like = `%${words.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      out = out.where(sql<boolean>`(users.username like ${like} escape '\\' or users.name like ${like} escape '\\' or users.surname like ${like} escape '\\' or users.email like ${like} escape '\\' or objects.title like ${like} escape '\\')`);
-    }
+    if (words) out = out.where(containsText(['users.username', 'users.name', 'users.surname', 'users.email', 'objects.title'], words));
     return applyFilters(out, q.filters, USER_COLUMNS) as T;
   };
   const counted = await narrow(db.selectFrom('users').innerJoin('objects', 'objects.id', 'users.id').select((eb) => eb.fn.countAll<number>().as('n'))).executeTakeFirst();

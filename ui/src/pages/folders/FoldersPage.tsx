@@ -19,10 +19,10 @@ function parentIdOf(folder: Resource): string | null {
   return ids.length > 1 ? ids[ids.length - 2] : null;
 }
 
+/** One request, so a failure leaves no stray root folder behind. */
 async function createFolder(title: string, parentId: string | null): Promise<Resource> {
-  const created = await api.create('/folders', 'folders', { title });
-  if (parentId) await api.relate('PATCH', parentRel(created.data.id), { type: 'folders', id: parentId });
-  return created.data;
+  const parent = parentId ? { relationships: { parent: { data: { type: 'folders', id: parentId } } } } : {};
+  return (await api.create('/folders', 'folders', { title }, parent)).data;
 }
 
 async function moveFolder(folderId: string, parentId: string | null, currentParent: string | null): Promise<void> {

@@ -2,7 +2,8 @@
 // browse media objects with their thumbnails.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { thumbnails, uploadMedia, type Resource, type Thumbnail } from '../../api/client';
-import { Empty, ErrorNote, Loading, Notice, Pager } from '../../components/feedback';
+import { ErrorNote, Loading, Notice } from '../../components/feedback';
+import { ListView } from '../../components/list-view';
 import { StatusBadge } from '../../components/fields';
 import { titleOf } from '../../components/format';
 import { concreteTypes, isMediaType, useObjectTypes } from '../../components/model';
@@ -36,11 +37,10 @@ export function MediaPage() {
           </select>
         </label>
       </div>
-      <ErrorNote error={list.error} />
-      {(list.loading && !list.result) || !types ? <Loading /> : null}
-      {list.result && list.result.data.length === 0 ? <Empty>No media yet. Upload a file above.</Empty> : null}
-      {list.result && list.result.data.length > 0 ? <MediaGrid items={list.result.data} /> : null}
-      <Pager pagination={list.result?.pagination ?? null} onPage={list.setPage} label="Media pages" />
+      {!types && !typesError ? <Loading /> : null}
+      <ListView list={list} empty="No media yet. Upload a file above." label="Media pages">
+        {(items) => <MediaGrid items={items} />}
+      </ListView>
     </section>
   );
 }

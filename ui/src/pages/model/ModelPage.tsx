@@ -1,9 +1,11 @@
 // Object types and their custom properties (/model/object_types, /model/properties).
-import { useEffect, useState, type FormEvent } from 'react';
-import { api, type Resource } from '../../api/client';
+import { useState, type FormEvent } from 'react';
+import { api } from '../../api/client';
 import { ConfirmButton } from '../../components/dialog';
-import { Empty, ErrorNote, Loading, Notice } from '../../components/feedback';
-import { Field, SelectField, nullIfEmpty, type Values } from '../../components/fields';
+import { Empty, ErrorNote, Loading } from '../../components/feedback';
+import { ListView } from '../../components/list-view';
+import { useResource } from '../../components/use-resource';
+import { Field, SelectField, nullIfEmpty, type Values, FormFooter } from '../../components/fields';
 import { invalidateObjectTypes, useObjectTypes } from '../../components/model';
 import { href, navigate } from '../../components/route';
 import { useAction, useList } from '../../components/use-list';
@@ -41,12 +43,7 @@ function TypeList() {
           <SelectField label="Parent type" name="parent_name" values={values} onChange={setValues} options={parents.map((t) => [t.name, t.name])} />
           <Field label="Description" name="description" values={values} onChange={setValues} />
         </div>
-        <ErrorNote error={create.error} />
-        <div className="actions">
-          <button type="submit" className="primary" disabled={create.busy}>
-            Create type
-          </button>
-        </div>
+        <FormFooter error={create.error} busy={create.busy} label="Create type" />
       </form>
       <ErrorNote error={error} />
       {!types && !error ? <Loading /> : null}
@@ -83,29 +80,11 @@ function TypeList() {
 }
 
 function TypeDetail({ name }: { name: string }) {
-  const [type, setType] = useState<Resource | null>(null);
-  const [values, setValues] = useState<Values>({});
-  const [loadError, setLoadError] = useState<unknown>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const save = useAction();
-
-  useEffect(() => {
-    api.get(`/model/object_types/${name}`).then((r) => {
-      setType(r.data);
-      setValues({ ...r.data.attributes });
-    }, setLoadError);
-  }, [name]);
-
+  const { resource: type, values, setValues, loadError, notice, save, submit: write } = useResource(`/model/object_types/${name}`);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    setNotice(null);
     const attributes = { singular: values.singular, enabled: Boolean(values.enabled), ...nullIfEmpty(values, ['description']) };
-    const r = await save.run(() => api.update(`/model/object_types/${type!.id}`, 'object_types', type!.id, attributes));
-    if (r) {
-      setType(r.data);
-      invalidateObjectTypes();
-      setNotice('Changes saved.');
-    }
+    if (await write(() => api.update(`/model/object_types/${type!.id}`, 'object_types', type!.id, attributes))) invalidateObjectTypes();
   };
 
   if (loadError) return <ErrorNote error={loadError} />;
@@ -140,13 +119,7 @@ function TypeDetail({ name }: { name: string }) {
           <Field label="Description" name="description" values={values} onChange={setValues} />
           <Field label="Enabled" name="enabled" type="checkbox" values={values} onChange={setValues} />
         </div>
-        <ErrorNote error={save.error} />
-        <Notice text={notice} />
-        <div className="actions">
-          <button type="submit" className="primary" disabled={save.busy}>
-            Save changes
-          </button>
-        </div>
+        <FormFooter error={save.error} notice={notice} busy={save.busy} label="Save changes" />
       </form>
       <Properties typeName={name} />
     </section>
@@ -174,9 +147,8 @@ function Properties({ typeName }: { typeName: string }) {
   return (
     <section>
       <h2>Custom properties</h2>
-      <ErrorNote error={list.error} />
-      {list.result && list.result.data.length === 0 ? <Empty>No custom properties.</Empty> : null}
-      {list.result && list.result.data.length > 0 ? (
+      <ListView list={list} empty="No custom properties." label="Property pages">
+        {(props) => (
         <div className="table-wrap">
           <table>
             <thead>
@@ -191,7 +163,7 @@ function Properties({ typeName }: { typeName: string }) {
               </tr>
             </thead>
             <tbody>
-              {list.result.data.map((p) => (
+              {props.map((p) => (
                 <tr key={p.id}>
                   <td>{p.attributes.name}</td>
                   <td>{p.attributes.property_type_name}</td>
@@ -216,7 +188,8 @@ function Properties({ typeName }: { typeName: string }) {
             </tbody>
           </table>
         </div>
-      ) : null}
+        )}
+      </ListView>
       <form className="panel" onSubmit={add} aria-label="New property">
         <h3>New property</h3>
         <div className="form-grid">
@@ -225,12 +198,7 @@ function Properties({ typeName }: { typeName: string }) {
           <Field label="Property description" name="description" values={values} onChange={setValues} />
           <Field label="Required" name="required" type="checkbox" values={values} onChange={setValues} />
         </div>
-        <ErrorNote error={error} />
-        <div className="actions">
-          <button type="submit" disabled={busy}>
-            Add property
-          </button>
-        </div>
+        <FormFooter error={error} busy={busy} label="Add property" primary={false} />
       </form>
     </section>
   );

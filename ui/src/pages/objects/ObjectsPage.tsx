@@ -3,8 +3,9 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, type Resource } from '../../api/client';
 import { ConfirmButton } from '../../components/dialog';
-import { Empty, ErrorNote, Loading, Notice, Pager } from '../../components/feedback';
-import { SelectField, STATUS_OPTIONS, StatusBadge, type Values } from '../../components/fields';
+import { ErrorNote, Loading } from '../../components/feedback';
+import { ListView } from '../../components/list-view';
+import { SelectField, STATUS_OPTIONS, StatusBadge, type Values, FormFooter, SearchBox } from '../../components/fields';
 import { formatDate, titleOf } from '../../components/format';
 import { concreteTypes, isMediaType, useObjectTypes } from '../../components/model';
 import { href, navigate } from '../../components/route';
@@ -25,7 +26,6 @@ export function ObjectsPage({ route }: { route: string[] }) {
 
 function ObjectList({ type }: { type: string }) {
   const { types, error: typesError } = useObjectTypes();
-  const [search, setSearch] = useState('');
   const [query, setQuery] = useState('');
   const [status, setStatus] = useState('');
   const choices = concreteTypes(types).filter((t) => !OWN_AREA.has(t.name));
@@ -34,10 +34,6 @@ function ObjectList({ type }: { type: string }) {
     'filter[status]': status || undefined,
     'filter[type]': type ? undefined : choices.length ? choices.map((t) => t.name).join(',') : undefined,
   });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    setQuery(search.trim());
-  };
   return (
     <section>
       <div className="page-head">
@@ -50,7 +46,7 @@ function ObjectList({ type }: { type: string }) {
         ) : null}
       </div>
       <ErrorNote error={typesError} />
-      <form className="toolbar" role="search" onSubmit={submit}>
+      <SearchBox label="Search" placeholder="Words in title, description or body" onSearch={setQuery}>
         <label>
           Type
           <select value={type} onChange={(e) => navigate('objects', ...(e.target.value ? [e.target.value] : []))}>
@@ -73,19 +69,14 @@ function ObjectList({ type }: { type: string }) {
             ))}
           </select>
         </label>
-        <label className="grow">
-          Search
-          <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Words in title, description or body" />
-        </label>
-        <button type="submit">Search</button>
-      </form>
-      <ErrorNote error={list.error} />
-      {list.loading && !list.result ? <Loading /> : null}
-      {list.result && list.result.data.length === 0 ? (
-        <Empty>{query || status ? 'No object matches these filters.' : type ? `No ${type} yet.` : 'No objects yet. Choose a type to create one.'}</Empty>
-      ) : null}
-      {list.result && list.result.data.length > 0 ? <ObjectTable objects={list.result.data} /> : null}
-      <Pager pagination={list.result?.pagination ?? null} onPage={list.setPage} label="Object pages" />
+      </SearchBox>
+      <ListView
+        list={list}
+        empty={query || status ? 'No object matches these filters.' : type ? `No ${type} yet.` : 'No objects yet. Choose a type to create one.'}
+        label="Object pages"
+      >
+        {(objects) => <ObjectTable objects={objects} />}
+      </ListView>
     </section>
   );
 }
@@ -217,13 +208,7 @@ function ObjectForm({
             {formatDate(object.meta.published)}
           </p>
         ) : null}
-        <ErrorNote error={error} />
-        <Notice text={notice} />
-        <div className="actions">
-          <button type="submit" className="primary" disabled={busy}>
-            {object ? 'Save changes' : 'Create'}
-          </button>
-        </div>
+        <FormFooter error={error} notice={notice} busy={busy} label={object ? 'Save changes' : 'Create'} />
       </form>
     </>
   );

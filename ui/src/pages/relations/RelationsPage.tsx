@@ -1,10 +1,12 @@
 // Relations of the model: list, create, edit names/labels/description, choose left and right
 // object types, delete (the API's 403 when objects use it is shown in the dialog).
-import { useEffect, useState, type FormEvent } from 'react';
-import { api, type Resource } from '../../api/client';
+import { useState, type FormEvent } from 'react';
+import { api } from '../../api/client';
 import { ConfirmButton } from '../../components/dialog';
-import { Empty, ErrorNote, Loading, Notice, Pager } from '../../components/feedback';
-import { Field, nullIfEmpty, type Values } from '../../components/fields';
+import { ErrorNote, Loading, Notice } from '../../components/feedback';
+import { ListView } from '../../components/list-view';
+import { useResource } from '../../components/use-resource';
+import { Field, nullIfEmpty, FormFooter } from '../../components/fields';
 import { concreteTypes, useObjectTypes } from '../../components/model';
 import { href, navigate } from '../../components/route';
 import { useAction, useList } from '../../components/use-list';
@@ -29,10 +31,8 @@ function RelationList() {
         </a>
       </div>
       <p className="muted">A relation reads “left types — name — right types”; its inverse name reads from the right side.</p>
-      <ErrorNote error={list.error} />
-      {list.loading && !list.result ? <Loading /> : null}
-      {list.result && list.result.data.length === 0 ? <Empty>No relations yet.</Empty> : null}
-      {list.result && list.result.data.length > 0 ? (
+      <ListView list={list} empty="No relations yet." label="Relation pages">
+        {(relations) => (
         <div className="table-wrap">
           <table>
             <thead>
@@ -44,7 +44,7 @@ function RelationList() {
               </tr>
             </thead>
             <tbody>
-              {list.result.data.map((r) => (
+              {relations.map((r) => (
                 <tr key={r.id}>
                   <td>
                     <a href={href('relations', r.id)}>{r.attributes.name}</a>
@@ -57,38 +57,21 @@ function RelationList() {
             </tbody>
           </table>
         </div>
-      ) : null}
-      <Pager pagination={list.result?.pagination ?? null} onPage={list.setPage} label="Relation pages" />
+        )}
+      </ListView>
     </section>
   );
 }
 
 function RelationEditor({ id }: { id?: string }) {
-  const [relation, setRelation] = useState<Resource | null>(null);
-  const [values, setValues] = useState<Values>({});
-  const [loadError, setLoadError] = useState<unknown>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const { busy, error, run } = useAction();
-
-  useEffect(() => {
-    if (!id) return;
-    api.get(`/model/relations/${id}`).then((r) => {
-      setRelation(r.data);
-      setValues({ ...r.data.attributes });
-    }, setLoadError);
-  }, [id]);
+  const { resource: relation, values, setValues, loadError, notice, save, submit: write } = useResource(id ? `/model/relations/${id}` : null);
+  const { busy, error } = save;
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    setNotice(null);
     const attributes = { name: values.name, inverse_name: values.inverse_name, ...nullIfEmpty(values, TEXT_FIELDS) };
-    const saved = await run(() => (id ? api.update(`/model/relations/${id}`, 'relations', id, attributes) : api.create('/model/relations', 'relations', attributes)));
-    if (!saved) return;
-    if (!id) navigate('relations', saved.data.id);
-    else {
-      setRelation(saved.data);
-      setNotice('Changes saved.');
-    }
+    const saved = await write(() => (id ? api.update(`/model/relations/${id}`, 'relations', id, attributes) : api.create('/model/relations', 'relations', attributes)));
+    if (saved && !id) navigate('relations', saved.data.id);
   };
 
   if (loadError) return <ErrorNote error={loadError} />;
@@ -123,13 +106,7 @@ function RelationEditor({ id }: { id?: string }) {
           <Field label="Inverse label" name="inverse_label" values={values} onChange={setValues} />
           <Field label="Description" name="description" type="textarea" values={values} onChange={setValues} className="wide" />
         </div>
-        <ErrorNote error={error} />
-        <Notice text={notice} />
-        <div className="actions">
-          <button type="submit" className="primary" disabled={busy}>
-            {id ? 'Save changes' : 'Create relation'}
-          </button>
-        </div>
+        <FormFooter error={error} notice={notice} busy={busy} label={id ? 'Save changes' : 'Create relation'} />
       </form>
       {relation ? (
         <div className="two-cols">

@@ -1,10 +1,12 @@
 // Roles: list and create; a detail page to edit, delete and see the role's users. Unchangeable
 // roles are shown as such and their controls are disabled (the API refuses them with 403).
-import { useEffect, useState, type FormEvent } from 'react';
-import { api, type Resource } from '../../api/client';
+import { useState, type FormEvent } from 'react';
+import { api } from '../../api/client';
 import { ConfirmButton } from '../../components/dialog';
-import { Empty, ErrorNote, Loading, Notice, Pager } from '../../components/feedback';
-import { Field, nullIfEmpty, type Values } from '../../components/fields';
+import { ErrorNote, Loading } from '../../components/feedback';
+import { ListView } from '../../components/list-view';
+import { useResource } from '../../components/use-resource';
+import { Field, nullIfEmpty, type Values, FormFooter } from '../../components/fields';
 import { formatDate } from '../../components/format';
 import { href, navigate } from '../../components/route';
 import { useAction, useList } from '../../components/use-list';
@@ -41,17 +43,10 @@ function RoleList() {
         <div className="form-grid">
           <RoleFields values={values} onChange={setValues} />
         </div>
-        <ErrorNote error={error} />
-        <div className="actions">
-          <button type="submit" className="primary" disabled={busy}>
-            Create role
-          </button>
-        </div>
+        <FormFooter error={error} busy={busy} label="Create role" />
       </form>
-      <ErrorNote error={list.error} />
-      {list.loading && !list.result ? <Loading /> : null}
-      {list.result && list.result.data.length === 0 ? <Empty>No roles yet.</Empty> : null}
-      {list.result && list.result.data.length > 0 ? (
+      <ListView list={list} empty="No roles yet." label="Role pages">
+        {(roles) => (
         <div className="table-wrap">
           <table>
             <thead>
@@ -62,7 +57,7 @@ function RoleList() {
               </tr>
             </thead>
             <tbody>
-              {list.result.data.map((r) => (
+              {roles.map((r) => (
                 <tr key={r.id}>
                   <td>
                     <a href={href('roles', r.id)}>{r.attributes.name}</a> {r.meta.unchangeable ? <span className="badge">unchangeable</span> : null}
@@ -74,35 +69,18 @@ function RoleList() {
             </tbody>
           </table>
         </div>
-      ) : null}
-      <Pager pagination={list.result?.pagination ?? null} onPage={list.setPage} label="Role pages" />
+        )}
+      </ListView>
     </section>
   );
 }
 
 function RoleDetail({ id }: { id: string }) {
-  const [role, setRole] = useState<Resource | null>(null);
-  const [values, setValues] = useState<Values>({});
-  const [loadError, setLoadError] = useState<unknown>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const save = useAction();
+  const { resource: role, values, setValues, loadError, notice, save, submit: write } = useResource(`/roles/${id}`);
   const users = useList(`/roles/${id}/users`);
-
-  useEffect(() => {
-    api.get(`/roles/${id}`).then((r) => {
-      setRole(r.data);
-      setValues({ ...r.data.attributes });
-    }, setLoadError);
-  }, [id]);
-
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    setNotice(null);
-    const r = await save.run(() => api.update(`/roles/${id}`, 'roles', id, { name: values.name, ...nullIfEmpty(values, ['description']) }));
-    if (r) {
-      setRole(r.data);
-      setNotice('Changes saved.');
-    }
+    await write(() => api.update(`/roles/${id}`, 'roles', id, { name: values.name, ...nullIfEmpty(values, ['description']) }));
   };
 
   if (loadError) return <ErrorNote error={loadError} />;
@@ -136,27 +114,20 @@ function RoleDetail({ id }: { id: string }) {
         <div className="form-grid">
           <RoleFields values={values} onChange={setValues} disabled={fixed} />
         </div>
-        <ErrorNote error={save.error} />
-        <Notice text={notice} />
-        <div className="actions">
-          <button type="submit" className="primary" disabled={save.busy || fixed}>
-            Save changes
-          </button>
-        </div>
+        <FormFooter error={save.error} notice={notice} busy={save.busy || fixed} label="Save changes" />
       </form>
       <h2>Users with this role</h2>
-      <ErrorNote error={users.error} />
-      {users.result && users.result.data.length === 0 ? <Empty>No user has this role.</Empty> : null}
-      {users.result && users.result.data.length > 0 ? (
-        <ul className="panel">
-          {users.result.data.map((u) => (
-            <li key={u.id}>
-              <a href={href('users', u.id)}>{u.attributes.username}</a>
-            </li>
-          ))}
-        </ul>
-      ) : null}
-      <Pager pagination={users.result?.pagination ?? null} onPage={users.setPage} label="Pages of users" />
+      <ListView list={users} empty="No user has this role." label="Pages of users">
+        {(data) => (
+          <ul className="panel">
+            {data.map((u) => (
+              <li key={u.id}>
+                <a href={href('users', u.id)}>{u.attributes.username}</a>
+              </li>
+            ))}
+          </ul>
+        )}
+      </ListView>
     </section>
   );
 }

@@ -1,10 +1,12 @@
 // Users: a searchable, paged list; a create form; a detail page to edit, set a password,
 // block, give and take roles, and delete.
-import { useEffect, useState, type FormEvent } from 'react';
-import { api, type Resource } from '../../api/client';
+import { useState, type FormEvent } from 'react';
+import { api } from '../../api/client';
 import { ConfirmButton } from '../../components/dialog';
-import { Empty, ErrorNote, Loading, Notice, Pager } from '../../components/feedback';
-import { Field, SelectField, STATUS_OPTIONS, StatusBadge, nullIfEmpty, type Values } from '../../components/fields';
+import { ErrorNote, Loading, Notice } from '../../components/feedback';
+import { ListView } from '../../components/list-view';
+import { useResource } from '../../components/use-resource';
+import { Field, SelectField, STATUS_OPTIONS, StatusBadge, nullIfEmpty, type Values, FormFooter, SearchBox } from '../../components/fields';
 import { formatDate } from '../../components/format';
 import { href, navigate } from '../../components/route';
 import { useAction, useList } from '../../components/use-list';
@@ -16,13 +18,8 @@ export function UsersPage({ route }: { route: string[] }) {
 }
 
 function UserList() {
-  const [search, setSearch] = useState('');
   const [query, setQuery] = useState('');
   const list = useList('/users', { q: query || undefined });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    setQuery(search.trim());
-  };
   return (
     <section>
       <div className="page-head">
@@ -32,17 +29,9 @@ function UserList() {
           New user
         </a>
       </div>
-      <form className="toolbar" role="search" onSubmit={submit}>
-        <label className="grow">
-          Search users
-          <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Username, name or email" />
-        </label>
-        <button type="submit">Search</button>
-      </form>
-      <ErrorNote error={list.error} />
-      {list.loading && !list.result ? <Loading /> : null}
-      {list.result && list.result.data.length === 0 ? <Empty>{query ? `No user matches “${query}”.` : 'No users yet.'}</Empty> : null}
-      {list.result && list.result.data.length > 0 ? (
+      <SearchBox label="Search users" placeholder="Username, name or email" onSearch={setQuery} />
+      <ListView list={list} empty={query ? `No user matches “${query}”.` : 'No users yet.'} label="User pages">
+        {(users) => (
         <div className="table-wrap">
           <table>
             <thead>
@@ -55,7 +44,7 @@ function UserList() {
               </tr>
             </thead>
             <tbody>
-              {list.result.data.map((u) => (
+              {users.map((u) => (
                 <tr key={u.id}>
                   <td>
                     <a href={href('users', u.id)}>{u.attributes.username}</a>
@@ -72,8 +61,8 @@ function UserList() {
             </tbody>
           </table>
         </div>
-      ) : null}
-      <Pager pagination={list.result?.pagination ?? null} onPage={list.setPage} label="User pages" />
+        )}
+      </ListView>
     </section>
   );
 }
@@ -133,33 +122,11 @@ function NewUser() {
 }
 
 function UserDetail({ id }: { id: string }) {
-  const [user, setUser] = useState<Resource | null>(null);
-  const [values, setValues] = useState<Values>({});
-  const [loadError, setLoadError] = useState<unknown>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const save = useAction();
-
-  useEffect(() => {
-    setUser(null);
-    api.get(`/users/${id}`).then(
-      (r) => {
-        setUser(r.data);
-        setValues({ ...r.data.attributes });
-        setLoadError(null);
-      },
-      setLoadError,
-    );
-  }, [id]);
-
+  const { resource: user, values, setValues, loadError, notice, save, submit: write } = useResource(`/users/${id}`);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    setNotice(null);
     const attributes = { ...nullIfEmpty(values, PROFILE_FIELDS), status: values.status, blocked: Boolean(values.blocked) };
-    const r = await save.run(() => api.update(`/users/${id}`, 'users', id, attributes));
-    if (r) {
-      setUser(r.data);
-      setNotice('Changes saved.');
-    }
+    await write(() => api.update(`/users/${id}`, 'users', id, attributes));
   };
 
   if (loadError) return <ErrorNote error={loadError} />;
@@ -196,13 +163,7 @@ function UserDetail({ id }: { id: string }) {
           Last login {formatDate(user.attributes.last_login)} · failed logins {user.attributes.num_login_err ?? 0} · created{' '}
           {formatDate(user.meta.created)}
         </p>
-        <ErrorNote error={save.error} />
-        <Notice text={notice} />
-        <div className="actions">
-          <button type="submit" className="primary" disabled={save.busy}>
-            Save changes
-          </button>
-        </div>
+        <FormFooter error={save.error} notice={notice} busy={save.busy} label="Save changes" />
       </form>
       <div className="two-cols">
         <PasswordForm id={id} />

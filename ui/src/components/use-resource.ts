@@ -1,0 +1,39 @@
+// One resource being edited: loaded from its path, its attributes as form values, and a save
+// that keeps the answer and says "Changes saved." (or shows the API error).
+import { useCallback, useEffect, useState } from 'react';
+import { api, type Resource, type SingleResult } from '../api/client';
+import type { Values } from './fields';
+import { useAction } from './use-list';
+
+export function useResource(path: string | null) {
+  const [resource, setResource] = useState<Resource | null>(null);
+  const [values, setValues] = useState<Values>({});
+  const [loadError, setLoadError] = useState<unknown>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const save = useAction();
+
+  useEffect(() => {
+    if (!path) return;
+    setResource(null);
+    api.get(path).then((r) => {
+      setResource(r.data);
+      setValues({ ...r.data.attributes });
+      setLoadError(null);
+    }, setLoadError);
+  }, [path]);
+
+  const submit = useCallback(
+    async (write: () => Promise<SingleResult>) => {
+      setNotice(null);
+      const r = await save.run(write);
+      if (r) {
+        setResource(r.data);
+        setNotice('Changes saved.');
+      }
+      return r;
+    },
+    [save.run],
+  );
+
+  return { resource, values, setValues, loadError, notice, save, submit };
+}
