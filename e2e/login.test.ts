@@ -58,7 +58,7 @@ describe('admin sign-in', () => {
   test('the session is renewed with the refresh token before the access token expires', async () => {
     const { page } = e;
     const first = await storedRenew(page);
-    await page.waitForFunction((old) => JSON.parse(sessionStorage.getItem('folio.session') ?? 'null')?.renew !== old, first, { timeout: 8000 });
+    await page.waitForFunction((old) => JSON.parse(sessionStorage.getItem('folio.session') ?? 'null')?.renew !== old, first, { timeout: 20000 });
     // Past the first token's lifetime, API calls still succeed.
     await new Promise((r) => setTimeout(r, 3500));
     await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Users' }).click();
