@@ -2,7 +2,8 @@
 // created) come after body, so reading them for a row walks the body's overflow pages; these
 // indexes carry the columns every list filters on, so lists sorted by `created` or `modified`
 // (newest first, the usual order) walk the index in order, stop after the page, and count
-// without touching the table.
+// without touching the table. `objects_state` answers "is this id active, visible, of which
+// type" from the index alone (folder children, relations, every id-list check).
 import type { Kysely } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {
@@ -13,6 +14,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       .columns(['deleted', `${column} desc`, 'id', 'object_type_id', 'status', 'lang'])
       .execute();
   }
+  await db.schema.createIndex('objects_state').on('objects').columns(['id', 'deleted', 'status', 'object_type_id']).execute();
 }
 
 export async function down(): Promise<void> {
