@@ -45,6 +45,33 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
+/** How many prepared statements stay cached per connection (kysely builds few distinct texts). */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * kysely prepares every query it runs; preparing (parsing and planning) costs more than running
+ * the small queries of a request. Statements are kept by SQL text, least recently used dropped
+ * first. A statement still iterating (`busy`) is not shared: a fresh one is prepared instead.
+ */
+function statementCache(raw: Database.Database): (sql: string) => Database.Statement {
+  const cache = new Map<string, { raw: Database.Statement; wrapped: Database.Statement }>();
+  return (text: string) => {
+    const hit = cache.get(text);
+    if (hit && !hit.raw.busy) {
+      cache.delete(text);
+      cache.set(text, hit);
+      return hit.wrapped;
+    }
+    const stmt = raw.prepare(text);
+    const entry = { raw: stmt, wrapped: wrapStatement(stmt) };
+    if (!hit) {
+      cache.set(text, entry);
+      if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    }
+    return entry.wrapped;
+  };
+}
+
 /** `nativeBinding`: path of a better-sqlite3 addon to load instead of the installed one. */
 export function openSqlite(file: string, nativeBinding: string | null = null): SqliteHandle {
   const raw = new Database(file, nativeBinding ? { nativeBinding } : {});
@@ -52,9 +79,14 @@ export function openSqlite(file: string, nativeBinding: string | null = null): S
   raw.pragma('foreign_keys = ON');
   raw.pragma('busy_timeout = 5000');
   raw.pragma('synchronous = NORMAL');
+  // Table statistics for the query planner (bounded work, a few ms at any size): without them
+  // it cannot tell a selective index from one that matches every row, and picks badly.
+  raw.pragma('analysis_limit = 400');
+  raw.pragma('optimize = 0x10002');
+  const statements = statementCache(raw);
   const wrapped = new Proxy(raw, {
     get(target, prop, receiver) {
-      if (prop === 'prepare') return (sql: string) => wrapStatement(target.prepare(sql));
+      if (prop === 'prepare') return statements;
       const value = Reflect.get(target, prop, receiver);
       return typeof value === 'function' ? value.bind(target) : value;
     },

@@ -6,6 +6,7 @@ import * as m0020 from './0020-accounts.js';
 import * as m0030 from './0030-folder-tree.js';
 import * as m0040 from './0040-streams.js';
 import * as m0050 from './0050-legacy.js';
+import * as m0060 from './0060-list-indexes.js';
 
 export const migrations: Record<string, Migration> = {
   '0001-core': m0001,
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0030-folder-tree': m0030,
   '0040-streams': m0040,
   '0050-legacy': m0050,
+  '0060-list-indexes': m0060,
 };

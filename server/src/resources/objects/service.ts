@@ -432,10 +432,14 @@ export async function listObjects(req: Request, ctx: AppContext, opts: ListOptio
 
   const countRow = await searched.select((e) => e.fn.countAll<number>().as('n')).executeTakeFirst();
   const count = Number(countRow?.n ?? 0);
-  let rowsQuery = searched.selectAll('objects');
-  if (search && q.defaultSorted) rowsQuery = rowsQuery.orderBy(sql.ref('search.search_rank'), 'asc').orderBy('objects.id', 'asc');
-  else rowsQuery = applySort(rowsQuery, q.sort, columns, 'objects.id');
-  const rows = (await rowsQuery.limit(q.pageSize).offset(q.offset).execute()) as ObjectRow[];
+  // Sort and page on ids only, then read the page's rows: the sorter and the skipped rows never
+  // carry bodies (often several kB each), and indexes can answer the first query alone.
+  let idsQuery = searched.select('objects.id as id');
+  if (search && q.defaultSorted) idsQuery = idsQuery.orderBy(sql.ref('search.search_rank'), 'asc').orderBy('objects.id', 'asc');
+  else idsQuery = applySort(idsQuery, q.sort, columns, 'objects.id');
+  const pageIds = (await idsQuery.limit(q.pageSize).offset(q.offset).execute()).map((r) => Number(r.id));
+  const byId = new Map((pageIds.length ? await ctx.db.selectFrom('objects').selectAll().where('id', 'in', pageIds).execute() : []).map((r) => [r.id, r]));
+  const rows = pageIds.map((id) => byId.get(id)).filter((r): r is ObjectRow => r !== undefined);
 
   const { data, included } = await serializeObjects(req, ctx, rows, { include: q.include });
   const shown = opts.types && opts.types.length === 1 ? opts.types : [...new Set(data.map((d) => d.type))];

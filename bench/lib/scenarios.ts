@@ -1,0 +1,138 @@
+// The scenarios of the benchmark, and the result table printed from their figures.
+import type { SeedResult } from './seed.js';
+
+export interface LoadSpec {
+  url: string;
+  connections: number;
+  seconds: number;
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** Paths cycled through, one per request (default: the url's own path). */
+  paths?: string[];
+}
+
+export interface LoadFigures {
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+export interface Scenario {
+  name: string;
+  /** Which server: Folio, or the reference server for the ratio. */
+  target: 'folio' | 'reference';
+  /** The reference scenario this one is compared to. */
+  comparedTo?: string;
+  spec: Omit<LoadSpec, 'url' | 'connections' | 'seconds'> & { path: string };
+}
+
+const JSONAPI = 'application/vnd.api+json';
+
+/** Ids spread over the seeded documents, so reads do not hit one hot row. */
+function spread(ids: number[], n = 1000): number[] {
+  const step = Math.max(1, Math.floor(ids.length / n));
+  return ids.filter((_, i) => i % step === 0).slice(0, n);
+}
+
+export const LIST_QUERY = 'filter[lang]=en&sort=-created&page_size=20';
+
+/** `deepPage`: 500, or the list's last page when it has fewer (the quick data set). */
+export function scenarios(seed: SeedResult, adminToken: string, thumbPath: string, deepPage = 500): Scenario[] {
+  const ids = spread(seed.documentIds);
+  const read = { method: 'GET', headers: { Accept: JSONAPI } };
+  const auth = { Accept: JSONAPI, 'Content-Type': JSONAPI, Authorization: `Bearer ${adminToken}` };
+  const patchIds = spread(seed.documentIds, 200);
+  return [
+    { name: 'ref GET /documents/{id}', target: 'reference', spec: { ...read, path: '/documents', paths: ids.map((id) => `/documents/${id}`) } },
+    { name: 'ref GET list of 20', target: 'reference', spec: { ...read, path: `/documents?${LIST_QUERY}` } },
+    {
+      name: 'GET /documents/{id}',
+      target: 'folio',
+      comparedTo: 'ref GET /documents/{id}',
+      spec: { ...read, path: '/documents', paths: ids.map((id) => `/documents/${id}`) },
+    },
+    { name: 'GET list of 20, filter + sort', target: 'folio', comparedTo: 'ref GET list of 20', spec: { ...read, path: `/documents?${LIST_QUERY}` } },
+    { name: `GET list page=${deepPage}`, target: 'folio', comparedTo: 'ref GET list of 20', spec: { ...read, path: `/documents?${LIST_QUERY}&page=${deepPage}` } },
+    { name: 'GET full-text search', target: 'folio', spec: { ...read, path: `/objects?filter[query]=${encodeURIComponent(seed.searchWord)}` } },
+    { name: 'GET folder children (1,000)', target: 'folio', spec: { ...read, path: `/folders/${seed.bigFolderId}/children` } },
+    {
+      name: 'POST create',
+      target: 'folio',
+      spec: {
+        method: 'POST',
+        headers: auth,
+        path: '/documents',
+        body: JSON.stringify({
+          data: { type: 'documents', attributes: { title: 'Benchmark created document', body: '<p>' + 'Lorem ipsum dolor sit amet. '.repeat(60) + '</p>', lang: 'en' } },
+        }),
+      },
+    },
+    {
+      name: 'PATCH update',
+      target: 'folio',
+      spec: {
+        method: 'PATCH',
+        headers: auth,
+        path: `/documents/${patchIds[0]}`,
+        // Every PATCH body names its own id: the same document for the whole run.
+        body: JSON.stringify({ data: { id: String(patchIds[0]), type: 'documents', attributes: { description: 'Changed by the benchmark' } } }),
+      },
+    },
+    {
+      name: 'POST /auth login',
+      target: 'folio',
+      spec: { method: 'POST', headers: { 'Content-Type': 'application/json' }, path: '/auth', body: JSON.stringify({ username: 'bench-admin', password: 'bench-admin-password' }) },
+    },
+    { name: 'GET cached thumbnail', target: 'folio', spec: { ...read, path: thumbPath } },
+  ];
+}
+
+export interface ScenarioResult extends LoadFigures {
+  name: string;
+  target: 'folio' | 'reference';
+  ratio: number | null;
+  peakRssMb: number | null;
+}
+
+export interface BenchReport {
+  startedAt: string;
+  mode: 'quick' | 'full';
+  seed: Omit<SeedResult, 'documentIds' | 'imageIds'> & { searchMatches: number };
+  seedRssMb: number;
+  idleRssMb: number | null;
+  startToFirstAnswerMs: number;
+  startInProcessMs: number;
+  /** The deep page measured (500, or the last page of a smaller data set) and its cost. */
+  deepPage: number;
+  page500VsPage1: number | null;
+  scenarios: ScenarioResult[];
+}
+
+const pad = (s: string, n: number, right = false) => (right ? s.padEnd(n) : s.padStart(n));
+
+/** The human-readable table of a run. */
+export function formatReport(r: BenchReport): string {
+  const lines: string[] = [];
+  lines.push(`Folio benchmark (${r.mode}), ${r.startedAt}`);
+  lines.push(
+    `seed: ${r.seed.sizes.objects} objects, ${r.seed.sizes.folders} folders, ${r.seed.sizes.relations} relation sources, ${r.seed.sizes.images} images in ${r.seed.seconds.toFixed(1)} s`,
+  );
+  lines.push('');
+  lines.push(`${pad('scenario', 32, true)} ${pad('req/s', 9)} ${pad('p50 ms', 7)} ${pad('p99 ms', 7)} ${pad('errors', 6)} ${pad('peak RSS', 9)} ${pad('vs ref', 7)}`);
+  for (const s of r.scenarios) {
+    lines.push(
+      `${pad(s.name, 32, true)} ${pad(s.rps.toFixed(0), 9)} ${pad(String(s.p50), 7)} ${pad(String(s.p99), 7)} ${pad(String(s.errors), 6)} ${pad(s.peakRssMb === null ? '-' : `${s.peakRssMb.toFixed(0)} MB`, 9)} ${pad(s.ratio === null ? '' : `${(s.ratio * 100).toFixed(0)}%`, 7)}`,
+    );
+  }
+  lines.push('');
+  lines.push(`idle RSS after seeding (server restarted on the seeded db): ${r.idleRssMb === null ? '-' : r.idleRssMb.toFixed(0) + ' MB'}`);
+  lines.push(`RSS of the seeding process at its end: ${r.seedRssMb.toFixed(0)} MB`);
+  lines.push(`start to first answer on the existing db: ${r.startToFirstAnswerMs.toFixed(0)} ms (in-process to listening: ${r.startInProcessMs.toFixed(0)} ms)`);
+  lines.push(`search "${r.seed.searchWord}" matches ${r.seed.searchMatches} objects`);
+  lines.push(`page=${r.deepPage} vs page=1 cost (req/s of page 1 over page ${r.deepPage}): ${r.page500VsPage1 === null ? '-' : r.page500VsPage1.toFixed(2) + 'x'}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,147 @@
+// npm run bench [-- --quick]: seeds a fresh data dir, restarts Folio on it, measures start time
+// and idle memory, then drives each scenario from a separate load process against Folio and a
+// minimal reference server, prints the table and writes it as JSON to bench/results/.
+import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LIST_QUERY, formatReport, scenarios, type BenchReport, type LoadFigures, type LoadSpec, type ScenarioResult } from './lib/scenarios.js';
+import type { SeedResult } from './lib/seed.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const quick = process.argv.includes('--quick');
+const seconds = quick ? 3 : 10;
+const tsx = ['--import', 'tsx'];
+
+function child(script: string, args: string[]): ChildProcess {
+  return fork(path.join(here, script), args, { execArgv: tsx, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+}
+
+function message<T>(p: ChildProcess, type?: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (m: any) => {
+      if (type && m?.type !== type) return;
+      p.off('message', onMessage);
+      resolve(m as T);
+    };
+    p.on('message', onMessage);
+    p.once('exit', (code) => reject(new Error(`child exited with ${code} before answering`)));
+  });
+}
+
+/** Resident memory of a process in MB (Linux /proc); null elsewhere. */
+function rssMb(pid: number): number | null {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+async function firstAnswer(url: string): Promise<void> {
+  for (;;) {
+    try {
+      const res = await fetch(`${url}/status`);
+      if (res.ok) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+async function runLoad(spec: LoadSpec, serverPid: number): Promise<LoadFigures & { peakRssMb: number | null }> {
+  const load = child('load.ts', []);
+  let peak: number | null = null;
+  const sampler = setInterval(() => {
+    const r = rssMb(serverPid);
+    if (r !== null) peak = Math.max(peak ?? 0, r);
+  }, 100);
+  load.send(spec);
+  const figures = await message<LoadFigures>(load);
+  clearInterval(sampler);
+  return { ...figures, peakRssMb: peak };
+}
+
+const stop = (p: ChildProcess) => new Promise<void>((resolve) => (p.exitCode !== null ? resolve() : (p.once('exit', () => resolve()), p.kill('SIGTERM'))));
+
+async function main() {
+  const startedAt = new Date().toISOString();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-bench-'));
+  try {
+    console.log(`seeding ${quick ? 'quick' : 'full'} data set in ${dataDir} …`);
+    const seeder = child('server.ts', ['seed', dataDir, quick ? 'quick' : 'full']);
+    const seeded = await message<{ result: SeedResult; rss: number }>(seeder, 'seeded');
+    await new Promise((r) => seeder.once('exit', r));
+    console.log(`seeded in ${seeded.result.seconds.toFixed(1)} s`);
+
+    const spawnedAt = performance.now();
+    const server = child('server.ts', ['serve', dataDir]);
+    const ready = await message<{ url: string; readyMs: number }>(server, 'ready');
+    await firstAnswer(ready.url);
+    const startToFirstAnswerMs = performance.now() - spawnedAt;
+    const reference = child('reference.ts', [dataDir]);
+    const ref = await message<{ url: string }>(reference, 'ready');
+
+    try {
+      const login = await fetch(`${ready.url}/auth`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ username: 'bench-admin', password: 'bench-admin-password' }),
+      });
+      const token = ((await login.json()) as { meta: { jwt: string } }).meta.jwt;
+      const accept = { Accept: 'application/vnd.api+json' };
+      const search = await (await fetch(`${ready.url}/objects?filter[query]=${encodeURIComponent(seeded.result.searchWord)}&page_size=1`, { headers: accept })).json();
+      // The thumbnail is made once here; the scenario then asks for the cached one.
+      const thumbPath = `/media/thumbs/${seeded.result.imageIds[0]}?preset=small`;
+      const thumb = (await (await fetch(ready.url + thumbPath, { headers: accept })).json()) as { meta: { thumbnails: Array<{ ready: boolean }> } };
+      if (!thumb.meta.thumbnails[0]?.ready) throw new Error('thumbnail not ready');
+      await new Promise((r) => setTimeout(r, 1000));
+      const idleRssMb = rssMb(server.pid!);
+
+      const firstPage = (await (await fetch(`${ready.url}/documents?${LIST_QUERY}`, { headers: accept })).json()) as { meta: { pagination: { page_count: number } } };
+      const deepPage = Math.min(500, firstPage.meta.pagination.page_count);
+      const results: ScenarioResult[] = [];
+      for (const s of scenarios(seeded.result, token, thumbPath, deepPage)) {
+        const target = s.target === 'folio' ? ready.url : ref.url;
+        const pid = s.target === 'folio' ? server.pid! : reference.pid!;
+        const { path: p, ...rest } = s.spec;
+        process.stdout.write(`  ${s.name} … `);
+        const f = await runLoad({ ...rest, url: target + p, connections: 10, seconds }, pid);
+        const compared = results.find((r) => r.name === s.comparedTo);
+        results.push({ name: s.name, target: s.target, ...f, ratio: compared ? f.rps / compared.rps : null });
+        console.log(`${f.rps.toFixed(0)} req/s, p99 ${f.p99} ms, errors ${f.errors}`);
+      }
+      const p1 = results.find((r) => r.name === 'GET list of 20, filter + sort');
+      const p500 = results.find((r) => r.name === `GET list page=${deepPage}`);
+      const { documentIds: _d, imageIds: _i, ...seedInfo } = seeded.result;
+      const report: BenchReport = {
+        startedAt,
+        mode: quick ? 'quick' : 'full',
+        seed: { ...seedInfo, searchMatches: (search as { meta: { pagination: { count: number } } }).meta.pagination.count },
+        seedRssMb: seeded.rss / 1024 / 1024,
+        idleRssMb,
+        startToFirstAnswerMs,
+        startInProcessMs: ready.readyMs,
+        deepPage,
+        page500VsPage1: p1 && p500 ? p1.rps / p500.rps : null,
+        scenarios: results,
+      };
+      console.log('\n' + formatReport(report));
+      const dir = path.join(here, 'results');
+      fs.mkdirSync(dir, { recursive: true });
+      const file = path.join(dir, `${startedAt.replace(/[:.]/g, '-')}.json`);
+      fs.writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
+      console.log(`\nwritten to ${path.relative(process.cwd(), file)}`);
+    } finally {
+      await stop(reference);
+      await stop(server);
+    }
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();

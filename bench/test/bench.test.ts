@@ -1,0 +1,60 @@
+// The benchmark's own pieces on a tiny data set: the seed keeps every family's invariants (the
+// API sees what it wrote) and the report prints every scenario.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startServer, type TestServer } from '../../server/test/helpers/server.js';
+import { formatReport, type BenchReport } from '../lib/scenarios.js';
+import { seed, type SeedResult } from '../lib/seed.js';
+
+describe('benchmark seed and report', () => {
+  let t: TestServer;
+  let seeded: SeedResult;
+  before(async () => {
+    t = await startServer();
+    seeded = await seed(t.server, t.url, await t.adminToken(), { objects: 60, folders: 12, folderItems: 10, relations: 10, images: 1 });
+  });
+  after(() => t.close());
+
+  test('seeded objects, folder children, search and images are visible through the API', async () => {
+    const all = await t.request('GET', '/objects?filter[type]=documents,events,news', { token: await t.adminToken() });
+    assert.equal(all.body.meta.pagination.count, 60);
+    const children = await t.request('GET', `/folders/${seeded.bigFolderId}/children`);
+    assert.equal(children.body.meta.pagination.count, 10);
+    const folders = await t.request('GET', '/folders', { token: await t.adminToken() });
+    assert.equal(folders.body.meta.pagination.count, 12);
+    const title = (await t.request('GET', `/documents/${seeded.documentIds[0]}`)).body.data.attributes.title as string;
+    const search = await t.request('GET', `/objects?filter[query]=${encodeURIComponent(title.split(' ')[0])}`);
+    assert.ok(search.body.meta.pagination.count >= 1);
+    assert.equal(seeded.imageIds.length, 1);
+    assert.equal((await t.request('GET', `/images/${seeded.imageIds[0]}`)).body.data.attributes.status, 'on');
+  });
+
+  test('seeded relations are readable from the related side', async () => {
+    const rows = await t.server.ctx.db.selectFrom('object_relations').select(['left_id', 'right_id']).execute();
+    assert.ok(rows.length >= 1);
+    const res = await t.request('GET', `/objects/${rows[0].left_id}/see_also`, { token: await t.adminToken() });
+    assert.ok(res.body.data.some((d: { id: string }) => d.id === String(rows[0].right_id)));
+  });
+
+  test('the report table has a line per scenario with its ratio', () => {
+    const figures = { requests: 10, rps: 100, p50: 1, p99: 2, errors: 0, non2xx: 0, peakRssMb: 50 };
+    const report: BenchReport = {
+      startedAt: 'now',
+      mode: 'quick',
+      seed: { sizes: seeded.sizes, bigFolderId: 1, searchWord: 'x', seconds: 1, searchMatches: 3 },
+      seedRssMb: 100,
+      idleRssMb: 80,
+      startToFirstAnswerMs: 500,
+      startInProcessMs: 400,
+      deepPage: 500,
+      page500VsPage1: 1.2,
+      scenarios: [
+        { name: 'ref GET /documents/{id}', target: 'reference', ...figures, ratio: null },
+        { name: 'GET /documents/{id}', target: 'folio', ...figures, rps: 70, ratio: 0.7 },
+      ],
+    };
+    const text = formatReport(report);
+    assert.match(text, /GET \/documents\/\{id\}\s+70\s+1\s+2\s+0\s+50 MB\s+70%/);
+    assert.match(text, /page=500 vs page=1 cost .*1\.20x/);
+  });
+});
