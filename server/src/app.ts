@@ -93,7 +93,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       const started = process.hrtime.bigint();
       res.on('finish', () => {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        log(`${req.method} ${req.path} ${res.statusCode} ${ms.toFixed(1)}ms`);
+        log(`${req.method} ${req.originalUrl.split('?')[0]} ${res.statusCode} ${ms.toFixed(1)}ms`);
       });
       next();
     });
