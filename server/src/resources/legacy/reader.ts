@@ -2,33 +2,15 @@
 // (descendants, children, sections, contents, siblings), children positions and relations.
 // Visibility follows the contract: anonymous callers see `on` objects only, users every status.
 import type { Request } from 'express';
-import { sql, type Kysely, type SelectQueryBuilder, type Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable, type SelectQueryBuilder, type Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
-import type { Database } from '../../db/tables.js';
+import type { Database, ObjectsTable } from '../../db/tables.js';
 import { badRequest, forbidden, notFound, unauthorized } from '../../http/errors.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-export interface ObjectRow {
-  id: number;
-  object_type_id: number;
-  type_name: string;
-  singular: string;
-  status: string;
-  uname: string;
-  title: string | null;
-  description: string | null;
-  body: string | null;
-  lang: string | null;
-  extra: string | null;
-  properties: string | null;
-  locked: boolean | number;
-  published: string | null;
-  created: string;
-  modified: string;
-  created_by: number | null;
-  modified_by: number | null;
-}
+/** An active `objects` row with its type's name and singular, as the legacy reads select it. */
+export type ObjectRow = Omit<Selectable<ObjectsTable>, 'deleted'> & { type_name: string; singular: string };
 
 export interface Reader {
   ctx: AppContext;
