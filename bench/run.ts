@@ -1,7 +1,11 @@
 // npm run bench [-- --quick]: seeds a fresh data dir, restarts Folio on it, measures start time
 // and idle memory, then drives each scenario from a separate load process against Folio and a
 // minimal reference server, prints the table and writes it as JSON to bench/results/.
-import { fork, type ChildProcess } from 'node:child_process';
+// Options for working on one figure: `--data DIR` keeps the seeded data dir (and reuses it when
+// it holds a seed already); `--only a,b` runs the scenarios whose names contain a or b;
+// `--seconds N` sets each scenario's duration.
+// Folio is served from its compiled build (server/dist, rebuilt first), as `npm start` runs it.
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,12 +14,20 @@ import { LIST_QUERY, formatReport, scenarios, type BenchReport, type LoadFigures
 import type { SeedResult } from './lib/seed.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const quick = process.argv.includes('--quick');
-const seconds = quick ? 3 : 10;
+const argv = process.argv.slice(2);
+const option = (name: string) => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+const quick = argv.includes('--quick');
+const keptDir = option('--data');
+const only = option('--only')?.split(',');
+const seconds = Number(option('--seconds') ?? (quick ? 3 : 10));
 const tsx = ['--import', 'tsx'];
 
 function child(script: string, args: string[]): ChildProcess {
-  return fork(path.join(here, script), args, { execArgv: tsx, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const execArgv = script.endsWith('.ts') ? tsx : [];
+  return fork(path.join(here, script), args, { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 }
 
 function message<T>(p: ChildProcess, type?: string): Promise<T> {
@@ -69,16 +81,27 @@ const stop = (p: ChildProcess) => new Promise<void>((resolve) => (p.exitCode !==
 
 async function main() {
   const startedAt = new Date().toISOString();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-bench-'));
+  const dataDir = keptDir ? path.resolve(keptDir) : fs.mkdtempSync(path.join(os.tmpdir(), 'folio-bench-'));
+  const seedFile = path.join(dataDir, 'bench-seed.json');
   try {
-    console.log(`seeding ${quick ? 'quick' : 'full'} data set in ${dataDir} …`);
-    const seeder = child('server.ts', ['seed', dataDir, quick ? 'quick' : 'full']);
-    const seeded = await message<{ result: SeedResult; rss: number }>(seeder, 'seeded');
-    await new Promise((r) => seeder.once('exit', r));
-    console.log(`seeded in ${seeded.result.seconds.toFixed(1)} s`);
+    let seeded: { result: SeedResult; rss: number };
+    if (keptDir && fs.existsSync(seedFile)) {
+      seeded = JSON.parse(fs.readFileSync(seedFile, 'utf8'));
+      console.log(`reusing the data set seeded in ${dataDir}`);
+    } else {
+      fs.mkdirSync(dataDir, { recursive: true });
+      console.log(`seeding ${quick ? 'quick' : 'full'} data set in ${dataDir} …`);
+      const seeder = child('server.ts', ['seed', dataDir, quick ? 'quick' : 'full']);
+      seeded = await message<{ result: SeedResult; rss: number }>(seeder, 'seeded');
+      await new Promise((r) => seeder.once('exit', r));
+      console.log(`seeded in ${seeded.result.seconds.toFixed(1)} s`);
+      if (keptDir) fs.writeFileSync(seedFile, JSON.stringify(seeded));
+    }
 
+    console.log('building the server (server/dist) …');
+    execFileSync(process.execPath, [path.join(here, '../node_modules/typescript/bin/tsc'), '-p', path.join(here, '../server/tsconfig.json')], { stdio: 'inherit' });
     const spawnedAt = performance.now();
-    const server = child('server.ts', ['serve', dataDir]);
+    const server = child('serve.mjs', [dataDir]);
     const ready = await message<{ url: string; readyMs: number }>(server, 'ready');
     await firstAnswer(ready.url);
     const startToFirstAnswerMs = performance.now() - spawnedAt;
@@ -104,7 +127,8 @@ async function main() {
       const firstPage = (await (await fetch(`${ready.url}/documents?${LIST_QUERY}`, { headers: accept })).json()) as { meta: { pagination: { page_count: number } } };
       const deepPage = Math.min(500, firstPage.meta.pagination.page_count);
       const results: ScenarioResult[] = [];
-      for (const s of scenarios(seeded.result, token, thumbPath, deepPage)) {
+      const chosen = scenarios(seeded.result, token, thumbPath, deepPage).filter((s) => !only || s.target === 'reference' || only.some((o) => s.name.includes(o)));
+      for (const s of chosen) {
         const target = s.target === 'folio' ? ready.url : ref.url;
         const pid = s.target === 'folio' ? server.pid! : reference.pid!;
         const { path: p, ...rest } = s.spec;
@@ -140,7 +164,7 @@ async function main() {
       await stop(server);
     }
   } finally {
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (!keptDir) fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

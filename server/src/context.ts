@@ -3,6 +3,9 @@
 import type { Request } from 'express';
 import type { Config } from './config.js';
 import type { DB } from './db/database.js';
+import type { ReadCache } from './db/read-cache.js';
+import type { WriteBatcher } from './db/write-batch.js';
+import type { ResponseCache } from './http/response-cache.js';
 import type { RouteRecord } from './http/router.js';
 
 export interface BackgroundTasks {
@@ -15,6 +18,12 @@ export interface BackgroundTasks {
 export interface AppContext {
   config: Config;
   db: DB;
+  /** Costly read results kept until the next write (see db/read-cache.ts). */
+  readCache: ReadCache;
+  /** Group commit of object writes (see db/write-batch.ts). */
+  writes: WriteBatcher;
+  /** Anonymous answers of read routes kept until the next write (see http/response-cache.ts). */
+  responseCache: ResponseCache;
   /** HS256 secret of access tokens. */
   jwtSecret: string;
   log: (line: string) => void;

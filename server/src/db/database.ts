@@ -14,6 +14,8 @@ export interface OpenedDatabase {
   db: DB;
   dialectName: 'sqlite';
   file: string;
+  /** Changes whenever the data may have changed (see dialect/sqlite.ts). */
+  dataVersion: () => number;
   close: () => Promise<void>;
 }
 
@@ -23,8 +25,8 @@ export async function openDatabase(config: Config): Promise<OpenedDatabase> {
   }
   fs.mkdirSync(config.dataDir, { recursive: true });
   const file = path.join(config.dataDir, 'folio.sqlite');
-  const { dialect } = openSqlite(file, config.sqliteNativeBinding);
+  const { dialect, dataVersion } = openSqlite(file, config.sqliteNativeBinding);
   const db = new Kysely<Database>({ dialect });
   await migrateToLatest(db);
-  return { db, dialectName: 'sqlite', file, close: () => db.destroy() };
+  return { db, dialectName: 'sqlite', file, dataVersion, close: () => db.destroy() };
 }

@@ -52,27 +52,29 @@ export function verifyAccessToken(token: string, secret: string): AccessClaims {
   }
 }
 
-/** Roles of a user, and whether it may still use tokens (exists, not trashed, not blocked). */
+/**
+ * Roles of a user, and whether it may still use tokens (exists, not trashed, not blocked). One
+ * query, kept in the read cache until the next write (every request of a signed-in client asks).
+ */
 export async function loadAuthInfo(ctx: AppContext, userId: number): Promise<AuthInfo | null> {
-  const user = await ctx.db
-    .selectFrom('users')
-    .innerJoin('objects', 'objects.id', 'users.id')
-    .select(['users.id', 'users.blocked', 'objects.deleted'])
-    .where('users.id', '=', userId)
-    .executeTakeFirst();
-  if (!user || Boolean(user.blocked) || Boolean(user.deleted)) return null;
-  const roles = await ctx.db
-    .selectFrom('roles_users')
-    .innerJoin('roles', 'roles.id', 'roles_users.role_id')
-    .select(['roles.name', 'roles.id'])
-    .where('roles_users.user_id', '=', userId)
-    .execute();
-  return {
-    userId,
-    roles: roles.map((r) => r.name),
-    isAdmin: roles.some((r) => r.id === 1),
-    applicationId: null,
-  };
+  return ctx.readCache.get(`auth-info:${userId}`, async () => {
+    const rows = await ctx.db
+      .selectFrom('users')
+      .innerJoin('objects', 'objects.id', 'users.id')
+      .leftJoin('roles_users', 'roles_users.user_id', 'users.id')
+      .leftJoin('roles', 'roles.id', 'roles_users.role_id')
+      .select(['users.blocked', 'objects.deleted', 'roles.name as role', 'roles.id as roleId'])
+      .where('users.id', '=', userId)
+      .execute();
+    if (!rows.length || Boolean(rows[0].blocked) || Boolean(rows[0].deleted)) return null;
+    const roles = rows.filter((r) => r.role !== null);
+    return Object.freeze({
+      userId,
+      roles: roles.map((r) => r.role!),
+      isAdmin: roles.some((r) => r.roleId === 1),
+      applicationId: null,
+    });
+  });
 }
 
 export function authenticate(ctx: AppContext): RequestHandler {

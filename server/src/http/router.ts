@@ -26,6 +26,11 @@ export interface RouteDef {
   when?: (req: Request) => boolean;
   /** Extra middleware run after the guard, before the body is parsed (e.g. rate limits). */
   before?: RequestHandler[];
+  /**
+   * A read whose anonymous answer depends only on the URL, Accept, base URL and the data: it may
+   * be answered from the response cache until the next write (see response-cache.ts).
+   */
+  cache?: boolean;
 }
 
 export interface RouteRecord {
@@ -87,6 +92,10 @@ export function mountRoutes(app: Express, ctx: AppContext, defs: RouteDef[]): vo
     const run: RequestHandler = async (req, res, next) => {
       try {
         if (req.body === undefined && body !== 'raw' && body !== 'none') req.body = {};
+        if (def.cache) {
+          if (ctx.responseCache.serve(req, res)) return;
+          ctx.responseCache.capture(req, res);
+        }
         await def.handler(req, res, ctx);
       } catch (err) {
         next(err);

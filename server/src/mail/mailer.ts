@@ -6,7 +6,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
 import type { Config } from '../config.js';
 
 export interface MailMessage {
@@ -47,9 +46,14 @@ async function writeEml(outbox: string, content: Buffer): Promise<string> {
 
 export function createMailer(config: Config, log: (line: string) => void): Mailer {
   const outbox = path.join(config.dataDir, 'outbox');
-  const transport: Transport = config.smtpUrl
-    ? (nodemailer.createTransport({ url: config.smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 }) as unknown as Transport)
-    : (nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }) as unknown as Transport);
+  // nodemailer (about 15 MB resident) is loaded with the first message, not at start.
+  let transport: Promise<Transport> | null = null;
+  const openTransport = () =>
+    (transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      config.smtpUrl
+        ? (nodemailer.createTransport({ url: config.smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 }) as unknown as Transport)
+        : (nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }) as unknown as Transport),
+    ));
 
   const pending = new Set<Promise<void>>();
   const wakers = new Set<() => void>();
@@ -68,7 +72,7 @@ export function createMailer(config: Config, log: (line: string) => void): Maile
     });
 
   async function deliver(message: MailMessage): Promise<void> {
-    const info = await transport.sendMail({ from: config.mailFrom, ...message });
+    const info = await (await openTransport()).sendMail({ from: config.mailFrom, ...message });
     if (!config.smtpUrl) await writeEml(outbox, info.message as Buffer);
   }
 
@@ -105,7 +109,7 @@ export function createMailer(config: Config, log: (line: string) => void): Maile
       closing = true;
       for (const wake of [...wakers]) wake();
       await this.idle();
-      transport.close();
+      if (transport) (await transport).close();
     },
   };
 }

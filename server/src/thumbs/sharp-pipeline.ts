@@ -1,7 +1,12 @@
 // The sharp pipeline: reads image dimensions (as displayed, EXIF orientation applied) and renders
 // thumbnails that keep the aspect ratio, never enlarge and refuse decompression bombs.
 import fsp from 'node:fs/promises';
-import sharp from 'sharp';
+import type SharpType from 'sharp';
+
+// sharp and libvips (about 25 MB resident, a quarter of a second to load) come with the first
+// image, not at start.
+let sharpModule: Promise<typeof SharpType> | null = null;
+const loadSharp = () => (sharpModule ??= import('sharp').then((m) => m.default));
 
 /** Images with more pixels than this are refused before decoding (decompression bombs). */
 export const MAX_INPUT_PIXELS = 128 * 1024 * 1024;
@@ -23,6 +28,7 @@ const inputOptions = { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' as co
 /** Width and height as displayed (EXIF orientation 5-8 swaps them), or null when not an image. */
 export async function probeImage(file: string): Promise<{ width: number; height: number; format: string } | null> {
   try {
+    const sharp = await loadSharp();
     const meta = await sharp(file, inputOptions).metadata();
     if (!meta.width || !meta.height || !meta.format) return null;
     const swap = (meta.orientation ?? 1) >= 5;
@@ -42,6 +48,7 @@ export function thumbFormat(spec: ThumbSpec, mimeType: string): ThumbFormat {
 
 /** Render `source` to `target` (written through a temp file beside it); returns the real size. */
 export async function renderThumbnail(source: string, target: string, tempFile: string, spec: ThumbSpec, format: ThumbFormat) {
+  const sharp = await loadSharp();
   let image = sharp(source, inputOptions).autoOrient();
   if (spec.width || spec.height) {
     image = image.resize({ width: spec.width, height: spec.height, fit: spec.fit, withoutEnlargement: true });

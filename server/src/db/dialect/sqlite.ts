@@ -1,28 +1,29 @@
 // The only home of SQLite-specific code: opening the file with the pragmas Folio relies on,
 // binding booleans (better-sqlite3 refuses JS booleans), and SQLite-only SQL (FTS5 lives here too).
 import Database from 'better-sqlite3';
-import { CompiledQuery, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type Dialect, type Driver, type Kysely, type RawBuilder, type SqliteDialectConfig } from 'kysely';
-
-export interface SqliteHandle {
-  dialect: Dialect;
-  raw: Database.Database;
-}
+import {
+  CompiledQuery,
+  SqliteDialect,
+  SqliteDriver,
+  sql,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type Kysely,
+  type RawBuilder,
+  type SqliteDatabase,
+  type SqliteDialectConfig,
+  type SqliteStatement,
+} from 'kysely';
 
 const toBindable = (v: unknown) => (typeof v === 'boolean' ? (v ? 1 : 0) : v);
-const mapParams = (args: unknown[]) => args.map((a) => (Array.isArray(a) ? a.map(toBindable) : toBindable(a)));
 
-/** Wrap a statement so kysely's parameters (booleans included) bind on SQLite. */
-function wrapStatement(stmt: Database.Statement): Database.Statement {
-  return new Proxy(stmt, {
-    get(target, prop, receiver) {
-      if (prop === 'all' || prop === 'run' || prop === 'iterate' || prop === 'get') {
-        const fn = (target as unknown as Record<string, (...a: unknown[]) => unknown>)[prop];
-        return (...args: unknown[]) => fn.apply(target, mapParams(args));
-      }
-      const value = Reflect.get(target, prop, receiver);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
+/** kysely's parameters as SQLite binds them (better-sqlite3 refuses JS booleans). */
+function bindable(params: readonly unknown[]): unknown[] {
+  for (let i = 0; i < params.length; i++) {
+    if (typeof params[i] === 'boolean') return params.map(toBindable);
+  }
+  return params as unknown[];
 }
 
 /**
@@ -48,28 +49,70 @@ class ImmediateSqliteDialect extends SqliteDialect {
 /** How many prepared statements stay cached per connection (kysely builds few distinct texts). */
 const STATEMENT_CACHE_SIZE = 500;
 
+/** The statement kysely's SQLite driver runs: binds booleans, and counts writes. */
+class Statement implements SqliteStatement {
+  readonly reader: boolean;
+  constructor(
+    readonly raw: Database.Statement,
+    private readonly onWrite: () => void,
+  ) {
+    this.reader = raw.reader;
+  }
+  all(params: readonly unknown[]): unknown[] {
+    return this.raw.all(bindable(params));
+  }
+  run(params: readonly unknown[]): { changes: number | bigint; lastInsertRowid: number | bigint } {
+    // Any statement that is not a read (writes, begin/commit/rollback, DDL) may change what the
+    // next read sees: cached results are dropped whether it succeeds or fails.
+    this.onWrite();
+    return this.raw.run(bindable(params));
+  }
+  iterate(params: readonly unknown[]): IterableIterator<unknown> {
+    return this.raw.iterate(bindable(params)) as IterableIterator<unknown>;
+  }
+}
+
 /**
  * kysely prepares every query it runs; preparing (parsing and planning) costs more than running
  * the small queries of a request. Statements are kept by SQL text, least recently used dropped
  * first. A statement still iterating (`busy`) is not shared: a fresh one is prepared instead.
+ * Also counts this connection's writes, for dataVersion().
  */
-function statementCache(raw: Database.Database): (sql: string) => Database.Statement {
-  const cache = new Map<string, { raw: Database.Statement; wrapped: Database.Statement }>();
-  return (text: string) => {
-    const hit = cache.get(text);
-    if (hit && !hit.raw.busy) {
-      cache.delete(text);
-      cache.set(text, hit);
-      return hit.wrapped;
-    }
-    const stmt = raw.prepare(text);
-    const entry = { raw: stmt, wrapped: wrapStatement(stmt) };
-    if (!hit) {
-      cache.set(text, entry);
-      if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
-    }
-    return entry.wrapped;
+class Connection implements SqliteDatabase {
+  private readonly cache = new Map<string, Statement>();
+  writes = 0;
+  private readonly onWrite = () => {
+    this.writes++;
   };
+  constructor(readonly raw: Database.Database) {}
+  prepare(text: string): Statement {
+    const hit = this.cache.get(text);
+    if (hit && !hit.raw.busy) {
+      this.cache.delete(text);
+      this.cache.set(text, hit);
+      return hit;
+    }
+    const stmt = new Statement(this.raw.prepare(text), this.onWrite);
+    if (!hit) {
+      this.cache.set(text, stmt);
+      if (this.cache.size > STATEMENT_CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
+    }
+    return stmt;
+  }
+  close(): void {
+    this.raw.close();
+  }
+}
+
+export interface SqliteHandle {
+  dialect: Dialect;
+  raw: Database.Database;
+  /**
+   * A number that changes whenever the database may have changed: on every write of this
+   * process (counted per statement) and on every commit of another connection (SQLite's
+   * data_version). Cached query results are valid while it stays the same.
+   */
+  dataVersion: () => number;
 }
 
 /** `nativeBinding`: path of a better-sqlite3 addon to load instead of the installed one. */
@@ -83,15 +126,14 @@ export function openSqlite(file: string, nativeBinding: string | null = null): S
   // it cannot tell a selective index from one that matches every row, and picks badly.
   raw.pragma('analysis_limit = 400');
   raw.pragma('optimize = 0x10002');
-  const statements = statementCache(raw);
-  const wrapped = new Proxy(raw, {
-    get(target, prop, receiver) {
-      if (prop === 'prepare') return statements;
-      const value = Reflect.get(target, prop, receiver);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-  return { dialect: new ImmediateSqliteDialect({ database: wrapped }), raw };
+  const connection = new Connection(raw);
+  const external = raw.prepare('pragma data_version').pluck();
+  return {
+    dialect: new ImmediateSqliteDialect({ database: connection }),
+    raw,
+    // Both counters only grow: their combination changes whenever either does.
+    dataVersion: () => (raw.open ? (external.get() as number) : -1) * 2 ** 32 + connection.writes,
+  };
 }
 
 /** Integrity check used by tests and the crash-safety suite. */
@@ -127,13 +169,16 @@ export function searchExpression(text: string): string | null {
 }
 
 /**
- * A derived table `(search_id, search_rank)` of the objects matching `text`, best first by bm25
- * (title weighs most). Join it on objects.id; null when the text has no searchable word.
+ * A derived table `(search_id, search_rank)` of the objects matching an expression of
+ * searchExpression(), best first by bm25 (title weighs most). Join it on objects.id.
  */
-export function searchMatches(text: string): RawBuilder<{ search_id: number; search_rank: number }> | null {
-  const expr = searchExpression(text);
-  if (!expr) return null;
+export function searchRanks(expr: string): RawBuilder<{ search_id: number; search_rank: number }> {
   return sql`(select rowid as search_id, bm25(objects_fts, 10.0, 3.0, 1.0, 2.0) as search_rank from objects_fts where objects_fts match ${expr})`;
+}
+
+/** The ids of the objects matching an expression of searchExpression(), as a subquery for `in`. */
+export function searchRowids(expr: string): RawBuilder<number> {
+  return sql<number>`(select rowid from objects_fts where objects_fts match ${expr})`;
 }
 
 /** A custom property's value inside the `properties` JSON column of `objects`. */

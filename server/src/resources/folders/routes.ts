@@ -209,6 +209,7 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
       method: 'get',
       path: '/folders',
       guard: 'anonymous',
+      cache: true,
       handler: async (req, res) => {
         const list = await listObjects(req, ctx, { types: [FOLDERS] });
         sendList(req, res, list.data, list.page, { meta: list.meta, included: list.included.length ? list.included : undefined });
@@ -234,6 +235,7 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
       method: 'get',
       path: '/folders/:id',
       guard: 'anonymous',
+      cache: true,
       handler: async (req, res) => {
         const { data, included } = await serializeObject(req, ctx, await requireFolder(req));
         sendResource(req, res, data, { included: included.length ? included : undefined });
@@ -266,6 +268,7 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
       method: 'get',
       path: '/folders/:id/parent',
       guard: 'anonymous',
+      cache: true,
       handler: async (req, res) => {
         const folder = await requireFolder(req);
         const node = await nodeOfFolder(ctx.db, folder.id);
@@ -311,6 +314,7 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
       method: 'get',
       path: '/folders/:id/children',
       guard: 'anonymous',
+      cache: true,
       handler: async (req, res) => {
         const folder = await requireFolder(req);
         const node = await nodeOfFolder(ctx.db, folder.id);
@@ -320,7 +324,8 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
           sorts: { position: sql`(select t.tree_left from trees t where t.parent_node_id = ${nodeId} and t.object_id = objects.id)` },
           defaultSort: 'position',
         });
-        const placements = await placementsIn(ctx.db, folder.id);
+        // Positions count every active child (1,000 rows for a big folder): kept until a write.
+        const placements = await ctx.readCache.get(`folder-placements:${folder.id}`, () => placementsIn(ctx.db, folder.id));
         for (const item of list.data) {
           const p = placements.get(Number(item.id));
           if (p) item.meta = { ...(item.meta ?? {}), relation: { position: p.position, menu: Boolean(p.node.menu), depth_level: p.node.depth_level } };
@@ -372,12 +377,14 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
       method: 'get',
       path: '/objects/:id/parents',
       guard: 'anonymous',
+      cache: true,
       handler: async (req, res) => sendParents(req, res, await requireObject(ctx, String(req.params.id), { viewer: req.auth })),
     },
     {
       method: 'get',
       path: '/:type/:id/parents',
       guard: 'anonymous',
+      cache: true,
       when: isTypePath,
       handler: async (req, res) =>
         sendParents(req, res, await requireObject(ctx, String(req.params.id), { typeName: String(req.params.type), viewer: req.auth })),

@@ -64,23 +64,37 @@ const parseJson = <T>(text: string | null, fallback: T): T => {
 export async function loadTerms(db: Db, ids: number[], areaId: number | null = null): Promise<Map<number, ObjectTerms>> {
   const out = new Map<number, ObjectTerms>(ids.map((id) => [id, emptyTerms()]));
   if (!ids.length) return out;
+  // Most objects have none of these: one probe says which of the four reads are needed at all.
+  const has = await db
+    .selectNoFrom((eb) => [
+      eb.exists(eb.selectFrom('object_categories').select('object_id').where('object_id', 'in', ids)).as('cats'),
+      eb.exists(eb.selectFrom('object_tags').select('object_id').where('object_id', 'in', ids)).as('tags'),
+      eb.exists(eb.selectFrom('geo_tags').select('object_id').where('object_id', 'in', ids)).as('geos'),
+      eb.exists(eb.selectFrom('date_items').select('object_id').where('object_id', 'in', ids)).as('dates'),
+    ])
+    .executeTakeFirstOrThrow();
+  const none = Promise.resolve([]);
   const [cats, tags, geos, dates] = await Promise.all([
-    db
-      .selectFrom('object_categories')
-      .innerJoin('categories', 'categories.id', 'object_categories.category_id')
-      .select(['object_categories.object_id', 'categories.id', 'categories.name', 'categories.label'])
-      .where('object_categories.object_id', 'in', ids)
-      .orderBy('categories.name')
-      .execute(),
-    db
-      .selectFrom('object_tags')
-      .innerJoin('tags', 'tags.id', 'object_tags.tag_id')
-      .select(['object_tags.object_id', 'tags.name', 'tags.label'])
-      .where('object_tags.object_id', 'in', ids)
-      .orderBy('tags.name')
-      .execute(),
-    db.selectFrom('geo_tags').selectAll().where('object_id', 'in', ids).orderBy('id').execute(),
-    db.selectFrom('date_items').selectAll().where('object_id', 'in', ids).orderBy('start_date').orderBy('id').execute(),
+    has.cats
+      ? db
+          .selectFrom('object_categories')
+          .innerJoin('categories', 'categories.id', 'object_categories.category_id')
+          .select(['object_categories.object_id', 'categories.id', 'categories.name', 'categories.label'])
+          .where('object_categories.object_id', 'in', ids)
+          .orderBy('categories.name')
+          .execute()
+      : none,
+    has.tags
+      ? db
+          .selectFrom('object_tags')
+          .innerJoin('tags', 'tags.id', 'object_tags.tag_id')
+          .select(['object_tags.object_id', 'tags.name', 'tags.label'])
+          .where('object_tags.object_id', 'in', ids)
+          .orderBy('tags.name')
+          .execute()
+      : none,
+    has.geos ? db.selectFrom('geo_tags').selectAll().where('object_id', 'in', ids).orderBy('id').execute() : none,
+    has.dates ? db.selectFrom('date_items').selectAll().where('object_id', 'in', ids).orderBy('start_date').orderBy('id').execute() : none,
   ]);
   for (const [id, rows] of group(cats, (r) => r.object_id)) {
     out.get(id)!.categories = rows.map((r) => ({ id: r.id, area_id: areaId, label: r.label, name: r.name }));

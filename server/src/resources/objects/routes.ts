@@ -48,11 +48,12 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
   const findTyped = (req: Request) => requireObject(ctx, String(req.params.id), { typeName: theType(req).name, viewer: req.auth });
 
   const routes: RouteDef[] = [
-    { method: 'get', path: '/objects', guard: 'anonymous', handler: async (req, res) => sendObjectList(req, res, await listObjects(req, ctx)) },
+    { method: 'get', path: '/objects', guard: 'anonymous', cache: true, handler: async (req, res) => sendObjectList(req, res, await listObjects(req, ctx)) },
     {
       method: 'get',
       path: '/objects/:id',
       guard: 'anonymous',
+      cache: true,
       handler: async (req, res) => sendObject(req, res, ctx, await requireObject(ctx, String(req.params.id), { viewer: req.auth })),
     },
     {
@@ -71,12 +72,13 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
       method: 'get',
       path: '/objects/:id/:relation',
       guard: 'anonymous',
+      cache: true,
       handler: async (req, res) => {
         const row = await requireObject(ctx, String(req.params.id), { viewer: req.auth });
         sendObjectList(req, res, await listRelated(req, ctx, row, String(req.params.relation)));
       },
     },
-    { method: 'get', path: '/:type', guard: 'anonymous', when: isTypePath, handler: async (req, res) => sendObjectList(req, res, await listObjects(req, ctx, { types: [theType(req).name] })) },
+    { method: 'get', path: '/:type', guard: 'anonymous', cache: true, when: isTypePath, handler: async (req, res) => sendObjectList(req, res, await listObjects(req, ctx, { types: [theType(req).name] })) },
     {
       method: 'post',
       path: '/:type',
@@ -90,7 +92,7 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
         await sendObject(req, res, ctx, row, 201, { Location: resourceUrl(req, objectPath(ctx, row)) });
       },
     },
-    { method: 'get', path: '/:type/:id', guard: 'anonymous', when: isTypePath, handler: async (req, res) => sendObject(req, res, ctx, await findTyped(req)) },
+    { method: 'get', path: '/:type/:id', guard: 'anonymous', cache: true, when: isTypePath, handler: async (req, res) => sendObject(req, res, ctx, await findTyped(req)) },
     {
       method: 'patch',
       path: '/:type/:id',
@@ -118,6 +120,7 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
       method: 'get',
       path: '/:type/:id/:relation',
       guard: 'anonymous',
+      cache: true,
       when: isTypePath,
       handler: async (req, res) => {
         sendObjectList(req, res, await listRelated(req, ctx, await findTyped(req), String(req.params.relation)));

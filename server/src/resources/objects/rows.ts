@@ -25,9 +25,17 @@ export interface NewObjectRow {
   properties?: Record<string, unknown>;
 }
 
-/** Insert an `objects` row of type `typeName`; returns its id. Run inside the caller's transaction. */
-export async function insertObjectRow(db: Db, typeName: string, fields: NewObjectRow, actorId: number | null): Promise<number> {
-  const type = await getObjectType(db, typeName);
+/**
+ * Insert an `objects` row of type `typeName` (or of a type the caller has looked up already in the
+ * model); returns its id. Run inside the caller's transaction.
+ */
+export async function insertObjectRow(
+  db: Db,
+  typeName: string | { id: number; singular: string },
+  fields: NewObjectRow,
+  actorId: number | null,
+): Promise<number> {
+  const type = typeof typeName === 'string' ? await getObjectType(db, typeName) : typeName;
   const now = nowIso();
   const status = fields.status ?? 'draft';
   const uname = await uniqueUname(db, fields.uname ?? fields.title, type.singular);

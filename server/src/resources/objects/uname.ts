@@ -14,20 +14,70 @@ export function slugify(text: string): string {
     .slice(0, 200);
 }
 
+/** Suffixes tried first: most names are free or have a few namesakes. */
+const FIRST = [2, 3, 4, 5, 6, 7, 8, 9];
+/** Then these, to find how far the taken suffixes go (4^k up to beyond any realistic count). */
+const FAR = Array.from({ length: 14 }, (_, k) => 4 ** (k + 2));
+/** Candidates per narrowing query. */
+const SPREAD = 16;
+
+/**
+ * `wanted` made URL-friendly and unique: itself when free, else `<base>-<n>`. The smallest free n
+ * when there are few namesakes; with many, a free n right after a taken one, found with a handful
+ * of indexed look-ups (each query asks whether up to 16 candidate names are taken) instead of
+ * reading every namesake, so creating the 10,000th "Untitled" costs what the 10th did.
+ */
 export async function uniqueUname(db: Kysely<Database>, wanted: string | null | undefined, fallback: string, excludeId?: number): Promise<string> {
   let base = slugify(wanted ?? '');
   if (!base) base = `${slugify(fallback) || 'object'}-${crypto.randomBytes(3).toString('hex')}`;
-  // Every candidate is `base` or `base-<n>`: a range on the unique index (LIKE could not use it,
-  // and scanned every uname on each create).
-  let q = db
-    .selectFrom('objects')
-    .select('uname')
-    .where((eb) => eb.or([eb('uname', '=', base), eb.and([eb('uname', '>=', `${base}-`), eb('uname', '<', `${base}.`)])]));
-  if (excludeId !== undefined) q = q.where('id', '!=', excludeId);
-  const taken = new Set((await q.execute()).map((r) => r.uname));
-  if (!taken.has(base)) return base;
-  for (let n = 2; ; n++) {
-    const candidate = `${base}-${n}`;
-    if (!taken.has(candidate)) return candidate;
+  const name = (n: number) => (n === 1 ? base : `${base}-${n}`);
+  const taken = async (ns: number[]) => {
+    let q = db.selectFrom('objects').select('uname').where('uname', 'in', ns.map(name));
+    if (excludeId !== undefined) q = q.where('id', '!=', excludeId);
+    return new Set((await q.execute()).map((r) => r.uname));
+  };
+  const firstFree = async (ns: number[]) => {
+    const t = await taken(ns);
+    return ns.find((n) => !t.has(name(n)));
+  };
+
+  // The last suffix handed out for this base is a good guess at where the taken ones end.
+  const hint = lastSuffix.get(base);
+  const guess = hint === undefined ? [] : [hint, hint + 1];
+  const first = await taken([1, ...FIRST, ...guess]);
+  const near = [1, ...FIRST].find((n) => !first.has(name(n)));
+  if (near !== undefined) return name(near);
+  if (hint !== undefined && first.has(name(hint)) && !first.has(name(hint + 1))) return remember(base, hint + 1);
+  let lo = FIRST[FIRST.length - 1];
+  let hi = await firstFree(FAR);
+  if (hi === undefined) return `${base}-${crypto.randomBytes(6).toString('hex')}`;
+  lo = FAR[FAR.indexOf(hi) - 1] ?? lo;
+  // lo is taken and hi is free: narrow down to a free n whose n-1 is taken.
+  while (hi - lo > 1) {
+    const step = Math.max(1, Math.floor((hi - lo) / (SPREAD + 1)));
+    const points: number[] = [];
+    for (let n = lo + step; n < hi && points.length < SPREAD; n += step) points.push(n);
+    const t = await taken(points);
+    const free = points.findIndex((n) => !t.has(name(n)));
+    if (free === -1) lo = points[points.length - 1];
+    else {
+      hi = points[free];
+      if (free > 0) lo = points[free - 1];
+    }
   }
+  return remember(base, hi);
+}
+
+/**
+ * Per base name, the last suffix past 9 handed out: only a guess (checked against the database
+ * before it is used), so sharing it between servers of one process is harmless. Bounded.
+ */
+const lastSuffix = new Map<string, number>();
+const HINTS = 1000;
+
+function remember(base: string, n: number): string {
+  lastSuffix.delete(base);
+  lastSuffix.set(base, n);
+  if (lastSuffix.size > HINTS) lastSuffix.delete(lastSuffix.keys().next().value!);
+  return `${base}-${n}`;
 }

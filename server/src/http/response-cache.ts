@@ -1,0 +1,103 @@
+// Anonymous answers of read routes kept until the next write. Public reads (a site's pages, a
+// LAN client browsing published content) ask for the same objects over and over; between two
+// writes their answers cannot change. A route opts in with `cache: true` in its RouteDef.
+//
+// What makes two requests the same answer: the method (GET and HEAD share the body), the URL
+// with its query, the Accept header (negotiation picks the layout), the base URL that links are
+// built on (the configured one, or the Host the client used) and the API key's application.
+// Only anonymous callers: a signed-in user's answer depends on roles and is never stored.
+// Only 200 answers with a string body are stored; any write of this process and any commit of
+// another (the data version, see db/dialect/sqlite.ts) drops every entry. Bounded in bytes.
+import type { Request, Response } from 'express';
+import { baseUrl } from './links.js';
+
+interface Entry {
+  /** Encoded once: a hit sends the bytes as they are. */
+  body: Buffer;
+  headers: Record<string, string>;
+}
+
+export interface ResponseCache {
+  /** Answers `req` from the cache when it can; true when it did. */
+  serve(req: Request, res: Response): boolean;
+  /** Arranges for the answer `res` is about to send to be stored (if it may be). */
+  capture(req: Request, res: Response): void;
+  readonly size: number;
+  readonly bytes: number;
+}
+
+/** Entries larger than this are not kept: big pages of lists are rare and would evict many. */
+const MAX_ENTRY_BYTES = 512 * 1024;
+
+/** Roughly what an entry holds in memory. */
+const sizeOf = (e: Entry) => e.body.length + 256;
+
+export function createResponseCache(dataVersion: () => number, maxBytes = 16 * 1024 * 1024): ResponseCache {
+  const entries = new Map<string, Entry>();
+  let version = NaN;
+  let bytes = 0;
+
+  const cacheable = (req: Request) => req.auth.userId === null && !req.authError && (req.method === 'GET' || req.method === 'HEAD');
+  const keyOf = (req: Request) => `${req.originalUrl}\u0000${req.headers.accept ?? ''}\u0000${baseUrl(req)}\u0000${req.auth.applicationId ?? ''}`;
+  const current = () => {
+    const v = dataVersion();
+    if (v !== version) {
+      entries.clear();
+      bytes = 0;
+      version = v;
+    }
+    return v;
+  };
+
+  return {
+    serve(req, res) {
+      if (!cacheable(req)) return false;
+      current();
+      const key = keyOf(req);
+      const hit = entries.get(key);
+      if (!hit) return false;
+      entries.delete(key);
+      entries.set(key, hit);
+      for (const name in hit.headers) res.setHeader(name, hit.headers[name]);
+      res.status(200).send(hit.body);
+      return true;
+    },
+    capture(req, res) {
+      if (!cacheable(req)) return;
+      const readFrom = current();
+      const key = keyOf(req);
+      const before = new Set(res.getHeaderNames());
+      const send = res.send;
+      res.send = function (this: Response, body?: unknown) {
+        const out = send.call(this, body);
+        // Not stored when a write landed while the answer was built: it may predate it.
+        if (res.statusCode === 200 && typeof body === 'string' && body.length <= MAX_ENTRY_BYTES && current() === readFrom) {
+          const headers: Record<string, string> = {};
+          for (const name of res.getHeaderNames()) {
+            if (name !== 'content-type' && name !== 'etag' && before.has(name)) continue;
+            if (name === 'content-length' || name === 'date') continue;
+            const value = res.getHeader(name);
+            if (typeof value === 'string' || typeof value === 'number') headers[name] = String(value);
+          }
+          const old = entries.get(key);
+          if (old) bytes -= sizeOf(old);
+          const entry = { body: Buffer.from(body, 'utf8'), headers };
+          entries.set(key, entry);
+          bytes += sizeOf(entry);
+          while (bytes > maxBytes && entries.size) {
+            const [oldest, entry] = entries.entries().next().value!;
+            entries.delete(oldest);
+            bytes -= sizeOf(entry);
+          }
+        }
+        return out;
+      } as Response['send'];
+    },
+    get size() {
+      return entries.size;
+    },
+    get bytes() {
+      return bytes;
+    },
+  };
+}

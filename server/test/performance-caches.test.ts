@@ -1,0 +1,147 @@
+// What the speed work must never change: cached answers and cached list figures follow every
+// write (of this server and of another process), signed-in callers are never served a cached
+// anonymous answer, writes that share a transaction (group commit) succeed or fail one by one,
+// and unames stay unique however many objects share a title.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import Database from 'better-sqlite3';
+import { rawRequest } from './helpers/raw-http.js';
+import { startServer, type TestServer } from './helpers/server.js';
+
+/** A GET over a raw socket: fetch would add Cache-Control to conditional requests and drop Host. */
+async function rawGet(t: TestServer, p: string, headers: Record<string, string>) {
+  const lines = Object.entries({ Host: new URL(t.url).host, Accept: 'application/vnd.api+json', Connection: 'close', ...headers }).map(([k, v]) => `${k}: ${v}\r\n`);
+  const res = await rawRequest(t.url, [`GET ${p} HTTP/1.1\r\n${lines.join('')}\r\n`]);
+  return { ...res, body: res.body ? JSON.parse(res.body) : null };
+}
+
+const doc = (attributes: Record<string, unknown>) => ({ data: { type: 'documents', attributes } });
+
+describe('response cache, read cache, group commit and unames', () => {
+  let t: TestServer;
+  let token: string;
+  before(async () => {
+    t = await startServer();
+    token = await t.adminToken();
+  });
+  after(() => t.close());
+
+  test('a cached anonymous answer follows a PATCH, and signed-in callers still see drafts', async () => {
+    const created = await t.request('POST', '/documents', { token, body: doc({ title: 'Cached one', status: 'on' }) });
+    assert.equal(created.status, 201);
+    const id = created.body.data.id;
+    const first = await t.request('GET', `/documents/${id}`);
+    const second = await t.request('GET', `/documents/${id}`);
+    assert.equal(first.status, 200);
+    assert.equal(second.text, first.text);
+    assert.equal(second.headers.get('etag'), first.headers.get('etag'));
+    assert.ok(t.server.ctx.responseCache.size >= 1, 'the anonymous answer was kept');
+
+    const patched = await t.request('PATCH', `/documents/${id}`, { token, body: { data: { id, type: 'documents', attributes: { title: 'Renamed' } } } });
+    assert.equal(patched.status, 200);
+    const after = await t.request('GET', `/documents/${id}`);
+    assert.equal(after.body.data.attributes.title, 'Renamed');
+
+    // Draft: gone for anonymous readers at once, still there for the signed-in user.
+    await t.request('PATCH', `/documents/${id}`, { token, body: { data: { id, type: 'documents', attributes: { status: 'draft' } } } });
+    assert.equal((await t.request('GET', `/documents/${id}`)).status, 404);
+    const mine = await t.request('GET', `/documents/${id}`, { token });
+    assert.equal(mine.status, 200);
+    assert.equal(mine.body.data.attributes.status, 'draft');
+  });
+
+  test('a cached answer still honours If-None-Match and HEAD', async () => {
+    const created = await t.request('POST', '/documents', { token, body: doc({ title: 'Conditional', status: 'on' }) });
+    const id = created.body.data.id;
+    const first = await t.request('GET', `/documents/${id}`);
+    await t.request('GET', `/documents/${id}`);
+    const etag = first.headers.get('etag')!;
+    const notModified = await rawGet(t, `/documents/${id}`, { 'If-None-Match': etag });
+    assert.equal(notModified.status, 304);
+    const head = await t.request('HEAD', `/documents/${id}`);
+    assert.equal(head.status, 200);
+    assert.equal(head.text, '');
+    assert.equal(head.headers.get('content-type'), 'application/vnd.api+json; charset=utf-8');
+  });
+
+  test('lists, counts and search follow creates and trashing', async () => {
+    const word = 'zyxwcachedword';
+    const count = async () => (await t.request('GET', `/objects?filter[query]=${word}`)).body.meta.pagination.count as number;
+    assert.equal(await count(), 0);
+    const a = await t.request('POST', '/documents', { token, body: doc({ title: `Alpha ${word}`, status: 'on' }) });
+    assert.equal(await count(), 1);
+    assert.equal(await count(), 1);
+    await t.request('POST', '/documents', { token, body: doc({ title: `Beta ${word}`, status: 'on' }) });
+    assert.equal(await count(), 2);
+    assert.equal((await t.request('DELETE', `/documents/${a.body.data.id}`, { token })).status, 204);
+    const list = await t.request('GET', `/objects?filter[query]=${word}`);
+    assert.equal(list.body.meta.pagination.count, 1);
+    assert.deepEqual(
+      list.body.data.map((d: { attributes: { title: string } }) => d.attributes.title),
+      [`Beta ${word}`],
+    );
+  });
+
+  test('a commit by another process shows in the next answer', async () => {
+    const created = await t.request('POST', '/documents', { token, body: doc({ title: 'Outside', status: 'on' }) });
+    const id = created.body.data.id;
+    await t.request('GET', `/documents/${id}`);
+    await t.request('GET', `/documents?filter[title]=Outside`);
+    const other = new Database(path.join(t.dataDir, 'folio.sqlite'));
+    try {
+      other.prepare('update objects set title = ? where id = ?').run('Changed elsewhere', Number(id));
+    } finally {
+      other.close();
+    }
+    assert.equal((await t.request('GET', `/documents/${id}`)).body.data.attributes.title, 'Changed elsewhere');
+    assert.equal((await t.request('GET', `/documents?filter[title]=Outside`)).body.meta.pagination.count, 0);
+  });
+
+  test('answers differ by Accept and by Host, and each is cached apart', async () => {
+    const created = await t.request('POST', '/documents', { token, body: doc({ title: 'Hosts', status: 'on' }) });
+    const id = created.body.data.id;
+    const a = await rawGet(t, `/documents/${id}`, { Host: 'a.example:8080' });
+    const b = await rawGet(t, `/documents/${id}`, { Host: 'b.example:8080' });
+    assert.equal((await rawGet(t, `/documents/${id}`, { Host: 'a.example:8080' })).body.data.links.self, a.body.data.links.self);
+    assert.match(a.body.data.links.self, /^http:\/\/a\.example:8080\//);
+    assert.match(b.body.data.links.self, /^http:\/\/b\.example:8080\//);
+    const plain = await t.request('GET', `/documents/${id}`, { headers: { Accept: 'application/json' } });
+    assert.equal(plain.status, 200);
+    assert.equal(plain.headers.get('content-type'), 'application/json; charset=utf-8');
+    const again = await t.request('GET', `/documents/${id}`);
+    assert.equal(again.headers.get('content-type'), 'application/vnd.api+json; charset=utf-8');
+  });
+
+  test('concurrent creates commit together, and a bad one fails alone', async () => {
+    const before = (await t.request('GET', '/documents', { token })).body.meta.pagination.count as number;
+    const bodies = Array.from({ length: 24 }, (_, i) => (i % 6 === 5 ? doc({ title: `Batch ${i}`, no_such_attribute: 1 }) : doc({ title: `Batch ${i}` })));
+    const answers = await Promise.all(bodies.map((body) => t.request('POST', '/documents', { token, body })));
+    const failed = answers.filter((a) => a.status !== 201);
+    assert.equal(failed.length, 4);
+    for (const f of failed) assert.equal(f.status, 400);
+    const after = (await t.request('GET', '/documents', { token })).body.meta.pagination.count as number;
+    assert.equal(after, before + 20);
+    for (const a of answers.filter((x) => x.status === 201)) {
+      const read = await t.request('GET', `/documents/${a.body.data.id}`, { token });
+      assert.equal(read.body.data.attributes.title, a.body.data.attributes.title);
+    }
+  });
+
+  test('many objects with one title get distinct -n unames, each right after a taken one', async () => {
+    const answers = await Promise.all(Array.from({ length: 40 }, () => t.request('POST', '/documents', { token, body: doc({ title: 'Same Title' }) })));
+    const unames = answers.map((a) => {
+      assert.equal(a.status, 201);
+      return a.body.data.attributes.uname as string;
+    });
+    assert.equal(new Set(unames).size, 40);
+    const suffixes = unames.map((u) => (u === 'same-title' ? 1 : Number(/^same-title-(\d+)$/.exec(u)?.[1])));
+    assert.ok(suffixes.every((n) => Number.isInteger(n) && n >= 1), unames.join(', '));
+    // Sequential creates fill the suffixes without gaps.
+    assert.deepEqual([...suffixes].sort((x, y) => x - y), Array.from({ length: 40 }, (_, i) => i + 1));
+    // Trashed objects keep their uname: the next one still gets a fresh suffix.
+    assert.equal((await t.request('DELETE', `/documents/${answers[39].body.data.id}`, { token })).status, 204);
+    const next = await t.request('POST', '/documents', { token, body: doc({ title: 'Same Title' }) });
+    assert.equal(next.body.data.attributes.uname, 'same-title-41');
+  });
+});
