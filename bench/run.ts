@@ -4,7 +4,7 @@
 // Options for working on one figure: `--data DIR` keeps the seeded data dir (and reuses it when
 // it holds a seed already); `--only a,b` runs the scenarios whose names contain a or b;
 // `--seconds N` sets each scenario's duration.
-// Folio is served from its compiled build (server/dist, rebuilt first), as `npm start` runs it.
+// Folio is served from its bundled build (server/dist/*.bundle.js, rebuilt first), as `npm start` runs it.
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -100,6 +100,7 @@ async function main() {
 
     console.log('building the server (server/dist) …');
     execFileSync(process.execPath, [path.join(here, '../node_modules/typescript/bin/tsc'), '-p', path.join(here, '../server/tsconfig.json')], { stdio: 'inherit' });
+    execFileSync(process.execPath, [path.join(here, '../scripts/bundle-server.mjs')], { stdio: 'inherit' });
     const spawnedAt = performance.now();
     const server = child('serve.mjs', [dataDir]);
     const ready = await message<{ url: string; readyMs: number }>(server, 'ready');

@@ -1,8 +1,8 @@
-// The server under load: the compiled server (server/dist, as `npm start` runs it) with production
-// settings and request logging off, on an existing data dir. Plain JavaScript on purpose, so that
-// neither start time nor memory includes a TypeScript loader. Reports its URL over IPC.
-import { createServer } from '../server/dist/app.js';
-import { loadConfig } from '../server/dist/config.js';
+// The server under load: the bundled build `npm start` runs (server/dist/*.bundle.js) with
+// production settings and request logging off, on an existing data dir. Plain JavaScript on
+// purpose, so that neither start time nor memory includes a TypeScript loader. Reports its URL.
+import { createServer } from '../server/dist/app.bundle.js';
+import { loadConfig } from '../server/dist/config.bundle.js';
 
 const [dataDir] = process.argv.slice(2);
 const config = loadConfig(

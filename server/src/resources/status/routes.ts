@@ -1,5 +1,8 @@
 // GET /status: the service's health; debug mode adds versions, plugins and errors.
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { sendMeta } from '../../http/jsonapi.js';
@@ -19,14 +22,27 @@ function versions(): Record<string, string> {
   return out;
 }
 
-export function statusRoutes(ctx: AppContext): RouteDef[] {
-  const folioVersion = (() => {
+/**
+ * Folio's version from its package.json, found by walking up from this module: the compiled
+ * files and the bundle (server/dist/*.bundle.js) sit at different depths.
+ */
+function ownVersion(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
     try {
-      return (require('../../../../package.json') as { version: string }).version;
+      const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'folio' && pkg.version) return pkg.version;
     } catch {
-      return 'unknown';
+      /* none here */
     }
-  })();
+    const up = path.dirname(dir);
+    if (up === dir) return 'unknown';
+    dir = up;
+  }
+}
+
+export function statusRoutes(ctx: AppContext): RouteDef[] {
+  const folioVersion = ownVersion();
   return [
     {
       method: 'get',

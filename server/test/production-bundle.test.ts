@@ -1,0 +1,51 @@
+// `npm start` runs the bundled server (server/dist/main.bundle.js, made by `npm run build`): it
+// starts on a fresh data dir, answers the API and the admin UI, knows its own version, and stops
+// cleanly on SIGTERM.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+
+const root = path.resolve(import.meta.dirname, '..', '..');
+const bundle = path.join(root, 'server', 'dist', 'main.bundle.js');
+
+test('the production bundle starts, answers and stops cleanly', async () => {
+  assert.ok(fs.existsSync(bundle), `${bundle} is missing: run npm run build`);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-bundle-'));
+  const child = spawn(process.execPath, [bundle], {
+    env: { ...process.env, FOLIO_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', FOLIO_DEBUG: '1', FOLIO_ADMIN_USERNAME: 'admin', FOLIO_ADMIN_PASSWORD: 'bundle-secret-1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  try {
+    let out = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no start within 20 s: ${out}`)), 20_000);
+      child.stdout.on('data', (d) => {
+        out += d;
+        const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(out);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
+      });
+      child.once('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
+    });
+    const status = await fetch(`${url}/status`, { headers: { Accept: 'application/vnd.api+json' } });
+    assert.equal(status.status, 200);
+    const version = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version;
+    assert.equal(((await status.json()) as { meta: { status: { versions: { folio: string } } } }).meta.status.versions.folio, version);
+    const login = await fetch(`${url}/auth`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'bundle-secret-1' }) });
+    assert.equal(login.status, 200);
+    const admin = await fetch(`${url}/admin/`);
+    assert.equal(admin.status, 200);
+    assert.match(await admin.text(), /<div id="root">/);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    assert.equal(await exited, 0);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
