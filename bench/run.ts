@@ -64,15 +64,17 @@ async function firstAnswer(url: string): Promise<void> {
   }
 }
 
-async function runLoad(spec: LoadSpec, serverPid: number): Promise<LoadFigures & { peakRssMb: number | null }> {
+async function runLoad(spec: LoadSpec, serverPid: number, alongside?: LoadSpec): Promise<LoadFigures & { peakRssMb: number | null }> {
   const load = child('load.ts', []);
+  const second = alongside ? child('load.ts', []) : null;
   let peak: number | null = null;
   const sampler = setInterval(() => {
     const r = rssMb(serverPid);
     if (r !== null) peak = Math.max(peak ?? 0, r);
   }, 100);
+  if (second && alongside) second.send(alongside);
   load.send(spec);
-  const figures = await message<LoadFigures>(load);
+  const [figures] = await Promise.all([message<LoadFigures>(load), second ? message<LoadFigures>(second) : null]);
   clearInterval(sampler);
   return { ...figures, peakRssMb: peak };
 }
@@ -134,7 +136,8 @@ async function main() {
         const pid = s.target === 'folio' ? server.pid! : reference.pid!;
         const { path: p, ...rest } = s.spec;
         process.stdout.write(`  ${s.name} … `);
-        const f = await runLoad({ ...rest, url: target + p, connections: 10, seconds }, pid);
+        const side = s.alongside ? (({ path: sp, ...r }) => ({ ...r, url: target + sp, seconds }))(s.alongside) : undefined;
+        const f = await runLoad({ ...rest, url: target + p, connections: 10, seconds }, pid, side);
         const compared = results.find((r) => r.name === s.comparedTo);
         results.push({ name: s.name, target: s.target, ...f, ratio: compared ? f.rps / compared.rps : null });
         console.log(`${f.rps.toFixed(0)} req/s, p99 ${f.p99} ms, errors ${f.errors}`);

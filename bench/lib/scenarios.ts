@@ -27,6 +27,8 @@ export interface Scenario {
   target: 'folio' | 'reference';
   /** The reference scenario this one is compared to. */
   comparedTo?: string;
+  /** Load driven at the same time from a second process (its figures are not reported). */
+  alongside?: Omit<LoadSpec, 'url' | 'connections' | 'seconds'> & { path: string; connections: number };
   spec: Omit<LoadSpec, 'url' | 'connections' | 'seconds'> & { path: string };
 }
 
@@ -46,6 +48,7 @@ export function scenarios(seed: SeedResult, adminToken: string, thumbPath: strin
   const read = { method: 'GET', headers: { Accept: JSONAPI } };
   const auth = { Accept: JSONAPI, 'Content-Type': JSONAPI, Authorization: `Bearer ${adminToken}` };
   const patchIds = spread(seed.documentIds, 200);
+  const login = { method: 'POST', headers: { 'Content-Type': 'application/json' }, path: '/auth', body: JSON.stringify({ username: 'bench-admin', password: 'bench-admin-password' }) };
   return [
     { name: 'ref GET /documents/{id}', target: 'reference', spec: { ...read, path: '/documents', paths: ids.map((id) => `/documents/${id}`) } },
     { name: 'ref GET list of 20', target: 'reference', spec: { ...read, path: `/documents?${LIST_QUERY}` } },
@@ -54,6 +57,13 @@ export function scenarios(seed: SeedResult, adminToken: string, thumbPath: strin
       target: 'folio',
       comparedTo: 'ref GET /documents/{id}',
       spec: { ...read, path: '/documents', paths: ids.map((id) => `/documents/${id}`) },
+    },
+    {
+      // A signed-in reader is never served from the response cache: every request is built.
+      name: 'GET /documents/{id} signed in',
+      target: 'folio',
+      comparedTo: 'ref GET /documents/{id}',
+      spec: { method: 'GET', headers: { Accept: JSONAPI, Authorization: `Bearer ${adminToken}` }, path: '/documents', paths: ids.map((id) => `/documents/${id}`) },
     },
     { name: 'GET list of 20, filter + sort', target: 'folio', comparedTo: 'ref GET list of 20', spec: { ...read, path: `/documents?${LIST_QUERY}` } },
     { name: `GET list page=${deepPage}`, target: 'folio', comparedTo: 'ref GET list of 20', spec: { ...read, path: `/documents?${LIST_QUERY}&page=${deepPage}` } },
@@ -85,7 +95,14 @@ export function scenarios(seed: SeedResult, adminToken: string, thumbPath: strin
     {
       name: 'POST /auth login',
       target: 'folio',
-      spec: { method: 'POST', headers: { 'Content-Type': 'application/json' }, path: '/auth', body: JSON.stringify({ username: 'bench-admin', password: 'bench-admin-password' }) },
+      spec: login,
+    },
+    {
+      // Password hashing runs on libuv's thread pool: reads go on while logins hash.
+      name: 'GET /documents/{id} during logins',
+      target: 'folio',
+      spec: { ...read, path: '/documents', paths: ids.map((id) => `/documents/${id}`) },
+      alongside: { ...login, connections: 4 },
     },
     { name: 'GET cached thumbnail', target: 'folio', spec: { ...read, path: thumbPath } },
   ];

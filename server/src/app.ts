@@ -167,8 +167,11 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   });
 
   app.use(authenticate(ctx));
-  app.use(async (req, _res, next) => {
+  app.use(async (req, res, next) => {
     for (const check of ctx.requestChecks) await check(req);
+    // A request a cacheable route answered before, with nothing written since: answered here,
+    // without walking the routes (see http/response-cache.ts).
+    if (ctx.responseCache.serve(req, res)) return;
     next();
   });
   for (const family of families) mountRoutes(app, ctx, await family(ctx));

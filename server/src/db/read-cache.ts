@@ -1,10 +1,11 @@
+// Results of costly reads (a list's count, the ids of a ranked or sorted page, a folder's
+// placements, a user's roles) kept until the database changes. The key names the query (its SQL
+// and parameters); the data version (see dialect/sqlite.ts) changes on every write of this
+// process and every commit of another, so a cached result is never older than the data it was
+// read from. Values are shared between requests: callers treat them as read-only. Bounded by a
+// weight (about one unit per row held), oldest use dropped first.
 import type { CompiledQuery } from 'kysely';
 
-// Results of costly reads (a list's count, the ids of a ranked or sorted page, a folder's
-// placements) kept until the database changes. The key names the query (its SQL and
-// parameters); the data version (see dialect/sqlite.ts) changes on every write of this process
-// and every commit of another, so a cached result is never older than the data it was read
-// from. Values are shared between requests: callers treat them as read-only.
 export interface ReadCache {
   /** `load()`'s result for `key`, from the cache when nothing was written since it was read. */
   get<T>(key: string, load: () => Promise<T>): Promise<T>;
@@ -12,32 +13,48 @@ export interface ReadCache {
   readonly size: number;
 }
 
-export function createReadCache(dataVersion: () => number, maxEntries = 2000): ReadCache {
-  const entries = new Map<string, unknown>();
+/** About one unit per row a value holds: arrays and maps by their length, anything else 1. */
+function weightOf(value: unknown): number {
+  if (Array.isArray(value)) return 1 + value.length;
+  if (value instanceof Map || value instanceof Set) return 1 + value.size;
+  return 1;
+}
+
+export function createReadCache(dataVersion: () => number, maxWeight = 100_000): ReadCache {
+  const entries = new Map<string, { value: unknown; weight: number }>();
   let entriesVersion = NaN;
+  let weight = 0;
+  const sync = (version: number) => {
+    if (version === entriesVersion) return;
+    // Everything held was read from older data.
+    entries.clear();
+    weight = 0;
+    entriesVersion = version;
+  };
   return {
     async get<T>(key: string, load: () => Promise<T>): Promise<T> {
       const version = dataVersion();
-      if (version !== entriesVersion) {
-        // Everything held was read from older data.
-        entries.clear();
-        entriesVersion = version;
-      }
-      if (entries.has(key)) {
-        const hit = entries.get(key);
+      sync(version);
+      const hit = entries.get(key);
+      if (hit) {
         entries.delete(key);
         entries.set(key, hit);
-        return hit as T;
+        return hit.value as T;
       }
       const value = await load();
       // A write while it was read (another request's transaction) may or may not be in it.
       if (dataVersion() === version) {
-        if (entriesVersion !== version) {
-          entries.clear();
-          entriesVersion = version;
+        sync(version);
+        const entry = { value, weight: weightOf(value) };
+        const old = entries.get(key);
+        if (old) weight -= old.weight;
+        entries.set(key, entry);
+        weight += entry.weight;
+        for (const [k, e] of entries) {
+          if (weight <= maxWeight) break;
+          entries.delete(k);
+          weight -= e.weight;
         }
-        entries.set(key, value);
-        if (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
       }
       return value;
     },

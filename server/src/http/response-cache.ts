@@ -2,6 +2,7 @@
 // LAN client browsing published content) ask for the same objects over and over; between two
 // writes their answers cannot change. A route opts in with `cache: true` in its RouteDef.
 //
+// Hits are answered before the routes are walked (app.ts); misses are stored by the route.
 // What makes two requests the same answer: the method (GET and HEAD share the body), the URL
 // with its query, the Accept header (negotiation picks the layout), the base URL that links are
 // built on (the configured one, or the Host the client used) and the API key's application.
@@ -37,7 +38,13 @@ export function createResponseCache(dataVersion: () => number, maxBytes = 16 * 1
   let version = NaN;
   let bytes = 0;
 
-  const cacheable = (req: Request) => req.auth.userId === null && !req.authError && (req.method === 'GET' || req.method === 'HEAD');
+  const cacheable = (req: Request) =>
+    req.auth.userId === null &&
+    !req.authError &&
+    (req.method === 'GET' || req.method === 'HEAD') &&
+    // A GET with a body is not what was stored: let the routes judge it.
+    !req.headers['transfer-encoding'] &&
+    (req.headers['content-length'] === undefined || req.headers['content-length'] === '0');
   const keyOf = (req: Request) => `${req.originalUrl}\u0000${req.headers.accept ?? ''}\u0000${baseUrl(req)}\u0000${req.auth.applicationId ?? ''}`;
   const current = () => {
     const v = dataVersion();

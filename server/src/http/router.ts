@@ -92,10 +92,8 @@ export function mountRoutes(app: Express, ctx: AppContext, defs: RouteDef[]): vo
     const run: RequestHandler = async (req, res, next) => {
       try {
         if (req.body === undefined && body !== 'raw' && body !== 'none') req.body = {};
-        if (def.cache) {
-          if (ctx.responseCache.serve(req, res)) return;
-          ctx.responseCache.capture(req, res);
-        }
+        // Hits are answered before the routes (app.ts); this stores the answer of a miss.
+        if (def.cache) ctx.responseCache.capture(req, res);
         await def.handler(req, res, ctx);
       } catch (err) {
         next(err);

@@ -1,16 +1,33 @@
 // Password hashing with scrypt from node:crypto (salted, memory-hard, run on libuv's thread pool
 // so a login never blocks the event loop). Stored as scrypt$N$r$p$salt$hash (base64).
+// At most one hash per core but one runs at a time (others wait their turn): a burst of logins
+// can use every thread of the pool and every core, and would starve the event loop of CPU and
+// file reads of threads. Logins are bounded by the hash on purpose; everything else goes on.
 import crypto from 'node:crypto';
+import os from 'node:os';
 
 const N = 16384;
 const R = 8;
 const P = 1;
 const KEYLEN = 32;
 
-function scrypt(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    crypto.scrypt(password, salt, KEYLEN, { N: n, r, p, maxmem: 64 * 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key))),
-  );
+const MAX_PARALLEL = Math.max(1, os.availableParallelism() - 1);
+let running = 0;
+const waiting: Array<() => void> = [];
+
+async function scrypt(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
+  // A slot is taken here, or handed over by the hash that ends (running stays the same).
+  if (running >= MAX_PARALLEL) await new Promise<void>((resolve) => waiting.push(resolve));
+  else running++;
+  try {
+    return await new Promise<Buffer>((resolve, reject) =>
+      crypto.scrypt(password, salt, KEYLEN, { N: n, r, p, maxmem: 64 * 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key))),
+    );
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  }
 }
 
 export async function hashPassword(password: string): Promise<string> {
