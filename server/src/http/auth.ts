@@ -4,6 +4,7 @@ import type { Request, RequestHandler } from 'express';
 import crypto from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import type { AppContext } from '../context.js';
+import { prepared } from '../db/prepared.js';
 import { ApiError, forbidden, unauthorized } from './errors.js';
 import { ANONYMOUS, type AuthInfo } from './request.js';
 
@@ -52,20 +53,23 @@ export function verifyAccessToken(token: string, secret: string): AccessClaims {
   }
 }
 
+const userRoles = prepared<{ blocked: unknown; deleted: unknown; role: string | null; roleId: number | null }, [number]>((db, p) =>
+  db
+    .selectFrom('users')
+    .innerJoin('objects', 'objects.id', 'users.id')
+    .leftJoin('roles_users', 'roles_users.user_id', 'users.id')
+    .leftJoin('roles', 'roles.id', 'roles_users.role_id')
+    .select(['users.blocked', 'objects.deleted', 'roles.name as role', 'roles.id as roleId'])
+    .where('users.id', '=', p(0)),
+);
+
 /**
  * Roles of a user, and whether it may still use tokens (exists, not trashed, not blocked). One
  * query, kept in the read cache until the next write (every request of a signed-in client asks).
  */
 export async function loadAuthInfo(ctx: AppContext, userId: number): Promise<AuthInfo | null> {
   return ctx.readCache.get(`auth-info:${userId}`, async () => {
-    const rows = await ctx.db
-      .selectFrom('users')
-      .innerJoin('objects', 'objects.id', 'users.id')
-      .leftJoin('roles_users', 'roles_users.user_id', 'users.id')
-      .leftJoin('roles', 'roles.id', 'roles_users.role_id')
-      .select(['users.blocked', 'objects.deleted', 'roles.name as role', 'roles.id as roleId'])
-      .where('users.id', '=', userId)
-      .execute();
+    const rows = await userRoles(ctx.db, userId);
     if (!rows.length || Boolean(rows[0].blocked) || Boolean(rows[0].deleted)) return null;
     const roles = rows.filter((r) => r.role !== null);
     return Object.freeze({

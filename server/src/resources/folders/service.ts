@@ -3,6 +3,7 @@
 // restore and permanent delete do to the tree. Every write runs in the caller's transaction.
 import type { Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
+import { preparedList } from '../../db/prepared.js';
 import type { Database } from '../../db/tables.js';
 import { ApiError, badRequest, notFound } from '../../http/errors.js';
 import { restoreObjects, trashObjects, typeById, type ObjectRow } from '../objects/service.js';
@@ -136,19 +137,27 @@ export async function writeParents(ctx: AppContext, trx: Trx, row: ObjectRow, pa
 export const nodeOfFolder = (db: Db, folderId: number) => folderNode(db, folderId);
 
 /** Parent folders (active ones; `onlyPublished`: with status `on`) of each object, in tree order. */
+/** Parents of objects, by their ids (prepared: every serialised object asks). */
+const parentsQuery = (onlyPublished: boolean) =>
+  preparedList<{ object_id: number; parent_id: number | null }>((db, p, n) => {
+    let query = db
+      .selectFrom('trees')
+      .innerJoin('objects as parent', 'parent.id', 'trees.parent_id')
+      .select(['trees.object_id', 'trees.parent_id'])
+      .where('trees.object_id', 'in', Array.from({ length: n }, (_, i) => p(i)))
+      .where('parent.deleted', '=', false)
+      .orderBy('trees.root_id')
+      .orderBy('trees.tree_left');
+    if (onlyPublished) query = query.where('parent.status', '=', 'on');
+    return query;
+  });
+const parentsOfAny = parentsQuery(false);
+const parentsOfPublished = parentsQuery(true);
+
 export async function parentsOf(db: Db, ids: number[], onlyPublished = false): Promise<Map<number, number[]>> {
   const out = new Map<number, number[]>();
   if (!ids.length) return out;
-  let query = db
-    .selectFrom('trees')
-    .innerJoin('objects as parent', 'parent.id', 'trees.parent_id')
-    .select(['trees.object_id', 'trees.parent_id'])
-    .where('trees.object_id', 'in', ids)
-    .where('parent.deleted', '=', false)
-    .orderBy('trees.root_id')
-    .orderBy('trees.tree_left');
-  if (onlyPublished) query = query.where('parent.status', '=', 'on');
-  const rows = await query.execute();
+  const rows = await (onlyPublished ? parentsOfPublished : parentsOfAny)(db, ids);
   for (const r of rows) out.set(r.object_id, [...(out.get(r.object_id) ?? []), r.parent_id!]);
   return out;
 }

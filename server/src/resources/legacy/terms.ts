@@ -2,6 +2,7 @@
 // a whole page of objects) and replaced as a whole on a legacy write. Unknown category and tag
 // names are created on first use.
 import type { Kysely, Transaction } from 'kysely';
+import { preparedList } from '../../db/prepared.js';
 import type { Database } from '../../db/tables.js';
 import { nowIso, toIso } from '../../db/time.js';
 import { badRequest } from '../../http/errors.js';
@@ -61,18 +62,22 @@ const parseJson = <T>(text: string | null, fallback: T): T => {
 };
 
 /** Terms of every object in `ids`; `areaId` is the publication categories are shown under. */
+/** Which of the four kinds of terms any of the objects has (prepared: every serialised object asks). */
+const termsProbe = preparedList<{ cats: unknown; tags: unknown; geos: unknown; dates: unknown }>((db, p, n) => {
+  const ids = Array.from({ length: n }, (_, i) => p(i));
+  return db.selectNoFrom((eb) => [
+    eb.exists(eb.selectFrom('object_categories').select('object_id').where('object_id', 'in', ids)).as('cats'),
+    eb.exists(eb.selectFrom('object_tags').select('object_id').where('object_id', 'in', ids)).as('tags'),
+    eb.exists(eb.selectFrom('geo_tags').select('object_id').where('object_id', 'in', ids)).as('geos'),
+    eb.exists(eb.selectFrom('date_items').select('object_id').where('object_id', 'in', ids)).as('dates'),
+  ]);
+});
+
 export async function loadTerms(db: Db, ids: number[], areaId: number | null = null): Promise<Map<number, ObjectTerms>> {
   const out = new Map<number, ObjectTerms>(ids.map((id) => [id, emptyTerms()]));
   if (!ids.length) return out;
   // Most objects have none of these: one probe says which of the four reads are needed at all.
-  const has = await db
-    .selectNoFrom((eb) => [
-      eb.exists(eb.selectFrom('object_categories').select('object_id').where('object_id', 'in', ids)).as('cats'),
-      eb.exists(eb.selectFrom('object_tags').select('object_id').where('object_id', 'in', ids)).as('tags'),
-      eb.exists(eb.selectFrom('geo_tags').select('object_id').where('object_id', 'in', ids)).as('geos'),
-      eb.exists(eb.selectFrom('date_items').select('object_id').where('object_id', 'in', ids)).as('dates'),
-    ])
-    .executeTakeFirstOrThrow();
+  const [has] = await termsProbe(db, ids);
   const none = Promise.resolve([]);
   const [cats, tags, geos, dates] = await Promise.all([
     has.cats

@@ -2,6 +2,7 @@
 // inserting the `objects` row with its generated uname. Families build on these.
 import type { Kysely, Transaction } from 'kysely';
 import { notFound } from '../../http/errors.js';
+import { prepared } from '../../db/prepared.js';
 import { nowIso } from '../../db/time.js';
 import type { Database } from '../../db/tables.js';
 import { uniqueUname } from './uname.js';
@@ -25,6 +26,32 @@ export interface NewObjectRow {
   properties?: Record<string, unknown>;
 }
 
+type Nullable = string | null;
+/** The insert of every object (prepared: built once, see db/prepared.ts). */
+const insertObject = prepared<{ id: number }, [number, string, string, Nullable, Nullable, Nullable, Nullable, Nullable, Nullable, Nullable, string, number | null]>((db, p) =>
+  db
+    .insertInto('objects')
+    .values({
+      object_type_id: p(0),
+      status: p(1),
+      uname: p(2),
+      title: p(3),
+      description: p(4),
+      body: p(5),
+      lang: p(6),
+      extra: p(7),
+      properties: p(8),
+      locked: false,
+      deleted: false,
+      published: p(9),
+      created: p(10),
+      modified: p(10),
+      created_by: p(11),
+      modified_by: p(11),
+    })
+    .returning('id'),
+);
+
 /**
  * Insert an `objects` row of type `typeName` (or of a type the caller has looked up already in the
  * model); returns its id. Run inside the caller's transaction.
@@ -39,27 +66,9 @@ export async function insertObjectRow(
   const now = nowIso();
   const status = fields.status ?? 'draft';
   const uname = await uniqueUname(db, fields.uname ?? fields.title, type.singular);
-  const row = await db
-    .insertInto('objects')
-    .values({
-      object_type_id: type.id,
-      status,
-      uname,
-      title: fields.title ?? null,
-      description: fields.description ?? null,
-      body: fields.body ?? null,
-      lang: fields.lang ?? null,
-      extra: fields.extra === undefined || fields.extra === null ? null : JSON.stringify(fields.extra),
-      properties: fields.properties && Object.keys(fields.properties).length ? JSON.stringify(fields.properties) : null,
-      locked: false,
-      deleted: false,
-      published: status === 'on' ? now : null,
-      created: now,
-      modified: now,
-      created_by: actorId,
-      modified_by: actorId,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const [row] = await insertObject(db, type.id, status, uname, fields.title ?? null, fields.description ?? null, fields.body ?? null, fields.lang ?? null,
+    fields.extra === undefined || fields.extra === null ? null : JSON.stringify(fields.extra),
+    fields.properties && Object.keys(fields.properties).length ? JSON.stringify(fields.properties) : null,
+    status === 'on' ? now : null, now, actorId);
   return Number(row.id);
 }

@@ -19,6 +19,7 @@ import type { Request } from 'express';
 import { expressionBuilder, sql, type Expression, type Kysely, type Selectable, type SqlBool, type Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { jsonProperty, searchExpression, searchRanks, searchRowids } from '../../db/dialect/sqlite.js';
+import { prepared } from '../../db/prepared.js';
 import { cachedRead } from '../../db/read-cache.js';
 import type { Database, ObjectsTable } from '../../db/tables.js';
 import { nowIso } from '../../db/time.js';
@@ -196,8 +197,18 @@ function readQuery(ctx: AppContext, opts: ReadOptions) {
   return q;
 }
 
+/** An object by id: active ones, trashed ones, or either (prepared: the hottest read). */
+const objectById = {
+  active: prepared<ObjectRow, [number]>((db, p) => db.selectFrom('objects').selectAll().where('deleted', '=', false).where('id', '=', p(0))),
+  trashed: prepared<ObjectRow, [number]>((db, p) => db.selectFrom('objects').selectAll().where('deleted', '=', true).where('id', '=', p(0))),
+  any: prepared<ObjectRow, [number]>((db, p) => db.selectFrom('objects').selectAll().where('id', '=', p(0))),
+};
+
 export async function getObject(ctx: AppContext, id: number, opts: ReadOptions = {}): Promise<ObjectRow | undefined> {
-  return visible(ctx, await readQuery(ctx, opts).where('id', '=', id).executeTakeFirst(), opts);
+  const trashed = opts.trashed ?? false;
+  const byId = trashed === 'any' ? objectById.any : trashed ? objectById.trashed : objectById.active;
+  const [row] = await byId(opts.db ?? ctx.db, id);
+  return visible(ctx, row, opts);
 }
 
 /** By numeric id or by uname. */

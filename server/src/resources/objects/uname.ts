@@ -2,6 +2,7 @@
 // -2, -3… suffix when taken by any object, trashed ones included. Never refused.
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { preparedList } from '../../db/prepared.js';
 import type { Database } from '../../db/tables.js';
 
 export function slugify(text: string): string {
@@ -13,6 +14,22 @@ export function slugify(text: string): string {
     .replace(/^-+|-+$/g, '')
     .slice(0, 200);
 }
+
+/** Which of the names are taken (prepared per count of names: every create asks). */
+const unamesTaken = preparedList<{ uname: string }>((db, p, n) =>
+  db
+    .selectFrom('objects')
+    .select('uname')
+    .where('uname', 'in', Array.from({ length: n }, (_, i) => p(i))),
+);
+/** The same, not counting one object (the first value is its id). */
+const unamesTakenByOthers = preparedList<{ uname: string }>((db, p, n) =>
+  db
+    .selectFrom('objects')
+    .select('uname')
+    .where('id', '!=', p(0))
+    .where('uname', 'in', Array.from({ length: n - 1 }, (_, i) => p(i + 1))),
+);
 
 /** Suffixes tried first: most names are free or have a few namesakes. */
 const FIRST = [2, 3, 4, 5, 6, 7, 8, 9];
@@ -32,9 +49,8 @@ export async function uniqueUname(db: Kysely<Database>, wanted: string | null | 
   if (!base) base = `${slugify(fallback) || 'object'}-${crypto.randomBytes(3).toString('hex')}`;
   const name = (n: number) => (n === 1 ? base : `${base}-${n}`);
   const taken = async (ns: number[]) => {
-    let q = db.selectFrom('objects').select('uname').where('uname', 'in', ns.map(name));
-    if (excludeId !== undefined) q = q.where('id', '!=', excludeId);
-    return new Set((await q.execute()).map((r) => r.uname));
+    const rows = excludeId === undefined ? await unamesTaken(db, ns.map(name)) : await unamesTakenByOthers(db, [excludeId, ...ns.map(name)]);
+    return new Set(rows.map((r) => r.uname));
   };
   const firstFree = async (ns: number[]) => {
     const t = await taken(ns);
