@@ -111,12 +111,18 @@ const ajv = new Ajv({ allErrors: true, allowUnionTypes: true, strict: false, use
 addFormats(ajv);
 ajv.addMetaSchema(require('ajv/dist/refs/json-schema-draft-06.json'));
 const compiled = new Map<string, { key: string; validate: ValidateFunction }>();
+/** Schemas are never changed once made (a model change makes new ones): their text, once. */
+const schemaTexts = new WeakMap<ResourceSchema, string>();
+/** The schema of each loaded object type (a model reload makes new type objects). */
+const typeSchemas = new WeakMap<ObjectType, ResourceSchema>();
 
 /** Compile a served schema for input: `$id`s, `isMeta` and meta properties removed; `required` only on create. */
 function validatorFor(cacheKey: string, revisionKey: string, schema: ResourceSchema, partial: boolean): ValidateFunction {
   const key = `${cacheKey}:${partial ? 'patch' : 'create'}`;
   // The schema text is part of the check: servers in one process may share a name and revision.
-  const version = `${revisionKey}:${JSON.stringify(schema)}`;
+  let text = schemaTexts.get(schema);
+  if (text === undefined) schemaTexts.set(schema, (text = JSON.stringify(schema)));
+  const version = `${revisionKey}:${text}`;
   const hit = compiled.get(key);
   if (hit && hit.key === version) return hit.validate;
   const properties: Record<string, unknown> = {};
@@ -176,5 +182,7 @@ export function validateAgainstSchema(
 
 export function validateObjectAttributes(type: ObjectType, attributes: Record<string, unknown>, partial: boolean): Record<string, unknown> {
   if (typeof attributes !== 'object' || attributes === null) throw badRequest('attributes must be an object', 'invalid_body');
-  return validateAgainstSchema(`type:${type.name}`, `${type.id}:${type.revision}`, objectTypeSchema(type), attributes, partial);
+  let schema = typeSchemas.get(type);
+  if (!schema) typeSchemas.set(type, (schema = objectTypeSchema(type)));
+  return validateAgainstSchema(`type:${type.name}`, `${type.id}:${type.revision}`, schema, attributes, partial);
 }
