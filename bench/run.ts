@@ -108,6 +108,9 @@ async function main() {
     const ready = await message<{ url: string; readyMs: number }>(server, 'ready');
     await firstAnswer(ready.url);
     const startToFirstAnswerMs = performance.now() - spawnedAt;
+    // Idle: restarted on the seeded database, answering, nothing asked of it yet.
+    await new Promise((r) => setTimeout(r, 1000));
+    const idleRssMb = rssMb(server.pid!);
     const reference = child('reference.ts', [dataDir]);
     const ref = await message<{ url: string }>(reference, 'ready');
 
@@ -125,7 +128,7 @@ async function main() {
       const thumb = (await (await fetch(ready.url + thumbPath, { headers: accept })).json()) as { meta: { thumbnails: Array<{ ready: boolean }> } };
       if (!thumb.meta.thumbnails[0]?.ready) throw new Error('thumbnail not ready');
       await new Promise((r) => setTimeout(r, 1000));
-      const idleRssMb = rssMb(server.pid!);
+      const warmRssMb = rssMb(server.pid!);
 
       const firstPage = (await (await fetch(`${ready.url}/documents?${LIST_QUERY}`, { headers: accept })).json()) as { meta: { pagination: { page_count: number } } };
       const deepPage = Math.min(500, firstPage.meta.pagination.page_count);
@@ -151,6 +154,7 @@ async function main() {
         seed: { ...seedInfo, searchMatches: (search as { meta: { pagination: { count: number } } }).meta.pagination.count },
         seedRssMb: seeded.rss / 1024 / 1024,
         idleRssMb,
+        warmRssMb,
         startToFirstAnswerMs,
         startInProcessMs: ready.readyMs,
         deepPage,

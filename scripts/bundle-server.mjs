@@ -25,5 +25,7 @@ await build({
   // Packages written as CommonJS call require(); an ESM bundle needs one.
   banner: { js: "import { createRequire as __folioCreateRequire } from 'node:module'; const require = __folioCreateRequire(import.meta.url);" },
   legalComments: 'none',
+  minifyWhitespace: true,
+  minifySyntax: true,
   logLevel: 'warning',
 });

@@ -48,6 +48,7 @@ export function scenarios(seed: SeedResult, adminToken: string, thumbPath: strin
   const read = { method: 'GET', headers: { Accept: JSONAPI } };
   const auth = { Accept: JSONAPI, 'Content-Type': JSONAPI, Authorization: `Bearer ${adminToken}` };
   const patchIds = spread(seed.documentIds, 200);
+  const signedIn = { method: 'GET', headers: { Accept: JSONAPI, Authorization: `Bearer ${adminToken}` } };
   const login = { method: 'POST', headers: { 'Content-Type': 'application/json' }, path: '/auth', body: JSON.stringify({ username: 'bench-admin', password: 'bench-admin-password' }) };
   return [
     { name: 'ref GET /documents/{id}', target: 'reference', spec: { ...read, path: '/documents', paths: ids.map((id) => `/documents/${id}`) } },
@@ -63,12 +64,15 @@ export function scenarios(seed: SeedResult, adminToken: string, thumbPath: strin
       name: 'GET /documents/{id} signed in',
       target: 'folio',
       comparedTo: 'ref GET /documents/{id}',
-      spec: { method: 'GET', headers: { Accept: JSONAPI, Authorization: `Bearer ${adminToken}` }, path: '/documents', paths: ids.map((id) => `/documents/${id}`) },
+      spec: { ...signedIn, path: '/documents', paths: ids.map((id) => `/documents/${id}`) },
     },
     { name: 'GET list of 20, filter + sort', target: 'folio', comparedTo: 'ref GET list of 20', spec: { ...read, path: `/documents?${LIST_QUERY}` } },
     { name: `GET list page=${deepPage}`, target: 'folio', comparedTo: 'ref GET list of 20', spec: { ...read, path: `/documents?${LIST_QUERY}&page=${deepPage}` } },
     { name: 'GET full-text search', target: 'folio', spec: { ...read, path: `/objects?filter[query]=${encodeURIComponent(seed.searchWord)}` } },
     { name: 'GET folder children (1,000)', target: 'folio', spec: { ...read, path: `/folders/${seed.bigFolderId}/children` } },
+    // Signed in: no response cache, only the read cache of counts, page ids and placements.
+    { name: 'GET full-text search signed in', target: 'folio', spec: { ...signedIn, path: `/objects?filter[query]=${encodeURIComponent(seed.searchWord)}` } },
+    { name: 'GET folder children signed in', target: 'folio', spec: { ...signedIn, path: `/folders/${seed.bigFolderId}/children` } },
     {
       name: 'POST create',
       target: 'folio',
@@ -121,6 +125,8 @@ export interface BenchReport {
   seed: Omit<SeedResult, 'documentIds' | 'imageIds'> & { searchMatches: number };
   seedRssMb: number;
   idleRssMb: number | null;
+  /** After a login, a search and a thumbnail (which loads the image library). */
+  warmRssMb?: number | null;
   startToFirstAnswerMs: number;
   startInProcessMs: number;
   /** The deep page measured (500, or the last page of a smaller data set) and its cost. */
@@ -146,7 +152,9 @@ export function formatReport(r: BenchReport): string {
     );
   }
   lines.push('');
-  lines.push(`idle RSS after seeding (server restarted on the seeded db): ${r.idleRssMb === null ? '-' : r.idleRssMb.toFixed(0) + ' MB'}`);
+  const mb = (v: number | null | undefined) => (v === null || v === undefined ? '-' : `${v.toFixed(0)} MB`);
+  lines.push(`idle RSS after seeding (server restarted on the seeded db): ${mb(r.idleRssMb)}`);
+  lines.push(`RSS after a login, a search and a first thumbnail: ${mb(r.warmRssMb)}`);
   lines.push(`RSS of the seeding process at its end: ${r.seedRssMb.toFixed(0)} MB`);
   lines.push(`start to first answer on the existing db: ${r.startToFirstAnswerMs.toFixed(0)} ms (in-process to listening: ${r.startInProcessMs.toFixed(0)} ms)`);
   lines.push(`search "${r.seed.searchWord}" matches ${r.seed.searchMatches} objects`);

@@ -6,7 +6,12 @@ import type SharpType from 'sharp';
 // sharp and libvips (about 25 MB resident, a quarter of a second to load) come with the first
 // image, not at start.
 let sharpModule: Promise<typeof SharpType> | null = null;
-const loadSharp = () => (sharpModule ??= import('sharp').then((m) => m.default));
+const loadSharp = () =>
+  (sharpModule ??= import('sharp').then(({ default: sharp }) => {
+    // Thumbnails are kept on disk: libvips' cache of decoded images (up to 50 MB) is not needed.
+    sharp.cache(false);
+    return sharp;
+  }));
 
 /** Images with more pixels than this are refused before decoding (decompression bombs). */
 export const MAX_INPUT_PIXELS = 128 * 1024 * 1024;

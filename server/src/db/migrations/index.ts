@@ -7,6 +7,7 @@ import * as m0030 from './0030-folder-tree.js';
 import * as m0040 from './0040-streams.js';
 import * as m0050 from './0050-legacy.js';
 import * as m0060 from './0060-list-indexes.js';
+import * as m0061 from './0061-title-index.js';
 
 export const migrations: Record<string, Migration> = {
   '0001-core': m0001,
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0040-streams': m0040,
   '0050-legacy': m0050,
   '0060-list-indexes': m0060,
+  '0061-title-index': m0061,
 };

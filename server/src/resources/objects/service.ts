@@ -436,22 +436,29 @@ export async function listObjects(req: Request, ctx: AppContext, opts: ListOptio
 
   const searchText = q.special.query ? searchExpression(q.special.query[0]) : undefined;
   let base = ctx.db.selectFrom('objects').where('objects.deleted', '=', opts.trashed ?? false);
-  base = typeIds.length ? base.where('objects.object_type_id', 'in', typeIds) : base.where(sql<boolean>`0 = 1`);
+  // A search narrows to its matches first, each then looked up by id: the type must not steer
+  // SQLite to the (type, deleted) index, which it probes once per type for every match (measured:
+  // 7 ms instead of 1.9 ms for 1,247 matches). A unary + keeps the column out of index choice.
+  const typeColumn = searchText ? sql<number>`+${sql.ref('objects.object_type_id')}` : sql.ref<number>('objects.object_type_id');
+  base = typeIds.length ? base.where(typeColumn, 'in', typeIds) : base.where(sql<boolean>`0 = 1`);
   if (isAnonymous(viewer)) base = base.where('objects.status', '=', 'on');
   for (const c of conditions) base = base.where(c);
   base = applyFilters(base, q.filters, columns);
   if (searchText === null) base = base.where(sql<boolean>`0 = 1`);
   // Counting needs no rank: the matches filter the rows (bm25 costs about 1 µs per match).
-  if (searchText) base = base.where('objects.id', 'in', searchRowids(searchText));
+  // Ranking joins the matches with their rank instead (never both: SQLite then runs the search
+  // twice and, for a signed-in reader, took seconds).
+  const ranked = !!searchText && q.defaultSorted;
+  const matching = searchText ? base.where('objects.id', 'in', searchRowids(searchText)) : base;
 
-  const countQuery = base.select((e) => e.fn.countAll<number>().as('n')).compile();
+  const countQuery = matching.select((e) => e.fn.countAll<number>().as('n')).compile();
   const count = await cachedRead(ctx, countQuery, async () => Number((await ctx.db.executeQuery(countQuery)).rows[0]?.n ?? 0));
   // Sort and page on ids only, then read the page's rows: the sorter and the skipped rows never
   // carry bodies (often several kB each), and indexes can answer the first query alone.
-  let idsQuery = base.select('objects.id as id');
-  if (searchText && q.defaultSorted) {
+  let idsQuery = (ranked ? base : matching).select('objects.id as id');
+  if (ranked) {
     idsQuery = idsQuery
-      .innerJoin(searchRanks(searchText).as('search'), (join) => join.onRef(sql.ref('search.search_id') as never, '=', 'objects.id' as never))
+      .innerJoin(searchRanks(searchText!).as('search'), (join) => join.onRef(sql.ref('search.search_id') as never, '=', 'objects.id' as never))
       .orderBy(sql.ref('search.search_rank'), 'asc')
       .orderBy('objects.id', 'asc');
   } else idsQuery = applySort(idsQuery, q.sort, columns, 'objects.id');
