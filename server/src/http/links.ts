@@ -1,10 +1,17 @@
 // URLs for `links`: the base URL comes from the configuration when set, else from the request.
 import type { Request } from 'express';
 
+const bases = new WeakMap<Request, string>();
+
+/** Worked out once per request: every link of every serialised object starts with it. */
 export function baseUrl(req: Request): string {
-  const configured = req.app.locals.ctx?.config?.baseUrl as string | null | undefined;
-  if (configured) return configured.replace(/\/$/, '');
-  return `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+  let base = bases.get(req);
+  if (base === undefined) {
+    const configured = req.app.locals.ctx?.config?.baseUrl as string | null | undefined;
+    base = configured ? configured.replace(/\/$/, '') : `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+    bases.set(req, base);
+  }
+  return base;
 }
 
 export const selfUrl = (req: Request) => baseUrl(req) + req.originalUrl;
