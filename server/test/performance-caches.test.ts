@@ -128,6 +128,27 @@ describe('response cache, read cache, group commit and unames', () => {
     }
   });
 
+  test('a write that fails inside a shared transaction fails alone; the others land', async () => {
+    const locked = await t.request('POST', '/documents', { token, body: doc({ title: 'Locked one', status: 'on' }) });
+    const lockedId = locked.body.data.id;
+    const lock = await t.request('PATCH', `/documents/${lockedId}`, { token, body: { data: { id: lockedId, type: 'documents', meta: { locked: true } } } });
+    assert.equal(lock.status, 200);
+    const other = await t.request('POST', '/documents', { token, body: doc({ title: 'Other one' }) });
+    const otherId = other.body.data.id;
+    const before = (await t.request('GET', '/documents', { token })).body.meta.pagination.count as number;
+    // Validation passes before the write; the lock is found inside it, in the shared transaction.
+    const writes = Array.from({ length: 24 }, (_, i) => {
+      if (i % 4 === 1) return t.request('PATCH', `/documents/${lockedId}`, { token, body: { data: { id: lockedId, type: 'documents', attributes: { status: 'draft' } } } });
+      if (i % 4 === 3) return t.request('PATCH', `/documents/${otherId}`, { token, body: { data: { id: otherId, type: 'documents', attributes: { description: `edit ${i}` } } } });
+      return t.request('POST', '/documents', { token, body: doc({ title: `Mixed ${i}` }) });
+    });
+    const answers = await Promise.all(writes);
+    answers.forEach((a, i) => assert.equal(a.status, i % 4 === 1 ? 403 : i % 4 === 3 ? 200 : 201, `write ${i}: ${a.text}`));
+    assert.equal((await t.request('GET', `/documents/${lockedId}`, { token })).body.data.attributes.status, 'on');
+    assert.equal((await t.request('GET', `/documents/${otherId}`, { token })).body.data.attributes.description, 'edit 23');
+    assert.equal((await t.request('GET', '/documents', { token })).body.meta.pagination.count, before + 12);
+  });
+
   test('many objects with one title get distinct -n unames, each right after a taken one', async () => {
     const answers = await Promise.all(Array.from({ length: 40 }, () => t.request('POST', '/documents', { token, body: doc({ title: 'Same Title' }) })));
     const unames = answers.map((a) => {

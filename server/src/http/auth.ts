@@ -42,15 +42,37 @@ function secretKey(secret: string): crypto.KeyObject {
   return key;
 }
 
+/**
+ * Tokens verified lately, by their full text and the secret they were verified with: a client
+ * sends the same token with every request, and checking its signature and parsing it again cost
+ * about 6% of a signed-in request. Only verified tokens are kept; expiry is checked on every use.
+ */
+const verified = new Map<string, { secret: string; claims: AccessClaims }>();
+const VERIFIED_MAX = 1000;
+
+const expired = () => new ApiError(401, 'expired_token', 'The access token has expired');
+
 export function verifyAccessToken(token: string, secret: string): AccessClaims {
+  const hit = verified.get(token);
+  if (hit && hit.secret === secret) {
+    if (hit.claims.exp !== undefined && Math.floor(Date.now() / 1000) >= hit.claims.exp) {
+      verified.delete(token);
+      throw expired();
+    }
+    return hit.claims;
+  }
+  let claims: AccessClaims;
   try {
-    const claims = jwt.verify(token, secretKey(secret), { algorithms: ['HS256'] });
-    if (typeof claims !== 'object' || claims === null) throw new Error('bad claims');
-    return claims as AccessClaims;
+    const decoded = jwt.verify(token, secretKey(secret), { algorithms: ['HS256'] });
+    if (typeof decoded !== 'object' || decoded === null) throw new Error('bad claims');
+    claims = Object.freeze(decoded) as AccessClaims;
   } catch (err) {
-    if ((err as Error).name === 'TokenExpiredError') throw new ApiError(401, 'expired_token', 'The access token has expired');
+    if ((err as Error).name === 'TokenExpiredError') throw expired();
     throw new ApiError(401, 'invalid_token', 'The access token is not valid');
   }
+  verified.set(token, { secret, claims });
+  if (verified.size > VERIFIED_MAX) verified.delete(verified.keys().next().value!);
+  return claims;
 }
 
 const userRoles = prepared<{ blocked: unknown; deleted: unknown; role: string | null; roleId: number | null }, [number]>((db, p) =>
