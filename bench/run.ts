@@ -101,8 +101,7 @@ async function main() {
     }
 
     console.log('building the server (server/dist) …');
-    execFileSync(process.execPath, [path.join(here, '../node_modules/typescript/bin/tsc'), '-p', path.join(here, '../server/tsconfig.json')], { stdio: 'inherit' });
-    execFileSync(process.execPath, [path.join(here, '../scripts/bundle-server.mjs')], { stdio: 'inherit' });
+    execFileSync('npm', ['run', '--silent', 'build:server'], { cwd: path.join(here, '..'), stdio: 'inherit' });
     const spawnedAt = performance.now();
     const server = child('serve.mjs', [dataDir]);
     const ready = await message<{ url: string; readyMs: number }>(server, 'ready');

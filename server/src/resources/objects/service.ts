@@ -198,11 +198,12 @@ function readQuery(ctx: AppContext, opts: ReadOptions) {
 }
 
 /** An object by id: active ones, trashed ones, or either (prepared: the hottest read). */
-const objectById = {
-  active: prepared<ObjectRow, [number]>((db, p) => db.selectFrom('objects').selectAll().where('deleted', '=', false).where('id', '=', p(0))),
-  trashed: prepared<ObjectRow, [number]>((db, p) => db.selectFrom('objects').selectAll().where('deleted', '=', true).where('id', '=', p(0))),
-  any: prepared<ObjectRow, [number]>((db, p) => db.selectFrom('objects').selectAll().where('id', '=', p(0))),
-};
+const byIdQuery = (trashed: boolean | 'any') =>
+  prepared<ObjectRow, [number]>((db, p) => {
+    const q = db.selectFrom('objects').selectAll().where('id', '=', p(0));
+    return trashed === 'any' ? q : q.where('deleted', '=', trashed);
+  });
+const objectById = { active: byIdQuery(false), trashed: byIdQuery(true), any: byIdQuery('any') };
 
 export async function getObject(ctx: AppContext, id: number, opts: ReadOptions = {}): Promise<ObjectRow | undefined> {
   const trashed = opts.trashed ?? false;

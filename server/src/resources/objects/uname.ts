@@ -15,15 +15,11 @@ export function slugify(text: string): string {
     .slice(0, 200);
 }
 
-/** Which of the names are taken (prepared per count of names: every create asks). */
+/**
+ * Which of the names are taken by an object other than the first value's id (-1: any object);
+ * prepared per count of names: every create asks.
+ */
 const unamesTaken = preparedList<{ uname: string }>((db, p, n) =>
-  db
-    .selectFrom('objects')
-    .select('uname')
-    .where('uname', 'in', Array.from({ length: n }, (_, i) => p(i))),
-);
-/** The same, not counting one object (the first value is its id). */
-const unamesTakenByOthers = preparedList<{ uname: string }>((db, p, n) =>
   db
     .selectFrom('objects')
     .select('uname')
@@ -48,14 +44,7 @@ export async function uniqueUname(db: Kysely<Database>, wanted: string | null | 
   let base = slugify(wanted ?? '');
   if (!base) base = `${slugify(fallback) || 'object'}-${crypto.randomBytes(3).toString('hex')}`;
   const name = (n: number) => (n === 1 ? base : `${base}-${n}`);
-  const taken = async (ns: number[]) => {
-    const rows = excludeId === undefined ? await unamesTaken(db, ns.map(name)) : await unamesTakenByOthers(db, [excludeId, ...ns.map(name)]);
-    return new Set(rows.map((r) => r.uname));
-  };
-  const firstFree = async (ns: number[]) => {
-    const t = await taken(ns);
-    return ns.find((n) => !t.has(name(n)));
-  };
+  const taken = async (ns: number[]) => new Set((await unamesTaken(db, [excludeId ?? -1, ...ns.map(name)])).map((r) => r.uname));
 
   // The last suffix handed out for this base is a good guess at where the taken ones end.
   const hint = lastSuffix.get(base);
@@ -64,10 +53,10 @@ export async function uniqueUname(db: Kysely<Database>, wanted: string | null | 
   const near = [1, ...FIRST].find((n) => !first.has(name(n)));
   if (near !== undefined) return name(near);
   if (hint !== undefined && first.has(name(hint)) && !first.has(name(hint + 1))) return remember(base, hint + 1);
-  let lo = FIRST[FIRST.length - 1];
-  let hi = await firstFree(FAR);
+  const far = await taken(FAR);
+  let hi = FAR.find((n) => !far.has(name(n)));
   if (hi === undefined) return `${base}-${crypto.randomBytes(6).toString('hex')}`;
-  lo = FAR[FAR.indexOf(hi) - 1] ?? lo;
+  let lo = FAR[FAR.indexOf(hi) - 1] ?? FIRST[FIRST.length - 1];
   // lo is taken and hi is free: narrow down to a free n whose n-1 is taken.
   while (hi - lo > 1) {
     const step = Math.max(1, Math.floor((hi - lo) / (SPREAD + 1)));
