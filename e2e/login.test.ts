@@ -89,8 +89,12 @@ describe('admin sign-in', () => {
 
   test('signing out revokes the refresh token and returns to the login form', async () => {
     const { page, server } = e;
+    // The page forgets the session at once and revokes the token in the background: wait for
+    // the revocation to be answered before looking at the database.
+    const revoked = page.waitForResponse((r) => r.request().method() === 'DELETE' && new URL(r.url()).pathname.startsWith('/auth/'));
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    assert.equal((await revoked).status(), 204);
     assert.equal(await storedRenew(page), undefined);
     // No refresh token of the admin is left: every one the page held was rotated or revoked.
     const left = await server.server.ctx.db.selectFrom('refresh_tokens').select('user_id').execute();
