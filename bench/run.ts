@@ -64,6 +64,12 @@ async function firstAnswer(url: string): Promise<void> {
   }
 }
 
+/** Documents in the database (drafts included: the caller signs in). */
+async function documentCount(url: string, token: string): Promise<number> {
+  const res = await fetch(`${url}/documents?page_size=1`, { headers: { Accept: 'application/vnd.api+json', Authorization: `Bearer ${token}` } });
+  return ((await res.json()) as { meta: { pagination: { count: number } } }).meta.pagination.count;
+}
+
 async function runLoad(spec: LoadSpec, serverPid: number, alongside?: LoadSpec): Promise<LoadFigures & { peakRssMb: number | null }> {
   const load = child('load.ts', []);
   const second = alongside ? child('load.ts', []) : null;
@@ -139,10 +145,21 @@ async function main() {
         const { path: p, ...rest } = s.spec;
         process.stdout.write(`  ${s.name} … `);
         const side = s.alongside ? (({ path: sp, ...r }) => ({ ...r, url: target + sp, seconds }))(s.alongside) : undefined;
+        const before = s.creates ? await documentCount(ready.url, token) : 0;
         const f = await runLoad({ ...rest, url: target + p, connections: 10, seconds }, pid, side);
         const compared = results.find((r) => r.name === s.comparedTo);
-        results.push({ name: s.name, target: s.target, ...f, ratio: compared ? f.rps / compared.rps : null });
-        console.log(`${f.rps.toFixed(0)} req/s, p99 ${f.p99} ms, errors ${f.errors}`);
+        const result: ScenarioResult = { name: s.name, target: s.target, ...f, ratio: compared ? f.rps / compared.rps : null };
+        if (s.creates) {
+          // Nothing lost: every answered create is in the database. Requests still in flight when
+          // the load stopped may add a few more (at most one per connection), never fewer.
+          await new Promise((r) => setTimeout(r, 500));
+          const answered = (f.requests - f.non2xx) * s.creates;
+          const counted = (await documentCount(ready.url, token)) - before;
+          result.objectsPerSecond = f.rps * s.creates;
+          result.created = { answered, counted, lost: Math.max(0, answered - counted) };
+        }
+        results.push(result);
+        console.log(`${f.rps.toFixed(0)} req/s, p99 ${f.p99} ms, errors ${f.errors}${result.created ? `, ${result.objectsPerSecond!.toFixed(0)} objects/s, lost ${result.created.lost}` : ''}`);
       }
       const p1 = results.find((r) => r.name === 'GET list of 20, filter + sort');
       const p500 = results.find((r) => r.name === `GET list page=${deepPage}`);

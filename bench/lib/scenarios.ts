@@ -30,9 +30,16 @@ export interface Scenario {
   /** Load driven at the same time from a second process (its figures are not reported). */
   alongside?: Omit<LoadSpec, 'url' | 'connections' | 'seconds'> & { path: string; connections: number };
   spec: Omit<LoadSpec, 'url' | 'connections' | 'seconds'> & { path: string };
+  /** Documents each answered request creates: the run counts them in the database afterwards. */
+  creates?: number;
 }
 
 const JSONAPI = 'application/vnd.api+json';
+const ATOMIC = 'application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"';
+/** Creates per atomic operations request. */
+const BULK = 50;
+/** What the create scenarios send: a document with a 1.7 kB body. */
+const createdDocument = { type: 'documents', attributes: { title: 'Benchmark created document', body: '<p>' + 'Lorem ipsum dolor sit amet. '.repeat(60) + '</p>', lang: 'en' } };
 
 /** Ids spread over the seeded documents, so reads do not hit one hot row. */
 function spread(ids: number[], n = 1000): number[] {
@@ -76,13 +83,24 @@ export function scenarios(seed: SeedResult, adminToken: string, thumbPath: strin
     {
       name: 'POST create',
       target: 'folio',
+      creates: 1,
       spec: {
         method: 'POST',
         headers: auth,
         path: '/documents',
-        body: JSON.stringify({
-          data: { type: 'documents', attributes: { title: 'Benchmark created document', body: '<p>' + 'Lorem ipsum dolor sit amet. '.repeat(60) + '</p>', lang: 'en' } },
-        }),
+        body: JSON.stringify({ data: createdDocument }),
+      },
+    },
+    {
+      // The same documents, 50 per request: JSON:API atomic operations, one transaction each.
+      name: 'POST /operations, 50 creates',
+      target: 'folio',
+      creates: BULK,
+      spec: {
+        method: 'POST',
+        headers: { ...auth, 'Content-Type': ATOMIC, Accept: ATOMIC },
+        path: '/operations',
+        body: JSON.stringify({ 'atomic:operations': Array.from({ length: BULK }, () => ({ op: 'add', data: createdDocument })) }),
       },
     },
     {
@@ -114,6 +132,9 @@ export function scenarios(seed: SeedResult, adminToken: string, thumbPath: strin
 
 export interface ScenarioResult extends LoadFigures {
   name: string;
+  /** Create scenarios: objects per second, and documents counted before and after the run. */
+  objectsPerSecond?: number;
+  created?: { answered: number; counted: number; lost: number };
   target: 'folio' | 'reference';
   ratio: number | null;
   peakRssMb: number | null;
@@ -145,11 +166,14 @@ export function formatReport(r: BenchReport): string {
     `seed: ${r.seed.sizes.objects} objects, ${r.seed.sizes.folders} folders, ${r.seed.sizes.relations} relation sources, ${r.seed.sizes.images} images in ${r.seed.seconds.toFixed(1)} s`,
   );
   lines.push('');
-  lines.push(`${pad('scenario', 32, true)} ${pad('req/s', 9)} ${pad('p50 ms', 7)} ${pad('p99 ms', 7)} ${pad('errors', 6)} ${pad('peak RSS', 9)} ${pad('vs ref', 7)}`);
+  lines.push(`${pad('scenario', 32, true)} ${pad('req/s', 9)} ${pad('p50 ms', 7)} ${pad('p99 ms', 7)} ${pad('errors', 6)} ${pad('peak RSS', 9)} ${pad('vs ref', 7)} ${pad('objects/s', 10)}`);
   for (const s of r.scenarios) {
     lines.push(
-      `${pad(s.name, 32, true)} ${pad(s.rps.toFixed(0), 9)} ${pad(String(s.p50), 7)} ${pad(String(s.p99), 7)} ${pad(String(s.errors), 6)} ${pad(s.peakRssMb === null ? '-' : `${s.peakRssMb.toFixed(0)} MB`, 9)} ${pad(s.ratio === null ? '' : `${(s.ratio * 100).toFixed(0)}%`, 7)}`,
+      `${pad(s.name, 32, true)} ${pad(s.rps.toFixed(0), 9)} ${pad(String(s.p50), 7)} ${pad(String(s.p99), 7)} ${pad(String(s.errors), 6)} ${pad(s.peakRssMb === null ? '-' : `${s.peakRssMb.toFixed(0)} MB`, 9)} ${pad(s.ratio === null ? '' : `${(s.ratio * 100).toFixed(0)}%`, 7)} ${pad(s.objectsPerSecond === undefined ? '' : s.objectsPerSecond.toFixed(0), 10)}`,
     );
+  }
+  for (const s of r.scenarios) {
+    if (s.created) lines.push(`${s.name}: ${s.created.answered} creates answered, ${s.created.counted} new documents counted, lost ${s.created.lost}`);
   }
   lines.push('');
   const mb = (v: number | null | undefined) => (v === null || v === undefined ? '-' : `${v.toFixed(0)} MB`);

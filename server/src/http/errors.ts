@@ -29,6 +29,8 @@ export class ApiError extends Error {
     public title: string = TITLES[status] ?? 'Error',
     public extraMeta?: Record<string, unknown>,
     public headers?: Record<string, string>,
+    /** Where in the request body the problem is (JSON:API `source.pointer`). */
+    public source?: { pointer: string },
   ) {
     super(detail);
   }
@@ -62,7 +64,7 @@ function toApiError(err: unknown): ApiError {
 }
 
 export interface ErrorBody {
-  error: { status: string; title: string; code: string; detail: string; meta?: Record<string, unknown> };
+  error: { status: string; title: string; code: string; detail: string; source?: { pointer: string }; meta?: Record<string, unknown> };
   links: { self: string; home: string };
 }
 
@@ -76,6 +78,7 @@ export function errorBody(req: Request, err: ApiError, debug: boolean, original?
     error: { status: String(err.status), title: err.title, code: err.code, detail: err.detail },
     links: { self: selfUrl(req), home: homeUrl(req) },
   };
+  if (err.source) body.error.source = err.source;
   if (Object.keys(meta).length) body.error.meta = meta;
   return body;
 }

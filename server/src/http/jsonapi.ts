@@ -191,15 +191,24 @@ export function resourceInput(req: Request, types: string | string[], expectId?:
 
 /** `data` as a list of resource identifiers ({type, id, meta?}); one object is taken as a list of one. */
 export function identifiersInput(req: Request): Array<{ id: string; type: string; meta: Record<string, unknown> }> {
-  const data = requestData(req);
+  return identifiersOf(requestData(req)) as Array<{ id: string; type: string; meta: Record<string, unknown> }>;
+}
+
+/**
+ * A `data` value as resource identifiers; with `allowLid`, an identifier may name an object of the
+ * same request by `lid` instead of `id` (atomic operations).
+ */
+export function identifiersOf(data: unknown, allowLid = false): Array<{ id: string; type: string; meta: Record<string, unknown>; lid?: string }> {
   const list = Array.isArray(data) ? data : [data];
   return list.map((item, i) => {
     if (!isPlainObject(item)) throw badRequest(`data[${i}] must be an object with "type" and "id"`, 'invalid_body');
     if (typeof item.type !== 'string' || !item.type) throw badRequest(`data[${i}].type is required`, 'invalid_body');
-    if ((typeof item.id !== 'string' && typeof item.id !== 'number') || item.id === '') {
+    const byLid = allowLid && item.id === undefined && typeof item.lid === 'string' && item.lid !== '';
+    if (!byLid && ((typeof item.id !== 'string' && typeof item.id !== 'number') || item.id === '')) {
       throw badRequest(`data[${i}].id is required (string or number)`, 'invalid_body');
     }
     if (item.meta !== undefined && !isPlainObject(item.meta)) throw badRequest(`data[${i}].meta must be an object`, 'invalid_body');
-    return { id: String(item.id), type: item.type, meta: (item.meta as Record<string, unknown>) ?? {} };
+    const meta = (item.meta as Record<string, unknown>) ?? {};
+    return byLid ? { id: '', lid: item.lid as string, type: item.type, meta } : { id: String(item.id), type: item.type, meta };
   });
 }

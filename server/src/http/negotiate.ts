@@ -3,12 +3,14 @@
 import type { Request } from 'express';
 import { ApiError } from './errors.js';
 
-export type Produces = 'jsonapi' | 'schema' | 'legacy' | 'any';
+export type Produces = 'jsonapi' | 'atomic' | 'schema' | 'legacy' | 'any';
 export type BodyKind = 'none' | 'json' | 'form' | 'raw';
 
 const JSON_TYPES = ['application/vnd.api+json', 'application/json'];
 const PRODUCES: Record<Exclude<Produces, 'any'>, string[]> = {
   jsonapi: JSON_TYPES,
+  // JSON:API with the atomic operations extension (/operations); a plain JSON:API Accept gets it too.
+  atomic: ['application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"', ...JSON_TYPES],
   schema: ['application/schema+json', 'application/json', 'application/vnd.api+json'],
   legacy: ['application/json', 'text/javascript'],
 };

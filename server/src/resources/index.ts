@@ -9,6 +9,7 @@ import { homeRoutes } from './home/routes.js';
 import { legacyRoutes } from './legacy/routes.js';
 import { modelRoutes } from './model/routes.js';
 import { objectsRoutes } from './objects/routes.js';
+import { operationsRoutes } from './operations/routes.js';
 import { statusRoutes } from './status/routes.js';
 import { streamsRoutes } from './streams/routes.js';
 import { thumbsRoutes } from './thumbs/routes.js';
@@ -27,5 +28,6 @@ export const families: Family[] = [
   streamsRoutes,
   thumbsRoutes,
   legacyRoutes,
+  operationsRoutes,
   objectsRoutes,
 ];

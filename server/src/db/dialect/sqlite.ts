@@ -122,6 +122,11 @@ export function openSqlite(file: string, nativeBinding: string | null = null): S
   raw.pragma('foreign_keys = ON');
   raw.pragma('busy_timeout = 5000');
   raw.pragma('synchronous = NORMAL');
+  // A 16 MiB page cache instead of SQLite's 2 MiB: a write walks a b-tree path in each of the
+  // objects indexes and the full-text index; with 2 MiB those pages were read again from the OS
+  // on most inserts (measured on 100,000 objects: 297 → 247 µs per insert). Filled only as pages
+  // are read, so the idle footprint does not change.
+  raw.pragma('cache_size = -16384');
   // Table statistics for the query planner (bounded work, a few ms at any size): without them
   // it cannot tell a selective index from one that matches every row, and picks badly.
   raw.pragma('analysis_limit = 400');

@@ -10,6 +10,7 @@ import type { RouteDef, RouteRecord } from '../../http/router.js';
 
 const FORMATS: Record<Produces, string[]> = {
   jsonapi: ['application/json', 'application/vnd.api+json'],
+  atomic: ['application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"'],
   schema: ['application/schema+json'],
   legacy: ['application/json'],
   any: ['*/*'],

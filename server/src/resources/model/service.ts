@@ -23,7 +23,7 @@ import { resourceSchema, validateAgainstSchema, type ResourceSchema } from '../o
 import { isConstraintViolation, removeJsonProperty } from '../../db/dialect/sqlite.js';
 
 /** Paths the product keeps for itself (contract: Routes reserved by the product). */
-export const RESERVED_ROUTES = ['admin', 'auth', 'signup', 'status', 'home', 'model', 'trash', 'streams', 'media', 'files', 'posters', 'poster', 'objects', 'users', 'roles', 'folders', 'applications'];
+export const RESERVED_ROUTES = ['admin', 'auth', 'signup', 'status', 'home', 'model', 'trash', 'streams', 'media', 'files', 'posters', 'poster', 'objects', 'users', 'roles', 'folders', 'applications', 'operations'];
 const NAME = /^[a-z][a-z0-9_]*$/;
 
 async function writeModel<T>(ctx: AppContext, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {

@@ -10,7 +10,7 @@ import type { RouteDef } from '../../http/router.js';
 import { endpointType, reloadModel, relationNamesOf, typeById } from './model.js';
 import { listRelated, writeRelationships } from './relations.js';
 import {
-  createObject,
+  createObjectRow,
   listObjects,
   objectPath,
   requireObject,
@@ -87,8 +87,7 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
       handler: async (req, res) => {
         const type = theType(req);
         const input = resourceInput(req, type.name);
-        const id = await createObject(ctx, type.name, input, req.auth);
-        const row = await requireObject(ctx, id);
+        const row = await createObjectRow(ctx, type.name, input, req.auth);
         await sendObject(req, res, ctx, row, 201, { Location: resourceUrl(req, objectPath(ctx, row)) });
       },
     },

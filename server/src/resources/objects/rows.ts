@@ -1,10 +1,10 @@
 // The shared row layer of every object type (users and folders included): type lookup and
 // inserting the `objects` row with its generated uname. Families build on these.
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import { notFound } from '../../http/errors.js';
 import { prepared } from '../../db/prepared.js';
 import { nowIso } from '../../db/time.js';
-import type { Database } from '../../db/tables.js';
+import type { Database, ObjectsTable } from '../../db/tables.js';
 import { uniqueUname } from './uname.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -28,7 +28,7 @@ export interface NewObjectRow {
 
 type Nullable = string | null;
 /** The insert of every object (prepared: built once, see db/prepared.ts). */
-const insertObject = prepared<{ id: number }, [number, string, string, Nullable, Nullable, Nullable, Nullable, Nullable, Nullable, Nullable, string, number | null]>((db, p) =>
+const insertObject = prepared<Selectable<ObjectsTable>, [number, string, string, Nullable, Nullable, Nullable, Nullable, Nullable, Nullable, Nullable, string, number | null]>((db, p) =>
   db
     .insertInto('objects')
     .values({
@@ -49,19 +49,19 @@ const insertObject = prepared<{ id: number }, [number, string, string, Nullable,
       created_by: p(11),
       modified_by: p(11),
     })
-    .returning('id'),
+    .returningAll(),
 );
 
 /**
  * Insert an `objects` row of type `typeName` (or of a type the caller has looked up already in the
- * model); returns its id. Run inside the caller's transaction.
+ * model); returns the row as stored (what `select *` would read). Run inside the caller's transaction.
  */
 export async function insertObjectRow(
   db: Db,
   typeName: string | { id: number; singular: string },
   fields: NewObjectRow,
   actorId: number | null,
-): Promise<number> {
+): Promise<Selectable<ObjectsTable>> {
   const type = typeof typeName === 'string' ? await getObjectType(db, typeName) : typeName;
   const now = nowIso();
   const status = fields.status ?? 'draft';
@@ -70,5 +70,5 @@ export async function insertObjectRow(
     fields.extra === undefined || fields.extra === null ? null : JSON.stringify(fields.extra),
     fields.properties && Object.keys(fields.properties).length ? JSON.stringify(fields.properties) : null,
     status === 'on' ? now : null, now, actorId);
-  return Number(row.id);
+  return row;
 }

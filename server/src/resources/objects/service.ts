@@ -2,7 +2,7 @@
 // generic routes) goes through these functions. No req/res in writes; reads that build JSON API
 // resources take the request only for URLs and the caller's visibility.
 //
-//   createObject(ctx, typeName, {attributes, meta}, actor, trx?)  → id   validates against the
+//   createObject(ctx, typeName, {attributes, meta}, actor, trx?)  → id (createObjectRow: → row)   validates against the
 //       type's schema, generates/uniquifies uname, sets published; joins an outer transaction
 //   updateObject(ctx, id, {attributes, meta}, actor, {typeName?}, trx?)  locked/uname/published rules
 //   getObject(ctx, id, {trashed?, viewer?, db?}) / findObjectByIdOrUname(ctx, key, opts)  → row | undefined
@@ -104,6 +104,11 @@ function splitAttributes(attrs: Record<string, unknown>) {
 const withoutNulls = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
 
 export async function createObject(ctx: AppContext, typeName: string, input: ObjectInput, actor: ActorLike, trx?: Transaction<Database>): Promise<number> {
+  return (await createObjectRow(ctx, typeName, input, actor, trx)).id;
+}
+
+/** createObject, answering with the new row as stored (no read after the write). */
+export async function createObjectRow(ctx: AppContext, typeName: string, input: ObjectInput, actor: ActorLike, trx?: Transaction<Database>): Promise<ObjectRow> {
   const type = typeByName(ctx, typeName);
   if (!type || type.isAbstract) throw notFound(`Unknown object type "${typeName}"`, 'unknown_type');
   const a = toActor(actor);
@@ -111,7 +116,7 @@ export async function createObject(ctx: AppContext, typeName: string, input: Obj
   const locked = lockedFromMeta(input.meta, a);
   const { core, props } = splitAttributes(attrs);
   return inTransaction(ctx, trx, async (db) => {
-    const id = await insertObjectRow(
+    const row = await insertObjectRow(
       db,
       type,
       {
@@ -126,8 +131,9 @@ export async function createObject(ctx: AppContext, typeName: string, input: Obj
       },
       a.userId,
     );
-    if (locked) await db.updateTable('objects').set({ locked: true }).where('id', '=', id).execute();
-    return id;
+    if (!locked) return row;
+    await db.updateTable('objects').set({ locked: true }).where('id', '=', row.id).execute();
+    return { ...row, locked: true };
   });
 }
 

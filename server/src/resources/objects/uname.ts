@@ -36,7 +36,7 @@ const SPREAD = 16;
 
 /**
  * `wanted` made URL-friendly and unique: itself when free, else `<base>-<n>`. The smallest free n
- * when there are few namesakes; with many, a free n right after a taken one, found with a handful
+ * when there are few namesakes; with many (past 9), a free n right after a taken one, found with a handful
  * of indexed look-ups (each query asks whether up to 16 candidate names are taken) instead of
  * reading every namesake, so creating the 10,000th "Untitled" costs what the 10th did.
  */
@@ -46,13 +46,16 @@ export async function uniqueUname(db: Kysely<Database>, wanted: string | null | 
   const name = (n: number) => (n === 1 ? base : `${base}-${n}`);
   const taken = async (ns: number[]) => new Set((await unamesTaken(db, [excludeId ?? -1, ...ns.map(name)])).map((r) => r.uname));
 
-  // The last suffix handed out for this base is a good guess at where the taken ones end.
+  // The last suffix handed out for this base (past 9, so the low ones were all taken then) is a
+  // good guess at where the taken ones end: one look-up of two names when it holds.
   const hint = lastSuffix.get(base);
-  const guess = hint === undefined ? [] : [hint, hint + 1];
-  const first = await taken([1, ...FIRST, ...guess]);
+  if (hint !== undefined) {
+    const guess = await taken([hint, hint + 1]);
+    if (guess.has(name(hint)) && !guess.has(name(hint + 1))) return remember(base, hint + 1);
+  }
+  const first = await taken([1, ...FIRST]);
   const near = [1, ...FIRST].find((n) => !first.has(name(n)));
   if (near !== undefined) return name(near);
-  if (hint !== undefined && first.has(name(hint)) && !first.has(name(hint + 1))) return remember(base, hint + 1);
   const far = await taken(FAR);
   let hi = FAR.find((n) => !far.has(name(n)));
   if (hi === undefined) return `${base}-${crypto.randomBytes(6).toString('hex')}`;

@@ -39,7 +39,7 @@ export interface NewUser {
 export async function insertUser(db: Db, input: NewUser, actorId: number | null): Promise<number> {
   if (input.passwordHash === undefined && input.password === undefined) throw new Error('insertUser needs a password');
   const passwordHash = input.passwordHash ?? (await hashPassword(input.password!));
-  const id = await insertObjectRow(
+  const { id } = await insertObjectRow(
     db,
     'users',
     {

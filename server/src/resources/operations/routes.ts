@@ -1,0 +1,187 @@
+// JSON:API Atomic Operations (https://jsonapi.org/ext/atomic/) at POST /operations: many object
+// writes in one request and one transaction, all or nothing: importers and LAN clients that sync
+// create hundreds of objects without a round trip (and a commit) each.
+//
+//   {"atomic:operations": [
+//     {"op": "add", "data": {"type": "documents", "lid": "a", "attributes": {...}}},
+//     {"op": "update", "data": {"type": "documents", "id": "12", "attributes": {...}}},
+//     {"op": "remove", "ref": {"type": "documents", "id": "13"}},
+//     {"op": "add", "ref": {"type": "documents", "lid": "a", "relationship": "see_also"},
+//      "data": [{"type": "documents", "id": "12"}]}
+//   ]}
+//   → 200 {"atomic:results": [{"data": {…}}, {"data": {…}}, {}, {"data": [...]}]}
+//
+// Each operation does what its single endpoint does (POST /{type}, PATCH /{type}/{id}, DELETE
+// /{type}/{id}, POST|PATCH|DELETE /{type}/{id}/relationships/{relation}), with the same checks and
+// errors. The first failing operation rolls back the whole request; its error says which one in
+// `source.pointer` (`/atomic:operations/3/...`). `lid` names an object added earlier in the same
+// request. Users and folders keep their own endpoints (their writes carry more than an object).
+import type { Request } from 'express';
+import type { AppContext } from '../../context.js';
+import { ApiError, badRequest } from '../../http/errors.js';
+import { identifiersOf, sendLinks, type Resource } from '../../http/jsonapi.js';
+import type { RouteDef } from '../../http/router.js';
+import { endpointType } from '../objects/model.js';
+import { writeRelationships } from '../objects/relations.js';
+import { createObjectRow, getObject, getObjectsByIds, serializeObjects, trashObjects, updateObject, type ObjectRow } from '../objects/service.js';
+
+export const ATOMIC_EXT = 'https://jsonapi.org/ext/atomic';
+/** Operations one request may carry (the body limit bounds their size as well). */
+export const MAX_OPERATIONS = 1000;
+
+type Op = 'add' | 'update' | 'remove';
+interface Target {
+  id: number;
+  type: string;
+}
+/** What an operation leaves to answer with: an object to serialise, identifiers, or nothing. */
+type Outcome = { objectId: number } | { identifiers: Array<{ id: string; type: string }> } | null;
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** An error of operation `index`, pointing at it (and at the member named, when there is one). */
+function atOperation(err: unknown, index: number, member = ''): unknown {
+  if (!(err instanceof ApiError)) return err;
+  const pointer = `/atomic:operations/${index}${member}`;
+  return new ApiError(err.status, err.code, `Operation ${index}: ${err.detail}`, err.title, { ...(err.extraMeta ?? {}), operation: index }, err.headers, { pointer });
+}
+
+function operationsOf(body: unknown): Array<Record<string, unknown>> {
+  if (!isPlainObject(body) || !Array.isArray(body['atomic:operations'])) {
+    throw badRequest('The request body must be an object with an "atomic:operations" array', 'invalid_body');
+  }
+  const ops = body['atomic:operations'] as unknown[];
+  if (!ops.length) throw badRequest('"atomic:operations" is empty', 'invalid_body');
+  if (ops.length > MAX_OPERATIONS) throw new ApiError(413, 'too_many_operations', `At most ${MAX_OPERATIONS} operations per request (${ops.length} sent)`);
+  return ops.map((op, i) => {
+    if (!isPlainObject(op)) throw atOperation(badRequest('an operation must be an object', 'invalid_body'), i);
+    return op;
+  });
+}
+
+export function operationsRoutes(ctx: AppContext): RouteDef[] {
+  /** An object type these operations may write (404 otherwise, as its endpoint would). */
+  function writableType(name: unknown, member: string) {
+    if (typeof name !== 'string' || !name) throw badRequest(`"${member}.type" is required`, 'invalid_body');
+    const type = endpointType(ctx, name);
+    if (!type) throw new ApiError(404, 'unknown_type', `Unknown object type "${name}"`);
+    if (type.name === 'folders') throw badRequest('Folders are written through /folders, not atomic operations', 'unsupported_type');
+    return type;
+  }
+
+  async function run(req: Request, ops: Array<Record<string, unknown>>): Promise<Outcome[]> {
+    return ctx.writes.run(async (trx) => {
+      const lids = new Map<string, Target>();
+      /** `{type, id}` or `{type, lid}` of `member` as the object it names. */
+      const resolve = (ident: Record<string, unknown>, member: string): Target => {
+        const type = writableType(ident.type, member);
+        if (typeof ident.lid === 'string' && ident.id === undefined) {
+          const known = lids.get(ident.lid);
+          if (!known) throw badRequest(`"${member}.lid" ${JSON.stringify(ident.lid)} names no object added before it`, 'unknown_lid');
+          if (known.type !== type.name) throw new ApiError(409, 'type_mismatch', `"${member}.lid" ${ident.lid} is a ${known.type}, not a ${type.name}`);
+          return known;
+        }
+        if ((typeof ident.id !== 'string' && typeof ident.id !== 'number') || !/^\d{1,15}$/.test(String(ident.id))) {
+          throw badRequest(`"${member}.id" (an object id) or "${member}.lid" is required`, 'invalid_body');
+        }
+        return { id: Number(ident.id), type: type.name };
+      };
+      const existing = async (target: Target) => {
+        const row = await getObject(ctx, target.id, { typeName: target.type, db: trx });
+        if (!row) throw new ApiError(404, 'not_found', `No ${target.type} with id ${target.id}`);
+        return row;
+      };
+      const outcomes: Outcome[] = [];
+      for (const [i, op] of ops.entries()) {
+        let member = '';
+        try {
+          const kind = op.op as Op;
+          if (kind !== 'add' && kind !== 'update' && kind !== 'remove') throw badRequest('"op" must be "add", "update" or "remove"', 'invalid_op');
+          if (op.href !== undefined) throw badRequest('"href" is not supported: name the target with "ref"', 'invalid_op');
+          const ref = op.ref;
+          if (ref !== undefined && !isPlainObject(ref)) throw badRequest('"ref" must be an object', 'invalid_body');
+
+          if (ref && ref.relationship !== undefined) {
+            // A relationship write: ref names the object and the relation, data the identifiers.
+            member = '/ref';
+            if (typeof ref.relationship !== 'string' || !ref.relationship) throw badRequest('"ref.relationship" must be a relation name', 'invalid_body');
+            const row = await existing(resolve(ref, 'ref'));
+            member = '/data';
+            const items = identifiersOf(op.data, true).map((item, k) => {
+              if (item.lid === undefined) return item;
+              const known = lids.get(item.lid);
+              if (!known) throw badRequest(`data[${k}].lid ${JSON.stringify(item.lid)} names no object added before it`, 'unknown_lid');
+              return { id: String(known.id), type: item.type, meta: item.meta };
+            });
+            const mode = kind === 'add' ? 'add' : kind === 'update' ? 'replace' : 'remove';
+            const written = await writeRelationships(ctx, row, ref.relationship, items.map(({ id, type, meta }) => ({ id, type, meta })), mode, trx);
+            outcomes.push({ identifiers: written });
+            continue;
+          }
+
+          if (kind === 'remove') {
+            member = '/ref';
+            if (!ref) throw badRequest('"remove" needs "ref" naming the object', 'invalid_body');
+            const row = await existing(resolve(ref, 'ref'));
+            await trashObjects(ctx, [row.id], req.auth, trx);
+            outcomes.push(null);
+            continue;
+          }
+
+          member = '/data';
+          const data = op.data;
+          if (!isPlainObject(data)) throw badRequest('"data" must be a resource object', 'invalid_body');
+          for (const key of ['attributes', 'meta', 'relationships'] as const) {
+            if (data[key] !== undefined && data[key] !== null && !isPlainObject(data[key])) throw badRequest(`"data.${key}" must be an object`, 'invalid_body');
+          }
+          const input = { attributes: (data.attributes as Record<string, unknown>) ?? {}, meta: (data.meta as Record<string, unknown>) ?? {} };
+          if (kind === 'add') {
+            if (ref) throw badRequest('"add" of an object takes no "ref"', 'invalid_body');
+            if (data.id !== undefined) throw new ApiError(403, 'client_id', 'Object ids are given by the server: send "lid" to refer to a new object');
+            const type = writableType(data.type, 'data');
+            if (data.lid !== undefined && (typeof data.lid !== 'string' || !data.lid)) throw badRequest('"data.lid" must be a non-empty string', 'invalid_body');
+            if (typeof data.lid === 'string' && lids.has(data.lid)) throw badRequest(`"data.lid" ${JSON.stringify(data.lid)} is used twice`, 'duplicate_lid');
+            const row = await createObjectRow(ctx, type.name, input, req.auth, trx);
+            if (typeof data.lid === 'string') lids.set(data.lid, { id: row.id, type: type.name });
+            outcomes.push({ objectId: row.id });
+            continue;
+          }
+          // update
+          const target = resolve(data, 'data');
+          if (ref) {
+            const named = resolve(ref, 'ref');
+            if (named.id !== target.id || named.type !== target.type) throw new ApiError(409, 'id_mismatch', '"ref" and "data" name different objects');
+          }
+          await existing(target);
+          await updateObject(ctx, target.id, input, req.auth, { typeName: target.type }, trx);
+          outcomes.push({ objectId: target.id });
+        } catch (err) {
+          throw atOperation(err, i, err instanceof ApiError && err.status === 400 ? member : '');
+        }
+      }
+      return outcomes;
+    });
+  }
+
+  return [
+    {
+      method: 'post',
+      path: '/operations',
+      guard: 'user',
+      produces: 'atomic',
+      handler: async (req, res) => {
+        const ops = operationsOf(req.body);
+        const outcomes = await run(req, ops);
+        // The objects as they stand after the commit, serialised together (one pass of each
+        // decoration for the whole answer); an object removed later in the same request is
+        // answered as it was left, trashed.
+        const ids = outcomes.flatMap((o) => (o && 'objectId' in o ? [o.objectId] : []));
+        const rows = await getObjectsByIds(ctx, ids, { trashed: 'any' });
+        const { data } = await serializeObjects(req, ctx, rows);
+        const byId = new Map<number, Resource>(rows.map((r: ObjectRow, k) => [r.id, data[k]]));
+        const results = outcomes.map((o) => (o === null ? {} : 'objectId' in o ? { data: byId.get(o.objectId) ?? null } : { data: o.identifiers }));
+        sendLinks(req, res, 200, { 'atomic:results': results });
+      },
+    },
+  ];
+}

@@ -1,0 +1,123 @@
+// JSON:API atomic operations at POST /operations: many writes in one request and one
+// transaction. Each operation behaves like its own endpoint; the first failure rolls back all.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import Database from 'better-sqlite3';
+import { expectError, startServer, type TestServer } from './helpers/server.js';
+
+const ATOMIC = 'application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"';
+const add = (attributes: Record<string, unknown>, lid?: string) => ({ op: 'add', data: { type: 'documents', ...(lid ? { lid } : {}), attributes } });
+
+describe('atomic operations (POST /operations)', () => {
+  let t: TestServer;
+  let token: string;
+  let db: Database.Database;
+  const ops = (operations: unknown[], headers: Record<string, string> = { 'Content-Type': ATOMIC, Accept: ATOMIC }) =>
+    t.request('POST', '/operations', { token, headers, body: { 'atomic:operations': operations } });
+  const countObjects = () => (db.prepare('select count(*) as n from objects').get() as { n: number }).n;
+  const countRelations = () => (db.prepare('select count(*) as n from object_relations').get() as { n: number }).n;
+
+  before(async () => {
+    t = await startServer();
+    token = await t.adminToken();
+    db = new Database(path.join(t.dataDir, 'folio.sqlite'), { readonly: true });
+  });
+  after(async () => {
+    db.close();
+    await t.close();
+  });
+
+  test('adds, updates, relates and removes in one request; results in order, objects as stored', async () => {
+    const target = await t.request('POST', '/documents', { token, body: { data: { type: 'documents', attributes: { title: 'Existing' } } } });
+    const existingId = target.body.data.id;
+    const res = await ops([
+      add({ title: 'Atomic one', status: 'on', body: '<p>zebrafish</p>' }, 'one'),
+      add({ title: 'Atomic two' }, 'two'),
+      { op: 'update', data: { type: 'documents', lid: 'two', attributes: { description: 'set by lid' } } },
+      { op: 'update', data: { type: 'documents', id: existingId, attributes: { title: 'Existing, renamed' } } },
+      { op: 'add', ref: { type: 'documents', lid: 'one', relationship: 'see_also' }, data: [{ type: 'documents', lid: 'two' }, { type: 'documents', id: existingId }] },
+      { op: 'remove', ref: { type: 'documents', id: existingId } },
+    ]);
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.headers.get('content-type')?.split(';').slice(0, 2).join(';'), 'application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"');
+    const results = res.body['atomic:results'];
+    assert.equal(results.length, 6);
+    const [one, two, updated, renamed, related, removed] = results;
+    assert.equal(one.data.type, 'documents');
+    assert.equal(one.data.attributes.title, 'Atomic one');
+    assert.equal(one.data.attributes.uname, 'atomic-one');
+    assert.equal(two.data.attributes.description, 'set by lid', 'an add answers with the object as the request left it');
+    assert.equal(updated.data.id, two.data.id);
+    assert.equal(renamed.data.attributes.title, 'Existing, renamed');
+    assert.deepEqual(related.data.map((d: { id: string }) => d.id).sort(), [two.data.id, existingId].sort());
+    assert.deepEqual(removed, {});
+
+    // All of it is in the database, through the ordinary endpoints.
+    const fetched = await t.request('GET', `/documents/${one.data.id}/see_also`, { token });
+    assert.deepEqual(fetched.body.data.map((d: { id: string }) => d.id).sort(), [two.data.id].sort(), 'the trashed object is no longer listed');
+    expectError(await t.request('GET', `/documents/${existingId}`, { token }), 404);
+    const search = await t.request('GET', '/objects?filter[query]=zebrafish');
+    assert.deepEqual(search.body.data.map((d: { id: string }) => d.id), [one.data.id], 'indexed for search in the same commit');
+  });
+
+  test('the first failing operation rolls back every other one and says which it was', async () => {
+    const objects = countObjects();
+    const relations = countRelations();
+    const res = await ops([add({ title: 'Rolled back 1' }, 'a'), add({ title: 'Rolled back 2' }), add({ title: 'Bad', nonsense: 1 })]);
+    const err = expectError(res, 400, 'unknown_attribute');
+    assert.equal(err.source.pointer, '/atomic:operations/2/data');
+    assert.equal(err.meta.operation, 2);
+    assert.match(err.detail, /^Operation 2: /);
+    assert.equal(countObjects(), objects, 'nothing of the request was kept');
+    assert.equal(countRelations(), relations);
+
+    const missing = await ops([add({ title: 'Also rolled back' }), { op: 'remove', ref: { type: 'documents', id: '999999' } }]);
+    expectError(missing, 404);
+    assert.equal(countObjects(), objects);
+  });
+
+  test('plain JSON API content types are accepted too, and a big batch lands whole', async () => {
+    const before = countObjects();
+    const batch = Array.from({ length: 200 }, (_, i) => add({ title: `Bulk ${i}`, body: `<p>${'text '.repeat(200)}</p>` }));
+    const res = await ops(batch, { 'Content-Type': 'application/vnd.api+json', Accept: 'application/vnd.api+json' });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body['atomic:results'].length, 200);
+    assert.equal(new Set(res.body['atomic:results'].map((r: { data: { id: string } }) => r.data.id)).size, 200);
+    assert.equal(countObjects(), before + 200);
+  });
+
+  test('bad requests are refused before anything is written', async () => {
+    const before = countObjects();
+    expectError(await t.request('POST', '/operations', { body: { 'atomic:operations': [add({ title: 'anonymous' })] }, headers: { 'Content-Type': ATOMIC } }), 401);
+    expectError(await t.request('POST', '/operations', { token, body: { data: {} } }), 400, 'invalid_body');
+    expectError(await ops([]), 400, 'invalid_body');
+    expectError(await ops([42]), 400, 'invalid_body');
+    expectError(await ops([{ op: 'merge', data: {} }]), 400, 'invalid_op');
+    expectError(await ops([{ op: 'add', href: '/documents', data: { type: 'documents' } }]), 400, 'invalid_op');
+    expectError(await ops([{ op: 'add', data: { type: 'documents', id: '5', attributes: {} } }]), 403, 'client_id');
+    expectError(await ops([{ op: 'add', data: { type: 'nonexistent', attributes: {} } }]), 404, 'unknown_type');
+    expectError(await ops([{ op: 'add', data: { type: 'users', attributes: {} } }]), 404, 'unknown_type');
+    expectError(await ops([{ op: 'add', data: { type: 'folders', attributes: { title: 'f' } } }]), 400, 'unsupported_type');
+    expectError(await ops([{ op: 'update', data: { type: 'documents', lid: 'nope', attributes: {} } }]), 400, 'unknown_lid');
+    expectError(await ops([add({ title: 'x' }, 'same'), add({ title: 'y' }, 'same')]), 400, 'duplicate_lid');
+    expectError(await ops([{ op: 'remove' }]), 400, 'invalid_body');
+    expectError(await ops([{ op: 'add', ref: { type: 'documents', id: '1', relationship: 'no_such_relation' }, data: [] }]), 404);
+    const tooMany = Array.from({ length: 1001 }, () => add({ title: 'x' }));
+    expectError(await ops(tooMany), 413, 'too_many_operations');
+    expectError(await t.request('POST', '/operations', { token, raw: 'x', headers: { 'Content-Type': 'text/plain' } }), 415);
+    expectError(await t.request('POST', '/operations', { token, raw: '{"atomic:operations": [', headers: { 'Content-Type': ATOMIC } }), 400);
+    expectError(await t.request('GET', '/operations', { token }), 405);
+    expectError(await t.request('POST', '/operations', { token, body: { 'atomic:operations': [add({ title: 'x' })] }, headers: { Accept: 'text/html' } }), 406);
+    assert.equal(countObjects(), before);
+  });
+
+  test('a type cannot be named "operations"', async () => {
+    const res = await t.request('POST', '/model/object_types', {
+      token,
+      body: { data: { type: 'object_types', attributes: { name: 'operations', singular: 'operation', parent_name: 'objects' } } },
+    });
+    const err = expectError(res, 400, 'invalid_name');
+    assert.match(err.detail, /reserved/);
+  });
+});
