@@ -109,6 +109,8 @@ describe('atomic operations (POST /operations)', () => {
     expectError(await t.request('POST', '/operations', { token, raw: '{"atomic:operations": [', headers: { 'Content-Type': ATOMIC } }), 400);
     expectError(await t.request('GET', '/operations', { token }), 405);
     expectError(await t.request('POST', '/operations', { token, body: { 'atomic:operations': [add({ title: 'x' })] }, headers: { Accept: 'text/html' } }), 406);
+    const otherExtension = 'application/vnd.api+json; ext="https://example.com/ext/other"';
+    expectError(await t.request('POST', '/operations', { token, body: { 'atomic:operations': [add({ title: 'x' })] }, headers: { Accept: otherExtension } }), 406);
     assert.equal(countObjects(), before);
   });
 
