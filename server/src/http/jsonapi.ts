@@ -153,14 +153,18 @@ export interface ResourceInput {
   relationships: Record<string, unknown>;
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * `data` as one resource object: `type` must be one of `types`, `id` (number or string) must
  * match `expectId` when given; attributes/meta/relationships default to {}.
  */
 export function resourceInput(req: Request, types: string | string[], expectId?: string | number): ResourceInput {
-  const data = requestData(req);
+  return resourceOf(requestData(req), types, expectId);
+}
+
+/** resourceInput of a `data` value found anywhere (an atomic operation's `data`). */
+export function resourceOf(data: unknown, types: string | string[], expectId?: string | number): ResourceInput {
   if (!isPlainObject(data)) throw badRequest('"data" must be a resource object', 'invalid_body');
   const allowed = Array.isArray(types) ? types : [types];
   if (typeof data.type !== 'string' || !allowed.includes(data.type)) {

@@ -19,7 +19,7 @@
 import type { Request } from 'express';
 import type { AppContext } from '../../context.js';
 import { ApiError, badRequest } from '../../http/errors.js';
-import { identifiersOf, sendLinks, type Resource } from '../../http/jsonapi.js';
+import { identifiersOf, isPlainObject, resourceOf, sendLinks, type Resource } from '../../http/jsonapi.js';
 import type { RouteDef } from '../../http/router.js';
 import { endpointType } from '../objects/model.js';
 import { writeRelationships } from '../objects/relations.js';
@@ -36,8 +36,6 @@ interface Target {
 }
 /** What an operation leaves to answer with: an object to serialise, identifiers, or nothing. */
 type Outcome = { objectId: number } | { identifiers: Array<{ id: string; type: string }> } | null;
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** An error of operation `index`, pointing at it (and at the member named, when there is one). */
 function atOperation(err: unknown, index: number, member = ''): unknown {
@@ -131,14 +129,11 @@ export function operationsRoutes(ctx: AppContext): RouteDef[] {
           member = '/data';
           const data = op.data;
           if (!isPlainObject(data)) throw badRequest('"data" must be a resource object', 'invalid_body');
-          for (const key of ['attributes', 'meta', 'relationships'] as const) {
-            if (data[key] !== undefined && data[key] !== null && !isPlainObject(data[key])) throw badRequest(`"data.${key}" must be an object`, 'invalid_body');
-          }
-          const input = { attributes: (data.attributes as Record<string, unknown>) ?? {}, meta: (data.meta as Record<string, unknown>) ?? {} };
           if (kind === 'add') {
             if (ref) throw badRequest('"add" of an object takes no "ref"', 'invalid_body');
             if (data.id !== undefined) throw new ApiError(403, 'client_id', 'Object ids are given by the server: send "lid" to refer to a new object');
             const type = writableType(data.type, 'data');
+            const input = resourceOf(data, type.name);
             if (data.lid !== undefined && (typeof data.lid !== 'string' || !data.lid)) throw badRequest('"data.lid" must be a non-empty string', 'invalid_body');
             if (typeof data.lid === 'string' && lids.has(data.lid)) throw badRequest(`"data.lid" ${JSON.stringify(data.lid)} is used twice`, 'duplicate_lid');
             const row = await createObjectRow(ctx, type.name, input, req.auth, trx);
@@ -148,6 +143,7 @@ export function operationsRoutes(ctx: AppContext): RouteDef[] {
           }
           // update
           const target = resolve(data, 'data');
+          const input = resourceOf(data, target.type);
           if (ref) {
             const named = resolve(ref, 'ref');
             if (named.id !== target.id || named.type !== target.type) throw new ApiError(409, 'id_mismatch', '"ref" and "data" name different objects');
