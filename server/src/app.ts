@@ -127,16 +127,6 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     },
   });
 
-  if (config.logRequests) {
-    app.use((req, res, next) => {
-      const started = process.hrtime.bigint();
-      res.on('finish', () => {
-        const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        log(`${req.method} ${req.originalUrl.split('?')[0]} ${res.statusCode} ${ms.toFixed(1)}ms`);
-      });
-      next();
-    });
-  }
   app.use(
     helmet({
       contentSecurityPolicy: {
@@ -182,6 +172,23 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   const initialAdmin = await ensureInitialAdmin(ctx);
 
   const classes = expressClasses(app);
+  // Cached anonymous answers go out before express when no middleware in front of the routes
+  // depends on the request: no CORS (its headers follow the Origin) and no API key required
+  // (see http/response-cache.ts). The request log is written here, for both paths.
+  const rawHits = !config.corsOrigins.length && !config.requireApiKey;
+  const handler: http.RequestListener = (req, res) => {
+    if (config.logRequests) {
+      const started = process.hrtime.bigint();
+      // As received: express rewrites req.url inside mounted middleware (/admin).
+      const pathname = (req.url ?? '').split('?')[0];
+      res.on('finish', () => {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        log(`${req.method} ${pathname} ${res.statusCode} ${ms.toFixed(1)}ms`);
+      });
+    }
+    if (rawHits && ctx.responseCache.serveRaw(req, res)) return;
+    app(req, res);
+  };
   let server: http.Server | null = null;
   return {
     app,
@@ -199,7 +206,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
             connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(Math.min(headersTimeoutMs, requestTimeoutMs) / 4))),
             ...classes,
           },
-          app,
+          handler,
         );
         let ownUrl = '';
         s.on('clientError', (err: NodeJS.ErrnoException, socket) => answerClientError(err, socket, config.baseUrl ?? ownUrl));

@@ -3,9 +3,13 @@
 // anonymous answer, writes that share a transaction (group commit) succeed or fail one by one,
 // and unames stay unique however many objects share a title.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
+import { createServer } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
 import { rawRequest } from './helpers/raw-http.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
@@ -164,5 +168,71 @@ describe('response cache, read cache, group commit and unames', () => {
     assert.equal((await t.request('DELETE', `/documents/${answers[39].body.data.id}`, { token })).status, 204);
     const next = await t.request('POST', '/documents', { token, body: doc({ title: 'Same Title' }) });
     assert.equal(next.body.data.attributes.uname, 'same-title-41');
+  });
+
+  test('a hit answered before express has the headers and body of the answer that was stored', async () => {
+    const created = await t.request('POST', '/documents', { token, body: doc({ title: 'Same headers', status: 'on' }) });
+    const id = created.body.data.id;
+    const headersOf = (r: { headers: Record<string, string> }) => Object.entries(r.headers).filter(([k]) => k !== 'date').sort();
+    const miss = await rawGet(t, `/documents/${id}`, {});
+    const hit = await rawGet(t, `/documents/${id}`, {});
+    assert.equal(miss.status, 200);
+    assert.equal(hit.status, 200);
+    assert.deepEqual(headersOf(hit), headersOf(miss));
+    assert.ok(hit.headers['content-security-policy'] && hit.headers['x-content-type-options'] === 'nosniff', 'helmet headers kept');
+    assert.deepEqual(hit.body, miss.body);
+    // Credentials of any kind never get the anonymous answer.
+    const signedIn = await rawGet(t, `/documents/${id}`, { Authorization: `Bearer ${token}` });
+    assert.equal(signedIn.status, 200);
+    assert.equal((await rawGet(t, `/documents/${id}?access_token=not-a-token`, {})).status, 401);
+    assert.equal((await rawGet(t, `/documents/${id}`, { 'X-Api-Key': 'not-a-key' })).status, 403);
+  });
+});
+
+describe('response cache with request-dependent middleware', () => {
+  test('with CORS configured, each origin gets its own CORS headers on cached answers; hits are logged', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-cors-cache-'));
+    const lines: string[] = [];
+    const server = await createServer(
+      loadConfig({ FOLIO_DATA_DIR: dir, FOLIO_ADMIN_PASSWORD: 'admin-secret-1', FOLIO_CORS_ORIGINS: 'http://a.example,http://b.example' }, { logRequests: true }),
+      { log: (l) => lines.push(l) },
+    );
+    const { url } = await server.listen(0, '127.0.0.1');
+    try {
+      const login = await (await fetch(`${url}/auth`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'admin-secret-1' }) })).json();
+      const created = await fetch(`${url}/documents`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/vnd.api+json', Authorization: `Bearer ${login.meta.jwt}` },
+        body: JSON.stringify(doc({ title: 'Cors cached', status: 'on' })),
+      });
+      const id = (await created.json()).data.id;
+      const get = (origin: string) => fetch(`${url}/documents/${id}`, { headers: { Accept: 'application/vnd.api+json', Origin: origin } });
+      const a = await get('http://a.example');
+      const b = await get('http://b.example');
+      const a2 = await get('http://a.example');
+      assert.equal(a.headers.get('access-control-allow-origin'), 'http://a.example');
+      assert.equal(b.headers.get('access-control-allow-origin'), 'http://b.example');
+      assert.equal(a2.headers.get('access-control-allow-origin'), 'http://a.example');
+      assert.equal(await b.text(), await a2.text());
+      assert.ok(server.ctx.responseCache.size >= 1);
+      assert.equal(lines.filter((l) => l.startsWith(`GET /documents/${id} 200`)).length, 3, lines.join('\n'));
+    } finally {
+      await server.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('without CORS, hits answered before express are logged like any request', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-log-cache-'));
+    const lines: string[] = [];
+    const server = await createServer(loadConfig({ FOLIO_DATA_DIR: dir, FOLIO_ADMIN_PASSWORD: 'admin-secret-1' }, { logRequests: true }), { log: (l) => lines.push(l) });
+    const { url } = await server.listen(0, '127.0.0.1');
+    try {
+      for (let i = 0; i < 3; i++) assert.equal((await fetch(`${url}/folders`, { headers: { Accept: 'application/vnd.api+json' } })).status, 200);
+      assert.equal(lines.filter((l) => l.startsWith('GET /folders 200')).length, 3, lines.join('\n'));
+    } finally {
+      await server.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

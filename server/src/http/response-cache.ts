@@ -2,7 +2,11 @@
 // LAN client browsing published content) ask for the same objects over and over; between two
 // writes their answers cannot change. A route opts in with `cache: true` in its RouteDef.
 //
-// Hits are answered before the routes are walked (app.ts); misses are stored by the route.
+// Hits are answered before the routes are walked (app.ts); misses are stored by the route. When
+// nothing in front of the routes depends on the request (no CORS, no API-key requirement, no
+// request log), hits of requests that carry no credentials are answered before express itself
+// (serveRaw): with the headers the middlewares set on the stored answer, 304 for a matching
+// If-None-Match, no body for HEAD.
 // What makes two requests the same answer: the method (GET and HEAD share the body), the URL
 // with its query, the Accept header (negotiation picks the layout), the base URL that links are
 // built on (the configured one, or the Host the client used) and the API key's application.
@@ -10,17 +14,28 @@
 // Only 200 answers with a string body are stored; any write of this process and any commit of
 // another (the data version, see db/dialect/sqlite.ts) drops every entry. Bounded in bytes.
 import type { Request, Response } from 'express';
+import fresh from 'fresh';
+import type http from 'node:http';
 import { baseUrl } from './links.js';
 
 interface Entry {
   /** Encoded once: a hit sends the bytes as they are. */
   body: Buffer;
+  /** Headers the route set (with Content-Type and ETag). */
   headers: Record<string, string>;
+  /** Headers the middlewares had set before the route (helmet's): sent by serveRaw only. */
+  prelude: Record<string, string>;
 }
 
 export interface ResponseCache {
   /** Answers `req` from the cache when it can; true when it did. */
   serve(req: Request, res: Response): boolean;
+  /**
+   * The same before express: only for GET/HEAD without credentials (no Authorization, no
+   * X-Api-Key, no access_token) and without a body; the caller decides whether the app's
+   * middlewares allow it at all. True when it answered.
+   */
+  serveRaw(req: http.IncomingMessage, res: http.ServerResponse): boolean;
   /** Arranges for the answer `res` is about to send to be stored (if it may be). */
   capture(req: Request, res: Response): void;
   readonly size: number;
@@ -56,7 +71,43 @@ export function createResponseCache(dataVersion: () => number, maxBytes = 16 * 1
     return v;
   };
 
+  const headerValues = (res: Response, names: Iterable<string>) => {
+    const out: Record<string, string> = {};
+    for (const name of names) {
+      const value = res.getHeader(name);
+      if (typeof value === 'string' || typeof value === 'number') out[name] = String(value);
+    }
+    return out;
+  };
+
   return {
+    serveRaw(req, res) {
+      if (!entries.size || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
+      const h = req.headers;
+      if (h.authorization !== undefined || h['x-api-key'] !== undefined || h['transfer-encoding'] !== undefined) return false;
+      if (h['content-length'] !== undefined && h['content-length'] !== '0') return false;
+      const url = req.url ?? '';
+      if (url.includes('access_token')) return false;
+      current();
+      // The request has express's prototype already (app.ts): baseUrl reads the Host as routes do.
+      const key = `${url}\u0000${h.accept ?? ''}\u0000${baseUrl(req as Request)}\u0000`;
+      const hit = entries.get(key);
+      if (!hit) return false;
+      entries.delete(key);
+      entries.set(key, hit);
+      for (const name in hit.prelude) res.setHeader(name, hit.prelude[name]);
+      for (const name in hit.headers) res.setHeader(name, hit.headers[name]);
+      if (fresh(h, { etag: hit.headers.etag })) {
+        res.removeHeader('content-type');
+        res.statusCode = 304;
+        res.end();
+        return true;
+      }
+      res.statusCode = 200;
+      res.setHeader('Content-Length', hit.body.length);
+      res.end(req.method === 'HEAD' ? undefined : hit.body);
+      return true;
+    },
     serve(req, res) {
       if (!cacheable(req)) return false;
       current();
@@ -79,16 +130,15 @@ export function createResponseCache(dataVersion: () => number, maxBytes = 16 * 1
         const out = send.call(this, body);
         // Not stored when a write landed while the answer was built: it may predate it.
         if (res.statusCode === 200 && typeof body === 'string' && body.length <= MAX_ENTRY_BYTES && current() === readFrom) {
-          const headers: Record<string, string> = {};
-          for (const name of res.getHeaderNames()) {
-            if (name !== 'content-type' && name !== 'etag' && before.has(name)) continue;
-            if (name === 'content-length' || name === 'date') continue;
-            const value = res.getHeader(name);
-            if (typeof value === 'string' || typeof value === 'number') headers[name] = String(value);
-          }
+          const names = res.getHeaderNames().filter((name) => name !== 'content-length' && name !== 'date');
+          const mine = (name: string) => name === 'content-type' || name === 'etag' || !before.has(name);
           const old = entries.get(key);
           if (old) bytes -= sizeOf(old);
-          const entry = { body: Buffer.from(body, 'utf8'), headers };
+          const entry = {
+            body: Buffer.from(body, 'utf8'),
+            headers: headerValues(res, names.filter(mine)),
+            prelude: headerValues(res, names.filter((name) => !mine(name))),
+          };
           entries.set(key, entry);
           bytes += sizeOf(entry);
           while (bytes > maxBytes && entries.size) {
