@@ -185,6 +185,7 @@ describe('response cache, read cache, group commit and unames', () => {
     const signedIn = await rawGet(t, `/documents/${id}`, { Authorization: `Bearer ${token}` });
     assert.equal(signedIn.status, 200);
     assert.equal((await rawGet(t, `/documents/${id}?access_token=not-a-token`, {})).status, 401);
+    assert.equal((await rawGet(t, `/documents/${id}?%61ccess%5Ftoken=not-a-token`, {})).status, 401);
     assert.equal((await rawGet(t, `/documents/${id}`, { 'X-Api-Key': 'not-a-key' })).status, 403);
   });
 });

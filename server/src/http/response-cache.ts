@@ -87,7 +87,8 @@ export function createResponseCache(dataVersion: () => number, maxBytes = 16 * 1
       if (h.authorization !== undefined || h['x-api-key'] !== undefined || h['transfer-encoding'] !== undefined) return false;
       if (h['content-length'] !== undefined && h['content-length'] !== '0') return false;
       const url = req.url ?? '';
-      if (url.includes('access_token')) return false;
+      // The query as the routes will read it (parsed once, app.ts): a token may hide in any encoding.
+      if (url.includes('?') && (req as Request).query.access_token !== undefined) return false;
       current();
       // The request has express's prototype already (app.ts): baseUrl reads the Host as routes do.
       const key = `${url}\u0000${h.accept ?? ''}\u0000${baseUrl(req as Request)}\u0000`;
