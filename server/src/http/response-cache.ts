@@ -98,7 +98,7 @@ export function createResponseCache(dataVersion: () => number, maxBytes = 16 * 1
       entries.set(key, hit);
       for (const name in hit.prelude) res.setHeader(name, hit.prelude[name]);
       for (const name in hit.headers) res.setHeader(name, hit.headers[name]);
-      if (fresh(h, { etag: hit.headers.etag })) {
+      if (fresh(h, { etag: res.getHeader('etag') as string | undefined })) {
         res.removeHeader('content-type');
         res.statusCode = 304;
         res.end();
@@ -131,8 +131,9 @@ export function createResponseCache(dataVersion: () => number, maxBytes = 16 * 1
         const out = send.call(this, body);
         // Not stored when a write landed while the answer was built: it may predate it.
         if (res.statusCode === 200 && typeof body === 'string' && body.length <= MAX_ENTRY_BYTES && current() === readFrom) {
-          const names = res.getHeaderNames().filter((name) => name !== 'content-length' && name !== 'date');
-          const mine = (name: string) => name === 'content-type' || name === 'etag' || !before.has(name);
+          // Names as they were set (helmet's `X-Frame-Options`…): a hit looks like the miss.
+          const names = (res as unknown as { getRawHeaderNames(): string[] }).getRawHeaderNames().filter((name) => !/^(content-length|date)$/i.test(name));
+          const mine = (name: string) => /^(content-type|etag)$/i.test(name) || !before.has(name.toLowerCase());
           const old = entries.get(key);
           if (old) bytes -= sizeOf(old);
           const entry = {
