@@ -77,6 +77,34 @@ describe('atomic operations (POST /operations)', () => {
     assert.equal(countObjects(), objects);
   });
 
+  test('"href" may name the target instead of "ref", as a path or a full URL', async () => {
+    const res = await ops([
+      { op: 'add', href: '/documents', data: { type: 'documents', lid: 'h', attributes: { title: 'By href' } } },
+      { op: 'add', href: `${t.url}/documents`, data: { type: 'documents', attributes: { title: 'By full href' } } },
+    ]);
+    assert.equal(res.status, 200, res.text);
+    const [first, second] = res.body['atomic:results'].map((r: { data: { id: string } }) => r.data.id);
+    const more = await ops([
+      { op: 'update', href: `/documents/${first}`, data: { type: 'documents', id: first, attributes: { description: 'updated by href' } } },
+      { op: 'add', href: `/documents/${first}/relationships/see_also`, data: [{ type: 'documents', id: second }] },
+      { op: 'remove', href: `${t.url}/documents/${second}` },
+    ]);
+    assert.equal(more.status, 200, more.text);
+    assert.equal(more.body['atomic:results'][0].data.attributes.description, 'updated by href');
+    assert.deepEqual(more.body['atomic:results'][1].data.map((d: { id: string }) => d.id), [second]);
+    expectError(await t.request('GET', `/documents/${second}`, { token }), 404);
+
+    const objects = countObjects();
+    expectError(await ops([{ op: 'add', href: '/news', data: { type: 'documents', attributes: { title: 'x' } } }]), 409, 'type_mismatch');
+    expectError(await ops([{ op: 'remove', href: '/documents' }]), 409, 'type_mismatch');
+    const both = expectError(await ops([{ op: 'remove', href: `/documents/${first}`, ref: { type: 'documents', id: first } }]), 400, 'invalid_op');
+    assert.equal(both.source.pointer, '/atomic:operations/0/href');
+    expectError(await ops([{ op: 'remove', href: '/documents/1/2/3/4/5' }]), 400, 'invalid_href');
+    expectError(await ops([{ op: 'remove', href: '/documents/%E0%A4%A' }]), 400, 'invalid_href');
+    expectError(await ops([{ op: 'remove', href: 42 }]), 400, 'invalid_href');
+    assert.equal(countObjects(), objects);
+  });
+
   test('plain JSON API content types are accepted too, and a big batch lands whole', async () => {
     const before = countObjects();
     const batch = Array.from({ length: 200 }, (_, i) => add({ title: `Bulk ${i}`, body: `<p>${'text '.repeat(200)}</p>` }));
@@ -94,7 +122,6 @@ describe('atomic operations (POST /operations)', () => {
     expectError(await ops([]), 400, 'invalid_body');
     expectError(await ops([42]), 400, 'invalid_body');
     expectError(await ops([{ op: 'merge', data: {} }]), 400, 'invalid_op');
-    expectError(await ops([{ op: 'add', href: '/documents', data: { type: 'documents' } }]), 400, 'invalid_op');
     expectError(await ops([{ op: 'add', data: { type: 'documents', id: '5', attributes: {} } }]), 403, 'client_id');
     expectError(await ops([{ op: 'add', data: { type: 'nonexistent', attributes: {} } }]), 404, 'unknown_type');
     expectError(await ops([{ op: 'add', data: { type: 'users', attributes: {} } }]), 404, 'unknown_type');

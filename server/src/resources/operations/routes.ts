@@ -15,11 +15,12 @@
 // /{type}/{id}, POST|PATCH|DELETE /{type}/{id}/relationships/{relation}), with the same checks and
 // errors. The first failing operation rolls back the whole request; its error says which one in
 // `source.pointer` (`/atomic:operations/3/...`). `lid` names an object added earlier in the same
-// request. Users and folders keep their own endpoints (their writes carry more than an object).
+// request; `href` may stand for `ref` (`/{type}`, `/{type}/{id}`, `/{type}/{id}/relationships/{r}`). Users and folders keep their own endpoints (their writes carry more than an object).
 import type { Request } from 'express';
 import type { AppContext } from '../../context.js';
 import { ApiError, badRequest } from '../../http/errors.js';
 import { identifiersOf, isPlainObject, resourceOf, sendLinks, type Resource } from '../../http/jsonapi.js';
+import { baseUrl } from '../../http/links.js';
 import type { RouteDef } from '../../http/router.js';
 import { endpointType } from '../objects/model.js';
 import { writeRelationships } from '../objects/relations.js';
@@ -55,6 +56,29 @@ function operationsOf(body: unknown): Array<Record<string, unknown>> {
     if (!isPlainObject(op)) throw atOperation(badRequest('an operation must be an object', 'invalid_body'), i);
     return op;
   });
+}
+
+/**
+ * The target an operation's `href` names, as a `ref`: `/{type}` (a collection), `/{type}/{id}` or
+ * `/{type}/{id}/relationships/{relation}`, relative or absolute (under the server's base URL).
+ */
+function hrefTarget(req: Request, href: unknown): { type: string; id?: string; relationship?: string } {
+  const invalid = () => badRequest('"href" must be /{type}, /{type}/{id} or /{type}/{id}/relationships/{relation}', 'invalid_href');
+  if (typeof href !== 'string' || !href) throw invalid();
+  let parts: string[];
+  try {
+    const base = baseUrl(req);
+    let pathname = new URL(href, `${base}/`).pathname;
+    const prefix = new URL(base).pathname.replace(/\/$/, '');
+    if (prefix && pathname.startsWith(`${prefix}/`)) pathname = pathname.slice(prefix.length);
+    parts = pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  } catch {
+    throw invalid();
+  }
+  if (parts.length === 1) return { type: parts[0] };
+  if (parts.length === 2) return { type: parts[0], id: parts[1] };
+  if (parts.length === 4 && parts[2] === 'relationships') return { type: parts[0], id: parts[1], relationship: parts[3] };
+  throw invalid();
 }
 
 export function operationsRoutes(ctx: AppContext): RouteDef[] {
@@ -95,13 +119,24 @@ export function operationsRoutes(ctx: AppContext): RouteDef[] {
         try {
           const kind = op.op as Op;
           if (kind !== 'add' && kind !== 'update' && kind !== 'remove') throw badRequest('"op" must be "add", "update" or "remove"', 'invalid_op');
-          if (op.href !== undefined) throw badRequest('"href" is not supported: name the target with "ref"', 'invalid_op');
-          const ref = op.ref;
-          if (ref !== undefined && !isPlainObject(ref)) throw badRequest('"ref" must be an object', 'invalid_body');
+          if (op.ref !== undefined && !isPlainObject(op.ref)) throw badRequest('"ref" must be an object', 'invalid_body');
+          let ref = op.ref as Record<string, unknown> | undefined;
+          const refMember = op.href !== undefined ? '/href' : '/ref';
+          if (op.href !== undefined) {
+            member = '/href';
+            if (ref !== undefined) throw badRequest('An operation names its target with "ref" or "href", not both', 'invalid_op');
+            const target = hrefTarget(req, op.href);
+            if (target.id === undefined) {
+              // A collection: where a new object goes.
+              if (kind !== 'add' || (isPlainObject(op.data) && op.data.type !== target.type)) {
+                throw new ApiError(409, 'type_mismatch', `"href" ${JSON.stringify(op.href)} names the ${target.type} collection: only an "add" of a ${target.type} goes there`);
+              }
+            } else ref = target;
+          }
 
           if (ref && ref.relationship !== undefined) {
             // A relationship write: ref names the object and the relation, data the identifiers.
-            member = '/ref';
+            member = refMember;
             if (typeof ref.relationship !== 'string' || !ref.relationship) throw badRequest('"ref.relationship" must be a relation name', 'invalid_body');
             const row = await existing(resolve(ref, 'ref'));
             member = '/data';
@@ -118,7 +153,7 @@ export function operationsRoutes(ctx: AppContext): RouteDef[] {
           }
 
           if (kind === 'remove') {
-            member = '/ref';
+            member = refMember;
             if (!ref) throw badRequest('"remove" needs "ref" naming the object', 'invalid_body');
             const row = await existing(resolve(ref, 'ref'));
             await trashObjects(ctx, [row.id], req.auth, trx);
