@@ -3,8 +3,7 @@
 // writes their answers cannot change. A route opts in with `cache: true` in its RouteDef.
 //
 // Hits are answered before the routes are walked (app.ts); misses are stored by the route. When
-// nothing in front of the routes depends on the request (no CORS, no API-key requirement, no
-// request log), hits of requests that carry no credentials are answered before express itself
+// nothing in front of the routes depends on the request (no CORS, no API-key requirement), hits of requests that carry no credentials are answered before express itself
 // (serveRaw): with the headers the middlewares set on the stored answer, 304 for a matching
 // If-None-Match, no body for HEAD.
 // What makes two requests the same answer: the method (GET and HEAD share the body), the URL
@@ -53,14 +52,12 @@ export function createResponseCache(dataVersion: () => number, maxBytes = 16 * 1
   let version = NaN;
   let bytes = 0;
 
-  const cacheable = (req: Request) =>
-    req.auth.userId === null &&
-    !req.authError &&
-    (req.method === 'GET' || req.method === 'HEAD') &&
-    // A GET with a body is not what was stored: let the routes judge it.
-    !req.headers['transfer-encoding'] &&
-    (req.headers['content-length'] === undefined || req.headers['content-length'] === '0');
-  const keyOf = (req: Request) => `${req.originalUrl}\u0000${req.headers.accept ?? ''}\u0000${baseUrl(req)}\u0000${req.auth.applicationId ?? ''}`;
+  /** A GET or HEAD without a body (a GET with a body is not what was stored: the routes judge it). */
+  const plainRead = (method: string | undefined, h: http.IncomingHttpHeaders) =>
+    (method === 'GET' || method === 'HEAD') && !h['transfer-encoding'] && (h['content-length'] === undefined || h['content-length'] === '0');
+  const cacheable = (req: Request) => req.auth.userId === null && !req.authError && plainRead(req.method, req.headers);
+  const key = (url: string, accept: string | undefined, base: string, applicationId: number | null) => `${url}\u0000${accept ?? ''}\u0000${base}\u0000${applicationId ?? ''}`;
+  const keyOf = (req: Request) => key(req.originalUrl, req.headers.accept, baseUrl(req), req.auth.applicationId);
   const current = () => {
     const v = dataVersion();
     if (v !== version) {
@@ -69,6 +66,16 @@ export function createResponseCache(dataVersion: () => number, maxBytes = 16 * 1
       version = v;
     }
     return v;
+  };
+  /** The entry stored under `k` (now the most recently used), if the data has not changed since. */
+  const take = (k: string) => {
+    current();
+    const hit = entries.get(k);
+    if (hit) {
+      entries.delete(k);
+      entries.set(k, hit);
+    }
+    return hit;
   };
 
   const headerValues = (res: Response, names: Iterable<string>) => {
@@ -82,20 +89,14 @@ export function createResponseCache(dataVersion: () => number, maxBytes = 16 * 1
 
   return {
     serveRaw(req, res) {
-      if (!entries.size || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
       const h = req.headers;
-      if (h.authorization !== undefined || h['x-api-key'] !== undefined || h['transfer-encoding'] !== undefined) return false;
-      if (h['content-length'] !== undefined && h['content-length'] !== '0') return false;
+      if (!entries.size || !plainRead(req.method, h) || h.authorization !== undefined || h['x-api-key'] !== undefined) return false;
       const url = req.url ?? '';
       // The query as the routes will read it (parsed once, app.ts): a token may hide in any encoding.
       if (url.includes('?') && (req as Request).query.access_token !== undefined) return false;
-      current();
       // The request has express's prototype already (app.ts): baseUrl reads the Host as routes do.
-      const key = `${url}\u0000${h.accept ?? ''}\u0000${baseUrl(req as Request)}\u0000`;
-      const hit = entries.get(key);
+      const hit = take(key(url, h.accept, baseUrl(req as Request), null));
       if (!hit) return false;
-      entries.delete(key);
-      entries.set(key, hit);
       for (const name in hit.prelude) res.setHeader(name, hit.prelude[name]);
       for (const name in hit.headers) res.setHeader(name, hit.headers[name]);
       if (fresh(h, { etag: res.getHeader('etag') as string | undefined })) {
@@ -111,12 +112,8 @@ export function createResponseCache(dataVersion: () => number, maxBytes = 16 * 1
     },
     serve(req, res) {
       if (!cacheable(req)) return false;
-      current();
-      const key = keyOf(req);
-      const hit = entries.get(key);
+      const hit = take(keyOf(req));
       if (!hit) return false;
-      entries.delete(key);
-      entries.set(key, hit);
       for (const name in hit.headers) res.setHeader(name, hit.headers[name]);
       res.status(200).send(hit.body);
       return true;

@@ -94,12 +94,17 @@ export function operationsRoutes(ctx: AppContext): RouteDef[] {
   async function run(req: Request, ops: Array<Record<string, unknown>>): Promise<Outcome[]> {
     return ctx.writes.run(async (trx) => {
       const lids = new Map<string, Target>();
+      /** The object added earlier under `lid`; `member` names where the lid was sent. */
+      const added = (lid: string, member: string): Target => {
+        const known = lids.get(lid);
+        if (!known) throw badRequest(`"${member}" ${JSON.stringify(lid)} names no object added before it`, 'unknown_lid');
+        return known;
+      };
       /** `{type, id}` or `{type, lid}` of `member` as the object it names. */
       const resolve = (ident: Record<string, unknown>, member: string): Target => {
         const type = writableType(ident.type, member);
         if (typeof ident.lid === 'string' && ident.id === undefined) {
-          const known = lids.get(ident.lid);
-          if (!known) throw badRequest(`"${member}.lid" ${JSON.stringify(ident.lid)} names no object added before it`, 'unknown_lid');
+          const known = added(ident.lid, `${member}.lid`);
           if (known.type !== type.name) throw new ApiError(409, 'type_mismatch', `"${member}.lid" ${ident.lid} is a ${known.type}, not a ${type.name}`);
           return known;
         }
@@ -140,14 +145,13 @@ export function operationsRoutes(ctx: AppContext): RouteDef[] {
             if (typeof ref.relationship !== 'string' || !ref.relationship) throw badRequest('"ref.relationship" must be a relation name', 'invalid_body');
             const row = await existing(resolve(ref, 'ref'));
             member = '/data';
-            const items = identifiersOf(op.data, true).map((item, k) => {
-              if (item.lid === undefined) return item;
-              const known = lids.get(item.lid);
-              if (!known) throw badRequest(`data[${k}].lid ${JSON.stringify(item.lid)} names no object added before it`, 'unknown_lid');
-              return { id: String(known.id), type: item.type, meta: item.meta };
-            });
+            const items = identifiersOf(op.data, true).map(({ id, lid, type, meta }, k) => ({
+              id: lid === undefined ? id : String(added(lid, `data[${k}].lid`).id),
+              type,
+              meta,
+            }));
             const mode = kind === 'add' ? 'add' : kind === 'update' ? 'replace' : 'remove';
-            const written = await writeRelationships(ctx, row, ref.relationship, items.map(({ id, type, meta }) => ({ id, type, meta })), mode, trx);
+            const written = await writeRelationships(ctx, row, ref.relationship, items, mode, trx);
             outcomes.push({ identifiers: written });
             continue;
           }
