@@ -21,6 +21,7 @@ import { authenticate } from './http/auth.js';
 import { errorHandler, notFoundRoute, rawErrorResponse } from './http/errors.js';
 import { methodFallback, mountRoutes } from './http/router.js';
 import { families } from './resources/index.js';
+import { createObjectsRuntime } from './resources/objects/pipeline.js';
 import { ensureInitialAdmin } from './resources/users/service.js';
 
 export interface FolioServer {
@@ -104,6 +105,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     routes: [],
     onClose: [],
     services: {},
+    objects: createObjectsRuntime(),
     requestChecks: [],
   };
 

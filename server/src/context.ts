@@ -7,6 +7,7 @@ import type { ReadCache } from './db/read-cache.js';
 import type { WriteBatcher } from './db/write-batch.js';
 import type { ResponseCache } from './http/response-cache.js';
 import type { RouteRecord } from './http/router.js';
+import type { ObjectsRuntime } from './resources/objects/pipeline.js';
 
 export interface BackgroundTasks {
   /** Run work after the response; errors are logged; close() waits for it. */
@@ -34,6 +35,8 @@ export interface AppContext {
   onClose: Array<() => Promise<void> | void>;
   /** Per-family services registered at wiring time, looked up by name (see resources/index.ts). */
   services: Record<string, unknown>;
+  /** The object pipeline's hooks, guards, observers and open units of work (objects/pipeline.ts). */
+  objects: ObjectsRuntime;
   /**
    * Checks run on every request after authentication, before any route (e.g. the API key check).
    * A check throws an ApiError to refuse the request; families add theirs at wiring time.

@@ -14,8 +14,8 @@ describe('model', () => {
     s = await startServer();
     admin = await s.adminToken();
     // A plain user (no role) through the database layer of the foundation, to check 403s.
-    const { insertUser } = await import('../src/resources/users/service.js');
-    await insertUser(s.server.ctx.db, { username: 'editor', password: 'editor-secret-1' }, null);
+    const { createObject } = await import('../src/resources/objects/write.js');
+    await createObject(s.server.ctx, 'users', { attributes: { username: 'editor', password: 'editor-secret-1' } }, null);
     user = (await s.login('editor', 'editor-secret-1')).jwt;
   });
   after(() => s.close());

@@ -12,9 +12,13 @@ import { credentialChangeRoutes } from '../auth/change.js';
 import type { ClientCredentialsVerifier } from '../auth/routes.js';
 import { signupRoutes } from '../signup/routes.js';
 import { registerAccountSchemas } from './schemas.js';
+import { registerObjectExtension } from '../objects/extensions.js';
+import { usersExtension, usersWriteGuard } from '../users/service.js';
 
 export function accountsRoutes(ctx: AppContext): RouteDef[] {
   registerAccountSchemas(ctx);
+  registerObjectExtension(ctx, usersExtension);
+  ctx.objects.guards.push(usersWriteGuard);
   const mailer = createMailer(ctx.config, ctx.log);
   ctx.services.mailer = mailer satisfies Mailer;
   ctx.onClose.push(() => mailer.close());

@@ -12,7 +12,9 @@ import type { Mailer } from '../../mail/mailer.js';
 import { flatBody, linkWithParams, requiredString, urlField } from '../accounts/flat-body.js';
 import { validateAttributes } from '../accounts/schemas.js';
 import { consumeAccountToken, invalidUuid, issueAccountToken } from '../accounts/tokens.js';
-import { applyUserChanges, findUserByEmail, getUser, serializeUser } from '../users/service.js';
+import { inTransaction } from '../objects/pipeline.js';
+import { updateObject } from '../objects/write.js';
+import { findUserByEmail, getUser, serializeUser } from '../users/service.js';
 import { hashPassword } from './passwords.js';
 import { issueTokenPair } from './tokens.js';
 
@@ -54,7 +56,7 @@ export function credentialChangeRoutes(ctx: AppContext, mailer: Mailer): RouteDe
         if (body.login !== undefined && typeof body.login !== 'boolean') throw new ApiError(400, 'invalid_data', '"login" must be true or false');
         const { password } = validateAttributes('users', { password: requiredString(body, 'password') }, false);
         const passwordHash = await hashPassword(password as string);
-        const userId = await ctx.db.transaction().execute(async (trx) => {
+        const userId = await inTransaction(ctx, undefined, async (trx) => {
           const id = await consumeAccountToken(trx, body.uuid, 'change');
           const user = await getUser(trx, id).catch(() => {
             throw invalidUuid();
@@ -62,7 +64,7 @@ export function credentialChangeRoutes(ctx: AppContext, mailer: Mailer): RouteDe
           if (body.login === true && (Boolean(user.blocked) || user.status !== 'on')) {
             throw new ApiError(401, 'login_failed', 'This account cannot log in (blocked or not activated)');
           }
-          await applyUserChanges(trx, id, { passwordHash }, id);
+          await updateObject(ctx, id, { own: { passwordHash } }, id, { typeName: 'users' }, trx);
           if (body.login === true) await trx.updateTable('users').set({ last_login: nowIso() }).where('id', '=', id).execute();
           return id;
         });

@@ -21,17 +21,12 @@ import { baseUrl } from '../../http/links.js';
 import type { RouteDef } from '../../http/router.js';
 import { registerObjectExtension } from '../objects/extensions.js';
 import { endpointType } from '../objects/model.js';
-import {
-  createObject,
-  findObjectByIdOrUname,
-  getObject,
-  listObjects,
-  requireObject,
-  serializeObject,
-  trashObjects,
-  updateObject,
-  type ObjectRow,
-} from '../objects/service.js';
+import { listObjects } from '../objects/list.js';
+import { findObjectByIdOrUname, getObject, requireObject } from '../objects/read.js';
+import { type ObjectRow } from '../objects/rows.js';
+import { serializeObject } from '../objects/serialize.js';
+import { trashObjects } from '../objects/trash.js';
+import { createObject, updateObject } from '../objects/write.js';
 import {
   addChildren,
   FOLDERS,
@@ -51,6 +46,7 @@ import {
   type ParentInput,
 } from './service.js';
 import type { Position } from './tree.js';
+import { inTransaction } from '../objects/pipeline.js';
 
 const MAX_FILTER_FOLDERS = 100;
 const noMatch = sql<SqlBool>`1 = 0`;
@@ -156,8 +152,8 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
       }
     },
     filters: treeFilters,
-    onTrash: (trx, ids) => trashSubfolders(ctx, trx, ids),
-    onRestore: (trx, ids) => restoreSubfolders(ctx, trx, ids),
+    onTrash: (trx, ids, _ctx, actor) => trashSubfolders(ctx, trx, ids, actor),
+    onRestore: (trx, ids, _ctx, actor) => restoreSubfolders(ctx, trx, ids, actor),
     onPurge: (trx, ids) => removeFromTree(ctx, trx, ids),
   });
 
@@ -191,7 +187,7 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
         if (item.type !== FOLDERS) throw new ApiError(409, 'type_mismatch', `data[${i}]: parents are of type "folders"`);
         return { item, ...placementOf(item.meta, i) };
       });
-      await ctx.db.transaction().execute(async (trx) => {
+      await inTransaction(ctx, undefined, async (trx) => {
         const inputs: ParentInput[] = [];
         for (const p of parents) {
           const folder = await requireObject(ctx, p.item.id, { typeName: FOLDERS, db: trx });
@@ -222,7 +218,7 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
       handler: async (req, res) => {
         const input = resourceInput(req, FOLDERS);
         const parentKey = parentOfInput(input.relationships);
-        const id = await ctx.db.transaction().execute(async (trx) => {
+        const id = await inTransaction(ctx, undefined, async (trx) => {
           const parent = parentKey === null ? null : await requireObject(ctx, parentKey, { typeName: FOLDERS, db: trx });
           const created = await createObject(ctx, FOLDERS, input, req.auth, trx);
           await placeNewFolder(trx, created, parent?.id ?? null);
@@ -288,7 +284,7 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
         const folder = await requireFolder(req);
         const target = folderIdentifier(req, true);
         const placement = target ? placementOf(target.meta, 0) : {};
-        await ctx.db.transaction().execute(async (trx) => {
+        await inTransaction(ctx, undefined, async (trx) => {
           if (!target) return moveFolder(trx, folder.id, null);
           const parent = await requireObject(ctx, target.id, { typeName: FOLDERS, db: trx });
           await addChildren(ctx, trx, parent.id, [{ row: folder, ...placement }]);
@@ -303,7 +299,7 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
       handler: async (req, res) => {
         const folder = await requireFolder(req);
         const parentKey = folderIdentifier(req, false)!.id;
-        await ctx.db.transaction().execute(async (trx) => {
+        await inTransaction(ctx, undefined, async (trx) => {
           const node = await nodeOfFolder(trx, folder.id);
           if (node?.parent_id !== null && String(node?.parent_id) === parentKey) await moveFolder(trx, folder.id, null);
         });
@@ -348,7 +344,7 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
           if (item.type === 'users') throw badRequest('Users cannot be placed in folders', 'invalid_child');
           return { item, ...placementOf(item.meta, i) };
         });
-        await ctx.db.transaction().execute(async (trx) => {
+        await inTransaction(ctx, undefined, async (trx) => {
           const children: ChildInput[] = [];
           for (const { item, position, menu } of inputs) {
             children.push({ row: await requireObject(ctx, item.id, { typeName: item.type, db: trx }), position, menu });
@@ -365,7 +361,7 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
       handler: async (req, res) => {
         const folder = await requireFolder(req);
         const items = identifiersInput(req);
-        await ctx.db.transaction().execute(async (trx) => {
+        await inTransaction(ctx, undefined, async (trx) => {
           const rows: ObjectRow[] = [];
           for (const item of items) rows.push(await requireObject(ctx, item.id, { typeName: item.type, trashed: 'any', db: trx }));
           await removeChildren(ctx, trx, folder.id, rows);

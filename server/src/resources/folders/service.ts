@@ -6,7 +6,10 @@ import type { AppContext } from '../../context.js';
 import { preparedList } from '../../db/prepared.js';
 import type { Database } from '../../db/tables.js';
 import { ApiError, badRequest, notFound } from '../../http/errors.js';
-import { restoreObjects, trashObjects, typeById, type ObjectRow } from '../objects/service.js';
+import { typeById } from '../objects/model.js';
+import { type ObjectRow } from '../objects/rows.js';
+import type { Actor } from '../objects/pipeline.js';
+import { restoreObjects, trashObjects } from '../objects/trash.js';
 import {
   descendantsQuery,
   folderNode,
@@ -219,7 +222,7 @@ async function foldersAmong(ctx: AppContext, db: Db, ids: number[]): Promise<Obj
  * A folder going to the trash takes its active sub-folders with it (recorded, so restoring the
  * folder brings back exactly those); contents stay where they are, hidden with the folder.
  */
-export async function trashSubfolders(ctx: AppContext, trx: Trx, ids: number[]): Promise<void> {
+export async function trashSubfolders(ctx: AppContext, trx: Trx, ids: number[], actor: Actor): Promise<void> {
   const taken = new Set(ids);
   for (const folder of await foldersAmong(ctx, trx, ids)) {
     const subfolders = await descendantsQuery(trx, await requireNode(trx, folder.id))
@@ -232,7 +235,7 @@ export async function trashSubfolders(ctx: AppContext, trx: Trx, ids: number[]):
     if (!more.length) continue;
     for (const s of more) taken.add(s);
     await trx.insertInto('tree_trash').values(more.map((s) => ({ object_id: s, trashed_with: folder.id }))).execute();
-    await trashObjects(ctx, more, folder.modified_by, trx);
+    await trashObjects(ctx, more, actor, trx);
   }
 }
 
@@ -240,7 +243,7 @@ export async function trashSubfolders(ctx: AppContext, trx: Trx, ids: number[]):
  * Restoring a folder needs its parent folder out of the trash (409 otherwise) and brings back
  * the sub-folders its trashing took.
  */
-export async function restoreSubfolders(ctx: AppContext, trx: Trx, ids: number[]): Promise<void> {
+export async function restoreSubfolders(ctx: AppContext, trx: Trx, ids: number[], actor: Actor): Promise<void> {
   const folders = await foldersAmong(ctx, trx, ids);
   if (!folders.length) return;
   const folderIds = folders.map((f) => f.id);
@@ -256,7 +259,7 @@ export async function restoreSubfolders(ctx: AppContext, trx: Trx, ids: number[]
   const taken = await trx.selectFrom('tree_trash').select('object_id').where('trashed_with', 'in', folderIds).execute();
   if (!taken.length) return;
   await trx.deleteFrom('tree_trash').where('trashed_with', 'in', folderIds).execute();
-  await restoreObjects(ctx, taken.map((t) => t.object_id), trx);
+  await restoreObjects(ctx, taken.map((t) => t.object_id), actor, trx);
 }
 
 /**

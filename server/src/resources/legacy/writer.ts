@@ -9,12 +9,14 @@ import { badRequest, notFound } from '../../http/errors.js';
 import { addChildren, placeNewFolder, removeChildren } from '../folders/service.js';
 import { folderNode, nodeIn, type Position } from '../folders/tree.js';
 import { relationOfType, writeRelationships } from '../objects/relations.js';
-import { createObject, getObject, updateObject } from '../objects/service.js';
+import { getObject } from '../objects/read.js';
+import { createObject, updateObject } from '../objects/write.js';
 import { mediaRootOf, streamService } from '../streams/service.js';
 import { findReachable, findVisible, FOLDER_TYPE, isReachable, relationSide, type ObjectRow, type Reader } from './reader.js';
 import { parseTermsInput, saveTerms } from './terms.js';
 import { assertWritable, resolveTypeName } from './types.js';
 import { consumeUploadToken } from './uploads.js';
+import { inTransaction } from '../objects/pipeline.js';
 
 type Data = Record<string, unknown>;
 const isObject = (v: unknown): v is Data => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -131,7 +133,7 @@ export async function createLegacyObject(ctx: AppContext, req: Request, reader: 
   const mediaRoot = mediaRootOf(ctx, typeName);
   if (data.upload_token !== undefined && !mediaRoot) throw badRequest(`Objects of type "${data.object_type}" take no file`, 'not_media');
   const userId = req.auth.userId!;
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx, undefined, async (trx) => {
     const r = await reader(trx);
     const nodes = [];
     for (const [i, id] of parents.entries()) nodes.push(await parentNode(r, id, `parents[${i}]`));
@@ -162,7 +164,7 @@ export async function updateLegacyObject(ctx: AppContext, req: Request, reader: 
   const relations = data.relations !== undefined && data.relations !== null ? parseRelations(data.relations) : [];
   const parents = data.parents !== undefined && data.parents !== null ? parentIds(data.parents) : null;
   const userId = req.auth.userId!;
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx, undefined, async (trx) => {
     const r = await reader(trx);
     const row = await findReachable(r, String(id));
     if (typeof data.object_type === 'string' && (await resolveTypeName(trx, data.object_type)) !== row.type_name) {
@@ -201,7 +203,7 @@ async function replaceParents(r: Reader, row: ObjectRow, parents: number[]) {
 /** POST /objects/{id}/relations/{name}: add or update each related object. */
 export async function addLegacyRelations(ctx: AppContext, reader: (db: Transaction<Database>) => Promise<Reader>, objectId: string, name: string, items: Data[]) {
   const parsed = relationItems(items, 'data');
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx, undefined, async (trx) => {
     const r = await reader(trx);
     const row = await findReachable(r, objectId);
     await assertWritable(ctx, row.type_name, trx);
@@ -215,7 +217,7 @@ export async function putLegacyRelation(ctx: AppContext, reader: (db: Transactio
   if (data.priority === undefined && data.params === undefined) throw badRequest('"priority" or "params" is required', 'missing_parameter');
   const priority = optPriority(data.priority, 'priority');
   const params = optParams(data.params, 'params');
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx, undefined, async (trx) => {
     const r = await reader(trx);
     const row = await findReachable(r, objectId);
     const related = await findReachable(r, relatedId);
@@ -249,7 +251,7 @@ export async function putLegacyRelation(ctx: AppContext, reader: (db: Transactio
 /** POST /objects/{id}/children: place each child (at `priority`, else last); moves existing ones. */
 export async function addLegacyChildren(ctx: AppContext, reader: (db: Transaction<Database>) => Promise<Reader>, folderId: string, items: Data[]) {
   const parsed = items.map((item, i) => ({ childId: idOf(item.child_id, `data[${i}].child_id`), priority: optPriority(item.priority, `data[${i}].priority`) }));
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx, undefined, async (trx) => {
     const r = await reader(trx);
     const folder = await findReachable(r, folderId);
     if (folder.type_name !== FOLDER_TYPE) throw badRequest(`Object ${folder.id} is not a section or the publication`, 'not_a_section');
@@ -268,7 +270,7 @@ export async function addLegacyChildren(ctx: AppContext, reader: (db: Transactio
 export async function putLegacyChild(ctx: AppContext, reader: (db: Transaction<Database>) => Promise<Reader>, folderId: string, childId: string, data: Data) {
   const priority = optPriority(data.priority, 'priority');
   if (priority === undefined) throw badRequest('"priority" is required', 'missing_parameter');
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx, undefined, async (trx) => {
     const r = await reader(trx);
     const folder = await findReachable(r, folderId);
     const parent = await parentNode(r, folder.id, 'object');

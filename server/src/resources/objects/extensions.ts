@@ -1,17 +1,42 @@
-// Extension points of the objects family. Other families (folders, media, legacy…) register an
-// ObjectExtension at wiring time instead of editing the objects code: they add to serialised
-// objects, answer extra list filters and take part in trash, restore and permanent delete.
+// What is special about a type, as hooks of the one read path and the one write pipeline. Other
+// families (users, folders, media, legacy…) register an ObjectExtension in createServer instead of
+// writing their own copy of object writes: they validate and complete writes of their types,
+// guard and follow trash, restore and permanent delete, add to serialised objects and answer extra
+// list filters.
 import type { Request } from 'express';
 import type { Expression, SqlBool, Transaction, ExpressionBuilder } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
 import type { Resource } from '../../http/jsonapi.js';
+import type { ObjectType } from './model.js';
+import type { Actor } from './pipeline.js';
+import type { ObjectRow } from './rows.js';
 
 export interface SerializedObject {
   id: number;
   /** Concrete type name, e.g. 'images'. */
   type: string;
   resource: Resource;
+}
+
+/** A create or update on its way through the pipeline (write.ts). */
+export interface PendingWrite {
+  action: 'create' | 'update';
+  type: ObjectType;
+  actor: Actor;
+  /** Validated attributes of the `objects` row (core columns and custom properties). */
+  attributes: Record<string, unknown>;
+  /**
+   * Data the type's hooks own (users: username, password hash, roles…): from their `validate`,
+   * or given by trusted server code as `ObjectInput.own`.
+   */
+  own: Record<string, unknown>;
+  /** The row before an update. */
+  before?: ObjectRow;
+  /** The row as written, once it is. */
+  row?: ObjectRow;
+  /** New values of the changed fields, for the change record; hooks add theirs (never secrets). */
+  changed: Record<string, unknown>;
 }
 
 export interface ObjectExtension {
@@ -22,6 +47,30 @@ export interface ObjectExtension {
    * ('objects' = every type, 'media' = images, files, audio, videos…).
    */
   types: string[];
+
+  // ---- the write pipeline ----
+  /**
+   * Check a create's or update's attributes in place of the type's object schema (users have
+   * their own), before any transaction (slow work such as hashing goes here). Returns the
+   * attributes of the `objects` row and keeps the rest in `w.own`.
+   */
+  validate?(w: Omit<PendingWrite, 'attributes' | 'changed'>, attributes: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** In the transaction, before the `objects` row is written (uniqueness, invariants). */
+  beforeWrite?(trx: Transaction<Database>, w: PendingWrite, ctx: AppContext): Promise<void>;
+  /** In the transaction, after the `objects` row is written (own tables, placement, revocation). */
+  afterWrite?(trx: Transaction<Database>, w: PendingWrite, ctx: AppContext): Promise<void>;
+  /** In the transaction that moves objects to the trash, before they move (refuse with 403). */
+  beforeTrash?(trx: Transaction<Database>, ids: number[], ctx: AppContext): Promise<void>;
+  /** Inside the transaction that moves objects to the trash. */
+  onTrash?(trx: Transaction<Database>, ids: number[], ctx: AppContext, actor: Actor): Promise<void>;
+  /** Inside the transaction that restores objects from the trash. */
+  onRestore?(trx: Transaction<Database>, ids: number[], ctx: AppContext, actor: Actor): Promise<void>;
+  /** Inside the permanent-delete transaction, before the objects' rows are removed. */
+  onPurge?(trx: Transaction<Database>, ids: number[], ctx: AppContext): Promise<void>;
+  /** After the permanent delete has committed (e.g. remove files from disk). */
+  afterPurge?(ids: number[], ctx: AppContext): Promise<void>;
+
+  // ---- the read path ----
   /**
    * Add meta, relationships or included resources to a batch of serialised objects (one call per
    * response, never one per object). `included` is the response's included array.
@@ -32,22 +81,8 @@ export interface ObjectExtension {
    * Return a condition on the `objects` table (alias `objects`).
    */
   filters?: Record<string, (values: string[], eb: ExpressionBuilder<Database, 'objects'>, ctx: AppContext) => Expression<SqlBool> | Promise<Expression<SqlBool>>>;
-  /** Inside the transaction that moves objects to the trash. */
-  onTrash?(trx: Transaction<Database>, ids: number[], ctx: AppContext): Promise<void>;
-  /** Inside the transaction that restores objects from the trash. */
-  onRestore?(trx: Transaction<Database>, ids: number[], ctx: AppContext): Promise<void>;
-  /** Inside the permanent-delete transaction, before the objects' rows are removed. */
-  onPurge?(trx: Transaction<Database>, ids: number[], ctx: AppContext): Promise<void>;
-  /** After the permanent delete has committed (e.g. remove files from disk). */
-  afterPurge?(ids: number[], ctx: AppContext): Promise<void>;
-}
-
-/** The registry lives on the context, so every server has its own. */
-export function objectExtensions(ctx: AppContext): ObjectExtension[] {
-  const services = ctx.services as { objectExtensions?: ObjectExtension[] };
-  return (services.objectExtensions ??= []);
 }
 
 export function registerObjectExtension(ctx: AppContext, ext: ObjectExtension): void {
-  objectExtensions(ctx).push(ext);
+  ctx.objects.extensions.push(ext);
 }

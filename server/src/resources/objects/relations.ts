@@ -7,7 +7,10 @@ import type { Database } from '../../db/tables.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import type { ResourceIdentifier } from '../../http/jsonapi.js';
 import { concreteTypeNames, relationNamesOf, typeAllowedOn, typeById, type RelationDef } from './model.js';
-import { getObjectsByIds, inTransaction, listObjects, type ObjectList, type ObjectRow } from './service.js';
+import { listObjects, type ObjectList } from './list.js';
+import { inTransaction } from './pipeline.js';
+import { getObjectsByIds } from './read.js';
+import { type ObjectRow } from './rows.js';
 
 export interface RelatedPair {
   objectId: number;

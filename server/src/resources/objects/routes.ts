@@ -9,17 +9,12 @@ import { parseListQuery } from '../../http/query.js';
 import type { RouteDef } from '../../http/router.js';
 import { endpointType, reloadModel, relationNamesOf, typeById } from './model.js';
 import { listRelated, writeRelationships } from './relations.js';
-import {
-  createObjectRow,
-  listObjects,
-  objectPath,
-  requireObject,
-  serializeObject,
-  trashObjects,
-  updateObject,
-  type ObjectList,
-  type ObjectRow,
-} from './service.js';
+import { listObjects, type ObjectList } from './list.js';
+import { objectPath, requireObject } from './read.js';
+import { type ObjectRow } from './rows.js';
+import { serializeObject } from './serialize.js';
+import { trashObjects } from './trash.js';
+import { createObjectRow, updateObject } from './write.js';
 
 /** include= of a single object: names of its type's relations. */
 function includeOf(req: Request, ctx: AppContext, row: ObjectRow): string[] {
@@ -62,8 +57,6 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
       guard: 'user',
       handler: async (req, res) => {
         const row = await requireObject(ctx, String(req.params.id), { viewer: req.auth });
-        // Users are managed by admins only, whichever path names them.
-        if (typeById(ctx, row.object_type_id)?.name === 'users' && !req.auth.isAdmin) throw forbidden('Only administrators may delete users');
         await trashObjects(ctx, [row.id], req.auth);
         sendNoContent(res);
       },

@@ -9,6 +9,9 @@ import { uniqueUname } from './uname.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
+/** An `objects` row as stored. */
+export type ObjectRow = Selectable<ObjectsTable>;
+
 export async function getObjectType(db: Db, name: string) {
   const row = await db.selectFrom('object_types').selectAll().where('name', '=', name).executeTakeFirst();
   if (!row) throw notFound(`Unknown object type "${name}"`);

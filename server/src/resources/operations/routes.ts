@@ -24,7 +24,12 @@ import { baseUrl } from '../../http/links.js';
 import type { RouteDef } from '../../http/router.js';
 import { endpointType } from '../objects/model.js';
 import { writeRelationships } from '../objects/relations.js';
-import { createObjectRow, getObject, getObjectsByIds, serializeObjects, trashObjects, updateObject, type ObjectRow } from '../objects/service.js';
+import { getObject, getObjectsByIds } from '../objects/read.js';
+import { type ObjectRow } from '../objects/rows.js';
+import { serializeObjects } from '../objects/serialize.js';
+import { trashObjects } from '../objects/trash.js';
+import { createObjectRow, updateObject } from '../objects/write.js';
+import { inTransaction } from '../objects/pipeline.js';
 
 export const ATOMIC_EXT = 'https://jsonapi.org/ext/atomic';
 /** Operations one request may carry (the body limit bounds their size as well). */
@@ -92,7 +97,7 @@ export function operationsRoutes(ctx: AppContext): RouteDef[] {
   }
 
   async function run(req: Request, ops: Array<Record<string, unknown>>): Promise<Outcome[]> {
-    return ctx.writes.run(async (trx) => {
+    return inTransaction(ctx, undefined, async (trx) => {
       const lids = new Map<string, Target>();
       /** The object added earlier under `lid`; `member` names where the lid was sent. */
       const added = (lid: string, member: string): Target => {

@@ -12,7 +12,9 @@ import { flatBody, linkWithParams, requiredString, urlField } from '../accounts/
 import { validateAttributes } from '../accounts/schemas.js';
 import { consumeAccountToken, issueAccountToken } from '../accounts/tokens.js';
 import { hashPassword } from '../auth/passwords.js';
-import { applyUserChanges, assertUniqueAccount, getUser, insertUser, serializeUser } from '../users/service.js';
+import { inTransaction } from '../objects/pipeline.js';
+import { createObject, updateObject } from '../objects/write.js';
+import { getUser, serializeUser } from '../users/service.js';
 
 const SIGNUP_FIELDS = ['username', 'password', 'email', 'activation_url', 'redirect_url', 'name', 'surname', 'title', 'description', 'lang'];
 
@@ -40,24 +42,10 @@ export function signupRoutes(ctx: AppContext, mailer: Mailer): RouteDef[] {
         const { activation_url: _a, redirect_url: _r, ...attributes } = body;
         const a = validateAttributes('users', { ...attributes, email }, true);
         const passwordHash = await hashPassword(a.password as string);
-        const { id, uuid } = await ctx.db.transaction().execute(async (trx) => {
-          await assertUniqueAccount(trx, { username: a.username as string, email });
-          const userId = await insertUser(
-            trx,
-            {
-              username: a.username as string,
-              passwordHash,
-              email,
-              name: a.name as string | undefined,
-              surname: a.surname as string | undefined,
-              title: a.title as string | undefined,
-              description: a.description as string | undefined,
-              lang: a.lang as string | undefined,
-              status: 'draft',
-              verified: null,
-            },
-            null,
-          );
+        const { password: _p, ...profile } = a;
+        const { id, uuid } = await inTransaction(ctx, undefined, async (trx) => {
+          const input = { attributes: { ...profile, email, status: 'draft' }, own: { passwordHash, verified: null } };
+          const userId = await createObject(ctx, 'users', input, null, trx);
           return { id: userId, uuid: await issueAccountToken(trx, userId, 'activation') };
         });
         const user = await getUser(ctx.db, id);
@@ -81,9 +69,9 @@ export function signupRoutes(ctx: AppContext, mailer: Mailer): RouteDef[] {
       handler: async (req, res) => {
         const body = flatBody(req, ['uuid']);
         if (body.uuid === undefined) throw badRequest('"uuid" is required', 'invalid_uuid');
-        await ctx.db.transaction().execute(async (trx) => {
+        await inTransaction(ctx, undefined, async (trx) => {
           const userId = await consumeAccountToken(trx, body.uuid, 'activation');
-          await applyUserChanges(trx, userId, { status: 'on', verified: nowIso() }, userId);
+          await updateObject(ctx, userId, { attributes: { status: 'on' }, own: { verified: nowIso() } }, userId, { typeName: 'users' }, trx);
         });
         res.status(202).end();
       },

@@ -99,7 +99,7 @@ export function streamsRoutes(ctx: AppContext): RouteDef[] {
         const data = requestData(req);
         if (Array.isArray(data)) throw badRequest('"data" must be one media object identifier or null', 'invalid_body');
         const target = data === null ? null : identifiersInput(req)[0];
-        await streams.linkStream(String(req.params.uuid), target, req.auth.userId);
+        await streams.linkStream(String(req.params.uuid), target, req.auth);
         sendLinks(req, res);
       },
     },

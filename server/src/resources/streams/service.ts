@@ -18,9 +18,12 @@ import type { AuthInfo } from '../../http/request.js';
 import { FileStore, isUuid } from '../../storage/file-store.js';
 import { receiveToTemp, UploadAbortedError, UploadTooLargeError, type ReceivedFile } from '../../storage/receive.js';
 import { probeImage } from '../../thumbs/sharp-pipeline.js';
-import { getObject, isSubtypeOf, typeById, typeByName } from '../objects/service.js';
+import { isSubtypeOf, typeById, typeByName } from '../objects/model.js';
+import { getObject } from '../objects/read.js';
+import type { ObjectRow } from '../objects/rows.js';
 import { declaredMimeType, resolveMimeType } from './mime.js';
 import type { StreamsTable } from './tables.js';
+import { authorizeWrite, changeOf, inTransaction, recordChanges, toActor, type Actor, type ActorLike } from '../objects/pipeline.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -147,11 +150,16 @@ export class StreamService {
    */
   async storeWith<T>(p: PreparedStream, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
     try {
-      return await this.db.transaction().execute(async (trx) => {
-        const result = await work(trx);
-        await this.placeFile(p);
-        return result;
-      });
+      return await inTransaction(
+        this.ctx,
+        undefined,
+        async (trx) => {
+          const result = await work(trx);
+          await this.placeFile(p);
+          return result;
+        },
+        { alone: true },
+      );
     } catch (err) {
       await this.discard(p);
       throw err;
@@ -236,11 +244,15 @@ export class StreamService {
    * Link a stream to a media object (or unlink it with null). A stream belongs to one object and
    * an object has one stream: linking elsewhere gives 409; a type that refuses the file 400.
    */
-  async linkStream(uuid: string, target: { id: string; type: string } | null, actorId: number | null): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+  async linkStream(uuid: string, target: { id: string; type: string } | null, actorLike: ActorLike): Promise<void> {
+    const actor = toActor(actorLike);
+    await inTransaction(this.ctx, undefined, async (trx) => {
       const stream = await this.findStream(uuid.toLowerCase(), trx);
       if (!stream) throw notFound(`No stream ${uuid}`);
       if (target === null) {
+        // Unlinking is a write of the object the stream belonged to.
+        const owner = stream.object_id === null ? undefined : await getObject(this.ctx, stream.object_id, { trashed: 'any', db: trx });
+        if (owner) await this.streamLinkWritten(trx, owner, actor, null);
         await trx.updateTable('streams').set({ object_id: null, modified: nowIso() }).where('uuid', '=', stream.uuid).execute();
         return;
       }
@@ -255,9 +267,18 @@ export class StreamService {
       assertAccepts(obj.type, obj.mediaRoot, stream.mime_type);
       const other = await trx.selectFrom('streams').select('uuid').where('object_id', '=', objectId).executeTakeFirst();
       if (other) throw conflict(`Object ${objectId} already has stream ${other.uuid}; unlink it first`, 'object_has_stream');
+      const row = await getObject(this.ctx, objectId, { db: trx });
+      await this.streamLinkWritten(trx, row!, actor, stream.uuid);
       await trx.updateTable('streams').set({ object_id: objectId, modified: nowIso() }).where('uuid', '=', stream.uuid).execute();
-      await trx.updateTable('objects').set({ modified: nowIso(), modified_by: actorId }).where('id', '=', objectId).execute();
+      await trx.updateTable('objects').set({ modified: nowIso(), modified_by: actor.userId }).where('id', '=', objectId).execute();
     });
+  }
+
+  /** A stream link is an update of its media object: guarded and recorded by the pipeline. */
+  private async streamLinkWritten(trx: Transaction<Database>, row: ObjectRow, actor: Actor, uuid: string | null): Promise<void> {
+    const type = typeById(this.ctx, row.object_type_id)!;
+    await authorizeWrite(this.ctx, { action: 'update', actor, type, row, trx });
+    await recordChanges(this.ctx, trx, [changeOf('update', row, type.name, actor, { stream: uuid })]);
   }
 
   /** Link an unlinked stream to a just-created media object inside the caller's transaction (400 when the type refuses the file). */

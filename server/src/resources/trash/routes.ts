@@ -3,7 +3,11 @@ import type { AppContext } from '../../context.js';
 import { resourceInput, resourceUrl, sendList, sendNoContent, sendResource } from '../../http/jsonapi.js';
 import type { RouteDef } from '../../http/router.js';
 import { typeById } from '../objects/model.js';
-import { listObjects, purgeObjects, requireObject, restoreObjects, serializeObject, type ObjectRow } from '../objects/service.js';
+import { listObjects } from '../objects/list.js';
+import { requireObject } from '../objects/read.js';
+import { type ObjectRow } from '../objects/rows.js';
+import { serializeObject } from '../objects/serialize.js';
+import { purgeObjects, restoreObjects } from '../objects/trash.js';
 
 export function trashRoutes(ctx: AppContext): RouteDef[] {
   const trashed = (id: unknown) => requireObject(ctx, String(id), { trashed: true });
@@ -38,7 +42,7 @@ export function trashRoutes(ctx: AppContext): RouteDef[] {
       handler: async (req, res) => {
         const row: ObjectRow = await trashed(req.params.id);
         resourceInput(req, ['objects', typeById(ctx, row.object_type_id)!.name], row.id);
-        await restoreObjects(ctx, [row.id]);
+        await restoreObjects(ctx, [row.id], req.auth);
         sendNoContent(res);
       },
     },
@@ -47,7 +51,7 @@ export function trashRoutes(ctx: AppContext): RouteDef[] {
       path: '/trash/:id',
       guard: 'admin',
       handler: async (req, res) => {
-        await purgeObjects(ctx, [(await trashed(req.params.id)).id]);
+        await purgeObjects(ctx, [(await trashed(req.params.id)).id], req.auth);
         sendNoContent(res);
       },
     },

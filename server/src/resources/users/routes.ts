@@ -11,57 +11,40 @@ import { membershipRoutes } from '../accounts/memberships.js';
 import { pathId, queryIds } from '../accounts/params.js';
 import { schemaMeta, validateAttributes } from '../accounts/schemas.js';
 import { sendAccountResource, serializeWithIncluded, type IncludableRelation } from '../accounts/serialize.js';
-import { hashPassword, verifyPassword } from '../auth/passwords.js';
+import { verifyPassword } from '../auth/passwords.js';
 import { listRoles, rolesByUser, ROLE_LIST_SPEC, serializeRole, type RoleRow } from '../roles/service.js';
-import {
-  createUser,
-  getUser,
-  listUsers,
-  serializeUser,
-  trashUser,
-  updateUser,
-  USER_LIST_SPEC,
-  type UserChanges,
-} from './service.js';
+import { trashObjects } from '../objects/trash.js';
+import { createObject, updateObject, type ObjectInput } from '../objects/write.js';
+import { getUser, listUsers, serializeUser, USER_LIST_SPEC } from './service.js';
 
 /** Attributes a user may change on its own account; the rest is for admins. */
 const SELF_EDITABLE = new Set(['name', 'surname', 'title', 'description', 'lang', 'email', 'password']);
 
-const trimmedEmail = (v: unknown) => (typeof v === 'string' ? v.trim() : (v as null | undefined));
-
-async function changesFromRequest(req: Request, ctx: AppContext, id: number): Promise<UserChanges> {
+/**
+ * PATCH /users/{id} as a pipeline input. Non-admins change only their own profile; a new
+ * password needs the current one as `old_password`, so a stolen access token cannot take the
+ * account over.
+ */
+async function userPatch(req: Request, ctx: AppContext, id: number): Promise<ObjectInput> {
   const input = resourceInput(req, 'users', id);
   const isAdmin = req.auth.isAdmin;
-  const attributes = { ...input.attributes };
-  const oldPassword = attributes.old_password;
-  delete attributes.old_password;
+  const { old_password: oldPassword, ...attributes } = input.attributes;
   const valid = validateAttributes('users', attributes, false);
   if (!isAdmin) {
     const refused = Object.keys(valid).filter((k) => !SELF_EDITABLE.has(k));
     if (refused.length) throw forbidden(`Only administrators may change ${refused.join(', ')}`);
     if (input.meta.locked !== undefined) throw forbidden('Only administrators may lock or unlock');
   }
-  const changes: UserChanges = {};
-  for (const key of ['username', 'name', 'surname', 'title', 'description', 'lang', 'status', 'uname', 'blocked'] as const) {
-    if (valid[key] !== undefined) (changes as Record<string, unknown>)[key] = valid[key];
-  }
-  if (valid.email !== undefined) changes.email = trimmedEmail(valid.email) || null;
-  if (input.meta.locked !== undefined) {
-    if (typeof input.meta.locked !== 'boolean') throw badRequest('meta.locked must be true or false', 'invalid_data');
-    changes.locked = input.meta.locked;
-  }
   if (typeof valid.password === 'string') {
-    // Someone holding only a stolen access token must not be able to take the account over.
     if (!isAdmin) {
       if (typeof oldPassword !== 'string') throw badRequest('Changing your password needs "old_password"', 'old_password_required');
       const user = await ctx.db.selectFrom('users').select('password_hash').where('id', '=', id).executeTakeFirst();
       if (!(await verifyPassword(oldPassword, user?.password_hash ?? null))) throw badRequest('"old_password" is wrong', 'wrong_password');
     }
-    changes.passwordHash = await hashPassword(valid.password);
   } else if (oldPassword !== undefined) {
     throw badRequest('"old_password" goes only with a new "password"', 'invalid_data');
   }
-  return changes;
+  return { attributes, meta: input.meta };
 }
 
 export function userRoutes(ctx: AppContext): RouteDef[] {
@@ -90,24 +73,7 @@ export function userRoutes(ctx: AppContext): RouteDef[] {
       guard: 'admin',
       handler: async (req, res) => {
         const input = resourceInput(req, 'users');
-        const a = validateAttributes('users', input.attributes, true);
-        const id = await createUser(
-          ctx,
-          {
-            username: a.username as string,
-            password: a.password as string,
-            email: trimmedEmail(a.email) || null,
-            name: a.name as string | null,
-            surname: a.surname as string | null,
-            title: a.title as string | null,
-            description: a.description as string | null,
-            uname: (a.uname as string | undefined) ?? null,
-            status: (a.status as string | undefined) ?? 'on',
-            lang: a.lang as string | null | undefined,
-            blocked: a.blocked as boolean | undefined,
-          },
-          req.auth.userId,
-        );
+        const id = await createObject(ctx, 'users', { attributes: input.attributes, meta: input.meta }, req.auth);
         await sendOne(req, res, id, 201);
       },
     },
@@ -120,7 +86,7 @@ export function userRoutes(ctx: AppContext): RouteDef[] {
         const id = pathId(req);
         if (!req.auth.isAdmin && req.auth.userId !== id) throw forbidden('Only administrators may change other users');
         await getUser(ctx.db, id);
-        await updateUser(ctx.db, id, await changesFromRequest(req, ctx, id), req.auth.userId);
+        await updateObject(ctx, id, await userPatch(req, ctx, id), req.auth, { typeName: 'users' });
         await sendOne(req, res, id);
       },
     },
@@ -129,7 +95,7 @@ export function userRoutes(ctx: AppContext): RouteDef[] {
       path: '/users/:id',
       guard: 'admin',
       handler: async (req, res) => {
-        await trashUser(ctx, pathId(req), req.auth.userId);
+        await trashObjects(ctx, [(await getUser(ctx.db, pathId(req))).id], req.auth);
         sendNoContent(res);
       },
     },

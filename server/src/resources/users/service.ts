@@ -12,61 +12,13 @@ import { badRequest, forbidden, notFound } from '../../http/errors.js';
 import { relationshipLinks, resourceUrl, type Resource } from '../../http/jsonapi.js';
 import { applyFilters, applySort, type ListQuery, type ListSpec } from '../../http/query.js';
 import { hashPassword } from '../auth/passwords.js';
-import { objectExtensions } from '../objects/extensions.js';
-import { insertObjectRow } from '../objects/rows.js';
+import type { ObjectExtension } from '../objects/extensions.js';
+import type { WriteGuard } from '../objects/pipeline.js';
+import { createObject } from '../objects/write.js';
+import { validateAttributes } from '../accounts/schemas.js';
 import { containsText } from '../accounts/search.js';
-import { uniqueUname } from '../objects/uname.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
-
-export interface NewUser {
-  username: string;
-  /** The plain password, or its hash when already computed (hash outside transactions). */
-  password?: string;
-  passwordHash?: string;
-  email?: string | null;
-  name?: string | null;
-  surname?: string | null;
-  title?: string | null;
-  description?: string | null;
-  uname?: string | null;
-  status?: string;
-  verified?: string | null;
-  lang?: string | null;
-  blocked?: boolean;
-}
-
-export async function insertUser(db: Db, input: NewUser, actorId: number | null): Promise<number> {
-  if (input.passwordHash === undefined && input.password === undefined) throw new Error('insertUser needs a password');
-  const passwordHash = input.passwordHash ?? (await hashPassword(input.password!));
-  const { id } = await insertObjectRow(
-    db,
-    'users',
-    {
-      status: input.status ?? 'on',
-      uname: input.uname ?? input.username,
-      title: input.title ?? null,
-      description: input.description ?? null,
-      lang: input.lang ?? null,
-    },
-    actorId,
-  );
-  await db
-    .insertInto('users')
-    .values({
-      id,
-      username: input.username,
-      password_hash: passwordHash,
-      email: input.email ?? null,
-      name: input.name ?? null,
-      surname: input.surname ?? null,
-      blocked: input.blocked ?? false,
-      num_login_err: 0,
-      verified: input.verified ?? null,
-    })
-    .execute();
-  return id;
-}
 
 export function selectUsers(db: Db) {
   return db
@@ -149,10 +101,8 @@ export async function ensureInitialAdmin(ctx: AppContext): Promise<{ created: bo
   const username = ctx.config.adminUsername ?? 'admin';
   const generated = ctx.config.adminPassword === null;
   const password = ctx.config.adminPassword ?? crypto.randomBytes(12).toString('base64url');
-  await ctx.db.transaction().execute(async (trx) => {
-    const id = await insertUser(trx, { username, password, status: 'on', verified: nowIso() }, null);
-    await trx.insertInto('roles_users').values({ role_id: 1, user_id: id, created: nowIso() }).execute();
-  });
+  const own = { passwordHash: await hashPassword(password), verified: nowIso(), roleIds: [ADMIN_ROLE_ID] };
+  await createObject(ctx, 'users', { attributes: { username, status: 'on' }, own }, null);
   if (!generated) return { created: true, username };
   const file = path.join(ctx.config.dataDir, 'initial-admin-password');
   fs.writeFileSync(file, password + '\n', { mode: 0o600 });
@@ -162,25 +112,27 @@ export async function ensureInitialAdmin(ctx: AppContext): Promise<{ created: bo
 }
 
 // ---------------------------------------------------------------------------------------------
-// Writes of /users, /signup and /auth/change. Passwords are hashed before a transaction starts
-// (hashing takes tens of milliseconds and SQLite serialises transactions).
-
-/** What PATCH, activation and credential change may set (a new password as its hash). */
-export interface UserChanges extends Partial<Omit<NewUser, 'password' | 'uname'>> {
-  uname?: string;
-  locked?: boolean;
-}
+// Users in the object write pipeline: what is special about writing a user is these hooks, so
+// /users, /objects, signup, activation and credential change all keep the same rules (unique
+// accounts, the last admin, revoked sessions). Passwords are hashed in `validate`, before any
+// transaction (hashing takes tens of milliseconds and SQLite serialises transactions); server
+// code that has the hash already passes it as `own.passwordHash`.
 
 const ADMIN_ROLE_ID = 1;
 
+/** Columns of the `users` table a write may set, with the attribute each comes from. */
+const USER_COLUMNS_WRITTEN = ['username', 'email', 'name', 'surname', 'blocked'] as const;
+/** Attributes kept on the `objects` row of a user. */
+const OBJECT_ATTRIBUTES = ['uname', 'title', 'description', 'lang', 'status'] as const;
+
 /** 400 when the username or the email (compared case-insensitively) belongs to another user. */
-export async function assertUniqueAccount(db: Db, fields: { username?: string; email?: string | null }, excludeId?: number) {
-  if (fields.username !== undefined) {
+export async function assertUniqueAccount(db: Db, fields: { username?: unknown; email?: unknown }, excludeId?: number) {
+  if (typeof fields.username === 'string') {
     let q = db.selectFrom('users').select('id').where('username', '=', fields.username);
     if (excludeId !== undefined) q = q.where('id', '!=', excludeId);
     if (await q.executeTakeFirst()) throw badRequest(`The username "${fields.username}" is already used`, 'username_taken');
   }
-  if (fields.email) {
+  if (typeof fields.email === 'string' && fields.email) {
     let q = db.selectFrom('users').select('id').where(sql<boolean>`lower(email) = ${fields.email.toLowerCase()}`);
     if (excludeId !== undefined) q = q.where('id', '!=', excludeId);
     if (await q.executeTakeFirst()) throw badRequest(`The email "${fields.email}" is already used`, 'email_taken');
@@ -202,22 +154,12 @@ async function activeAdminIds(db: Db): Promise<number[]> {
   return rows.map((r) => r.id);
 }
 
-/** 403 when `userId` is the only active administrator (it would lock everyone out). */
+/** 403 when `userIds` are all the active administrators left (it would lock everyone out). */
 export async function assertAnotherAdminRemains(db: Db, userIds: number[]): Promise<void> {
   const admins = await activeAdminIds(db);
   if (admins.length && admins.every((id) => userIds.includes(id))) {
     throw forbidden('This would leave no active administrator', 'last_admin');
   }
-}
-
-export async function createUser(ctx: AppContext, input: Omit<NewUser, 'passwordHash'>, actorId: number | null, roleIds: number[] = []): Promise<number> {
-  const passwordHash = await hashPassword(input.password!);
-  return ctx.db.transaction().execute(async (trx) => {
-    await assertUniqueAccount(trx, input);
-    const id = await insertUser(trx, { ...input, password: undefined, passwordHash }, actorId);
-    for (const roleId of roleIds) await trx.insertInto('roles_users').values({ role_id: roleId, user_id: id, created: nowIso() }).execute();
-    return id;
-  });
 }
 
 /** The user (not trashed) or 404. */
@@ -227,54 +169,93 @@ export async function getUser(db: Db, id: number): Promise<UserRow> {
   return user;
 }
 
-/**
- * Apply changes in one transaction. A new password or blocking revokes the user's refresh tokens;
- * the last active admin cannot be blocked or switched off.
- */
-export async function updateUser(db: Kysely<Database>, id: number, changes: UserChanges, actorId: number | null): Promise<void> {
-  await db.transaction().execute((trx) => applyUserChanges(trx, id, changes, actorId));
+/** Sessions of these users end: refresh tokens go (access tokens fail their next check). */
+async function revokeSessions(trx: Transaction<Database>, ids: number[]): Promise<void> {
+  if (ids.length) await trx.deleteFrom('refresh_tokens').where('user_id', 'in', ids).execute();
 }
 
-/** updateUser inside the caller's transaction (e.g. with a consumed credential-change token). */
-export async function applyUserChanges(trx: Transaction<Database>, id: number, changes: UserChanges, actorId: number | null): Promise<void> {
-  const user = await getUser(trx, id);
-  if (Boolean(user.locked) && ((changes.status !== undefined && changes.status !== user.status) || (changes.uname !== undefined && changes.uname !== user.uname))) {
-    throw forbidden('The user is locked: its status and uname cannot change', 'locked');
-  }
-  await assertUniqueAccount(trx, { username: changes.username, email: changes.email }, id);
-  if ((changes.blocked === true && !user.blocked) || (changes.status !== undefined && changes.status !== 'on')) {
-    await assertAnotherAdminRemains(trx, [id]);
-  }
-  const now = nowIso();
-  const objectSet: Record<string, unknown> = { modified: now, modified_by: actorId };
-  for (const key of ['title', 'description', 'lang', 'status'] as const) if (changes[key] !== undefined) objectSet[key] = changes[key];
-  if (changes.locked !== undefined) objectSet.locked = changes.locked;
-  if (changes.status === 'on' && !user.published) objectSet.published = now;
-  if (changes.uname !== undefined && changes.uname !== user.uname) objectSet.uname = await uniqueUname(trx, changes.uname, 'user', id);
-  await trx.updateTable('objects').set(objectSet).where('id', '=', id).execute();
-
-  const userSet: Record<string, unknown> = {};
-  for (const key of ['username', 'email', 'name', 'surname', 'blocked', 'verified'] as const) if (changes[key] !== undefined) userSet[key] = changes[key];
-  if (changes.passwordHash !== undefined) Object.assign(userSet, { password_hash: changes.passwordHash, num_login_err: 0 });
-  if (Object.keys(userSet).length) await trx.updateTable('users').set(userSet).where('id', '=', id).execute();
-  if (changes.passwordHash !== undefined || changes.blocked === true) {
-    await trx.deleteFrom('refresh_tokens').where('user_id', '=', id).execute();
-  }
-}
-
-/** Move a user to the trash (DELETE /users/{id}): its tokens stop working at once. */
-export async function trashUser(ctx: AppContext, id: number, actorId: number | null): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
-    const user = await getUser(trx, id);
-    if (Boolean(user.locked)) throw forbidden('The user is locked and cannot be deleted', 'locked');
-    await assertAnotherAdminRemains(trx, [id]);
-    await trx.updateTable('objects').set({ deleted: true, modified: nowIso(), modified_by: actorId }).where('id', '=', id).execute();
-    await trx.deleteFrom('refresh_tokens').where('user_id', '=', id).execute();
-    for (const ext of objectExtensions(ctx)) {
-      if (ext.onTrash && (ext.types.includes('users') || ext.types.includes('objects'))) await ext.onTrash(trx, [id], ctx);
+export const usersExtension: ObjectExtension = {
+  name: 'users',
+  types: ['users'],
+  async validate(w, attributes) {
+    const create = w.action === 'create';
+    const hashed = typeof w.own.passwordHash === 'string';
+    const a = validateAttributes('users', attributes, create && !hashed);
+    if (create && typeof a.username !== 'string') throw badRequest('Invalid data: "username" is required', 'invalid_data');
+    for (const key of USER_COLUMNS_WRITTEN) if (a[key] !== undefined) w.own[key] = a[key];
+    if (typeof a.email === 'string' || a.email === null) w.own.email = (typeof a.email === 'string' && a.email.trim()) || null;
+    if (typeof a.password === 'string') w.own.passwordHash = await hashPassword(a.password);
+    const objectAttributes: Record<string, unknown> = {};
+    for (const key of OBJECT_ATTRIBUTES) if (a[key] !== undefined) objectAttributes[key] = a[key];
+    if (create) {
+      objectAttributes.status ??= 'on';
+      objectAttributes.uname ||= a.username;
     }
-  });
-}
+    return objectAttributes;
+  },
+  async beforeWrite(trx, w) {
+    await assertUniqueAccount(trx, { username: w.own.username, email: w.own.email }, w.before?.id);
+    if (w.action !== 'update') return;
+    const user = await getUser(trx, w.before!.id);
+    const status = w.attributes.status;
+    if ((w.own.blocked === true && !user.blocked) || (status !== undefined && status !== 'on' && user.status === 'on')) {
+      await assertAnotherAdminRemains(trx, [user.id]);
+    }
+  },
+  async afterWrite(trx, w) {
+    const id = w.row!.id;
+    const set: Record<string, unknown> = {};
+    for (const key of USER_COLUMNS_WRITTEN) if (w.own[key] !== undefined) set[key] = w.own[key];
+    if (w.own.verified !== undefined) set.verified = w.own.verified;
+    if (w.action === 'create') {
+      await trx
+        .insertInto('users')
+        .values({
+          id,
+          username: w.own.username as string,
+          password_hash: w.own.passwordHash as string,
+          email: (w.own.email as string | null | undefined) ?? null,
+          name: (w.own.name as string | null | undefined) ?? null,
+          surname: (w.own.surname as string | null | undefined) ?? null,
+          blocked: (w.own.blocked as boolean | undefined) ?? false,
+          num_login_err: 0,
+          verified: (w.own.verified as string | null | undefined) ?? null,
+        })
+        .execute();
+      const roleIds = (w.own.roleIds as number[] | undefined) ?? [];
+      for (const roleId of roleIds) await trx.insertInto('roles_users').values({ role_id: roleId, user_id: id, created: nowIso() }).execute();
+      Object.assign(w.changed, withoutUndefined(set));
+      return;
+    }
+    const before = await getUser(trx, id);
+    const changed: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(set)) if (value !== before[key as keyof UserRow]) changed[key] = value;
+    if (w.own.passwordHash !== undefined) Object.assign(set, { password_hash: w.own.passwordHash, num_login_err: 0 });
+    if (Object.keys(set).length) await trx.updateTable('users').set(set).where('id', '=', id).execute();
+    // A new password, a block or switching the account off ends every session at once.
+    const off = w.attributes.status !== undefined && w.attributes.status !== 'on';
+    if (w.own.passwordHash !== undefined || w.own.blocked === true || off) await revokeSessions(trx, [id]);
+    Object.assign(w.changed, changed);
+  },
+  async beforeTrash(trx, ids) {
+    await assertAnotherAdminRemains(trx, ids);
+  },
+  async onTrash(trx, ids) {
+    await revokeSessions(trx, ids);
+  },
+};
+
+const withoutUndefined = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+
+/**
+ * Users are written by admins; a user may update its own account (which attributes is the
+ * /users route's rule); server code (signup, actor without user) writes as the system.
+ */
+export const usersWriteGuard: WriteGuard = ({ action, actor, type, row }) => {
+  if (type.name !== 'users' || actor.isAdmin || actor.userId === null) return;
+  if ((action === 'update' || action === 'publish') && row?.id === actor.userId) return;
+  throw forbidden('Only administrators may manage users');
+};
 
 // ---------------------------------------------------------------------------------------------
 // Lists: filters and sort only through this column map.

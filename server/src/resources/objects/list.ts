@@ -1,0 +1,164 @@
+// Object lists: every list of objects (a type, /objects, a relation, a folder's children or
+// parents, the trash) is built here, with the list parameters of the contract (page, sort,
+// filters, search, include), visibility through the read path, and costly reads cached until the
+// next write.
+import type { Request } from 'express';
+import { expressionBuilder, sql, type Expression, type SqlBool } from 'kysely';
+import type { AppContext } from '../../context.js';
+import { jsonProperty, searchExpression, searchRanks, searchRowids } from '../../db/dialect/sqlite.js';
+import { cachedRead } from '../../db/read-cache.js';
+import type { Database } from '../../db/tables.js';
+import { badRequest } from '../../http/errors.js';
+import type { PageInfo, Resource } from '../../http/jsonapi.js';
+import { applyFilters, applySort, parseListQuery, type ColumnRef, type FieldKind, type ListQuery } from '../../http/query.js';
+import type { ObjectExtension } from './extensions.js';
+import { concreteTypeNames, isSubtypeOf, relationNamesOf, typeByName, type ObjectType, type PropertyTypeName } from './model.js';
+import { typeVisible, visibleWhere } from './read.js';
+import type { ObjectRow } from './rows.js';
+import { schemaMeta, serializeObjects } from './serialize.js';
+
+const CORE_FILTERS: Record<string, FieldKind> = {
+  id: 'integer',
+  uname: 'string',
+  title: 'string',
+  description: 'string',
+  lang: 'string',
+  status: 'string',
+  locked: 'boolean',
+  created: 'date',
+  modified: 'date',
+  published: 'date',
+  created_by: 'integer',
+  modified_by: 'integer',
+};
+
+const PROPERTY_KINDS: Partial<Record<PropertyTypeName, FieldKind>> = {
+  string: 'string',
+  text: 'string',
+  email: 'string',
+  url: 'string',
+  date: 'string',
+  datetime: 'date',
+  integer: 'integer',
+  number: 'number',
+  boolean: 'boolean',
+};
+
+export interface ListOptions {
+  /** Types listed (default: every enabled concrete type). */
+  types?: string[];
+  /** A further condition on `objects` (e.g. a folder's children). */
+  extraWhere?: (eb: ReturnType<typeof expressionBuilder<Database, 'objects'>>) => Expression<SqlBool>;
+  /** List the trash instead of active objects. */
+  trashed?: boolean;
+  /** Further sortable names and their SQL (e.g. a folder child's `position`). */
+  sorts?: Record<string, ColumnRef>;
+  /** Sort when the request names none (default `id`). */
+  defaultSort?: string;
+}
+
+export interface ObjectList {
+  data: Resource[];
+  included: Resource[];
+  page: PageInfo;
+  meta: Record<string, unknown>;
+}
+
+/** Filters that every list on `types` answers, and their columns. */
+function listColumns(ctx: AppContext, types: ObjectType[]) {
+  const fields: Record<string, FieldKind> = { ...CORE_FILTERS };
+  const columns: Record<string, ColumnRef> = Object.fromEntries(Object.keys(CORE_FILTERS).map((f) => [f, `objects.${f}`]));
+  const [first, ...rest] = types;
+  for (const p of first?.properties ?? []) {
+    const kind = PROPERTY_KINDS[p.type];
+    if (!kind || !rest.every((t) => t.properties.some((q) => q.name === p.name && q.type === p.type))) continue;
+    fields[p.name] = kind;
+    columns[p.name] = jsonProperty('objects.properties', p.name);
+  }
+  return { fields, columns };
+}
+
+function expandTypeFilter(ctx: AppContext, names: string[], allowed: Set<string>): string[] {
+  const out = new Set<string>();
+  for (const name of names) {
+    const t = typeByName(ctx, name);
+    if (!t) throw badRequest(`filter[type]: unknown object type "${name}"`, 'invalid_filter');
+    for (const n of allowed) if (isSubtypeOf(ctx, n, name)) out.add(n);
+  }
+  return [...out];
+}
+
+export async function listObjects(req: Request, ctx: AppContext, opts: ListOptions = {}): Promise<ObjectList> {
+  const viewer = req.auth;
+  const typeNames = (opts.types ?? concreteTypeNames(ctx)).filter((n) => typeVisible(viewer, n));
+  const types = typeNames.map((n) => typeByName(ctx, n)).filter((t): t is ObjectType => !!t);
+  const { fields, columns } = listColumns(ctx, types);
+  Object.assign(columns, opts.sorts);
+  const extFilters = new Map<string, NonNullable<ObjectExtension['filters']>[string]>();
+  for (const ext of ctx.objects.extensions) for (const [name, f] of Object.entries(ext.filters ?? {})) extFilters.set(name, f);
+  const includes = new Set(types.flatMap((t) => relationNamesOf(ctx, t.name).map((r) => r.name)));
+  const q: ListQuery = parseListQuery(req, {
+    fields,
+    special: ['type', 'query', ...extFilters.keys()],
+    includes: [...includes],
+    sortable: [...Object.keys(fields), ...Object.keys(opts.sorts ?? {})],
+    defaultSort: opts.defaultSort ?? 'id',
+  });
+
+  let listed = typeNames;
+  if (q.special.type) listed = expandTypeFilter(ctx, q.special.type, new Set(typeNames));
+  const typeIds = listed.map((n) => typeByName(ctx, n)!.id);
+
+  const eb = expressionBuilder<Database, 'objects'>();
+  const conditions: Expression<SqlBool>[] = [];
+  for (const [name, values] of Object.entries(q.special)) {
+    const f = extFilters.get(name);
+    if (f) conditions.push(await f(values, eb, ctx));
+  }
+  if (opts.extraWhere) conditions.push(opts.extraWhere(eb));
+
+  const searchText = q.special.query ? searchExpression(q.special.query[0]) : undefined;
+  let base = ctx.db.selectFrom('objects').where('objects.deleted', '=', opts.trashed ?? false);
+  // A search narrows to its matches first, each then looked up by id: the type must not steer
+  // SQLite to the (type, deleted) index, which it probes once per type for every match (measured:
+  // 7 ms instead of 1.9 ms for 1,247 matches). A unary + keeps the column out of index choice.
+  const typeColumn = searchText ? sql<number>`+${sql.ref('objects.object_type_id')}` : sql.ref<number>('objects.object_type_id');
+  base = typeIds.length ? base.where(typeColumn, 'in', typeIds) : base.where(sql<boolean>`0 = 1`);
+  const visibility = visibleWhere(viewer, eb);
+  if (visibility) base = base.where(visibility);
+  for (const c of conditions) base = base.where(c);
+  base = applyFilters(base, q.filters, columns);
+  if (searchText === null) base = base.where(sql<boolean>`0 = 1`);
+  // Counting needs no rank: the matches filter the rows (bm25 costs about 1 µs per match).
+  // Ranking joins the matches with their rank instead (never both: SQLite then runs the search
+  // twice and, for a signed-in reader, took seconds).
+  const ranked = !!searchText && q.defaultSorted;
+  const matching = searchText ? base.where('objects.id', 'in', searchRowids(searchText)) : base;
+
+  const countQuery = matching.select((e) => e.fn.countAll<number>().as('n')).compile();
+  const count = await cachedRead(ctx, countQuery, async () => Number((await ctx.db.executeQuery(countQuery)).rows[0]?.n ?? 0));
+  // Sort and page on ids only, then read the page's rows: the sorter and the skipped rows never
+  // carry bodies (often several kB each), and indexes can answer the first query alone.
+  let idsQuery = (ranked ? base : matching).select('objects.id as id');
+  if (ranked) {
+    idsQuery = idsQuery
+      .innerJoin(searchRanks(searchText!).as('search'), (join) => join.onRef(sql.ref('search.search_id') as never, '=', 'objects.id' as never))
+      .orderBy(sql.ref('search.search_rank'), 'asc')
+      .orderBy('objects.id', 'asc');
+  } else idsQuery = applySort(idsQuery, q.sort, columns, 'objects.id');
+  const pageQuery = idsQuery.limit(q.pageSize).offset(q.offset).compile();
+  const pageIds =
+    count === 0 ? [] : await cachedRead(ctx, pageQuery, async () => (await ctx.db.executeQuery(pageQuery)).rows.map((r) => Number(r.id)));
+  const byId = new Map((pageIds.length ? await ctx.db.selectFrom('objects').selectAll().where('id', 'in', pageIds).execute() : []).map((r) => [r.id, r]));
+  const rows = pageIds.map((id) => byId.get(id)).filter((r): r is ObjectRow => r !== undefined);
+
+  const { data, included } = await serializeObjects(req, ctx, rows, { include: q.include });
+  const shown = opts.types && opts.types.length === 1 ? opts.types : [...new Set(data.map((d) => d.type))];
+  return {
+    data,
+    included,
+    page: { count, page: q.page, pageSize: q.pageSize },
+    meta: { schema: schemaMeta(req, ctx, shown) },
+  };
+}
+

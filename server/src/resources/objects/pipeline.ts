@@ -1,0 +1,128 @@
+// The object write pipeline's frame: the unit of work every object write runs in, and the three
+// hook points later capabilities plug into. Every write of every type — created, updated,
+// related, placed in folders, trashed, restored or purged, from whichever entry point — goes
+// through write.ts / trash.ts / relations.ts / folders, which call, in this order:
+//
+//   1. authorizeWrite(ctx, check)       the write guards: may this actor do this? (permissions)
+//   2. … the write itself, with the type's hooks (ObjectExtension: users, folders, media…)
+//   3. recordChanges(ctx, trx, changes) observers' record(): inside the same transaction (history)
+//   4. after the commit                 observers' afterCommit(): events (webhooks), never on rollback
+//
+// A unit of work is one transaction: inTransaction() opens it (through group commit) or joins
+// the caller's; changes recorded in it reach afterCommit once, after its commit.
+import type { Transaction } from 'kysely';
+import type { AppContext } from '../../context.js';
+import type { Database } from '../../db/tables.js';
+import type { ObjectChange, ObjectObserver } from './changes.js';
+import type { ObjectExtension } from './extensions.js';
+import type { ObjectType } from './model.js';
+import type { ObjectRow } from './rows.js';
+
+/** Who writes. `req.auth` fits; a bare user id (or null: the system) is a non-admin actor. */
+export interface Actor {
+  userId: number | null;
+  isAdmin: boolean;
+  roles?: string[];
+  applicationId?: number | null;
+  /** The base URL the request came in on, for links in change records (webhook payloads). */
+  base?: string | null;
+}
+export type ActorLike = Actor | number | null;
+
+export const toActor = (a: ActorLike): Actor => (typeof a === 'object' && a !== null ? a : { userId: a, isAdmin: false });
+
+/** What a write guard is asked: `action` on an object of `type` (the row when it exists). */
+export interface WriteCheck {
+  action: 'create' | 'update' | 'delete' | 'restore' | 'purge' | 'publish';
+  actor: Actor;
+  type: ObjectType;
+  row?: ObjectRow;
+  trx: Transaction<Database>;
+}
+/** Throws an ApiError (403) to refuse a write; runs inside the transaction, before the write. */
+export type WriteGuard = (check: WriteCheck) => void | Promise<void>;
+
+/** The objects family's per-server state: type hooks, guards, observers, open units of work. */
+export interface ObjectsRuntime {
+  extensions: ObjectExtension[];
+  guards: WriteGuard[];
+  observers: ObjectObserver[];
+  /** Changes recorded so far by the unit of work running in a transaction. */
+  units: WeakMap<Transaction<Database>, ObjectChange[]>;
+}
+
+export function createObjectsRuntime(): ObjectsRuntime {
+  return { extensions: [], guards: [], observers: [], units: new WeakMap() };
+}
+
+/** Hook point 1: every write guard, in order; the first refusal wins. */
+export async function authorizeWrite(ctx: AppContext, check: WriteCheck): Promise<void> {
+  for (const guard of ctx.objects.guards) await guard(check);
+}
+
+/** Hook point 2: tell the observers inside the transaction; kept for afterCommit. */
+export async function recordChanges(ctx: AppContext, trx: Transaction<Database>, changes: ObjectChange[]): Promise<void> {
+  if (!changes.length) return;
+  const unit = ctx.objects.units.get(trx);
+  if (!unit) throw new Error('An object write ran outside a unit of work: open it with inTransaction()');
+  for (const o of ctx.objects.observers) if (o.record) await o.record(trx, changes);
+  unit.push(...changes);
+}
+
+/** Hook point 3: after the commit. An observer's failure is logged, never the caller's. */
+function afterCommit(ctx: AppContext, changes: ObjectChange[]): void {
+  if (!changes.length) return;
+  for (const o of ctx.objects.observers) {
+    try {
+      o.afterCommit?.(changes);
+    } catch (err) {
+      ctx.log(`observer ${o.name} failed after commit: ${(err as Error)?.stack ?? err}`);
+    }
+  }
+}
+
+/**
+ * Run `work` as a unit of work: inside `trx` when the caller has one (its unit collects the
+ * changes), else in a transaction of its own or one shared with other writes waiting at the same
+ * time (group commit, see db/write-batch.ts); observers hear of the changes after the commit.
+ */
+export async function inTransaction<T>(
+  ctx: AppContext,
+  trx: Transaction<Database> | undefined,
+  work: (trx: Transaction<Database>) => Promise<T>,
+  opts: { alone?: boolean } = {},
+): Promise<T> {
+  if (trx) {
+    // Every transaction that writes objects is a unit of work opened here: one opened elsewhere
+    // would commit without its observers hearing of it.
+    if (!ctx.objects.units.has(trx)) throw new Error('An object write joined a transaction that is no unit of work');
+    return work(trx);
+  }
+  let changes: ObjectChange[] = [];
+  // `alone`: work with effects outside the database (moving a file into place) must not share a
+  // batch, which runs its writes again when one of them fails.
+  const run = opts.alone ? <R>(w: (t: Transaction<Database>) => Promise<R>) => ctx.db.transaction().execute(w) : ctx.writes.run;
+  const result = await run(async (t) => {
+    // A batch that failed runs each write again alone: only the last run's changes count.
+    changes = [];
+    ctx.objects.units.set(t, changes);
+    try {
+      return await work(t);
+    } finally {
+      ctx.objects.units.delete(t);
+    }
+  });
+  afterCommit(ctx, changes);
+  return result;
+}
+
+/** A change record of `row` by `actor`. */
+export function changeOf(
+  action: ObjectChange['action'],
+  row: { id: number },
+  typeName: string,
+  actor: Actor,
+  changed: Record<string, unknown>,
+): ObjectChange {
+  return { action, id: row.id, typeName, userId: actor.userId, applicationId: actor.applicationId ?? null, changed, base: actor.base ?? null };
+}

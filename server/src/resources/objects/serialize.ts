@@ -1,0 +1,106 @@
+// JSON API resources of objects: attributes from the type's model, meta, links and relationship
+// links, `included` resources of `include=` (through the read path, so only what the viewer may
+// see), and what each extension adds (parents, streams, terms…) in one batch per response.
+import type { Request } from 'express';
+import type { AppContext } from '../../context.js';
+import { relationshipLinks, resourceUrl, type Resource } from '../../http/jsonapi.js';
+import { baseUrl } from '../../http/links.js';
+import type { SerializedObject } from './extensions.js';
+import { relationNamesOf, typeAllowedOn, typeById, typeByName, type ObjectType } from './model.js';
+import { getObjectsByIds } from './read.js';
+import { relatedPairs } from './relations.js';
+import type { ObjectRow } from './rows.js';
+import { parseJson } from './write.js';
+
+function serializeRow(req: Request, ctx: AppContext, row: ObjectRow, type: ObjectType): Resource {
+  const props = (parseJson(row.properties) as Record<string, unknown> | null) ?? {};
+  const attributes: Record<string, unknown> = {
+    status: row.status,
+    uname: row.uname,
+    title: row.title,
+    description: row.description,
+    body: row.body,
+    lang: row.lang,
+    extra: parseJson(row.extra),
+  };
+  for (const p of type.properties) attributes[p.name] = props[p.name] ?? null;
+  const path = `/${type.name}/${row.id}`;
+  const relationships: Resource['relationships'] = {};
+  for (const r of relationNamesOf(ctx, type.name)) relationships[r.name] = relationshipLinks(req, path, r.name);
+  return {
+    id: String(row.id),
+    type: type.name,
+    attributes,
+    meta: {
+      locked: Boolean(row.locked),
+      created: row.created,
+      modified: row.modified,
+      published: row.published,
+      created_by: row.created_by,
+      modified_by: row.modified_by,
+    },
+    links: { self: resourceUrl(req, path) },
+    relationships,
+  };
+}
+
+/** Rows as JSON API resources; `include` names relations whose objects go to `included`. */
+export async function serializeObjects(
+  req: Request,
+  ctx: AppContext,
+  rows: ObjectRow[],
+  opts: { include?: string[] } = {},
+): Promise<{ data: Resource[]; included: Resource[] }> {
+  const items: SerializedObject[] = [];
+  const data: Resource[] = [];
+  for (const row of rows) {
+    const type = typeById(ctx, row.object_type_id)!;
+    const resource = serializeRow(req, ctx, row, type);
+    data.push(resource);
+    items.push({ id: row.id, type: type.name, resource });
+  }
+  const included: Resource[] = [];
+  const includedIds = new Set<number>(rows.map((r) => r.id));
+  for (const name of opts.include ?? []) {
+    const pairs = await relatedPairs(ctx, rows, name);
+    const related = await getObjectsByIds(ctx, pairs.map((p) => p.relatedId), { viewer: req.auth });
+    const byId = new Map(related.map((r) => [r.id, r]));
+    for (const item of items) {
+      const rel = item.resource.relationships?.[name];
+      if (!rel) continue;
+      rel.data = pairs
+        .filter((p) => p.objectId === item.id && byId.has(p.relatedId))
+        .map((p) => ({ id: String(p.relatedId), type: typeById(ctx, byId.get(p.relatedId)!.object_type_id)!.name }));
+    }
+    for (const r of related) {
+      if (includedIds.has(r.id)) continue;
+      includedIds.add(r.id);
+      const type = typeById(ctx, r.object_type_id)!;
+      const resource = serializeRow(req, ctx, r, type);
+      included.push(resource);
+      items.push({ id: r.id, type: type.name, resource });
+    }
+  }
+  for (const ext of ctx.objects.extensions) {
+    if (!ext.decorate) continue;
+    const mine = items.filter((i) => typeAllowedOn(ctx, i.type, ext.types));
+    if (mine.length) await ext.decorate(req, ctx, mine, included);
+  }
+  return { data, included };
+}
+
+export async function serializeObject(req: Request, ctx: AppContext, row: ObjectRow, opts: { include?: string[] } = {}) {
+  const { data, included } = await serializeObjects(req, ctx, [row], opts);
+  return { data: data[0], included };
+}
+
+/** `meta.schema` of a list: `$id` and revision of each type named. */
+export function schemaMeta(req: Request, ctx: AppContext, typeNames: Iterable<string>): Record<string, { $id: string; revision: number }> {
+  const out: Record<string, { $id: string; revision: number }> = {};
+  for (const name of typeNames) {
+    const t = typeByName(ctx, name);
+    if (t) out[name] = { $id: `${baseUrl(req)}/model/schema/${name}`, revision: t.revision };
+  }
+  return out;
+}
+
