@@ -1,14 +1,16 @@
 // The benchmark's bulk seed. Objects, folders, placements and relations are written in-process
-// through the families' own services (createObject, placeNewFolder, addChildren,
+// through the families' own services (createObject, addChildren,
 // writeRelationships), batched in transactions, so every invariant holds exactly as over the API
 // (uname uniqueness, FTS triggers, the folder nested set) at a fraction of the HTTP cost.
 // Images go through the real API (POST /images/upload/{name}) since their files matter.
 import sharp from 'sharp';
 import type { FolioServer } from '../../server/src/app.js';
-import { addChildren, placeNewFolder } from '../../server/src/resources/folders/service.js';
+import { addChildren } from '../../server/src/resources/folders/service.js';
 import { typeById } from '../../server/src/resources/objects/model.js';
 import { writeRelationships } from '../../server/src/resources/objects/relations.js';
-import { createObject, getObjectsByIds, type Actor } from '../../server/src/resources/objects/service.js';
+import { inTransaction, type Actor } from '../../server/src/resources/objects/pipeline.js';
+import { getObjectsByIds } from '../../server/src/resources/objects/read.js';
+import { createObject } from '../../server/src/resources/objects/write.js';
 import { prng, textSource } from './text.js';
 
 export interface SeedSizes {
@@ -51,7 +53,7 @@ export async function seed(server: FolioServer, url: string, adminToken: string,
 
   for (let done = 0; done < sizes.objects; done += BATCH) {
     const n = Math.min(BATCH, sizes.objects - done);
-    await ctx.db.transaction().execute(async (trx) => {
+    await inTransaction(ctx, undefined, async (trx) => {
       for (let i = 0; i < n; i++) {
         const type = TYPES[(done + i) % TYPES.length];
         const status = rnd() < 0.9 ? 'on' : 'draft';
@@ -73,29 +75,28 @@ export async function seed(server: FolioServer, url: string, adminToken: string,
   const folderIds: number[] = [];
   for (let done = 0; done < sizes.folders; done += BATCH) {
     const n = Math.min(BATCH, sizes.folders - done);
-    await ctx.db.transaction().execute(async (trx) => {
+    await inTransaction(ctx, undefined, async (trx) => {
       for (let i = 0; i < n; i++) {
         const k = done + i;
-        const id = await createObject(ctx, 'folders', { attributes: { title: `Folder ${k} ${text.sentence(1, 3)}`, status: 'on' } }, actor, trx);
-        const parent = k < 10 ? null : folderIds[Math.floor(rnd() * folderIds.length)];
-        await placeNewFolder(trx, id, parent);
-        folderIds.push(id);
+        const parentId = k < 10 ? null : folderIds[Math.floor(rnd() * folderIds.length)];
+        const attributes = { title: `Folder ${k} ${text.sentence(1, 3)}`, status: 'on' };
+        folderIds.push(await createObject(ctx, 'folders', { attributes, own: { parentId } }, actor, trx));
       }
     });
   }
   const bigFolderId = folderIds[folderIds.length - 1];
   const items = await getObjectsByIds(ctx, documentIds.slice(0, sizes.folderItems));
-  await ctx.db.transaction().execute((trx) => addChildren(ctx, trx, bigFolderId, items.map((row) => ({ row }))));
+  await inTransaction(ctx, undefined, (trx) => addChildren(ctx, trx, bigFolderId, items.map((row) => ({ row })), actor));
 
   // see_also relations between random objects (several per object for some of them).
   const pool = await getObjectsByIds(ctx, allIds.slice(0, Math.min(allIds.length, sizes.relations)));
   for (let done = 0; done < pool.length; done += BATCH) {
-    await ctx.db.transaction().execute(async (trx) => {
+    await inTransaction(ctx, undefined, async (trx) => {
       for (const row of pool.slice(done, done + BATCH)) {
         const others = Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => allIds[Math.floor(rnd() * allIds.length)]).filter((id) => id !== row.id);
         const targets = await getObjectsByIds(ctx, others, { db: trx });
         const data = targets.map((t) => ({ type: typeById(ctx, t.object_type_id)!.name, id: String(t.id), meta: {} }));
-        if (data.length) await writeRelationships(ctx, row, 'see_also', data, 'add', trx);
+        if (data.length) await writeRelationships(ctx, row, 'see_also', data, 'add', actor, trx);
       }
     });
   }

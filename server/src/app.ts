@@ -17,7 +17,11 @@ import { openDatabase } from './db/database.js';
 import { createReadCache } from './db/read-cache.js';
 import { createWriteBatcher } from './db/write-batch.js';
 import { createResponseCache } from './http/response-cache.js';
-import { authenticate } from './http/auth.js';
+import { authenticate, createTokenCache } from './http/auth.js';
+import { createMailer } from './mail/mailer.js';
+import { createSchemaRegistry } from './resources/objects/schema.js';
+import { StreamService } from './resources/streams/service.js';
+import { ThumbService } from './resources/thumbs/service.js';
 import { errorHandler, notFoundRoute, rawErrorResponse } from './http/errors.js';
 import { methodFallback, mountRoutes } from './http/router.js';
 import { families } from './resources/index.js';
@@ -93,9 +97,13 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   const log = options.log ?? ((line: string) => console.log(line));
   fs.mkdirSync(config.dataDir, { recursive: true });
   const database = await openDatabase(config);
+  const mailer = createMailer(config, log);
+  // The services every family is given, built once here with their types. Streams and
+  // thumbnails take the context itself, so they are set right after it exists.
   const ctx: AppContext = {
     config,
     db: database.db,
+    dataVersion: database.dataVersion,
     readCache: createReadCache(database.dataVersion),
     writes: createWriteBatcher(database.db),
     responseCache: createResponseCache(database.dataVersion),
@@ -103,11 +111,19 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     log,
     tasks: createTasks(log),
     routes: [],
-    onClose: [],
-    services: {},
+    onClose: [() => mailer.close()],
     objects: createObjectsRuntime(),
+    model: {},
+    schemas: createSchemaRegistry(),
+    tokens: createTokenCache(),
+    unameHints: new Map(),
+    mailer,
+    streams: undefined as unknown as StreamService,
+    thumbs: undefined as unknown as ThumbService,
     requestChecks: [],
   };
+  ctx.streams = new StreamService(ctx);
+  ctx.thumbs = new ThumbService(ctx, ctx.streams);
 
   const app = express();
   app.locals.ctx = ctx;

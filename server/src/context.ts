@@ -1,5 +1,6 @@
-// What every family receives: configuration, database, secrets, logger and the background task
-// tracker. One AppContext per createServer() call; nothing is global.
+// What every family receives: configuration, database, secrets, logger, the background task
+// tracker and the services built once in createServer(), with their types. One AppContext per
+// createServer() call; nothing is global, nothing is looked up by name.
 import type { Request } from 'express';
 import type { Config } from './config.js';
 import type { DB } from './db/database.js';
@@ -7,7 +8,14 @@ import type { ReadCache } from './db/read-cache.js';
 import type { WriteBatcher } from './db/write-batch.js';
 import type { ResponseCache } from './http/response-cache.js';
 import type { RouteRecord } from './http/router.js';
+import type { DataVersion } from './db/data-version.js';
+import type { TokenCache } from './http/auth.js';
+import type { Mailer } from './mail/mailer.js';
+import type { ModelHolder } from './resources/objects/model.js';
 import type { ObjectsRuntime } from './resources/objects/pipeline.js';
+import type { SchemaRegistry } from './resources/objects/schema.js';
+import type { StreamService } from './resources/streams/service.js';
+import type { ThumbService } from './resources/thumbs/service.js';
 
 export interface BackgroundTasks {
   /** Run work after the response; errors are logged; close() waits for it. */
@@ -33,10 +41,21 @@ export interface AppContext {
   routes: RouteRecord[];
   /** Shutdown hooks of families (timers, queues), run by close() before the database closes. */
   onClose: Array<() => Promise<void> | void>;
-  /** Per-family services registered at wiring time, looked up by name (see resources/index.ts). */
-  services: Record<string, unknown>;
+  /** Changes whenever the data may have changed; caches hold results of one version (db/data-version.ts). */
+  dataVersion: DataVersion;
   /** The object pipeline's hooks, guards, observers and open units of work (objects/pipeline.ts). */
   objects: ObjectsRuntime;
+  /** The object model (types, properties, relations) as loaded from the database. */
+  model: ModelHolder;
+  /** Schemas contributed by families and validators compiled from them. */
+  schemas: SchemaRegistry;
+  /** Verified access tokens, kept while valid (http/auth.ts). */
+  tokens: TokenCache;
+  /** Per base name, the last uname suffix handed out: a guess checked before use (objects/uname.ts). */
+  unameHints: Map<string, number>;
+  mailer: Mailer;
+  streams: StreamService;
+  thumbs: ThumbService;
   /**
    * Checks run on every request after authentication, before any route (e.g. the API key check).
    * A check throws an ApiError to refuse the request; families add theirs at wiring time.

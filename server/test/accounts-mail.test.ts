@@ -129,7 +129,7 @@ describe('signup and credential change over SMTP', () => {
     const before = smtp.attempts;
     const res = await s.request('POST', '/auth/change', { headers: json, body: { contact: 'nobody@example.com', change_url: 'https://site.example/change' } });
     assert.equal(res.status, 202);
-    await (s.server.ctx.services.mailer as { idle(): Promise<void> }).idle();
+    await s.server.ctx.mailer.idle();
     assert.equal(smtp.attempts, before);
     expectError(await s.request('POST', '/auth/change', { headers: json, body: { contact: 'nina@example.com' } }), 400);
     expectError(await s.request('POST', '/auth/change', { headers: json, body: { change_url: 'https://site.example/change' } }), 400);
@@ -142,7 +142,7 @@ describe('signup and credential change over SMTP', () => {
     assert.equal((await signup({ username: 'quinn', email: 'quinn@example.com' })).status, 202);
     await smtp.waitFor((m) => recipients(m).includes('quinn@example.com'));
 
-    const mailer = s.server.ctx.services.mailer as { idle(): Promise<void> };
+    const mailer = s.server.ctx.mailer;
     await mailer.idle();
     const attemptsBefore = smtp.attempts;
     smtp.refuseNext.push(550);
@@ -224,7 +224,7 @@ describe('the mail queue', () => {
       const { url } = await server.listen(0, '127.0.0.1');
       const res = await fetch(`${url}/auth/change`, { method: 'POST', headers: json, body: JSON.stringify({ contact: 'nobody@example.com', change_url: 'https://x.example/c' }) });
       assert.equal(res.status, 202);
-      (server.ctx.services.mailer as { send(m: object): void }).send({ to: 'late@example.com', subject: 'Late', text: 't', html: '<p>h</p>' });
+      server.ctx.mailer.send({ to: 'late@example.com', subject: 'Late', text: 't', html: '<p>h</p>' });
       await server.close();
       const mails = await readOutbox(dir);
       assert.deepEqual(mails.map(recipients), ['late@example.com']);

@@ -53,7 +53,7 @@ describe('nested-set storage', () => {
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-tree-'));
     opened = await openDatabase(loadConfig({ FOLIO_DATA_DIR: dir }));
-    for (let i = 0; i < 4; i++) contents.push((await insertObjectRow(opened.db, 'documents', { title: `doc ${i}` }, null)).id);
+    for (let i = 0; i < 4; i++) contents.push((await insertObjectRow(opened.db, new Map(), 'documents', { title: `doc ${i}` }, null)).id);
   });
   after(async () => {
     await opened.close();
@@ -76,14 +76,14 @@ describe('nested-set storage', () => {
           await db().transaction().execute(async (trx) => {
             const folderAt = (n: number) => model.folders[n % model.folders.length];
             if (op.kind === 'root' || model.folders.length === 0) {
-              const id = (await insertObjectRow(trx, 'folders', { title: 'f' }, null)).id;
+              const id = (await insertObjectRow(trx, new Map(), 'folders', { title: 'f' }, null)).id;
               await insertRoot(trx, id);
               model.folders.push(id);
               model.children.set(id, []);
               model.parentOf.set(id, null);
             } else if (op.kind === 'folder') {
               const parent = folderAt(op.parent);
-              const id = (await insertObjectRow(trx, 'folders', { title: 'f' }, null)).id;
+              const id = (await insertObjectRow(trx, new Map(), 'folders', { title: 'f' }, null)).id;
               await insertLeaf(trx, (await folderNode(trx, parent))!, id, op.position || -1);
               model.folders.push(id);
               model.children.set(id, []);
@@ -145,7 +145,7 @@ describe('nested-set storage', () => {
 
   test('the check routine and `check-tree` report a broken nested set', async () => {
     await clear();
-    const root = (await insertObjectRow(opened.db, 'folders', { title: 'r' }, null)).id;
+    const root = (await insertObjectRow(opened.db, new Map(), 'folders', { title: 'r' }, null)).id;
     await insertRoot(opened.db, root);
     await insertLeaf(opened.db, (await folderNode(opened.db, root))!, contents[0]);
     assert.deepEqual(await checkTree(opened.db), []);

@@ -6,6 +6,7 @@ import { Kysely } from 'kysely';
 import { ConfigError, type Config } from '../config.js';
 import { openSqlite } from './dialect/sqlite.js';
 import { migrateToLatest } from './migrate.js';
+import type { DataVersion } from './data-version.js';
 import type { Database } from './tables.js';
 
 export type DB = Kysely<Database>;
@@ -14,8 +15,8 @@ export interface OpenedDatabase {
   db: DB;
   dialectName: 'sqlite';
   file: string;
-  /** Changes whenever the data may have changed (see dialect/sqlite.ts). */
-  dataVersion: () => number;
+  /** Changes whenever the data may have changed (see data-version.ts). */
+  dataVersion: DataVersion;
   close: () => Promise<void>;
 }
 

@@ -5,6 +5,7 @@
 // read from. Values are shared between requests: callers treat them as read-only. Bounded by a
 // weight (about one unit per row held), oldest use dropped first.
 import type { CompiledQuery } from 'kysely';
+import type { DataVersion } from './data-version.js';
 
 export interface ReadCache {
   /** `load()`'s result for `key`, from the cache when nothing was written since it was read. */
@@ -20,7 +21,7 @@ function weightOf(value: unknown): number {
   return 1;
 }
 
-export function createReadCache(dataVersion: () => number, maxWeight = 100_000): ReadCache {
+export function createReadCache(dataVersion: DataVersion, maxWeight = 100_000): ReadCache {
   const entries = new Map<string, { value: unknown; weight: number }>();
   let entriesVersion = NaN;
   let weight = 0;
@@ -33,7 +34,7 @@ export function createReadCache(dataVersion: () => number, maxWeight = 100_000):
   };
   return {
     async get<T>(key: string, load: () => Promise<T>): Promise<T> {
-      const version = dataVersion();
+      const version = dataVersion.current();
       sync(version);
       const hit = entries.get(key);
       if (hit) {
@@ -43,7 +44,7 @@ export function createReadCache(dataVersion: () => number, maxWeight = 100_000):
       }
       const value = await load();
       // A write while it was read (another request's transaction) may or may not be in it.
-      if (dataVersion() === version) {
+      if (dataVersion.current() === version) {
         sync(version);
         const entry = { value, weight: weightOf(value) };
         const old = entries.get(key);

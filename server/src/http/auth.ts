@@ -29,30 +29,37 @@ export function bearerToken(req: Request): string | null {
 }
 
 /**
- * The secret as a KeyObject, made once: given a string, jsonwebtoken first tries (and fails) to
- * read it as a public key on every verification, which costs about a millisecond per request.
+ * A server's cache of verified access tokens (AppContext.tokens). A client sends the same token
+ * with every request, and checking its signature and parsing it again cost about 6% of a
+ * signed-in request: verified tokens are kept by their full text and the secret they were
+ * verified with; expiry is checked on every use. The secret is kept as a KeyObject, made once:
+ * given a string, jsonwebtoken first tries (and fails) to read it as a public key on every
+ * verification, which costs about a millisecond per request.
  */
-const secretKeys = new Map<string, crypto.KeyObject>();
-function secretKey(secret: string): crypto.KeyObject {
-  let key = secretKeys.get(secret);
+export interface TokenCache {
+  keys: Map<string, crypto.KeyObject>;
+  verified: Map<string, { secret: string; claims: AccessClaims }>;
+}
+
+export function createTokenCache(): TokenCache {
+  return { keys: new Map(), verified: new Map() };
+}
+
+function secretKey(cache: TokenCache, secret: string): crypto.KeyObject {
+  let key = cache.keys.get(secret);
   if (!key) {
     key = crypto.createSecretKey(Buffer.from(secret, 'utf8'));
-    secretKeys.set(secret, key);
+    cache.keys.set(secret, key);
   }
   return key;
 }
 
-/**
- * Tokens verified lately, by their full text and the secret they were verified with: a client
- * sends the same token with every request, and checking its signature and parsing it again cost
- * about 6% of a signed-in request. Only verified tokens are kept; expiry is checked on every use.
- */
-const verified = new Map<string, { secret: string; claims: AccessClaims }>();
 const VERIFIED_MAX = 1000;
 
 const expired = () => new ApiError(401, 'expired_token', 'The access token has expired');
 
-export function verifyAccessToken(token: string, secret: string): AccessClaims {
+export function verifyAccessToken(cache: TokenCache, token: string, secret: string): AccessClaims {
+  const { verified } = cache;
   const hit = verified.get(token);
   if (hit && hit.secret === secret) {
     if (hit.claims.exp !== undefined && Math.floor(Date.now() / 1000) >= hit.claims.exp) {
@@ -63,7 +70,7 @@ export function verifyAccessToken(token: string, secret: string): AccessClaims {
   }
   let claims: AccessClaims;
   try {
-    const decoded = jwt.verify(token, secretKey(secret), { algorithms: ['HS256'] });
+    const decoded = jwt.verify(token, secretKey(cache, secret), { algorithms: ['HS256'] });
     if (typeof decoded !== 'object' || decoded === null) throw new Error('bad claims');
     claims = Object.freeze(decoded) as AccessClaims;
   } catch (err) {
@@ -112,7 +119,7 @@ export function authenticate(ctx: AppContext): RequestHandler {
     const token = bearerToken(req);
     if (!token) return next();
     try {
-      const claims = verifyAccessToken(token, ctx.jwtSecret);
+      const claims = verifyAccessToken(ctx.tokens, token, ctx.jwtSecret);
       if (typeof claims.id === 'number') {
         const info = await loadAuthInfo(ctx, claims.id);
         if (!info) throw new ApiError(401, 'invalid_token', 'The user of this token no longer exists or is blocked');

@@ -13,6 +13,7 @@
 // Only 200 answers with a string body are stored; any write of this process and any commit of
 // another (the data version, see db/dialect/sqlite.ts) drops every entry. Bounded in bytes.
 import type { Request, Response } from 'express';
+import type { DataVersion } from '../db/data-version.js';
 import fresh from 'fresh';
 import type http from 'node:http';
 import { baseUrl } from './links.js';
@@ -47,7 +48,7 @@ const MAX_ENTRY_BYTES = 512 * 1024;
 /** Roughly what an entry holds in memory. */
 const sizeOf = (e: Entry) => e.body.length + 256;
 
-export function createResponseCache(dataVersion: () => number, maxBytes = 16 * 1024 * 1024): ResponseCache {
+export function createResponseCache(dataVersion: DataVersion, maxBytes = 16 * 1024 * 1024): ResponseCache {
   const entries = new Map<string, Entry>();
   let version = NaN;
   let bytes = 0;
@@ -59,7 +60,7 @@ export function createResponseCache(dataVersion: () => number, maxBytes = 16 * 1
   const key = (url: string, accept: string | undefined, base: string, applicationId: number | null) => `${url}\u0000${accept ?? ''}\u0000${base}\u0000${applicationId ?? ''}`;
   const keyOf = (req: Request) => key(req.originalUrl, req.headers.accept, baseUrl(req), req.auth.applicationId);
   const current = () => {
-    const v = dataVersion();
+    const v = dataVersion.current();
     if (v !== version) {
       entries.clear();
       bytes = 0;

@@ -1,6 +1,7 @@
 // The only home of SQLite-specific code: opening the file with the pragmas Folio relies on,
 // binding booleans (better-sqlite3 refuses JS booleans), and SQLite-only SQL (FTS5 lives here too).
 import Database from 'better-sqlite3';
+import type { DataVersion } from '../data-version.js';
 import {
   CompiledQuery,
   SqliteDialect,
@@ -59,6 +60,8 @@ class Statement implements SqliteStatement {
     this.reader = raw.reader;
   }
   all(params: readonly unknown[]): unknown[] {
+    // A statement that returns rows may write too (`insert … returning`): kysely runs it here.
+    if (!this.raw.readonly) this.onWrite();
     return this.raw.all(bindable(params));
   }
   run(params: readonly unknown[]): { changes: number | bigint; lastInsertRowid: number | bigint } {
@@ -68,6 +71,7 @@ class Statement implements SqliteStatement {
     return this.raw.run(bindable(params));
   }
   iterate(params: readonly unknown[]): IterableIterator<unknown> {
+    if (!this.raw.readonly) this.onWrite();
     return this.raw.iterate(bindable(params)) as IterableIterator<unknown>;
   }
 }
@@ -108,11 +112,10 @@ export interface SqliteHandle {
   dialect: Dialect;
   raw: Database.Database;
   /**
-   * A number that changes whenever the database may have changed: on every write of this
-   * process (counted per statement) and on every commit of another connection (SQLite's
-   * data_version). Cached query results are valid while it stays the same.
+   * Changes whenever the database may have changed: on every write of this process (counted per
+   * statement) and on every commit of another connection (SQLite's data_version).
    */
-  dataVersion: () => number;
+  dataVersion: DataVersion;
 }
 
 /** `nativeBinding`: path of a better-sqlite3 addon to load instead of the installed one. */
@@ -136,8 +139,13 @@ export function openSqlite(file: string, nativeBinding: string | null = null): S
   return {
     dialect: new ImmediateSqliteDialect({ database: connection }),
     raw,
-    // Both counters only grow: their combination changes whenever either does.
-    dataVersion: () => (raw.open ? (external.get() as number) : -1) * 2 ** 32 + connection.writes,
+    dataVersion: {
+      // Both counters only grow: their combination changes whenever either does.
+      current: () => (raw.open ? (external.get() as number) : -1) * 2 ** 32 + connection.writes,
+      bump: () => {
+        connection.writes++;
+      },
+    },
   };
 }
 

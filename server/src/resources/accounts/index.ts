@@ -4,12 +4,9 @@ import type { AppContext } from '../../context.js';
 import type { RouteDef } from '../../http/router.js';
 import { roleRoutes } from '../roles/routes.js';
 import { userRoutes } from '../users/routes.js';
-import { createMailer, type Mailer } from '../../mail/mailer.js';
 import { apiKeyCheck } from '../applications/api-key.js';
 import { applicationRoutes } from '../applications/routes.js';
-import { verifyClient } from '../applications/service.js';
 import { credentialChangeRoutes } from '../auth/change.js';
-import type { ClientCredentialsVerifier } from '../auth/routes.js';
 import { signupRoutes } from '../signup/routes.js';
 import { registerAccountSchemas } from './schemas.js';
 import { registerObjectExtension } from '../objects/extensions.js';
@@ -19,10 +16,7 @@ export function accountsRoutes(ctx: AppContext): RouteDef[] {
   registerAccountSchemas(ctx);
   registerObjectExtension(ctx, usersExtension);
   ctx.objects.guards.push(usersWriteGuard);
-  const mailer = createMailer(ctx.config, ctx.log);
-  ctx.services.mailer = mailer satisfies Mailer;
-  ctx.onClose.push(() => mailer.close());
-  ctx.services.applications = { verifyClient: (id, secret) => verifyClient(ctx.db, id, secret) } satisfies ClientCredentialsVerifier;
+  const mailer = ctx.mailer;
   ctx.requestChecks.push(apiKeyCheck(ctx));
   return [
     ...userRoutes(ctx),

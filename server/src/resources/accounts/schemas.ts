@@ -112,9 +112,9 @@ export function schemaMeta(type: AccountSchemaType, base: string) {
  * Check request attributes against the schema: read-only attributes (login counters, timestamps)
  * are dropped so that a client may send back what it read; anything else must be valid.
  */
-export function validateAttributes<T = Record<string, unknown>>(type: AccountSchemaType, attributes: Record<string, unknown>, create: boolean): T {
+export function validateAttributes<T = Record<string, unknown>>(ctx: AppContext, type: AccountSchemaType, attributes: Record<string, unknown>, create: boolean): T {
   const props: Record<string, Property> = DEFS[type].properties;
   const writable = Object.fromEntries(Object.entries(attributes).filter(([k]) => !props[k]?.readOnly));
   // The schema has just checked the shape that T describes.
-  return validateAgainstSchema(`accounts:${type}`, DEFS[type].revision, served(type), writable, !create) as T;
+  return validateAgainstSchema(ctx, `accounts:${type}`, DEFS[type].revision, served(type), writable, !create) as T;
 }

@@ -36,7 +36,7 @@ export function applicationRoutes(ctx: AppContext): RouteDef[] {
       path: '/applications',
       guard: 'admin',
       handler: async (req, res) => {
-        const input = validateAttributes<ApplicationInput & { name: string }>('applications', resourceInput(req, 'applications').attributes, true);
+        const input = validateAttributes<ApplicationInput & { name: string }>(ctx, 'applications', resourceInput(req, 'applications').attributes, true);
         const { id, clientSecret } = await createApplication(ctx.db, input);
         sendAccountResource(req, res, 'applications', serializeApplication(req, await getApplication(ctx.db, id), clientSecret), { status: 201 });
       },
@@ -53,7 +53,7 @@ export function applicationRoutes(ctx: AppContext): RouteDef[] {
       guard: 'admin',
       handler: async (req, res) => {
         const id = pathId(req);
-        const input = validateAttributes<ApplicationInput>('applications', resourceInput(req, 'applications', id).attributes, false);
+        const input = validateAttributes<ApplicationInput>(ctx, 'applications', resourceInput(req, 'applications', id).attributes, false);
         await updateApplication(ctx.db, id, input);
         sendAccountResource(req, res, 'applications', serializeApplication(req, await getApplication(ctx.db, id)));
       },

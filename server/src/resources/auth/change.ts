@@ -54,7 +54,7 @@ export function credentialChangeRoutes(ctx: AppContext, mailer: Mailer): RouteDe
         const body = flatBody(req, ['uuid', 'password', 'login']);
         if (body.uuid === undefined) throw invalidUuid();
         if (body.login !== undefined && typeof body.login !== 'boolean') throw new ApiError(400, 'invalid_data', '"login" must be true or false');
-        const { password } = validateAttributes('users', { password: requiredString(body, 'password') }, false);
+        const { password } = validateAttributes(ctx, 'users', { password: requiredString(body, 'password') }, false);
         const passwordHash = await hashPassword(password as string);
         const userId = await inTransaction(ctx, undefined, async (trx) => {
           const id = await consumeAccountToken(trx, body.uuid, 'change');

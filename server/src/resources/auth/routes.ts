@@ -9,13 +9,9 @@ import { parseListQuery } from '../../http/query.js';
 import type { RouteDef } from '../../http/router.js';
 import { findUserById, serializeUser } from '../users/service.js';
 import { rolesOfUser, serializeRole } from '../roles/service.js';
+import { verifyClient } from '../applications/service.js';
 import { loginWithPassword, renewTokens } from './login.js';
 import { issueTokenPair, revokeRefreshToken } from './tokens.js';
-
-/** What the applications family registers to turn client credentials into an application id. */
-export interface ClientCredentialsVerifier {
-  verifyClient(clientId: string, clientSecret: string): Promise<number | null>;
-}
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 
@@ -42,8 +38,7 @@ async function postAuth(req: Request, ctx: AppContext) {
     const clientId = str(body.client_id);
     const secret = str(body.client_secret);
     if (!clientId || !secret) throw badRequest('client_id and client_secret are required', 'missing_credentials');
-    const verifier = ctx.services.applications as ClientCredentialsVerifier | undefined;
-    const appId = verifier ? await verifier.verifyClient(clientId, secret) : null;
+    const appId = await verifyClient(ctx.db, clientId, secret);
     if (appId === null) throw new ApiError(401, 'login_failed', 'Unknown client or wrong secret');
     return issueTokenPair(ctx, issuer, { applicationId: appId });
   }

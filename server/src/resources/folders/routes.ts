@@ -30,13 +30,12 @@ import { createObject, updateObject } from '../objects/write.js';
 import {
   addChildren,
   FOLDERS,
-  moveFolder,
+  detachFolder,
   nodeOfFolder,
   parentsOf,
   parsePosition,
   pathsOf,
   placementsIn,
-  placeNewFolder,
   removeChildren,
   removeFromTree,
   restoreSubfolders,
@@ -46,6 +45,7 @@ import {
   type ParentInput,
 } from './service.js';
 import type { Position } from './tree.js';
+import { placeNewFolder } from './service.js';
 import { inTransaction } from '../objects/pipeline.js';
 
 const MAX_FILTER_FOLDERS = 100;
@@ -155,6 +155,10 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
     onTrash: (trx, ids, _ctx, actor) => trashSubfolders(ctx, trx, ids, actor),
     onRestore: (trx, ids, _ctx, actor) => restoreSubfolders(ctx, trx, ids, actor),
     onPurge: (trx, ids) => removeFromTree(ctx, trx, ids),
+    // Every new folder has its place in the tree: under `own.parentId`, or a root.
+    async afterWrite(trx, w) {
+      if (w.action === 'create' && w.type.lineage.includes(FOLDERS)) await placeNewFolder(trx, w.row!.id, (w.own.parentId as number | null | undefined) ?? null);
+    },
   });
 
   const requireFolder = (req: Request, key = String(req.params.id)) => requireObject(ctx, key, { typeName: FOLDERS, viewer: req.auth });
@@ -193,7 +197,7 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
           const folder = await requireObject(ctx, p.item.id, { typeName: FOLDERS, db: trx });
           inputs.push({ folderId: folder.id, position: p.position, menu: p.menu });
         }
-        await writeParents(ctx, trx, row, inputs, writes[method]);
+        await writeParents(ctx, trx, row, inputs, writes[method], req.auth);
       });
       sendLinks(req, res, 200, { data: items.map(({ id, type }) => ({ id, type })) });
     },
@@ -220,9 +224,7 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
         const parentKey = parentOfInput(input.relationships);
         const id = await inTransaction(ctx, undefined, async (trx) => {
           const parent = parentKey === null ? null : await requireObject(ctx, parentKey, { typeName: FOLDERS, db: trx });
-          const created = await createObject(ctx, FOLDERS, input, req.auth, trx);
-          await placeNewFolder(trx, created, parent?.id ?? null);
-          return created;
+          return createObject(ctx, FOLDERS, { ...input, own: { parentId: parent?.id ?? null } }, req.auth, trx);
         });
         await sendFolder(req, res, id, 201);
       },
@@ -285,9 +287,9 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
         const target = folderIdentifier(req, true);
         const placement = target ? placementOf(target.meta, 0) : {};
         await inTransaction(ctx, undefined, async (trx) => {
-          if (!target) return moveFolder(trx, folder.id, null);
+          if (!target) return detachFolder(ctx, trx, folder, req.auth);
           const parent = await requireObject(ctx, target.id, { typeName: FOLDERS, db: trx });
-          await addChildren(ctx, trx, parent.id, [{ row: folder, ...placement }]);
+          await addChildren(ctx, trx, parent.id, [{ row: folder, ...placement }], req.auth);
         });
         sendLinks(req, res, 200);
       },
@@ -301,7 +303,7 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
         const parentKey = folderIdentifier(req, false)!.id;
         await inTransaction(ctx, undefined, async (trx) => {
           const node = await nodeOfFolder(trx, folder.id);
-          if (node?.parent_id !== null && String(node?.parent_id) === parentKey) await moveFolder(trx, folder.id, null);
+          if (node?.parent_id !== null && String(node?.parent_id) === parentKey) await detachFolder(ctx, trx, folder, req.auth);
         });
         sendNoContent(res);
       },
@@ -349,7 +351,7 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
           for (const { item, position, menu } of inputs) {
             children.push({ row: await requireObject(ctx, item.id, { typeName: item.type, db: trx }), position, menu });
           }
-          await addChildren(ctx, trx, folder.id, children);
+          await addChildren(ctx, trx, folder.id, children, req.auth);
         });
         sendLinks(req, res, 200, { data: items.map(({ id, type }) => ({ id, type })) });
       },
@@ -364,7 +366,7 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
         await inTransaction(ctx, undefined, async (trx) => {
           const rows: ObjectRow[] = [];
           for (const item of items) rows.push(await requireObject(ctx, item.id, { typeName: item.type, trashed: 'any', db: trx }));
-          await removeChildren(ctx, trx, folder.id, rows);
+          await removeChildren(ctx, trx, folder.id, rows, req.auth);
         });
         sendNoContent(res);
       },

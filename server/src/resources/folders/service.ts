@@ -8,7 +8,8 @@ import type { Database } from '../../db/tables.js';
 import { ApiError, badRequest, notFound } from '../../http/errors.js';
 import { typeById } from '../objects/model.js';
 import { type ObjectRow } from '../objects/rows.js';
-import type { Actor } from '../objects/pipeline.js';
+import { authorizeWrite, changeOf, recordChanges, type Actor } from '../objects/pipeline.js';
+import { getObject } from '../objects/read.js';
 import { restoreObjects, trashObjects } from '../objects/trash.js';
 import {
   descendantsQuery,
@@ -85,7 +86,27 @@ export interface ChildInput {
  * Add objects to `folderId`: a folder is moved there (from wherever it was), a content object
  * gets a placement there (kept, and moved to `position` when given, if it already had one).
  */
-export async function addChildren(ctx: AppContext, trx: Trx, folderId: number, children: ChildInput[]): Promise<void> {
+export async function addChildren(ctx: AppContext, trx: Trx, folderId: number, children: ChildInput[], actor: Actor): Promise<void> {
+  await authorizeFolderUpdate(ctx, trx, folderId, actor);
+  await placeChildren(ctx, trx, folderId, children);
+  await recordPlacements(ctx, trx, children.map((c) => c.row), actor);
+}
+
+/** A write to a folder's children is an update of that folder (pipeline guards). */
+async function authorizeFolderUpdate(ctx: AppContext, trx: Trx, folderId: number, actor: Actor): Promise<void> {
+  const folder = await getObject(ctx, folderId, { db: trx });
+  if (folder) await authorizeWrite(ctx, { action: 'update', actor, type: typeById(ctx, folder.object_type_id)!, row: folder, trx });
+}
+
+/** Placements changed: each object's change record holds its folders as they are now. */
+async function recordPlacements(ctx: AppContext, trx: Trx, rows: ObjectRow[], actor: Actor): Promise<void> {
+  if (!rows.length) return;
+  const parents = await parentsOf(trx, rows.map((r) => r.id));
+  const changes = rows.map((r) => changeOf('update', r, typeById(ctx, r.object_type_id)?.name ?? 'objects', actor, { parents: (parents.get(r.id) ?? []).map(String) }));
+  await recordChanges(ctx, trx, changes);
+}
+
+async function placeChildren(ctx: AppContext, trx: Trx, folderId: number, children: ChildInput[]): Promise<void> {
   for (const child of children) {
     const parent = await activeNode(trx, folderId);
     let node: TreeNode | undefined;
@@ -103,7 +124,13 @@ export async function addChildren(ctx: AppContext, trx: Trx, folderId: number, c
 }
 
 /** Take objects out of `folderId`: a sub-folder becomes a root, a content object loses that placement. Absent ones are ignored. */
-export async function removeChildren(ctx: AppContext, trx: Trx, folderId: number, rows: ObjectRow[]): Promise<void> {
+export async function removeChildren(ctx: AppContext, trx: Trx, folderId: number, rows: ObjectRow[], actor: Actor): Promise<void> {
+  await authorizeFolderUpdate(ctx, trx, folderId, actor);
+  await unplaceChildren(ctx, trx, folderId, rows);
+  await recordPlacements(ctx, trx, rows, actor);
+}
+
+async function unplaceChildren(ctx: AppContext, trx: Trx, folderId: number, rows: ObjectRow[]): Promise<void> {
   for (const row of rows) {
     const node = await nodeIn(trx, folderId, row.id);
     if (!node) continue;
@@ -122,16 +149,26 @@ export interface ParentInput {
  * The `parents` relationship written from the object's side: add it to folders, take it out of
  * them, or replace its folders with exactly these (a folder takes one parent at most).
  */
-export async function writeParents(ctx: AppContext, trx: Trx, row: ObjectRow, parents: ParentInput[], mode: 'add' | 'replace' | 'remove'): Promise<void> {
+export async function writeParents(ctx: AppContext, trx: Trx, row: ObjectRow, parents: ParentInput[], mode: 'add' | 'replace' | 'remove', actor: Actor): Promise<void> {
   if (isFolder(ctx, row) && mode !== 'remove' && parents.length > 1) throw badRequest('A folder has at most one parent', 'invalid_parents');
+  // Written from the object's side: an update of the object.
+  await authorizeWrite(ctx, { action: 'update', actor, type: typeById(ctx, row.object_type_id)!, row, trx });
   if (mode === 'replace') {
     const current = (await parentsOf(trx, [row.id])).get(row.id) ?? [];
-    for (const folderId of current) if (!parents.some((p) => p.folderId === folderId)) await removeChildren(ctx, trx, folderId, [row]);
+    for (const folderId of current) if (!parents.some((p) => p.folderId === folderId)) await unplaceChildren(ctx, trx, folderId, [row]);
   }
   for (const p of parents) {
-    if (mode === 'remove') await removeChildren(ctx, trx, p.folderId, [row]);
-    else await addChildren(ctx, trx, p.folderId, [{ row, position: p.position, menu: p.menu }]);
+    if (mode === 'remove') await unplaceChildren(ctx, trx, p.folderId, [row]);
+    else await placeChildren(ctx, trx, p.folderId, [{ row, position: p.position, menu: p.menu }]);
   }
+  await recordPlacements(ctx, trx, [row], actor);
+}
+
+/** Make a folder a root (PATCH its parent to null, or DELETE its parent): an update of the folder. */
+export async function detachFolder(ctx: AppContext, trx: Trx, folder: ObjectRow, actor: Actor): Promise<void> {
+  await authorizeWrite(ctx, { action: 'update', actor, type: typeById(ctx, folder.object_type_id)!, row: folder, trx });
+  await moveFolder(trx, folder.id, null);
+  await recordPlacements(ctx, trx, [folder], actor);
 }
 
 // ---- reading ----

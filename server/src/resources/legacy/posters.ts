@@ -6,8 +6,7 @@ import type { AppContext } from '../../context.js';
 import { badRequest } from '../../http/errors.js';
 import { baseUrl } from '../../http/links.js';
 import { MAX_PAGE_SIZE } from '../../http/query.js';
-import { streamService } from '../streams/service.js';
-import { PRESETS, thumbService, type ThumbRequest } from '../thumbs/service.js';
+import { PRESETS, type ThumbRequest } from '../thumbs/service.js';
 import { listRelated, relationSide, type ObjectRow, type Reader } from './reader.js';
 
 export interface PosterSize {
@@ -73,8 +72,8 @@ async function posterImages(r: Reader, objects: ObjectRow[]): Promise<Map<number
 /** {id, uri} for each object: uri is the URL of a generated thumbnail of its image, or null. */
 export async function posterEntries(ctx: AppContext, req: Request, r: Reader, objects: ObjectRow[], size: PosterSize) {
   const chosen = await posterImages(r, objects);
-  const streams = streamService(ctx);
-  const thumbs = thumbService(ctx);
+  const streams = ctx.streams;
+  const thumbs = ctx.thumbs;
   const byImage = await streams.streamsOfObjects([...new Set(chosen.values())]);
   const request: ThumbRequest =
     size.width === null && size.height === null

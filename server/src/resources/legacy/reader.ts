@@ -6,6 +6,7 @@ import { sql, type Kysely, type Selectable, type SelectQueryBuilder, type Transa
 import type { AppContext } from '../../context.js';
 import type { Database, ObjectsTable } from '../../db/tables.js';
 import { badRequest, forbidden, notFound, unauthorized } from '../../http/errors.js';
+import type { AuthInfo } from '../../http/request.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -18,6 +19,8 @@ export interface Reader {
   publication: ObjectRow;
   /** Statuses the caller may see. */
   statuses: string[];
+  /** Who reads (and, in the writer, who writes). */
+  viewer: AuthInfo;
 }
 
 export const FOLDER_TYPE = 'folders';
@@ -68,7 +71,7 @@ export async function openReader(ctx: AppContext, req: Request, db: Db = ctx.db)
     if (req.auth.applicationId === null) throw unauthorized('The publication is protected: log in to read it');
     throw forbidden('The publication is protected');
   }
-  return { ctx, db, publication, statuses };
+  return { ctx, db, publication, statuses, viewer: req.auth };
 }
 
 /**

@@ -10,7 +10,7 @@ import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
 import { nowIso } from '../../db/time.js';
 import { ApiError, badRequest, conflict } from '../../http/errors.js';
-import { assertAccepts, mediaRootOf, streamService } from '../streams/service.js';
+import { assertAccepts, mediaRootOf } from '../streams/service.js';
 import { uploadInput } from '../streams/upload-input.js';
 import { assertWritable, resolveTypeName } from './types.js';
 
@@ -21,7 +21,7 @@ const hashToken = (token: string) => crypto.createHash('sha256').update(token).d
 /** Delete expired unused tokens and their streams (the files go with them). */
 export async function purgeExpiredUploads(ctx: AppContext): Promise<void> {
   const expired = await ctx.db.selectFrom('upload_tokens').select(['id', 'stream_uuid']).where('object_id', 'is', null).where('expires', '<=', nowIso()).execute();
-  const streams = streamService(ctx);
+  const streams = ctx.streams;
   for (const row of expired) {
     await ctx.db.deleteFrom('upload_tokens').where('id', '=', row.id).execute();
     const linked = await ctx.db.selectFrom('streams').select('object_id').where('uuid', '=', row.stream_uuid).executeTakeFirst();
@@ -54,7 +54,7 @@ export async function acceptUpload(ctx: AppContext, req: Request, legacyType: st
   const mediaRoot = mediaRootOf(ctx, typeName);
   if (!mediaRoot) throw badRequest(`Objects of type "${legacyType}" take no file`, 'not_media');
   await purgeExpiredUploads(ctx);
-  const streams = streamService(ctx);
+  const streams = ctx.streams;
   const prepared = await streams.prepareUpload(req, uploadInput(req, fileName));
   const token = crypto.randomBytes(32).toString('base64url');
   await streams.storeWith(prepared, async (trx) => {

@@ -6,12 +6,12 @@ import type { Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
 import { badRequest, notFound } from '../../http/errors.js';
-import { addChildren, placeNewFolder, removeChildren } from '../folders/service.js';
+import { addChildren, removeChildren } from '../folders/service.js';
 import { folderNode, nodeIn, type Position } from '../folders/tree.js';
 import { relationOfType, writeRelationships } from '../objects/relations.js';
 import { getObject } from '../objects/read.js';
 import { createObject, updateObject } from '../objects/write.js';
-import { mediaRootOf, streamService } from '../streams/service.js';
+import { mediaRootOf } from '../streams/service.js';
 import { findReachable, findVisible, FOLDER_TYPE, isReachable, relationSide, type ObjectRow, type Reader } from './reader.js';
 import { parseTermsInput, saveTerms } from './terms.js';
 import { assertWritable, resolveTypeName } from './types.js';
@@ -110,7 +110,7 @@ async function writeRelations(r: Reader, row: ObjectRow, name: string, items: Re
   }
   const current = await getObject(r.ctx, row.id, { db: r.db });
   if (!current) throw notFound(`Object ${row.id} not found`);
-  await writeRelationships(r.ctx, current, name, targets, mode, r.db as Transaction<Database>);
+  await writeRelationships(r.ctx, current, name, targets, mode, r.viewer, r.db as Transaction<Database>);
 }
 
 function parseRelations(value: unknown): Array<[string, RelationItem[]]> {
@@ -137,15 +137,15 @@ export async function createLegacyObject(ctx: AppContext, req: Request, reader: 
     const r = await reader(trx);
     const nodes = [];
     for (const [i, id] of parents.entries()) nodes.push(await parentNode(r, id, `parents[${i}]`));
-    const id = await createObject(ctx, typeName, { attributes: attributesOf(data) }, { userId, isAdmin: req.auth.isAdmin }, trx);
-    if (typeName === FOLDER_TYPE) await placeNewFolder(trx, id, nodes[0].object_id);
-    else if (nodes.length) await addChildrenTo(r, nodes.map((n) => n.object_id), id);
+    const own = typeName === FOLDER_TYPE ? { parentId: nodes[0].object_id } : {};
+    const id = await createObject(ctx, typeName, { attributes: attributesOf(data), own }, req.auth, trx);
+    if (typeName !== FOLDER_TYPE && nodes.length) await addChildrenTo(r, nodes.map((n) => n.object_id), id);
     const row = (await findVisible(r, id))!;
     for (const [name, items] of relations) await writeRelations(r, row, name, items, 'add');
     await saveTerms(trx, id, terms);
     if (data.upload_token !== undefined) {
       const uuid = await consumeUploadToken(trx, data.upload_token, userId, typeName, id);
-      await streamService(ctx).linkNewObject(trx, uuid, id, typeName, mediaRoot!);
+      await ctx.streams.linkNewObject(trx, uuid, id, typeName, mediaRoot!);
     }
     return id;
   });
@@ -172,7 +172,7 @@ export async function updateLegacyObject(ctx: AppContext, req: Request, reader: 
     }
     await assertWritable(ctx, row.type_name, trx);
     const attrs = attributesOf(data);
-    if (Object.keys(attrs).length) await updateObject(ctx, id, { attributes: attrs }, { userId, isAdmin: req.auth.isAdmin }, {}, trx);
+    if (Object.keys(attrs).length) await updateObject(ctx, id, { attributes: attrs }, req.auth, {}, trx);
     if (parents) await replaceParents(r, row, parents);
     for (const [name, items] of relations) await writeRelations(r, row, name, items, 'replace');
     await saveTerms(trx, id, terms);
@@ -184,7 +184,7 @@ export async function updateLegacyObject(ctx: AppContext, req: Request, reader: 
 async function addChildrenTo(r: Reader, folderIds: number[], id: number, position?: Position) {
   const row = await getObject(r.ctx, id, { db: r.db });
   if (!row) throw notFound(`Object ${id} not found`);
-  for (const folderId of folderIds) await addChildren(r.ctx, r.db as Transaction<Database>, folderId, [{ row, position }]);
+  for (const folderId of folderIds) await addChildren(r.ctx, r.db as Transaction<Database>, folderId, [{ row, position }], r.viewer);
 }
 
 /** Make `parents` the object's exact places on the publication tree. */
@@ -197,7 +197,7 @@ async function replaceParents(r: Reader, row: ObjectRow, parents: number[]) {
   await addChildrenTo(r, parents.filter((p) => !have.has(p)), row.id);
   const full = (await getObject(r.ctx, row.id, { db: r.db }))!;
   if (row.type_name === FOLDER_TYPE) return; // moving the folder took it out of its old parent
-  for (const old of have) if (!parents.includes(old)) await removeChildren(r.ctx, r.db as Transaction<Database>, old, [full]);
+  for (const old of have) if (!parents.includes(old)) await removeChildren(r.ctx, r.db as Transaction<Database>, old, [full], r.viewer);
 }
 
 /** POST /objects/{id}/relations/{name}: add or update each related object. */

@@ -113,7 +113,7 @@ function parentOf(ctx: AppContext, name: unknown): ObjectType {
 const defaultSingular = (name: string) => (name.endsWith('ies') ? name.slice(0, -3) + 'y' : name.endsWith('s') ? name.slice(0, -1) : `${name}_item`);
 
 export async function createObjectType(ctx: AppContext, attributes: Record<string, unknown>): Promise<ObjectType> {
-  const a = validateAgainstSchema('model:object_types', 1, OBJECT_TYPE_SCHEMA, attributes, false);
+  const a = validateAgainstSchema(ctx, 'model:object_types', 1, OBJECT_TYPE_SCHEMA, attributes, false);
   const name = a.name as string;
   checkTypeName(ctx, name);
   const singular = (a.singular as string | undefined) ?? defaultSingular(name);
@@ -150,7 +150,7 @@ async function typeInUse(trx: Transaction<Database>, ctx: AppContext, t: ObjectT
 }
 
 export async function updateObjectType(ctx: AppContext, t: ObjectType, attributes: Record<string, unknown>): Promise<ObjectType> {
-  const a = validateAgainstSchema('model:object_types', 1, OBJECT_TYPE_SCHEMA, attributes, true);
+  const a = validateAgainstSchema(ctx, 'model:object_types', 1, OBJECT_TYPE_SCHEMA, attributes, true);
   const set: Record<string, unknown> = {};
   const changes = (k: string, current: unknown) => a[k] !== undefined && a[k] !== current;
   if (t.coreType && (changes('name', t.name) || changes('parent_name', t.parentName) || changes('is_abstract', t.isAbstract) || changes('enabled', t.enabled))) {
@@ -232,7 +232,7 @@ export function requireProperty(ctx: AppContext, key: string): PropertyDef {
 }
 
 export async function createProperty(ctx: AppContext, attributes: Record<string, unknown>): Promise<PropertyDef> {
-  const a = validateAgainstSchema('model:properties', 1, PROPERTY_SCHEMA, attributes, false);
+  const a = validateAgainstSchema(ctx, 'model:properties', 1, PROPERTY_SCHEMA, attributes, false);
   const name = a.name as string;
   const owner = typeByName(ctx, a.object_type_name as string);
   if (!owner) throw badRequest(`Unknown object type "${String(a.object_type_name)}"`, 'invalid_data');
@@ -265,7 +265,7 @@ export async function createProperty(ctx: AppContext, attributes: Record<string,
 }
 
 export async function updateProperty(ctx: AppContext, p: PropertyDef, attributes: Record<string, unknown>): Promise<PropertyDef> {
-  const a = validateAgainstSchema('model:properties', 1, PROPERTY_SCHEMA, attributes, true);
+  const a = validateAgainstSchema(ctx, 'model:properties', 1, PROPERTY_SCHEMA, attributes, true);
   for (const k of ['name', 'property_type_name', 'object_type_name'] as const) {
     const current = { name: p.name, property_type_name: p.type, object_type_name: p.objectTypeName }[k];
     if (a[k] !== undefined && a[k] !== current) throw badRequest(`"${k}" of a property cannot change; delete it and add a new one`, 'immutable_field');
@@ -354,7 +354,7 @@ function checkSideProperties(ctx: AppContext, names: string[], types: ObjectType
 }
 
 export async function createRelation(ctx: AppContext, attributes: Record<string, unknown>): Promise<RelationDef> {
-  const a = validateAgainstSchema('model:relations', 1, RELATION_SCHEMA, attributes, false);
+  const a = validateAgainstSchema(ctx, 'model:relations', 1, RELATION_SCHEMA, attributes, false);
   checkRelationNames(ctx, a.name as string, a.inverse_name as string);
   const now = nowIso();
   const id = await writeModel(ctx, async (trx) => {
@@ -378,7 +378,7 @@ export async function createRelation(ctx: AppContext, attributes: Record<string,
 }
 
 export async function updateRelation(ctx: AppContext, r: RelationDef, attributes: Record<string, unknown>): Promise<RelationDef> {
-  const a = validateAgainstSchema('model:relations', 1, RELATION_SCHEMA, attributes, true);
+  const a = validateAgainstSchema(ctx, 'model:relations', 1, RELATION_SCHEMA, attributes, true);
   const name = (a.name as string | undefined) ?? r.name;
   const inverse = (a.inverse_name as string | undefined) ?? r.inverseName;
   checkRelationNames(ctx, name, inverse, r);

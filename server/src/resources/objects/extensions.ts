@@ -54,7 +54,7 @@ export interface ObjectExtension {
    * their own), before any transaction (slow work such as hashing goes here). Returns the
    * attributes of the `objects` row and keeps the rest in `w.own`.
    */
-  validate?(w: Omit<PendingWrite, 'attributes' | 'changed'>, attributes: Record<string, unknown>): Promise<Record<string, unknown>>;
+  validate?(w: Omit<PendingWrite, 'attributes' | 'changed'>, attributes: Record<string, unknown>, ctx: AppContext): Promise<Record<string, unknown>>;
   /** In the transaction, before the `objects` row is written (uniqueness, invariants). */
   beforeWrite?(trx: Transaction<Database>, w: PendingWrite, ctx: AppContext): Promise<void>;
   /** In the transaction, after the `objects` row is written (own tables, placement, revocation). */

@@ -136,16 +136,19 @@ async function loadModel(db: Db): Promise<Model> {
   return { types, typesById, relations };
 }
 
-interface ModelHolder {
+/** The model loaded in a server (AppContext.model). */
+export interface ModelHolder {
   model?: Model;
 }
 
-const holder = (ctx: AppContext) => ((ctx.services.objectModel ??= {}) as ModelHolder);
+const holder = (ctx: AppContext) => ctx.model;
 
 /** Load (or reload, after a committed model write) the model into the context. */
 export async function reloadModel(ctx: AppContext): Promise<Model> {
   const model = await loadModel(ctx.db);
   holder(ctx).model = model;
+  // Answers cached under the old model (schemas, relationships, lists) are stale now.
+  ctx.dataVersion.bump();
   return model;
 }
 

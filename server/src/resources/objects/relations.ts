@@ -8,8 +8,8 @@ import { badRequest, notFound } from '../../http/errors.js';
 import type { ResourceIdentifier } from '../../http/jsonapi.js';
 import { concreteTypeNames, relationNamesOf, typeAllowedOn, typeById, type RelationDef } from './model.js';
 import { listObjects, type ObjectList } from './list.js';
-import { inTransaction } from './pipeline.js';
 import { getObjectsByIds } from './read.js';
+import { authorizeWrite, changeOf, inTransaction, recordChanges, toActor, type ActorLike } from './pipeline.js';
 import { type ObjectRow } from './rows.js';
 
 export interface RelatedPair {
@@ -109,8 +109,10 @@ export async function writeRelationships(
   name: string,
   items: RelationshipItem[],
   mode: 'add' | 'replace' | 'remove',
+  actorLike: ActorLike,
   trx?: Transaction<Database>,
 ): Promise<ResourceIdentifier[]> {
+  const actor = toActor(actorLike);
   const typeName = typeById(ctx, row.object_type_id)!.name;
   const found = relationOfType(ctx, typeName, name);
   if (!found) throw notFound(`Objects of type ${typeName} have no relation "${name}"`, 'unknown_relation');
@@ -121,6 +123,15 @@ export async function writeRelationships(
     return Number(item.id);
   });
   return inTransaction(ctx, trx, async (db) => {
+    // A write to an object's relationships is an update of that object.
+    await authorizeWrite(ctx, { action: 'update', actor, type: typeById(ctx, row.object_type_id)!, row, trx: db });
+    const written = await relateIn(db);
+    const now = await relatedPairs(ctx, [row], name, db);
+    await recordChanges(ctx, db, [changeOf('update', row, typeName, actor, { [name]: now.map((p) => String(p.relatedId)) })]);
+    return written;
+  });
+
+  async function relateIn(db: Transaction<Database>): Promise<ResourceIdentifier[]> {
     const targets = await getObjectsByIds(ctx, ids, { db });
     const byId = new Map(targets.map((t) => [t.id, t]));
     items.forEach((item, i) => {
@@ -185,5 +196,5 @@ export async function writeRelationships(
         .execute();
     }
     return items.map((it) => ({ id: it.id, type: it.type }));
-  });
+  }
 }

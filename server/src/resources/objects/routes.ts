@@ -128,7 +128,7 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
       when: isTypePath,
       handler: async (req, res) => {
         const row = await findTyped(req);
-        const written = await writeRelationships(ctx, row, String(req.params.relation), identifiersInput(req), mode);
+        const written = await writeRelationships(ctx, row, String(req.params.relation), identifiersInput(req), mode, req.auth);
         sendLinks(req, res, 200, { data: written });
       },
     });

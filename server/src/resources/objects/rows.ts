@@ -61,6 +61,7 @@ const insertObject = prepared<Selectable<ObjectsTable>, [number, string, string,
  */
 export async function insertObjectRow(
   db: Db,
+  unameHints: Map<string, number>,
   typeName: string | { id: number; singular: string },
   fields: NewObjectRow,
   actorId: number | null,
@@ -68,7 +69,7 @@ export async function insertObjectRow(
   const type = typeof typeName === 'string' ? await getObjectType(db, typeName) : typeName;
   const now = nowIso();
   const status = fields.status ?? 'draft';
-  const uname = await uniqueUname(db, fields.uname ?? fields.title, type.singular);
+  const uname = await uniqueUname(db, unameHints, fields.uname ?? fields.title, type.singular);
   const [row] = await insertObject(db, type.id, status, uname, fields.title ?? null, fields.description ?? null, fields.body ?? null, fields.lang ?? null,
     fields.extra === undefined || fields.extra === null ? null : JSON.stringify(fields.extra),
     fields.properties && Object.keys(fields.properties).length ? JSON.stringify(fields.properties) : null,

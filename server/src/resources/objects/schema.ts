@@ -89,7 +89,28 @@ export function objectTypeSchema(type: ObjectType): ResourceSchema {
 
 // ---- contributions of other families ----
 
-const contributions = (ctx: AppContext) => ((ctx.services.resourceSchemas ??= new Map()) as Map<string, SchemaContribution>);
+/**
+ * A server's schemas: what families contributed, and the validators compiled from served schemas
+ * (AppContext.schemas; nothing is shared between servers of one process).
+ */
+export interface SchemaRegistry {
+  contributions: Map<string, SchemaContribution>;
+  ajv: Ajv;
+  compiled: Map<string, { key: string; validate: ValidateFunction }>;
+  /** Schemas are never changed once made (a model change makes new ones): their text, once. */
+  texts: WeakMap<ResourceSchema, string>;
+  /** The schema of each loaded object type (a model reload makes new type objects). */
+  typeSchemas: WeakMap<ObjectType, ResourceSchema>;
+}
+
+export function createSchemaRegistry(): SchemaRegistry {
+  const ajv = new Ajv({ allErrors: true, allowUnionTypes: true, strict: false, useDefaults: false });
+  addFormats(ajv);
+  ajv.addMetaSchema(require('ajv/dist/refs/json-schema-draft-06.json'));
+  return { contributions: new Map(), ajv, compiled: new Map(), texts: new WeakMap(), typeSchemas: new WeakMap() };
+}
+
+const contributions = (ctx: AppContext) => ctx.schemas.contributions;
 
 /** Describe a resource type at /model/schema/{name}; a later registration replaces an earlier one. */
 export function registerResourceSchema(ctx: AppContext, name: string, contribution: SchemaContribution): void {
@@ -107,17 +128,10 @@ export function resourceSchema(properties: Record<string, PropertySchema>, requi
 
 // ---- validation ----
 
-const ajv = new Ajv({ allErrors: true, allowUnionTypes: true, strict: false, useDefaults: false });
-addFormats(ajv);
-ajv.addMetaSchema(require('ajv/dist/refs/json-schema-draft-06.json'));
-const compiled = new Map<string, { key: string; validate: ValidateFunction }>();
-/** Schemas are never changed once made (a model change makes new ones): their text, once. */
-const schemaTexts = new WeakMap<ResourceSchema, string>();
-/** The schema of each loaded object type (a model reload makes new type objects). */
-const typeSchemas = new WeakMap<ObjectType, ResourceSchema>();
 
 /** Compile a served schema for input: `$id`s, `isMeta` and meta properties removed; `required` only on create. */
-function validatorFor(cacheKey: string, revisionKey: string, schema: ResourceSchema, partial: boolean): ValidateFunction {
+function validatorFor(registry: SchemaRegistry, cacheKey: string, revisionKey: string, schema: ResourceSchema, partial: boolean): ValidateFunction {
+  const { compiled, texts: schemaTexts, ajv } = registry;
   const key = `${cacheKey}:${partial ? 'patch' : 'create'}`;
   // The schema text is part of the check: servers in one process may share a name and revision.
   let text = schemaTexts.get(schema);
@@ -157,6 +171,7 @@ function describe(err: ErrorObject): { field: string; message: string } {
  * properties sent as attributes are dropped (meta is not written through attributes).
  */
 export function validateAgainstSchema(
+  ctx: AppContext,
   cacheKey: string,
   revision: number | string,
   schema: ResourceSchema,
@@ -168,7 +183,7 @@ export function validateAgainstSchema(
     if (schema.properties[k]?.isMeta) continue;
     clean[k] = v;
   }
-  const validate = validatorFor(cacheKey, String(revision), schema, partial);
+  const validate = validatorFor(ctx.schemas, cacheKey, String(revision), schema, partial);
   if (!validate(clean)) {
     const errors = (validate.errors ?? []).map(describe);
     const unknown = errors.find((e) => e.message.startsWith('unknown attribute'));
@@ -180,9 +195,10 @@ export function validateAgainstSchema(
   return clean;
 }
 
-export function validateObjectAttributes(type: ObjectType, attributes: Record<string, unknown>, partial: boolean): Record<string, unknown> {
+export function validateObjectAttributes(ctx: AppContext, type: ObjectType, attributes: Record<string, unknown>, partial: boolean): Record<string, unknown> {
+  const { typeSchemas } = ctx.schemas;
   if (typeof attributes !== 'object' || attributes === null) throw badRequest('attributes must be an object', 'invalid_body');
   let schema = typeSchemas.get(type);
   if (!schema) typeSchemas.set(type, (schema = objectTypeSchema(type)));
-  return validateAgainstSchema(`type:${type.name}`, `${type.id}:${type.revision}`, schema, attributes, partial);
+  return validateAgainstSchema(ctx, `type:${type.name}`, `${type.id}:${type.revision}`, schema, attributes, partial);
 }

@@ -40,7 +40,14 @@ const SPREAD = 16;
  * of indexed look-ups (each query asks whether up to 16 candidate names are taken) instead of
  * reading every namesake, so creating the 10,000th "Untitled" costs what the 10th did.
  */
-export async function uniqueUname(db: Kysely<Database>, wanted: string | null | undefined, fallback: string, excludeId?: number): Promise<string> {
+export async function uniqueUname(
+  db: Kysely<Database>,
+  hints: Map<string, number>,
+  wanted: string | null | undefined,
+  fallback: string,
+  excludeId?: number,
+): Promise<string> {
+  const remember = (b: string, n: number) => rememberSuffix(hints, b, n);
   let base = slugify(wanted ?? '');
   if (!base) base = `${slugify(fallback) || 'object'}-${crypto.randomBytes(3).toString('hex')}`;
   const name = (n: number) => (n === 1 ? base : `${base}-${n}`);
@@ -48,7 +55,7 @@ export async function uniqueUname(db: Kysely<Database>, wanted: string | null | 
 
   // The last suffix handed out for this base (past 9, so the low ones were all taken then) is a
   // good guess at where the taken ones end: one look-up of two names when it holds.
-  const hint = lastSuffix.get(base);
+  const hint = hints.get(base);
   if (hint !== undefined) {
     const guess = await taken([hint, hint + 1]);
     if (guess.has(name(hint)) && !guess.has(name(hint + 1))) return remember(base, hint + 1);
@@ -77,15 +84,14 @@ export async function uniqueUname(db: Kysely<Database>, wanted: string | null | 
 }
 
 /**
- * Per base name, the last suffix past 9 handed out: only a guess (checked against the database
- * before it is used), so sharing it between servers of one process is harmless. Bounded.
+ * `hints` (AppContext.unameHints): per base name, the last suffix past 9 handed out; only a guess,
+ * checked against the database before it is used. Bounded.
  */
-const lastSuffix = new Map<string, number>();
 const HINTS = 1000;
 
-function remember(base: string, n: number): string {
-  lastSuffix.delete(base);
-  lastSuffix.set(base, n);
-  if (lastSuffix.size > HINTS) lastSuffix.delete(lastSuffix.keys().next().value!);
+function rememberSuffix(hints: Map<string, number>, base: string, n: number): string {
+  hints.delete(base);
+  hints.set(base, n);
+  if (hints.size > HINTS) hints.delete(hints.keys().next().value!);
   return `${base}-${n}`;
 }

@@ -70,8 +70,8 @@ function requireType(ctx: AppContext, typeName: string): ObjectType {
 async function validateInput(ctx: AppContext, w: Omit<PendingWrite, 'attributes' | 'changed'>, attributes: Record<string, unknown>) {
   if (typeof attributes !== 'object' || attributes === null || Array.isArray(attributes)) throw badRequest('attributes must be an object', 'invalid_body');
   const own = extensionsOf(ctx, w.type.name).find((e) => e.validate);
-  if (own) return own.validate!(w, attributes);
-  return validateObjectAttributes(w.type, attributes, w.action === 'update');
+  if (own) return own.validate!(w, attributes, ctx);
+  return validateObjectAttributes(ctx, w.type, attributes, w.action === 'update');
 }
 
 async function runHooks(ctx: AppContext, trx: Transaction<Database>, w: PendingWrite, hook: 'beforeWrite' | 'afterWrite') {
@@ -97,6 +97,7 @@ export async function createObjectRow(ctx: AppContext, typeName: string, input: 
     await runHooks(ctx, db, w, 'beforeWrite');
     let row = await insertObjectRow(
       db,
+      ctx.unameHints,
       type,
       {
         status: core.status as string | undefined,
@@ -171,7 +172,7 @@ export async function updateObject(
     }
     if (core.uname !== undefined && core.uname !== before.uname) {
       if (lockedNow) throw forbidden('The object is locked: its uname cannot change', 'object_locked');
-      set.uname = changed.uname = await uniqueUname(db, core.uname as string, type.singular, id);
+      set.uname = changed.uname = await uniqueUname(db, ctx.unameHints, core.uname as string, type.singular, id);
     }
     for (const k of ['title', 'description', 'body', 'lang'] as const) {
       if (core[k] !== undefined && core[k] !== before[k]) set[k] = changed[k] = core[k];

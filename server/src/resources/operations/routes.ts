@@ -156,7 +156,7 @@ export function operationsRoutes(ctx: AppContext): RouteDef[] {
               meta,
             }));
             const mode = kind === 'add' ? 'add' : kind === 'update' ? 'replace' : 'remove';
-            const written = await writeRelationships(ctx, row, ref.relationship, items, mode, trx);
+            const written = await writeRelationships(ctx, row, ref.relationship, items, mode, req.auth, trx);
             outcomes.push({ identifiers: written });
             continue;
           }

@@ -38,7 +38,7 @@ export function roleRoutes(ctx: AppContext): RouteDef[] {
       path: '/roles',
       guard: 'admin',
       handler: async (req, res) => {
-        const a = validateAttributes<{ name: string; description?: string | null }>('roles', resourceInput(req, 'roles').attributes, true);
+        const a = validateAttributes<{ name: string; description?: string | null }>(ctx, 'roles', resourceInput(req, 'roles').attributes, true);
         const id = await createRole(ctx.db, a);
         await sendOne(req, res, id, 201);
       },
@@ -50,7 +50,7 @@ export function roleRoutes(ctx: AppContext): RouteDef[] {
       guard: 'admin',
       handler: async (req, res) => {
         const id = pathId(req);
-        const a = validateAttributes<{ name?: string; description?: string | null }>('roles', resourceInput(req, 'roles', id).attributes, false);
+        const a = validateAttributes<{ name?: string; description?: string | null }>(ctx, 'roles', resourceInput(req, 'roles', id).attributes, false);
         await updateRole(ctx.db, id, a);
         await sendOne(req, res, id);
       },

@@ -40,7 +40,7 @@ export function signupRoutes(ctx: AppContext, mailer: Mailer): RouteDef[] {
         const activationUrl = urlField(body, 'activation_url', true)!;
         const redirectUrl = urlField(body, 'redirect_url', false);
         const { activation_url: _a, redirect_url: _r, ...attributes } = body;
-        const a = validateAttributes('users', { ...attributes, email }, true);
+        const a = validateAttributes(ctx, 'users', { ...attributes, email }, true);
         const passwordHash = await hashPassword(a.password as string);
         const { password: _p, ...profile } = a;
         const { id, uuid } = await inTransaction(ctx, undefined, async (trx) => {

@@ -8,7 +8,7 @@ import { applyFilters, applySort, flatValues, parseListQuery, type ListSpec } fr
 import type { RouteDef } from '../../http/router.js';
 import { registerMediaObjects } from './media-objects.js';
 import { serializeStream } from './serialize.js';
-import { streamService, type StreamService } from './service.js';
+import type { StreamService } from './service.js';
 import { uploadInput } from './upload-input.js';
 
 const LIST: ListSpec = {
@@ -63,7 +63,7 @@ export function sendStoredFile(res: Response, file: string, options: { etag?: bo
 }
 
 export function streamsRoutes(ctx: AppContext): RouteDef[] {
-  const streams = streamService(ctx);
+  const streams = ctx.streams;
   const mediaObjectRoutes = registerMediaObjects(ctx, streams);
   return [
     {

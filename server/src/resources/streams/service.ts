@@ -355,8 +355,4 @@ export async function findMediaObject(ctx: AppContext, id: number, db?: Db) {
   return { id: row.id, status: row.status, deleted: Boolean(row.deleted), type: type.name, mediaRoot: mediaRootOf(ctx, type.name) };
 }
 
-/** The family's service, created once per server at wiring time. */
-export function streamService(ctx: AppContext): StreamService {
-  const services = ctx.services as { streams?: StreamService };
-  return (services.streams ??= new StreamService(ctx));
-}
+

@@ -6,14 +6,13 @@ import { sendMeta } from '../../http/jsonapi.js';
 import { baseUrl } from '../../http/links.js';
 import type { RouteDef } from '../../http/router.js';
 import { sendStoredFile } from '../streams/routes.js';
-import { streamService } from '../streams/service.js';
-import { parseMediaIds, parseThumbQuery, thumbService } from './service.js';
+import { parseMediaIds, parseThumbQuery } from './service.js';
 
 const SERVED_NAME = /^[0-9a-f]{24}\.(jpg|png|webp)$/;
 
 export function thumbsRoutes(ctx: AppContext): RouteDef[] {
-  const streams = streamService(ctx);
-  const thumbs = thumbService(ctx);
+  const streams = ctx.streams;
+  const thumbs = ctx.thumbs;
   const entries: RouteDef['handler'] = async (req, res) => {
     const { ids, preset, options } = req.query as Record<string, unknown>;
     const mediaIds = parseMediaIds(req.params.id as string | undefined, ids);

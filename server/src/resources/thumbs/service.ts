@@ -8,7 +8,7 @@ import { badRequest, notFound } from '../../http/errors.js';
 import type { AuthInfo } from '../../http/request.js';
 import { MAX_PAGE_SIZE } from '../../http/query.js';
 import { renderThumbnail, thumbFormat, type ThumbFit, type ThumbSpec } from '../../thumbs/sharp-pipeline.js';
-import { findMediaObject, streamService, streamVisible, type StreamService, type StreamView } from '../streams/service.js';
+import { findMediaObject, streamVisible, type StreamService, type StreamView } from '../streams/service.js';
 
 export interface ThumbRequest {
   spec: ThumbSpec;
@@ -209,11 +209,6 @@ export class ThumbService {
   }
 }
 
-/** The family's thumbnail service (one per server), also for other families (legacy posters). */
-export function thumbService(ctx: AppContext, streams: StreamService = streamService(ctx)): ThumbService {
-  const services = ctx.services as { thumbs?: ThumbService };
-  return (services.thumbs ??= new ThumbService(ctx, streams));
-}
 
 /**
  * A thumbnail request bounded by `width` and/or `height` (kept ratio, never enlarged), made at

@@ -29,7 +29,7 @@ async function userPatch(req: Request, ctx: AppContext, id: number): Promise<Obj
   const input = resourceInput(req, 'users', id);
   const isAdmin = req.auth.isAdmin;
   const { old_password: oldPassword, ...attributes } = input.attributes;
-  const valid = validateAttributes('users', attributes, false);
+  const valid = validateAttributes(ctx, 'users', attributes, false);
   if (!isAdmin) {
     const refused = Object.keys(valid).filter((k) => !SELF_EDITABLE.has(k));
     if (refused.length) throw forbidden(`Only administrators may change ${refused.join(', ')}`);

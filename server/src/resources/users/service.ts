@@ -177,10 +177,10 @@ async function revokeSessions(trx: Transaction<Database>, ids: number[]): Promis
 export const usersExtension: ObjectExtension = {
   name: 'users',
   types: ['users'],
-  async validate(w, attributes) {
+  async validate(w, attributes, ctx) {
     const create = w.action === 'create';
     const hashed = typeof w.own.passwordHash === 'string';
-    const a = validateAttributes('users', attributes, create && !hashed);
+    const a = validateAttributes(ctx, 'users', attributes, create && !hashed);
     if (create && typeof a.username !== 'string') throw badRequest('Invalid data: "username" is required', 'invalid_data');
     for (const key of USER_COLUMNS_WRITTEN) if (a[key] !== undefined) w.own[key] = a[key];
     if (typeof a.email === 'string' || a.email === null) w.own.email = (typeof a.email === 'string' && a.email.trim()) || null;
