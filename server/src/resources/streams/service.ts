@@ -19,7 +19,7 @@ import { FileStore, isUuid } from '../../storage/file-store.js';
 import { receiveToTemp, UploadAbortedError, UploadTooLargeError, type ReceivedFile } from '../../storage/receive.js';
 import { probeImage } from '../../thumbs/sharp-pipeline.js';
 import { isSubtypeOf, typeById, typeByName } from '../objects/model.js';
-import { getObject } from '../objects/read.js';
+import { getObject, visibleStatuses, visibleWhere } from '../objects/read.js';
 import type { ObjectRow } from '../objects/rows.js';
 import { declaredMimeType, resolveMimeType } from './mime.js';
 import type { StreamsTable } from './tables.js';
@@ -221,7 +221,7 @@ export class StreamService {
     if (auth.userId !== null) {
       q = q.where((eb) => eb.or([eb('streams.object_id', 'is', null), eb('objects.deleted', '=', false)]));
     } else {
-      q = q.where('objects.deleted', '=', false).where('objects.status', '=', 'on');
+      q = q.where('objects.deleted', '=', false).where((eb) => visibleWhere(auth, eb) ?? eb.lit(true));
     }
     return q;
   }
@@ -325,7 +325,9 @@ export function streamVisible(auth: AuthInfo, s: Pick<StreamView, 'object_id' | 
   if (auth.isAdmin) return true;
   if (s.object_id === null) return auth.userId !== null;
   if (s.object_deleted) return false;
-  return auth.userId !== null || s.object_status === 'on';
+  // A linked stream follows its media object (the read path's rule).
+  const statuses = visibleStatuses(auth);
+  return !statuses || statuses.includes(s.object_status ?? '');
 }
 
 /** Core media types and the files they take; custom sub-types inherit from their core ancestor. */
