@@ -3,7 +3,7 @@
 import type { Generated } from 'kysely';
 import type { AccountsTables } from '../resources/accounts/tables.js';
 import type { FolderTables } from '../resources/folders/tables.js';
-import type { LegacyTables } from '../resources/legacy/tables.js';
+import type { LegacyTables } from '../resources/terms/tables.js';
 import type { ObjectsFamilyTables } from '../resources/objects/tables.js';
 import type { MediaTables } from '../resources/streams/tables.js';
 

@@ -11,6 +11,7 @@ import { modelRoutes } from './model/routes.js';
 import { objectsRoutes } from './objects/routes.js';
 import { operationsRoutes } from './operations/routes.js';
 import { statusRoutes } from './status/routes.js';
+import { termsRoutes } from './terms/routes.js';
 import { streamsRoutes } from './streams/routes.js';
 import { thumbsRoutes } from './thumbs/routes.js';
 import { trashRoutes } from './trash/routes.js';
@@ -27,6 +28,7 @@ export const families: Family[] = [
   foldersRoutes,
   streamsRoutes,
   thumbsRoutes,
+  termsRoutes,
   legacyRoutes,
   operationsRoutes,
   objectsRoutes,

@@ -4,7 +4,8 @@ import type { RouteDef } from '../../http/router.js';
 import { legacyRoute, sendLegacy } from './envelope.js';
 import { posterEntries, posterIds, posterSize } from './posters.js';
 import { findReachable, findVisible, isReachable, openReader, type ObjectRow } from './reader.js';
-import { acceptUpload } from './uploads.js';
+import { acceptUpload } from '../streams/upload-tokens.js';
+import { assertWritable, resolveTypeName } from './types.js';
 
 export function legacyFilesRoutes(): RouteDef[] {
   return [
@@ -16,7 +17,9 @@ export function legacyFilesRoutes(): RouteDef[] {
         guard: 'user',
         body: 'raw',
         handler: async (req, res, ctx) => {
-          const token = await acceptUpload(ctx, req, String(req.params.objectType), String(req.params.fileName));
+          const typeName = resolveTypeName(ctx, String(req.params.objectType));
+          assertWritable(ctx, typeName);
+          const token = await acceptUpload(ctx, req, typeName, String(req.params.fileName));
           sendLegacy(req, res, { upload_token: token });
         },
       },

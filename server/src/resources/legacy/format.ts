@@ -5,7 +5,9 @@ import type { Request } from 'express';
 import { toIso } from '../../db/time.js';
 import { baseUrl } from '../../http/links.js';
 import { childrenCounts, FOLDER_TYPE, relationCounts, type ObjectRow, type Reader } from './reader.js';
-import { loadTerms } from './terms.js';
+import { model, typeById } from '../objects/model.js';
+import { mediaRootOf } from '../streams/service.js';
+import { loadTerms } from '../terms/service.js';
 
 /** Legacy text fields Folio has no core column for: filled from a custom property of the same name. */
 const LEGACY_TEXT = ['subject', 'abstract', 'rights', 'license', 'creator', 'publisher', 'note', 'comments'] as const;
@@ -27,38 +29,21 @@ export function legacyTypeName(row: ObjectRow, publicationId: number): string {
   return row.singular;
 }
 
-/** Custom property names per object type id, own and inherited. */
-async function propertyNames(r: Reader, typeIds: number[]): Promise<Map<number, string[]>> {
-  const out = new Map<number, string[]>();
-  if (!typeIds.length) return out;
-  const types = await r.db.selectFrom('object_types').select(['id', 'parent_id']).execute();
-  const parent = new Map(types.map((t) => [Number(t.id), t.parent_id === null ? null : Number(t.parent_id)]));
-  const props = await r.db.selectFrom('properties').select(['name', 'object_type_id']).orderBy('name').execute();
-  for (const id of typeIds) {
-    const chain = new Set<number>();
-    for (let t: number | null | undefined = id; t !== null && t !== undefined && !chain.has(t); t = parent.get(t)) chain.add(t);
-    out.set(id, props.filter((p) => chain.has(Number(p.object_type_id))).map((p) => p.name));
-  }
-  return out;
+/** Custom property names per object type id, own and inherited, by name (from the model). */
+function propertyNames(r: Reader, typeIds: number[]): Map<number, string[]> {
+  return new Map(typeIds.map((id) => [id, (typeById(r.ctx, id)?.properties ?? []).map((p) => p.name).sort()]));
 }
 
+/** The first stream of each media object (the streams service). */
 async function streamsOf(r: Reader, ids: number[]) {
   const out = new Map<number, { uuid: string; file_name: string; mime_type: string; file_size: number; width: number | null; height: number | null }>();
-  if (!ids.length) return out;
-  const rows = await r.db
-    .selectFrom('streams')
-    .select(['uuid', 'object_id', 'file_name', 'mime_type', 'file_size', 'width', 'height'])
-    .where('object_id', 'in', ids)
-    .orderBy('created')
-    .execute();
-  for (const s of rows) if (s.object_id !== null && !out.has(Number(s.object_id))) out.set(Number(s.object_id), { ...s, file_size: Number(s.file_size) });
+  for (const [id, list] of await r.ctx.streams.streamsOfObjects(ids)) if (list[0]) out.set(id, { ...list[0], file_size: Number(list[0].file_size) });
   return out;
 }
 
-async function mediaTypeIds(r: Reader): Promise<Set<number>> {
-  const types = await r.db.selectFrom('object_types').select(['id', 'name', 'parent_id']).execute();
-  const media = types.find((t) => t.name === 'media');
-  return new Set(types.filter((t) => media && Number(t.parent_id) === Number(media.id)).map((t) => Number(t.id)));
+/** Type ids of media types (every type under a media root). */
+function mediaTypeIds(r: Reader): Set<number> {
+  return new Set([...model(r.ctx).types.values()].filter((t) => !t.isAbstract && mediaRootOf(r.ctx, t.name)).map((t) => t.id));
 }
 
 export type LegacyObject = Record<string, unknown>;
@@ -66,7 +51,7 @@ export type LegacyObject = Record<string, unknown>;
 export async function formatObjects(r: Reader, req: Request, rows: ObjectRow[]): Promise<LegacyObject[]> {
   const ids = rows.map((row) => row.id);
   const base = baseUrl(req);
-  const mediaTypes = await mediaTypeIds(r);
+  const mediaTypes = mediaTypeIds(r);
   const [terms, relations, children, props, streams] = await Promise.all([
     loadTerms(r.db, ids, r.publication.id),
     relationCounts(r, ids),

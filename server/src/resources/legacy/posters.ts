@@ -8,6 +8,7 @@ import { baseUrl } from '../../http/links.js';
 import { MAX_PAGE_SIZE } from '../../http/query.js';
 import { PRESETS, type ThumbRequest } from '../thumbs/service.js';
 import { listRelated, relationSide, type ObjectRow, type Reader } from './reader.js';
+import { model } from '../objects/model.js';
 
 export interface PosterSize {
   width: number | null;
@@ -42,18 +43,10 @@ export function posterIds(req: Request): string[] {
 /** The image that represents each object (poster relation, itself, attach relation), by object id. */
 async function posterImages(r: Reader, objects: ObjectRow[]): Promise<Map<number, number>> {
   const out = new Map<number, number>();
-  const images = new Set(
-    (await r.db.selectFrom('object_types').select(['name', 'id']).execute()).filter((t) => t.name === 'images').map((t) => Number(t.id)),
-  );
-  // Sub-types of images count as images.
-  const all = await r.db.selectFrom('object_types').select(['id', 'parent_id']).execute();
-  let grew = true;
-  while (grew) {
-    grew = false;
-    for (const t of all) if (t.parent_id !== null && images.has(Number(t.parent_id)) && !images.has(Number(t.id))) (images.add(Number(t.id)), (grew = true));
-  }
+  // Images and their sub-types, from the model.
+  const images = new Set([...model(r.ctx).types.values()].filter((t) => t.lineage.includes('images')).map((t) => t.id));
   const related = async (name: string) => {
-    const rel = await relationSide(r.db, name);
+    const rel = relationSide(r.ctx, name);
     const byObject = new Map<number, number[]>();
     for (const o of objects) {
       const links = await listRelated(r, o.id, rel, { page: 1, pageSize: MAX_PAGE_SIZE, offset: 0 });

@@ -36,7 +36,7 @@ async function listParams(ctx: AppContext, req: Request) {
     for (const [key, raw] of Object.entries(query.filter)) {
       if (key !== 'object_type') throw badRequest(`Unknown filter "${key}"; filterable: object_type`, 'invalid_filter');
       const names = flatValues(Array.isArray(raw) || typeof raw === 'string' ? raw : Object.values(raw as object), 'filter[object_type]');
-      types = await Promise.all(names.map((n) => resolveTypeName(ctx.db, n)));
+      types = names.map((n) => resolveTypeName(ctx, n));
     }
   }
   return { page, types };
@@ -135,7 +135,7 @@ export function legacyReadRoutes(): RouteDef[] {
         const page = parsePaging(req.query as Record<string, unknown>);
         const r = await openReader(ctx, req);
         const object = await findReachable(r, String(req.params.id));
-        const rel = await relationSide(r.db, String(req.params.name));
+        const rel = relationSide(r.ctx, String(req.params.name));
         await sendList(r, req, res, page, await listRelated(r, object.id, rel, page));
       },
     }),
@@ -146,7 +146,7 @@ export function legacyReadRoutes(): RouteDef[] {
       handler: async (req, res, ctx) => {
         const r = await openReader(ctx, req);
         const object = await findReachable(r, String(req.params.id));
-        const rel = await relationSide(r.db, String(req.params.name));
+        const rel = relationSide(r.ctx, String(req.params.name));
         const related = await findReachable(r, String(req.params.relatedId));
         sendLegacy(req, res, await relationDetail(r, object.id, rel, related.id));
       },

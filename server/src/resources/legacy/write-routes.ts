@@ -40,7 +40,7 @@ export function legacyWriteRoutes(): RouteDef[] {
         const objectId = await addLegacyRelations(ctx, readerIn(ctx, req), String(req.params.id), name, items);
         const r = await openReader(ctx, req);
         const page = parsePaging({});
-        const list = await listRelated(r, objectId, await relationSide(r.db, name), page);
+        const list = await listRelated(r, objectId, relationSide(r.ctx, name), page);
         const objects = await formatObjects(r, req, list.rows);
         sendLegacy(req, res, { objects }, {
           status: 201,

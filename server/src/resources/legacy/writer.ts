@@ -6,16 +6,17 @@ import type { Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
 import { badRequest, notFound } from '../../http/errors.js';
+import { parentsOnTree } from '../folders/publication.js';
 import { addChildren, removeChildren } from '../folders/service.js';
 import { folderNode, nodeIn, type Position } from '../folders/tree.js';
-import { relationOfType, writeRelationships } from '../objects/relations.js';
+import { relationOfType, setRelationLink, writeRelationships } from '../objects/relations.js';
 import { getObject } from '../objects/read.js';
 import { createObject, updateObject } from '../objects/write.js';
 import { mediaRootOf } from '../streams/service.js';
 import { findReachable, findVisible, FOLDER_TYPE, isReachable, relationSide, type ObjectRow, type Reader } from './reader.js';
-import { parseTermsInput, saveTerms } from './terms.js';
+import { parseTermsInput, saveTerms } from '../terms/service.js';
 import { assertWritable, resolveTypeName } from './types.js';
-import { consumeUploadToken } from './uploads.js';
+import { consumeUploadToken } from '../streams/upload-tokens.js';
 import { inTransaction } from '../objects/pipeline.js';
 
 type Data = Record<string, unknown>;
@@ -97,7 +98,7 @@ function relationItems(list: unknown, field: string): RelationItem[] {
 
 /** Write relations of `row` through `name` (add or update each), related objects must be reachable. */
 async function writeRelations(r: Reader, row: ObjectRow, name: string, items: RelationItem[], mode: 'add' | 'replace') {
-  await relationSide(r.db, name);
+  relationSide(r.ctx, name);
   if (!relationOfType(r.ctx, row.type_name, name)) throw badRequest(`Objects of type ${row.type_name} have no relation "${name}"`, 'invalid_relation');
   const targets: Array<{ id: string; type: string; meta: Record<string, unknown> }> = [];
   for (const [i, item] of items.entries()) {
@@ -121,8 +122,8 @@ function parseRelations(value: unknown): Array<[string, RelationItem[]]> {
 /** POST /objects without data.id: create; returns the new id. */
 export async function createLegacyObject(ctx: AppContext, req: Request, reader: (db: Transaction<Database>) => Promise<Reader>, data: Data): Promise<number> {
   if (typeof data.object_type !== 'string' || !data.object_type) throw badRequest('"object_type" is required', 'missing_parameter');
-  const typeName = await resolveTypeName(ctx.db, data.object_type);
-  await assertWritable(ctx, typeName);
+  const typeName = resolveTypeName(ctx, data.object_type);
+  assertWritable(ctx, typeName);
   const hasParents = data.parents !== undefined && data.parents !== null;
   const hasRelations = data.relations !== undefined && data.relations !== null;
   if (!hasParents && !hasRelations) throw badRequest('"parents" or "relations" is required', 'missing_parameter');
@@ -167,10 +168,10 @@ export async function updateLegacyObject(ctx: AppContext, req: Request, reader: 
   await inTransaction(ctx, undefined, async (trx) => {
     const r = await reader(trx);
     const row = await findReachable(r, String(id));
-    if (typeof data.object_type === 'string' && (await resolveTypeName(trx, data.object_type)) !== row.type_name) {
+    if (typeof data.object_type === 'string' && resolveTypeName(ctx, data.object_type) !== row.type_name) {
       throw badRequest(`Object ${id} is not of type ${data.object_type}`, 'type_mismatch');
     }
-    await assertWritable(ctx, row.type_name, trx);
+    assertWritable(ctx, row.type_name);
     const attrs = attributesOf(data);
     if (Object.keys(attrs).length) await updateObject(ctx, id, { attributes: attrs }, req.auth, {}, trx);
     if (parents) await replaceParents(r, row, parents);
@@ -192,8 +193,7 @@ async function replaceParents(r: Reader, row: ObjectRow, parents: number[]) {
   const nodes = [];
   for (const [i, id] of parents.entries()) nodes.push(await parentNode(r, id, `parents[${i}]`));
   if (row.type_name === FOLDER_TYPE && nodes.length !== 1) throw badRequest('A section needs exactly one parent', 'invalid_parent');
-  const current = await r.db.selectFrom('trees').select('parent_id').where('object_id', '=', row.id).where('root_id', '=', r.publication.id).execute();
-  const have = new Set(current.map((c) => Number(c.parent_id)));
+  const have = new Set(await parentsOnTree(r.db, r.publication.id, row.id));
   await addChildrenTo(r, parents.filter((p) => !have.has(p)), row.id);
   const full = (await getObject(r.ctx, row.id, { db: r.db }))!;
   if (row.type_name === FOLDER_TYPE) return; // moving the folder took it out of its old parent
@@ -206,7 +206,7 @@ export async function addLegacyRelations(ctx: AppContext, reader: (db: Transacti
   return inTransaction(ctx, undefined, async (trx) => {
     const r = await reader(trx);
     const row = await findReachable(r, objectId);
-    await assertWritable(ctx, row.type_name, trx);
+    assertWritable(ctx, row.type_name);
     await writeRelations(r, row, name, parsed, 'add');
     return row.id;
   });
@@ -221,29 +221,9 @@ export async function putLegacyRelation(ctx: AppContext, reader: (db: Transactio
     const r = await reader(trx);
     const row = await findReachable(r, objectId);
     const related = await findReachable(r, relatedId);
-    await assertWritable(ctx, row.type_name, trx);
-    const rel = await relationSide(trx, name);
-    const [self, other, prio] = rel.side === 'left' ? (['left_id', 'right_id', 'priority'] as const) : (['right_id', 'left_id', 'inv_priority'] as const);
-    const link = await trx
-      .selectFrom('object_relations')
-      .select(['id'])
-      .where('relation_id', '=', rel.relationId)
-      .where(self, '=', row.id)
-      .where(other, '=', related.id)
-      .executeTakeFirst();
-    if (!link) throw notFound(`Object ${related.id} is not related to ${row.id} by ${name}`);
-    // An omitted priority has no "null" in Folio (priorities order the list): it goes last.
-    let newPriority = priority;
-    if (newPriority === undefined) {
-      const max = await trx
-        .selectFrom('object_relations')
-        .select((eb) => eb.fn.max(prio).as('m'))
-        .where('relation_id', '=', rel.relationId)
-        .where(self, '=', row.id)
-        .executeTakeFirstOrThrow();
-      newPriority = Number(max.m ?? 0) + 1;
-    }
-    await trx.updateTable('object_relations').set({ [prio]: newPriority, params: params === undefined ? null : JSON.stringify(params) }).where('id', '=', link.id).execute();
+    assertWritable(ctx, row.type_name);
+    const rel = relationSide(ctx, name);
+    await setRelationLink(ctx, row, rel, related.id, { priority, params }, r.viewer, trx);
     return { row, related, rel };
   });
 }
@@ -259,7 +239,7 @@ export async function addLegacyChildren(ctx: AppContext, reader: (db: Transactio
     for (const [i, item] of parsed.entries()) {
       const child = await findVisible(r, item.childId);
       if (!child || child.id === folder.id || !(await isReachable(r, child.id))) throw badRequest(`data[${i}].child_id: object ${item.childId} not found`, 'invalid_child');
-      await assertWritable(ctx, child.type_name, trx);
+      assertWritable(ctx, child.type_name);
       await placeChild(r, parent, child, item.priority);
     }
     return folder;

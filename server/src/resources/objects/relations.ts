@@ -1,16 +1,18 @@
 // Relations between objects: reading the related objects of a relation name (its name from the
 // left side, its inverse name from the right) and adding, replacing and removing them.
 import type { Request } from 'express';
-import { sql, type Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import type { ResourceIdentifier } from '../../http/jsonapi.js';
-import { concreteTypeNames, relationNamesOf, typeAllowedOn, typeById, type RelationDef } from './model.js';
+import { concreteTypeNames, model, relationNamesOf, typeAllowedOn, typeById, type RelationDef } from './model.js';
 import { listObjects, type ObjectList } from './list.js';
-import { getObjectsByIds } from './read.js';
+import { getObjectsByIds, visibleWhere, type Viewer } from './read.js';
 import { authorizeWrite, changeOf, inTransaction, recordChanges, toActor, type ActorLike } from './pipeline.js';
 import { type ObjectRow } from './rows.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
 
 export interface RelatedPair {
   objectId: number;
@@ -197,4 +199,134 @@ export async function writeRelationships(
     }
     return items.map((it) => ({ id: it.id, type: it.type }));
   }
+}
+
+// ---- by relation name, for views that name relations without a type (the legacy layout) ----
+
+export interface RelationSide {
+  relation: RelationDef;
+  name: string;
+  /** The object is on the left side (name) or the right side (inverse name). */
+  inverse: boolean;
+}
+
+/** A relation by its name or inverse name (from the model); 400 when none has it. */
+export function relationByName(ctx: AppContext, name: string): RelationSide {
+  const relation = model(ctx).relations.find((r) => r.name === name || r.inverseName === name);
+  if (!relation) throw badRequest(`Unknown relation "${name}"`, 'unknown_relation');
+  return { relation, name, inverse: relation.name !== name };
+}
+
+const columnsOf = (side: RelationSide) =>
+  side.inverse ? (['right_id', 'left_id', 'inv_priority'] as const) : (['left_id', 'right_id', 'priority'] as const);
+
+/** Ids related to `id` through any relation, from either side. */
+export async function relatedIdsEitherSide(db: Db, id: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('object_relations')
+    .select(sql<number>`case when left_id = ${id} then right_id else left_id end`.as('other'))
+    .where((eb) => eb.or([eb('left_id', '=', id), eb('right_id', '=', id)]))
+    .execute();
+  return rows.map((r) => Number(r.other));
+}
+
+/** Links of `objectId` through `side` to objects the viewer sees, with priority and params. */
+function visibleLinks(db: Db, objectId: number, side: RelationSide, viewer: Viewer) {
+  const [self, other, prio] = columnsOf(side);
+  return db
+    .selectFrom('object_relations')
+    .innerJoin('objects', 'objects.id', `object_relations.${other}`)
+    .select([`object_relations.${other} as related_id`, `object_relations.${prio} as priority`, 'object_relations.params'])
+    .where(`object_relations.${self}`, '=', objectId)
+    .where('object_relations.relation_id', '=', side.relation.id)
+    .where('objects.deleted', '=', false)
+    .where((eb) => visibleWhere(viewer, eb) ?? eb.lit(true));
+}
+
+const parseParams = (text: string | null): unknown => {
+  if (text === null || text === '') return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+};
+
+/** A page of the objects related to `objectId` through `side`, by priority. */
+export async function relatedPage(ctx: AppContext, db: Db, objectId: number, side: RelationSide, page: { pageSize: number; offset: number }, viewer: Viewer) {
+  const base = visibleLinks(db, objectId, side, viewer);
+  const total = await db.selectFrom(base.as('l')).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+  const links = await base.orderBy('priority').orderBy('related_id').limit(page.pageSize).offset(page.offset).execute();
+  const ids = links.map((l) => Number(l.related_id));
+  const byId = new Map((await getObjectsByIds(ctx, ids, { db })).map((r) => [r.id, r]));
+  return { rows: ids.map((id) => byId.get(id)).filter((r): r is ObjectRow => !!r), total: Number(total.n) };
+}
+
+/** Priority and params of one link; 404 when `relatedId` is not related (or not visible). */
+export async function relationLink(db: Db, objectId: number, side: RelationSide, relatedId: number, viewer: Viewer) {
+  const link = await visibleLinks(db, objectId, side, viewer).where('objects.id', '=', relatedId).executeTakeFirst();
+  if (!link) throw notFound(`Object ${relatedId} is not related to ${objectId} by ${side.name}`);
+  return { priority: link.priority === null ? null : Number(link.priority), params: parseParams(link.params) };
+}
+
+/** Visible related counts per relation name (both sides) of a page of objects. */
+export async function relationCounts(db: Db, ids: number[], viewer: Viewer): Promise<Map<number, Record<string, number>>> {
+  const out = new Map<number, Record<string, number>>(ids.map((id) => [id, {}]));
+  if (!ids.length) return out;
+  const count = async (self: 'left_id' | 'right_id', other: 'left_id' | 'right_id', nameCol: 'relations.name' | 'relations.inverse_name') => {
+    const rows = await db
+      .selectFrom('object_relations')
+      .innerJoin('relations', 'relations.id', 'object_relations.relation_id')
+      .innerJoin('objects', 'objects.id', `object_relations.${other}`)
+      .select([`object_relations.${self} as object_id`, `${nameCol} as name`, sql<number>`count(*)`.as('n')])
+      .where(`object_relations.${self}`, 'in', ids)
+      .where('objects.deleted', '=', false)
+      .where((eb) => visibleWhere(viewer, eb) ?? eb.lit(true))
+      .groupBy([`object_relations.${self}`, nameCol])
+      .execute();
+    for (const row of rows) out.get(Number(row.object_id))![row.name] = Number(row.n);
+  };
+  await count('left_id', 'right_id', 'relations.name');
+  await count('right_id', 'left_id', 'relations.inverse_name');
+  return out;
+}
+
+/**
+ * Set the priority (omitted: last, priorities are never null) and params (omitted: null) of an
+ * existing link: a relationship write of `row`, guarded and recorded by the pipeline.
+ */
+export async function setRelationLink(
+  ctx: AppContext,
+  row: ObjectRow,
+  side: RelationSide,
+  relatedId: number,
+  values: { priority?: number; params?: unknown },
+  actorLike: ActorLike,
+  trx: Transaction<Database>,
+): Promise<void> {
+  const actor = toActor(actorLike);
+  const [self, other, prio] = columnsOf(side);
+  const typeName = typeById(ctx, row.object_type_id)!.name;
+  await authorizeWrite(ctx, { action: 'update', actor, type: typeById(ctx, row.object_type_id)!, row, trx });
+  const link = await trx
+    .selectFrom('object_relations')
+    .select(['id'])
+    .where('relation_id', '=', side.relation.id)
+    .where(self, '=', row.id)
+    .where(other, '=', relatedId)
+    .executeTakeFirst();
+  if (!link) throw notFound(`Object ${relatedId} is not related to ${row.id} by ${side.name}`);
+  let priority = values.priority;
+  if (priority === undefined) {
+    const max = await trx
+      .selectFrom('object_relations')
+      .select((eb) => eb.fn.max(prio).as('m'))
+      .where('relation_id', '=', side.relation.id)
+      .where(self, '=', row.id)
+      .executeTakeFirstOrThrow();
+    priority = Number(max.m ?? 0) + 1;
+  }
+  await trx.updateTable('object_relations').set({ [prio]: priority, params: values.params === undefined ? null : JSON.stringify(values.params) }).where('id', '=', link.id).execute();
+  const now = await relatedPairs(ctx, [row], side.name, trx);
+  await recordChanges(ctx, trx, [changeOf('update', row, typeName, actor, { [side.name]: now.map((p) => String(p.relatedId)) })]);
 }

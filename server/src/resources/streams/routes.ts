@@ -10,6 +10,7 @@ import { registerMediaObjects } from './media-objects.js';
 import { serializeStream } from './serialize.js';
 import type { StreamService } from './service.js';
 import { uploadInput } from './upload-input.js';
+import { scheduleUploadPurge } from './upload-tokens.js';
 
 const LIST: ListSpec = {
   fields: { file_name: 'string', mime_type: 'string', file_size: 'integer', width: 'integer', height: 'integer', created: 'date', modified: 'date' },
@@ -65,6 +66,7 @@ export function sendStoredFile(res: Response, file: string, options: { etag?: bo
 export function streamsRoutes(ctx: AppContext): RouteDef[] {
   const streams = ctx.streams;
   const mediaObjectRoutes = registerMediaObjects(ctx, streams);
+  scheduleUploadPurge(ctx);
   return [
     {
       method: 'post',

@@ -1,9 +1,10 @@
-// Shows the legacy-only data of objects in the JSON API: `meta.categories`, `meta.tags`,
+// Terms of objects (categories, tags, geo tags, date items; written through the legacy layout).
+// Shows them in the JSON API: `meta.categories`, `meta.tags`,
 // `meta.geo_tags` and `meta.date_items` (read-only there; written through the legacy layout),
 // and lets object lists filter by them: `filter[tag]=<names>`, `filter[category]=<names>`.
 import type { AppContext } from '../../context.js';
 import type { ObjectExtension } from '../objects/extensions.js';
-import { loadTerms } from './terms.js';
+import { loadTerms } from './service.js';
 
 export function termsExtension(_ctx: AppContext): ObjectExtension {
   return {

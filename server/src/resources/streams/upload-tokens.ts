@@ -1,4 +1,4 @@
-// /files upload tokens: the file becomes an unlinked stream of the media family and the client
+// Upload tokens (the legacy /files endpoint): the file becomes an unlinked stream and the client
 // gets a random token for it; the first POST /objects that names the token creates the media
 // object and links the stream. Tokens are single-use, bound to the uploader and expire after
 // 24 hours (then their unlinked stream is deleted). Quota and file count are per user and count
@@ -10,9 +10,8 @@ import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
 import { nowIso } from '../../db/time.js';
 import { ApiError, badRequest, conflict } from '../../http/errors.js';
-import { assertAccepts, mediaRootOf } from '../streams/service.js';
-import { uploadInput } from '../streams/upload-input.js';
-import { assertWritable, resolveTypeName } from './types.js';
+import { assertAccepts, mediaRootOf } from './service.js';
+import { uploadInput } from './upload-input.js';
 
 export const TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -45,14 +44,12 @@ async function checkLimits(ctx: AppContext, trx: Transaction<Database>, userId: 
   }
 }
 
-/** POST /files/{object_type}/{file_name}: store the body as an unlinked stream; returns the token. */
-export async function acceptUpload(ctx: AppContext, req: Request, legacyType: string, fileName: string): Promise<string> {
+/** Store the request body as an unlinked stream for a later object of `typeName`; returns the token. */
+export async function acceptUpload(ctx: AppContext, req: Request, typeName: string, fileName: string): Promise<string> {
   const userId = req.auth.userId!;
   if (!fileName.trim()) throw badRequest('The file name is missing', 'missing_parameter');
-  const typeName = await resolveTypeName(ctx.db, legacyType);
-  await assertWritable(ctx, typeName);
   const mediaRoot = mediaRootOf(ctx, typeName);
-  if (!mediaRoot) throw badRequest(`Objects of type "${legacyType}" take no file`, 'not_media');
+  if (!mediaRoot) throw badRequest(`Objects of type "${typeName}" take no file`, 'not_media');
   await purgeExpiredUploads(ctx);
   const streams = ctx.streams;
   const prepared = await streams.prepareUpload(req, uploadInput(req, fileName));

@@ -1,4 +1,4 @@
-// Tables of the legacy family (migration 0050-legacy).
+// Tables of terms and upload tokens (migration 0050-legacy).
 import type { Generated } from 'kysely';
 
 export interface TermsTable {
