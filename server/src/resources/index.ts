@@ -14,6 +14,7 @@ import { statusRoutes } from './status/routes.js';
 import { streamsRoutes } from './streams/routes.js';
 import { thumbsRoutes } from './thumbs/routes.js';
 import { trashRoutes } from './trash/routes.js';
+import { webhooksFamily } from './webhooks/index.js';
 
 export type Family = (ctx: AppContext) => RouteDef[] | Promise<RouteDef[]>;
 
@@ -29,5 +30,7 @@ export const families: Family[] = [
   thumbsRoutes,
   legacyRoutes,
   operationsRoutes,
+  // Before objects: its worker starts once every object extension (folders, media) is registered.
+  webhooksFamily,
   objectsRoutes,
 ];

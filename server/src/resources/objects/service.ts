@@ -43,6 +43,7 @@ import { relatedPairs } from './relations.js';
 import { insertObjectRow } from './rows.js';
 import { validateObjectAttributes } from './schema.js';
 import { uniqueUname } from './uname.js';
+import { tempWebhookHook } from '../webhooks/temp-hook.js'; // TEMP webhook hook (lead replaces with the pipeline)
 
 export { concreteTypeNames, isSubtypeOf, typeById, typeByName };
 
@@ -131,6 +132,7 @@ export async function createObjectRow(ctx: AppContext, typeName: string, input: 
       },
       a.userId,
     );
+    await tempWebhookHook(ctx, db, 'create', [row], a.userId); // TEMP webhook hook (lead replaces with the pipeline)
     if (!locked) return row;
     await db.updateTable('objects').set({ locked: true }).where('id', '=', row.id).execute();
     return { ...row, locked: true };
@@ -173,6 +175,7 @@ export async function updateObject(
     }
     if (locked !== undefined) set.locked = locked;
     await db.updateTable('objects').set(set).where('id', '=', id).execute();
+    await tempWebhookHook(ctx, db, 'update', [row], a.userId); // TEMP webhook hook (lead replaces with the pipeline)
   });
 }
 
@@ -505,6 +508,7 @@ export async function trashObjects(ctx: AppContext, ids: number[], actor: ActorL
     if (rows.length !== new Set(ids).size) throw notFound('Object not found');
     if (rows.some((r) => Boolean(r.locked))) throw forbidden('The object is locked and cannot be deleted', 'object_locked');
     await db.updateTable('objects').set({ deleted: true, modified: nowIso(), modified_by: a.userId }).where('id', 'in', ids).execute();
+    await tempWebhookHook(ctx, db, 'trash', rows, a.userId); // TEMP webhook hook (lead replaces with the pipeline)
     for (const ext of objectExtensions(ctx)) {
       const mine = idsFor(ctx, ext, rows);
       if (ext.onTrash && mine.length) await ext.onTrash(db, mine, ctx);
@@ -518,6 +522,7 @@ export async function restoreObjects(ctx: AppContext, ids: number[], trx?: Trans
     const rows = await rowsOfIds(db, ids, true);
     if (rows.length !== new Set(ids).size) throw notFound('Object not found in the trash');
     await db.updateTable('objects').set({ deleted: false }).where('id', 'in', ids).execute();
+    await tempWebhookHook(ctx, db, 'restore', rows, null); // TEMP webhook hook (lead replaces with the pipeline)
     for (const ext of objectExtensions(ctx)) {
       const mine = idsFor(ctx, ext, rows);
       if (ext.onRestore && mine.length) await ext.onRestore(db, mine, ctx);
@@ -539,6 +544,7 @@ export async function purgeObjects(ctx: AppContext, ids: number[]): Promise<void
     }
     await db.deleteFrom('object_relations').where((e) => e.or([e('left_id', 'in', ids), e('right_id', 'in', ids)])).execute();
     await db.deleteFrom('objects').where('id', 'in', ids).execute();
+    await tempWebhookHook(ctx, db, 'remove', rows, null); // TEMP webhook hook (lead replaces with the pipeline)
   });
   for (const hook of hooks) {
     try {
