@@ -139,9 +139,11 @@ describe('/webhooks: management and signed deliveries', () => {
   test('create, update, trash, restore and remove reach the receiver signed, with the object as an admin reads it', async () => {
     const start = receiver.received.length;
     const created = await s.request('POST', '/documents', { token: admin, body: doc({ title: 'Hello hooks', status: 'draft' }) });
+    const answered = Date.now();
     assert.equal(created.status, 201);
     const id = created.body.data.id;
     const [c] = (await receiver.waitFor(start + 1)).slice(start);
+    assert.ok(c.at - answered < 5000, 'sent within 5 s of the commit');
     assertSigned(c, hook.secret);
     assert.equal(c.body.event, 'objects.create');
     assert.deepEqual(c.body.resource, { type: 'documents', id });
@@ -366,6 +368,41 @@ describe('webhook retries', () => {
       await new Promise((r) => hang.close(r));
       await new Promise((r) => redirect.close(r));
       await target.close();
+    }
+  });
+
+  test('two servers on one database never send the same delivery twice', async () => {
+    // A slow receiver keeps deliveries in flight while the second server's worker starts and claims.
+    const received = new Map<string, number>();
+    const slow = http.createServer((req, res) => {
+      let raw = '';
+      req.on('data', (c) => (raw += c));
+      req.on('end', () => {
+        const id = JSON.parse(raw).id as string;
+        received.set(id, (received.get(id) ?? 0) + 1);
+        setTimeout(() => res.end('ok'), 150);
+      });
+    });
+    await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
+    const a = await startServer();
+    let b: FolioServer | null = null;
+    try {
+      const admin = await a.adminToken();
+      await a.request('POST', '/webhooks', { token: admin, body: hookBody({ name: 'slow', url: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/` }) });
+      const ATOMIC = 'application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"';
+      const ops = Array.from({ length: 40 }, (_, i) => ({ op: 'add', data: { type: 'documents', attributes: { title: `Doc ${i}` } } }));
+      const res = await a.request('POST', '/operations', { token: admin, headers: { 'Content-Type': ATOMIC, Accept: ATOMIC }, body: { 'atomic:operations': ops } });
+      assert.equal(res.status, 200, res.text);
+      b = await createServer(loadConfig({ FOLIO_DATA_DIR: a.dataDir }, { logRequests: false }), { log: () => {} });
+      const deadline = Date.now() + 15_000;
+      while (received.size < 40 && Date.now() < deadline) await sleep(50);
+      await sleep(300);
+      assert.equal(received.size, 40, 'every event delivered');
+      assert.deepEqual([...received.values()].filter((n) => n !== 1), [], 'each exactly once');
+    } finally {
+      if (b) await b.close();
+      await a.close();
+      await new Promise((r) => slow.close(r));
     }
   });
 

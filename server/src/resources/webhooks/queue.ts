@@ -9,7 +9,8 @@ import type { Database } from '../../db/tables.js';
 import { nowIso } from '../../db/time.js';
 import type { Resource } from '../../http/jsonapi.js';
 import type { ObjectChange } from '../objects/changes.js';
-import { sendDelivery } from './send.js';
+import { sendDelivery, type SendResult } from './send.js';
+import { prepared } from '../../db/prepared.js';
 import { parseList, type DeliveryRow } from './service.js';
 import type { WebhookDeliveriesTable } from './tables.js';
 
@@ -55,6 +56,11 @@ interface Listener {
   types: string[];
 }
 
+/** Every object write asks this (prepared: it runs in each write's transaction). */
+const enabledWebhooks = prepared<{ id: number; events: string; types: string }, []>((db) =>
+  db.selectFrom('webhooks').select(['id', 'events', 'types']).where('enabled', '=', true),
+);
+
 export function createDeliveryQueue(opts: QueueOptions): DeliveryQueue {
   const { db, log } = opts;
   const owner = crypto.randomUUID(); // this worker, in lease_owner: releases only touch its own claims
@@ -73,7 +79,7 @@ export function createDeliveryQueue(opts: QueueOptions): DeliveryQueue {
 
   async function enqueue(trx: Transaction<Database>, changes: ObjectChange[]): Promise<void> {
     if (!changes.length) return;
-    const listeners: Listener[] = (await trx.selectFrom('webhooks').select(['id', 'events', 'types']).where('enabled', '=', true).execute()).map((w) => ({
+    const listeners: Listener[] = (await enabledWebhooks(trx)).map((w) => ({
       id: w.id,
       events: parseList(w.events),
       types: parseList(w.types),
@@ -165,11 +171,19 @@ export function createDeliveryQueue(opts: QueueOptions): DeliveryQueue {
     inFlight.add(ac);
     try {
       let body = d.body;
-      if (body === null) {
-        body = await buildBody(d);
-        await mineOnly(id).set({ body }).execute();
+      let result: SendResult;
+      try {
+        if (body === null) {
+          body = await buildBody(d);
+          await mineOnly(id).set({ body }).execute();
+        }
+      } catch (err) {
+        // Counted as a failed try, so a body that cannot be built is not attempted forever.
+        body = null;
+        log(`webhook delivery ${d.uuid}: the event could not be built: ${(err as Error)?.stack ?? err}`);
       }
-      const result = await sendDelivery({ url: hook.url, body, event: d.event, deliveryId: d.uuid, secret: hook.secret }, opts.timeoutMs, ac.signal);
+      if (body === null) result = { status: null, ok: false, error: 'The event could not be built (see the server log)' };
+      else result = await sendDelivery({ url: hook.url, body, event: d.event, deliveryId: d.uuid, secret: hook.secret }, opts.timeoutMs, ac.signal);
       if (ac.signal.aborted) {
         // Shutting down: the attempt does not count; another start (or instance) sends it again.
         await mineOnly(id).set({ lease_until: null, lease_owner: null }).execute();
