@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import Database from 'better-sqlite3';
 import { createServer, type FolioServer } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { ADMIN, expectError, startServer, type TestServer } from './helpers/server.js';
@@ -368,6 +369,50 @@ describe('webhook retries', () => {
       await new Promise((r) => hang.close(r));
       await new Promise((r) => redirect.close(r));
       await target.close();
+    }
+  });
+
+  test('finished deliveries older than 30 days are deleted; a test event sent again gets one try', async () => {
+    const receiver = await startReceiver(() => 500);
+    const first = await startServer({}, { webhookRetryDelaysMs: [60_000] });
+    let second: FolioServer | null = null;
+    try {
+      const admin = await first.adminToken();
+      const w = await first.request('POST', '/webhooks', { token: admin, body: hookBody({ name: 'old', url: receiver.url }) });
+      const deliveries = `/webhooks/${w.body.data.id}/deliveries`;
+      await first.request('POST', '/documents', { token: admin, body: doc({ title: 'Waits a minute' }) });
+      await receiver.waitFor(1);
+      await sleep(200);
+      const [waiting] = (await first.request('GET', deliveries, { token: admin })).body.data;
+      assert.equal(waiting.meta.state, 'pending');
+      assert.equal(waiting.attributes.attempts, 1);
+      expectError(await first.request('POST', `${deliveries}/${waiting.id}/redeliver`, { token: admin }), 409, 'delivery_pending');
+
+      const t = await first.request('POST', `/webhooks/${w.body.data.id}/test`, { token: admin });
+      assert.equal(t.body.data.meta.state, 'failed');
+      const again = await first.request('POST', `${deliveries}/${t.body.data.id}/redeliver`, { token: admin });
+      assert.equal(again.status, 202);
+      await receiver.waitFor(3);
+      await sleep(300);
+      const d = (await first.request('GET', `${deliveries}/${t.body.data.id}`, { token: admin })).body.data;
+      assert.equal(d.attributes.attempts, 2);
+      assert.equal(d.meta.state, 'failed', 'one more try only');
+      assert.equal(receiver.received.length, 3);
+      await first.server.close();
+      const db = new Database(`${first.dataDir}/folio.sqlite`);
+      db.prepare("update webhook_deliveries set created = '2020-01-01T00:00:00+00:00'").run();
+      db.close();
+      second = await createServer(loadConfig({ FOLIO_DATA_DIR: first.dataDir }, { logRequests: false }), { log: () => {} });
+      const { url } = await second.listen(0, '127.0.0.1');
+      await sleep(200);
+      const login = await fetch(`${url}/auth`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(ADMIN) });
+      const jwt = ((await login.json()) as any).meta.jwt;
+      const list = (await (await fetch(`${url}/webhooks/${w.body.data.id}/deliveries`, { headers: { Authorization: `Bearer ${jwt}` } })).json()) as any;
+      assert.deepEqual(list.data.map((x: any) => x.meta.state), ['pending'], 'finished ones are gone; the one still waiting stays');
+    } finally {
+      if (second) await second.close();
+      fs.rmSync(first.dataDir, { recursive: true, force: true });
+      await receiver.close();
     }
   });
 

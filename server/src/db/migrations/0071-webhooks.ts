@@ -48,6 +48,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('lease_owner', 'varchar(36)')
     .execute();
   await db.schema.createIndex('webhook_deliveries_due').on('webhook_deliveries').columns(['state', 'next_at']).execute();
+  await db.schema.createIndex('webhook_deliveries_created').on('webhook_deliveries').column('created').execute();
   await db.schema.createIndex('webhook_deliveries_webhook').on('webhook_deliveries').columns(['webhook_id', 'id']).execute();
 }
 

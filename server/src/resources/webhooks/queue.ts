@@ -11,7 +11,7 @@ import type { Resource } from '../../http/jsonapi.js';
 import type { ObjectChange } from '../objects/changes.js';
 import { sendDelivery, type SendResult } from './send.js';
 import { prepared } from '../../db/prepared.js';
-import { parseList, type DeliveryRow } from './service.js';
+import { parseList, TEST_EVENT, type DeliveryRow } from './service.js';
 import type { WebhookDeliveriesTable } from './tables.js';
 
 export interface QueueOptions {
@@ -47,6 +47,9 @@ export interface DeliveryQueue {
 
 /** Longest a claim holds a row past the answer timeout (a crashed worker's rows return then). */
 const LEASE_MARGIN_MS = 30_000;
+/** Days a finished (delivered or failed) delivery stays in the list, and how often old ones are deleted. */
+const KEEP_DAYS = 30;
+const PRUNE_EVERY_MS = 3_600_000;
 /** Rows per INSERT (SQLite allows 32,766 bound values; a row binds about 12). */
 const INSERT_CHUNK = 500;
 
@@ -219,7 +222,17 @@ export function createDeliveryQueue(opts: QueueOptions): DeliveryQueue {
     return Math.max(10, Math.min(opts.pollMs, at - now));
   }
 
+  let lastPrune = 0;
+  /** Finished deliveries are kept KEEP_DAYS days (the deliveries list is a log, not an archive). */
+  async function pruneOld(): Promise<void> {
+    if (Date.now() - lastPrune < PRUNE_EVERY_MS) return;
+    lastPrune = Date.now();
+    const before = nowIso(new Date(Date.now() - KEEP_DAYS * 86_400_000));
+    await db.deleteFrom('webhook_deliveries').where('state', '!=', 'pending').where('created', '<', before).execute();
+  }
+
   async function drain(): Promise<void> {
+    await pruneOld();
     do {
       again = false;
       while (!stopped) {
@@ -265,7 +278,7 @@ export function createDeliveryQueue(opts: QueueOptions): DeliveryQueue {
       const created = nowIso();
       const body = JSON.stringify({
         id: uuid,
-        event: 'webhooks.test',
+        event: TEST_EVENT,
         created,
         resource: { type: 'webhooks', id: String(webhook.id) },
         user_id: userId === null ? null : String(userId),
@@ -277,7 +290,7 @@ export function createDeliveryQueue(opts: QueueOptions): DeliveryQueue {
         .values({
           uuid,
           webhook_id: webhook.id,
-          event: 'webhooks.test',
+          event: TEST_EVENT,
           resource_type: 'webhooks',
           resource_id: String(webhook.id),
           user_id: userId,
@@ -298,7 +311,13 @@ export function createDeliveryQueue(opts: QueueOptions): DeliveryQueue {
     async redeliver(webhookId, uuid) {
       const res = await db
         .updateTable('webhook_deliveries')
-        .set((eb) => ({ state: 'pending', next_at: Date.now(), max_attempts: eb('attempts', '+', maxAttempts), delivered: null }))
+        .set((eb) => ({
+          state: 'pending',
+          next_at: Date.now(),
+          // A test event gets one more try; an object event a fresh schedule.
+          max_attempts: eb.case().when('event', '=', TEST_EVENT).then(eb('attempts', '+', 1)).else(eb('attempts', '+', maxAttempts)).end(),
+          delivered: null,
+        }))
         .where('webhook_id', '=', webhookId)
         .where('uuid', '=', uuid)
         .where('state', '!=', 'pending')
