@@ -117,6 +117,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     schemas: createSchemaRegistry(),
     tokens: createTokenCache(),
     unameHints: new Map(),
+    ownUrl: null,
     mailer,
     streams: undefined as unknown as StreamService,
     thumbs: undefined as unknown as ThumbService,
@@ -234,6 +235,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
           const bound = (s.address() as AddressInfo).port;
           const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
           ownUrl = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${bound}`;
+          ctx.ownUrl = ownUrl;
           resolve({ port: bound, url: ownUrl });
         });
       });

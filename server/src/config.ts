@@ -36,6 +36,10 @@ export interface Config {
   headersTimeoutMs: number;
   /** Waits before each retry of a mail that could not be sent (tests shorten them). */
   mailRetryDelaysMs: number[];
+  /** Waits before each retry of a webhook delivery (see docs/decisions.md, Webhooks; tests shorten them). */
+  webhookRetryDelaysMs: number[];
+  /** Longest wait for a webhook receiver's answer. */
+  webhookTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -124,6 +128,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     requestTimeoutMs: 10 * 60 * 1000,
     headersTimeoutMs: 60 * 1000,
     mailRetryDelaysMs: [2000, 10000, 60000, 300000],
+    // 9 tries over about 10 h 40 min: 10 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h.
+    webhookRetryDelaysMs: [10_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 10_800_000, 21_600_000],
+    webhookTimeoutMs: 10_000,
   };
   return { ...cfg, ...overrides };
 }

@@ -53,6 +53,8 @@ export interface AppContext {
   tokens: TokenCache;
   /** Per base name, the last uname suffix handed out: a guess checked before use (objects/uname.ts). */
   unameHints: Map<string, number>;
+  /** The URL the server listens on, once it does (links outside requests when no public URL is set). */
+  ownUrl: string | null;
   mailer: Mailer;
   streams: StreamService;
   thumbs: ThumbService;

@@ -6,6 +6,7 @@ import type { FolderTables } from '../resources/folders/tables.js';
 import type { LegacyTables } from '../resources/terms/tables.js';
 import type { ObjectsFamilyTables } from '../resources/objects/tables.js';
 import type { MediaTables } from '../resources/streams/tables.js';
+import type { WebhookTables } from '../resources/webhooks/tables.js';
 
 type Bool = boolean | number;
 
@@ -90,4 +91,4 @@ export interface CoreTables {
   refresh_tokens: RefreshTokensTable;
 }
 
-export interface Database extends CoreTables, ObjectsFamilyTables, FolderTables, AccountsTables, MediaTables, LegacyTables {}
+export interface Database extends CoreTables, ObjectsFamilyTables, FolderTables, AccountsTables, MediaTables, LegacyTables, WebhookTables {}

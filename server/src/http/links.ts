@@ -1,5 +1,6 @@
 // URLs for `links`: the base URL comes from the configuration when set, else from the request.
 import type { Request } from 'express';
+import type { AuthInfo } from './request.js';
 
 const bases = new WeakMap<Request, string>();
 
@@ -12,6 +13,16 @@ export function baseUrl(req: Request): string {
     bases.set(req, base);
   }
   return base;
+}
+
+/**
+ * A request-shaped reader for serialising outside a request (webhook payloads, history): who
+ * reads and the base URL of links, nothing else. Serialisers look only at these.
+ */
+export function readerRequest(auth: AuthInfo, base: string): Request {
+  const req = { auth, query: {}, headers: {}, originalUrl: '/', app: { locals: {} }, protocol: 'http', get: () => undefined } as unknown as Request;
+  bases.set(req, base.replace(/\/$/, ''));
+  return req;
 }
 
 export const selfUrl = (req: Request) => baseUrl(req) + req.originalUrl;

@@ -15,6 +15,7 @@ import { termsRoutes } from './terms/routes.js';
 import { streamsRoutes } from './streams/routes.js';
 import { thumbsRoutes } from './thumbs/routes.js';
 import { trashRoutes } from './trash/routes.js';
+import { webhooksFamily } from './webhooks/index.js';
 
 export type Family = (ctx: AppContext) => RouteDef[] | Promise<RouteDef[]>;
 
@@ -31,5 +32,7 @@ export const families: Family[] = [
   termsRoutes,
   legacyRoutes,
   operationsRoutes,
+  // Before objects: its worker starts once every object extension (folders, media) is registered.
+  webhooksFamily,
   objectsRoutes,
 ];

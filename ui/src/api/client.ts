@@ -406,3 +406,42 @@ export function errorMessage(err: unknown): { title: string; detail: string } {
   if (err instanceof ApiError) return { title: err.title, detail: err.detail };
   return { title: 'Error', detail: err instanceof Error ? err.message : String(err) };
 }
+
+// ---- webhooks (admins) ----
+
+export const WEBHOOK_EVENTS = ['objects.create', 'objects.update', 'objects.trash', 'objects.restore', 'objects.remove'] as const;
+
+export interface WebhookAttributes {
+  name: string;
+  url: string;
+  /** Event names, or ['*'] for every event. */
+  events: string[];
+  /** Object type names (abstract ones cover their sub-types); [] for every type. */
+  types: string[];
+  enabled: boolean;
+}
+
+export interface DeliveryAttributes {
+  event: string;
+  resource_id: string;
+  status: number | null;
+  attempts: number;
+  delivered: string | null;
+  created: string;
+  last_attempt: string | null;
+}
+
+/** /webhooks: CRUD, the test event, a new secret, deliveries and sending one again. */
+export const webhooks = {
+  path: (id?: string) => (id ? `/webhooks/${encodeURIComponent(id)}` : '/webhooks'),
+  deliveriesPath: (id: string) => `/webhooks/${encodeURIComponent(id)}/deliveries`,
+  create: async (attributes: Partial<WebhookAttributes>) => (await api.create('/webhooks', 'webhooks', attributes)) as SingleResult<WebhookAttributes>,
+  update: async (id: string, attributes: Partial<WebhookAttributes>) =>
+    (await api.update(webhooks.path(id), 'webhooks', id, attributes)) as SingleResult<WebhookAttributes>,
+  remove: (id: string) => api.remove(webhooks.path(id)),
+  /** Sends a test event now and answers the delivery as it ended. */
+  sendTest: async (id: string) => toSingle(await call('POST', `${webhooks.path(id)}/test`)) as SingleResult<DeliveryAttributes>,
+  newSecret: async (id: string) => toSingle(await call('POST', `${webhooks.path(id)}/secret`)) as SingleResult<WebhookAttributes>,
+  redeliver: async (id: string, deliveryId: string) =>
+    toSingle(await call('POST', `${webhooks.deliveriesPath(id)}/${encodeURIComponent(deliveryId)}/redeliver`)) as SingleResult<DeliveryAttributes>,
+};

@@ -8,6 +8,7 @@ import { RelationsPage } from './relations/RelationsPage';
 import { RolesPage } from './roles/RolesPage';
 import { TrashPage } from './trash/TrashPage';
 import { UsersPage } from './users/UsersPage';
+import { WebhooksPage } from './webhooks/WebhooksPage';
 
 export interface PageDef {
   path: string;
@@ -24,4 +25,5 @@ export const pages: PageDef[] = [
   { path: 'roles', label: 'Roles', component: RolesPage },
   { path: 'relations', label: 'Relations', component: RelationsPage },
   { path: 'model', label: 'Object types', component: ModelPage },
+  { path: 'webhooks', label: 'Webhooks', component: WebhooksPage },
 ];

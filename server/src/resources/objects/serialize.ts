@@ -4,10 +4,11 @@
 import type { Request } from 'express';
 import type { AppContext } from '../../context.js';
 import { relationshipLinks, resourceUrl, type Resource } from '../../http/jsonapi.js';
-import { baseUrl } from '../../http/links.js';
+import { baseUrl, readerRequest } from '../../http/links.js';
+import type { AuthInfo } from '../../http/request.js';
 import type { SerializedObject } from './extensions.js';
 import { relationNamesOf, typeAllowedOn, typeById, typeByName, type ObjectType } from './model.js';
-import { getObjectsByIds } from './read.js';
+import { getObject, getObjectsByIds } from './read.js';
 import { relatedPairs } from './relations.js';
 import type { ObjectRow } from './rows.js';
 import { parseJson } from './write.js';
@@ -104,3 +105,18 @@ export function schemaMeta(req: Request, ctx: AppContext, typeNames: Iterable<st
   return out;
 }
 
+
+/** Who reads with every right: for server-side payloads (webhooks, history) shown to admins. */
+export const ADMIN_READER: AuthInfo = Object.freeze({ userId: 0, roles: ['admin'], isAdmin: true, applicationId: null });
+
+/**
+ * An object as `GET /{type}/{id}` shows it to `viewer`, outside a request (trashed ones too, for
+ * admins); links start at `base`, else the public URL, else the server's own. Null when gone or
+ * not visible.
+ */
+export async function readObjectAs(ctx: AppContext, id: number, viewer: AuthInfo, base: string | null): Promise<Resource | null> {
+  const row = await getObject(ctx, id, { trashed: viewer.isAdmin ? 'any' : false, viewer });
+  if (!row) return null;
+  const req = readerRequest(viewer, base ?? ctx.config.baseUrl ?? ctx.ownUrl ?? 'http://localhost');
+  return (await serializeObject(req, ctx, row)).data;
+}

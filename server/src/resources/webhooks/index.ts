@@ -1,0 +1,61 @@
+// The webhooks family: the service (an observer of the object write pipeline plus the delivery
+// worker) and the /webhooks endpoints. createWebhookService is what the write pipeline wires:
+// its `observer` records deliveries inside each write's transaction and wakes the worker after
+// the commit.
+import type { AppContext } from '../../context.js';
+import type { Resource } from '../../http/jsonapi.js';
+import type { RouteDef } from '../../http/router.js';
+import type { ObjectObserver } from '../objects/changes.js';
+import { isSubtypeOf } from '../objects/model.js';
+import { ADMIN_READER, readObjectAs } from '../objects/serialize.js';
+import { createDeliveryQueue, type DeliveryQueue } from './queue.js';
+import { webhookRoutes } from './routes.js';
+
+export interface WebhookServiceOptions {
+  /** The object as GET /{type}/{id} shows it to an admin (trashed ones too); null when gone. */
+  readObject: (id: number, base: string | null) => Promise<Resource | null>;
+  /** Default: config.webhookRetryDelaysMs. */
+  retryDelaysMs?: number[];
+  /** Default: config.webhookTimeoutMs (10 s). */
+  timeoutMs?: number;
+  /** Longest sleep between looks at the queue (default 5 s). */
+  pollMs?: number;
+  /** Deliveries sent at once (default 4). */
+  concurrency?: number;
+}
+
+export interface WebhookService extends Pick<DeliveryQueue, 'sendTest' | 'redeliver' | 'start' | 'stop'> {
+  observer: ObjectObserver;
+}
+
+export function createWebhookService(ctx: AppContext, options: WebhookServiceOptions): WebhookService {
+  const queue = createDeliveryQueue({
+    db: ctx.db,
+    log: ctx.log,
+    retryDelaysMs: options.retryDelaysMs ?? ctx.config.webhookRetryDelaysMs,
+    timeoutMs: options.timeoutMs ?? ctx.config.webhookTimeoutMs,
+    pollMs: options.pollMs ?? 5000,
+    concurrency: options.concurrency ?? 4,
+    typeCovers: (typeName, entry) => isSubtypeOf(ctx, typeName, entry),
+    readObject: options.readObject,
+  });
+  return {
+    observer: {
+      name: 'webhooks',
+      record: (trx, changes) => queue.enqueue(trx, changes),
+      afterCommit: () => queue.wake(),
+    },
+    sendTest: queue.sendTest,
+    redeliver: queue.redeliver,
+    start: queue.start,
+    stop: queue.stop,
+  };
+}
+
+export function webhooksFamily(ctx: AppContext): RouteDef[] {
+  const service = createWebhookService(ctx, { readObject: (id, base) => readObjectAs(ctx, id, ADMIN_READER, base) });
+  ctx.objects.observers.push(service.observer);
+  ctx.onClose.push(() => service.stop());
+  service.start();
+  return webhookRoutes(ctx, service);
+}
