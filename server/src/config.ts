@@ -36,6 +36,10 @@ export interface Config {
   headersTimeoutMs: number;
   /** Waits before each retry of a mail that could not be sent (tests shorten them). */
   mailRetryDelaysMs: number[];
+  /** Hours between scheduled backups (FOLIO_BACKUP_INTERVAL_HOURS); null: none. */
+  backupIntervalHours: number | null;
+  /** Scheduled backups kept (FOLIO_BACKUP_KEEP); older scheduled ones are deleted. */
+  backupKeep: number;
 }
 
 export class ConfigError extends Error {}
@@ -58,6 +62,16 @@ function int(env: Env, name: string, def: number, min: number, max = Number.MAX_
 
 function optInt(env: Env, name: string): number | null {
   return str(env, name) === null ? null : int(env, name, 0, 0);
+}
+
+/** A positive decimal number (e.g. hours: `24`, `0.5`), or null when unset. */
+function optPositive(env: Env, name: string, max: number): number | null {
+  const v = str(env, name);
+  if (v === null) return null;
+  if (!/^\d+(\.\d+)?$/.test(v.trim())) throw new ConfigError(`${name} must be a positive number, got "${v}"`);
+  const n = Number(v.trim());
+  if (!(n > 0) || n > max) throw new ConfigError(`${name} must be greater than 0 and at most ${max}, got ${n}`);
+  return n;
 }
 
 function flag(env: Env, name: string): boolean {
@@ -124,6 +138,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     requestTimeoutMs: 10 * 60 * 1000,
     headersTimeoutMs: 60 * 1000,
     mailRetryDelaysMs: [2000, 10000, 60000, 300000],
+    // Fractions allowed (0.5: every 30 minutes); at most a year.
+    backupIntervalHours: optPositive(env, 'FOLIO_BACKUP_INTERVAL_HOURS', 8760),
+    backupKeep: int(env, 'FOLIO_BACKUP_KEEP', 7, 1, 10000),
   };
   return { ...cfg, ...overrides };
 }
