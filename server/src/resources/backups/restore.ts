@@ -79,7 +79,7 @@ interface StagedEntry {
 }
 
 const damaged = (err: unknown) =>
-  err instanceof BackupFileError ? err : new BackupFileError(`The backup file is damaged or truncated (${(err as Error)?.message ?? err})`);
+  err instanceof BackupFileError ? err : new BackupFileError(`The backup file is damaged, truncated or not a Folio backup (${(err as Error)?.message ?? err})`);
 
 /** Extract every entry of the archive into `staging`, measuring each; the manifest is parsed. */
 async function extractAll(file: string, staging: string, onBytes: (n: number) => void): Promise<{ manifest: Manifest; entries: Map<string, StagedEntry> }> {
