@@ -147,6 +147,8 @@ describe('menu model', () => {
       'Share on Local Network',
       '---',
       'Open Data Folder',
+      'Back up now…',
+      'Restore from backup…',
       'Settings…',
       '---',
       'Quit Folio',
