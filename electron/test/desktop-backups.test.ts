@@ -9,23 +9,16 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { backUpTo, describeCounts, restoreFrom, restoreWithRestart, suggestedBackupPath } from '../backups.js';
 import { desktopPaths, readInitialAdminPassword } from '../desktop-paths.js';
-import { createEmbeddedServer, type EmbeddedServer, type RunningServer } from '../embedded-server.js';
+import { createEmbeddedServer, type EmbeddedServer } from '../embedded-server.js';
 import { buildMenuModel, type MenuItemModel } from '../menu-model.js';
 import { defaultSettings, type DesktopSettings } from '../settings.js';
 import { freePort } from './helpers/free-port.js';
+import { runningServer } from './helpers/running-server.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-desktop-backups-'));
 after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-const running: RunningServer = {
-  port: 8090,
-  preferredPort: 8090,
-  host: '127.0.0.1',
-  lanSharing: false,
-  localUrl: 'http://127.0.0.1:8090',
-  adminUrl: 'http://127.0.0.1:8090/admin',
-  lanUrls: [],
-};
+const running = runningServer();
 const find = (items: MenuItemModel[], action: string) => items.find((i) => 'action' in i && i.action === action) as { enabled: boolean; label: string };
 
 describe('backup menu items', () => {
