@@ -357,6 +357,45 @@ describe('backup and restore', () => {
   });
 });
 
+describe('a backup that takes a while', () => {
+  test('GET /backups shows it under meta.running with its progress; a second POST meanwhile gives 409', async () => {
+    const s = await startServer();
+    try {
+      const token = await s.adminToken();
+      const big = await s.request('POST', '/files/upload/noise.bin', { token, raw: crypto.randomBytes(24 * 1024 * 1024), headers: { 'Content-Type': 'application/octet-stream' } });
+      assert.equal(big.status, 201, big.text);
+      let done = false;
+      const made = s.request('POST', '/backups', { token }).finally(() => (done = true));
+      const seen: Array<{ phase: string; bytes_done: number; bytes_total: number }> = [];
+      let second: number | null = null;
+      while (!done) {
+        const list = await s.request('GET', '/backups', { token });
+        const running = list.body.meta.running;
+        if (running) {
+          seen.push(running.progress);
+          assert.match(running.id, /^\d{8}T\d{6}Z-[0-9a-f]{6}$/);
+          assert.equal(running.kind, 'manual');
+          if (second === null) {
+            const again = await s.request('POST', '/backups', { token });
+            second = again.status;
+            if (again.status === 409) expectError(again, 409, 'backup_running');
+          }
+        }
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      assert.equal((await made).status, 201);
+      assert.ok(seen.length > 0, 'the running backup was reported');
+      assert.equal(second, 409);
+      const archiving = seen.filter((p) => p.phase === 'archive');
+      assert.ok(archiving.length > 0 && archiving.every((p) => p.bytes_total >= 24 * 1024 * 1024 && p.bytes_done <= p.bytes_total), JSON.stringify(seen));
+      assert.equal((await s.request('GET', '/backups', { token })).body.meta.running, null);
+      assert.equal((await s.request('GET', '/backups', { token })).body.data.length, 1, 'the refused POST made nothing');
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 /** Rewrite an archive entry by entry (null drops one), with the original manifest. */
 async function repack(file: string, change: (name: string, body: Buffer) => Buffer | null): Promise<Buffer> {
   const extract = tar.extract();
