@@ -24,7 +24,7 @@ function serializeBackup(req: Request, b: BackupInfo): Resource {
 export function backupsRoutes(ctx: AppContext): RouteDef[] {
   const backups = new BackupService(ctx);
   ctx.onClose.push(() => backups.close());
-  void backups.sweep();
+  backups.sweep().catch((err) => ctx.log(`backups: could not remove old leftovers: ${(err as Error)?.message ?? err}`));
   backups.startSchedule();
   return [
     {
