@@ -18,6 +18,7 @@ import {
   type MenuItemConstructorOptions,
   type WebContents,
 } from 'electron';
+import { backUpTo, describeCounts, restoreFrom, restoreWithRestart, suggestedBackupPath } from './backups.js';
 import { desktopPaths, openLogFile, readInitialAdminPassword } from './desktop-paths.js';
 import { createEmbeddedServer, type RunningServer } from './embedded-server.js';
 import { loginHint } from './first-start.js';
@@ -59,15 +60,13 @@ function runApp() {
   let settings: DesktopSettings = loaded.settings;
   for (const problem of loaded.problems) log(`settings: ${problem}`);
 
-  const server = createEmbeddedServer({
-    dataDir: paths.dataDir,
-    uiDir: path.join(appRoot, 'ui', 'dist'),
-    // Packaged builds carry better-sqlite3 rebuilt for Electron; a checkout gets one from run-desktop.
-    sqliteNativeBinding: app.isPackaged ? null : argValue('folio-sqlite-binding'),
-    log,
-  });
+  // Packaged builds carry better-sqlite3 rebuilt for Electron; a checkout gets one from run-desktop.
+  const sqliteNativeBinding = app.isPackaged ? null : argValue('folio-sqlite-binding');
+  const server = createEmbeddedServer({ dataDir: paths.dataDir, uiDir: path.join(appRoot, 'ui', 'dist'), sqliteNativeBinding, log });
 
   let busy = true;
+  /** A backup or restore started from the menu is under way. */
+  let task: 'backup' | 'restore' | null = null;
   let startError: string | null = null;
   let adminWindow: BrowserWindow | null = null;
   let settingsWindow: BrowserWindow | null = null;
@@ -99,6 +98,7 @@ function runApp() {
       busy,
       error: startError,
       hasInitialPassword: readInitialAdminPassword(paths) !== null,
+      task,
     });
     const folioMenu = toTemplate(model);
     const template: MenuItemConstructorOptions[] = [
@@ -187,6 +187,68 @@ function runApp() {
           'user name and password can log in. Turn sharing off on untrusted networks.',
       });
     }
+  }
+
+  // ---- backups ------------------------------------------------------------------------------------
+  async function backUpNow() {
+    const { canceled, filePath } = await dialog.showSaveDialog({
+      title: 'Back up Folio',
+      defaultPath: suggestedBackupPath(paths.dataDir),
+      filters: [{ name: 'Folio backups', extensions: ['gz'] }],
+    });
+    if (canceled || !filePath) return;
+    task = 'backup';
+    refreshMenus();
+    try {
+      const made = await backUpTo({ dataDir: paths.dataDir, sqliteNativeBinding }, filePath);
+      log(`backup written to ${made.file} (${made.size} bytes)`);
+      void dialog.showMessageBox({ type: 'info', title: 'Backup made', message: `Folio was backed up to ${made.file}.`, detail: `It holds ${describeCounts(made.counts)}.` });
+    } catch (err) {
+      log(`backup failed: ${(err as Error).stack ?? err}`);
+      dialog.showErrorBox('The backup failed', (err as Error).message);
+    } finally {
+      task = null;
+      refreshMenus();
+    }
+  }
+
+  async function restoreFromBackup() {
+    const { canceled, filePaths } = await dialog.showOpenDialog({
+      title: 'Restore Folio from a backup',
+      properties: ['openFile'],
+      filters: [{ name: 'Folio backups', extensions: ['gz'] }, { name: 'All files', extensions: ['*'] }],
+    });
+    if (canceled || !filePaths[0]) return;
+    const { response } = await dialog.showMessageBox({
+      type: 'warning',
+      title: 'Restore from backup',
+      message: `Replace everything in Folio with the backup ${path.basename(filePaths[0])}?`,
+      detail: 'Content, users, roles, the model and files are replaced by the backup\'s. The server stops while the backup is checked and restored, and everyone signs in again afterwards. A damaged backup is refused and changes nothing.',
+      buttons: ['Cancel', 'Replace with Backup'],
+      defaultId: 0,
+      cancelId: 0,
+    });
+    if (response !== 1) return;
+    task = 'restore';
+    busy = true;
+    refreshMenus();
+    const outcome = await restoreWithRestart(
+      { stop: () => server.stop(), start: () => server.start(settings) },
+      () => restoreFrom({ dataDir: paths.dataDir, sqliteNativeBinding }, filePaths[0]),
+    );
+    task = null;
+    busy = false;
+    startError = outcome.startError;
+    refreshMenus();
+    if (outcome.running) reloadAdminWindow(outcome.running);
+    if (outcome.counts) {
+      log(`restored ${filePaths[0]}`);
+      void dialog.showMessageBox({ type: 'info', title: 'Backup restored', message: 'Folio was restored from the backup.', detail: `It now holds ${describeCounts(outcome.counts)}. Sign in again.` });
+    } else {
+      log(`restore failed: ${outcome.error}`);
+      dialog.showErrorBox('The backup was not restored', `${outcome.error}\n\nNothing was changed.`);
+    }
+    if (outcome.startError) dialog.showErrorBox('Folio could not start its server', outcome.startError);
   }
 
   // ---- windows -------------------------------------------------------------------------------------
@@ -313,6 +375,10 @@ function runApp() {
         return;
       case 'show-admin-password':
         return showLoginHint(false);
+      case 'backup-now':
+        return backUpNow();
+      case 'restore-backup':
+        return restoreFromBackup();
       case 'open-settings':
         return openSettingsWindow();
       case 'quit':

@@ -9,6 +9,8 @@ export type MenuAction =
   | 'toggle-lan'
   | 'open-data-folder'
   | 'show-admin-password'
+  | 'backup-now'
+  | 'restore-backup'
   | 'open-settings'
   | 'quit';
 
@@ -26,13 +28,17 @@ export interface MenuState {
   error: string | null;
   /** A generated first-start admin password is on disk. */
   hasInitialPassword: boolean;
+  /** A backup or a restore started from this menu is under way. */
+  task?: 'backup' | 'restore' | null;
 }
 
 export function buildMenuModel(state: MenuState): MenuItemModel[] {
   const { server, busy } = state;
   const up = Boolean(server) && !busy;
   const items: MenuItemModel[] = [];
-  if (busy) items.push({ kind: 'note', label: 'Server: starting…' });
+  const task = state.task ?? null;
+  if (task === 'restore') items.push({ kind: 'note', label: 'Server: stopped while restoring a backup…' });
+  else if (busy) items.push({ kind: 'note', label: 'Server: starting…' });
   else if (server) {
     const moved = server.port !== server.preferredPort ? ` (port ${server.preferredPort} was taken)` : '';
     items.push({ kind: 'note', label: `Server: ${server.localUrl}${moved}` });
@@ -49,6 +55,11 @@ export function buildMenuModel(state: MenuState): MenuItemModel[] {
   }
   items.push({ kind: 'separator' }, { kind: 'action', label: 'Open Data Folder', action: 'open-data-folder', enabled: true });
   if (state.hasInitialPassword) items.push({ kind: 'action', label: 'Show First Admin Password…', action: 'show-admin-password', enabled: true });
+  if (task === 'backup') items.push({ kind: 'note', label: 'Backing up…' });
+  items.push(
+    { kind: 'action', label: 'Back up now…', action: 'backup-now', enabled: !busy && !task },
+    { kind: 'action', label: 'Restore from backup…', action: 'restore-backup', enabled: !busy && !task },
+  );
   items.push(
     { kind: 'action', label: 'Settings…', action: 'open-settings', enabled: !busy, accelerator: 'CmdOrCtrl+,' },
     { kind: 'separator' },

@@ -8,9 +8,10 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { loadConfig } from '../../server/src/config.js';
 import { desktopPaths, openLogFile, readInitialAdminPassword } from '../desktop-paths.js';
-import { lanAddresses, listenOnFreePort, settingsToEnv, type RunningServer } from '../embedded-server.js';
+import { lanAddresses, listenOnFreePort, settingsToEnv } from '../embedded-server.js';
 import { loginHint } from '../first-start.js';
 import { buildMenuModel, type MenuItemModel } from '../menu-model.js';
+import { runningServer } from './helpers/running-server.js';
 import { classifyNavigation, isLocalResource } from '../navigation.js';
 import { defaultSettings, loadSettings, saveSettings, SettingsError, validateSettings } from '../settings.js';
 
@@ -123,16 +124,7 @@ describe('data-dir layout', () => {
   });
 });
 
-const running = (over: Partial<RunningServer> = {}): RunningServer => ({
-  port: 8090,
-  preferredPort: 8090,
-  host: '127.0.0.1',
-  lanSharing: false,
-  localUrl: 'http://127.0.0.1:8090',
-  adminUrl: 'http://127.0.0.1:8090/admin',
-  lanUrls: [],
-  ...over,
-});
+const running = runningServer;
 const labels = (items: MenuItemModel[]) => items.map((i) => (i.kind === 'separator' ? '---' : i.label));
 const item = (items: MenuItemModel[], action: string) => items.find((i) => 'action' in i && i.action === action);
 
@@ -147,6 +139,8 @@ describe('menu model', () => {
       'Share on Local Network',
       '---',
       'Open Data Folder',
+      'Back up now…',
+      'Restore from backup…',
       'Settings…',
       '---',
       'Quit Folio',

@@ -40,6 +40,10 @@ export interface Config {
   webhookRetryDelaysMs: number[];
   /** Longest wait for a webhook receiver's answer. */
   webhookTimeoutMs: number;
+  /** Hours between scheduled backups (FOLIO_BACKUP_INTERVAL_HOURS); null: none. */
+  backupIntervalHours: number | null;
+  /** Scheduled backups kept (FOLIO_BACKUP_KEEP); older scheduled ones are deleted. */
+  backupKeep: number;
 }
 
 export class ConfigError extends Error {}
@@ -62,6 +66,16 @@ function int(env: Env, name: string, def: number, min: number, max = Number.MAX_
 
 function optInt(env: Env, name: string): number | null {
   return str(env, name) === null ? null : int(env, name, 0, 0);
+}
+
+/** A positive decimal number (e.g. hours: `24`, `0.5`), or null when unset. */
+function optPositive(env: Env, name: string, max: number): number | null {
+  const v = str(env, name);
+  if (v === null) return null;
+  if (!/^\d+(\.\d+)?$/.test(v.trim())) throw new ConfigError(`${name} must be a positive number, got "${v}"`);
+  const n = Number(v.trim());
+  if (!(n > 0) || n > max) throw new ConfigError(`${name} must be greater than 0 and at most ${max}, got ${n}`);
+  return n;
 }
 
 function flag(env: Env, name: string): boolean {
@@ -131,6 +145,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     // 9 tries over about 10 h 40 min: 10 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h.
     webhookRetryDelaysMs: [10_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 10_800_000, 21_600_000],
     webhookTimeoutMs: 10_000,
+    // Fractions allowed (0.5: every 30 minutes); at most a year.
+    backupIntervalHours: optPositive(env, 'FOLIO_BACKUP_INTERVAL_HOURS', 8760),
+    backupKeep: int(env, 'FOLIO_BACKUP_KEEP', 7, 1, 10000),
   };
   return { ...cfg, ...overrides };
 }

@@ -4,6 +4,7 @@ import type { AppContext } from '../context.js';
 import type { RouteDef } from '../http/router.js';
 import { accountsRoutes } from './accounts/index.js';
 import { authRoutes } from './auth/routes.js';
+import { backupsRoutes } from './backups/routes.js';
 import { foldersRoutes } from './folders/routes.js';
 import { homeRoutes } from './home/routes.js';
 import { legacyRoutes } from './legacy/routes.js';
@@ -26,6 +27,7 @@ export const families: Family[] = [
   accountsRoutes,
   modelRoutes,
   trashRoutes,
+  backupsRoutes,
   foldersRoutes,
   streamsRoutes,
   thumbsRoutes,

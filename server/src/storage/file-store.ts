@@ -10,13 +10,16 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const THUMB_NAME = /^[0-9a-f]{16,64}\.(jpg|png|webp|failed)$/;
 
 export const isUuid = (value: string) => UUID.test(value);
+export const isThumbName = (value: string) => THUMB_NAME.test(value);
 
 export class FileStore {
   readonly root: string;
 
-  constructor(dataDir: string) {
+  /** `clearTemp: false` for a second user of a store a server may be writing to (backups). */
+  constructor(dataDir: string, options: { clearTemp?: boolean } = {}) {
     this.root = path.resolve(dataDir, 'files');
     for (const dir of ['streams', 'thumbs', 'tmp']) fs.mkdirSync(path.join(this.root, dir), { recursive: true });
+    if (options.clearTemp === false) return;
     // Temp files left by a process that died mid-upload belong to no request of this one.
     for (const name of fs.readdirSync(path.join(this.root, 'tmp'))) fs.rmSync(path.join(this.root, 'tmp', name), { recursive: true, force: true });
   }
@@ -73,6 +76,33 @@ export class FileStore {
   async removeStream(uuid: string): Promise<void> {
     await this.remove(this.streamPath(uuid));
     await this.remove(this.thumbDir(uuid));
+  }
+
+  /** The uuids of every stored stream file (backups walk the store with it). */
+  async listStreams(): Promise<string[]> {
+    return this.listUuids('streams');
+  }
+
+  /** The uuids that have a thumbnail folder. */
+  async listThumbStreams(): Promise<string[]> {
+    return this.listUuids('thumbs');
+  }
+
+  /** The thumbnail file names of stream `uuid` (none when it has no folder). */
+  async listThumbs(uuid: string): Promise<string[]> {
+    const names = await fsp.readdir(this.thumbDir(uuid)).catch(() => [] as string[]);
+    return names.filter((n) => THUMB_NAME.test(n)).sort();
+  }
+
+  private async listUuids(family: 'streams' | 'thumbs'): Promise<string[]> {
+    const out: string[] = [];
+    for (const shard of await fsp.readdir(path.join(this.root, family)).catch(() => [] as string[])) {
+      if (!/^[0-9a-f]{2}$/.test(shard)) continue;
+      for (const name of await fsp.readdir(path.join(this.root, family, shard)).catch(() => [] as string[])) {
+        if (UUID.test(name) && name.startsWith(shard)) out.push(name);
+      }
+    }
+    return out.sort();
   }
 
   async exists(target: string): Promise<boolean> {

@@ -1,5 +1,6 @@
 // The areas of the admin, in sidebar order.
 import type { ComponentType } from 'react';
+import { BackupsPage } from './backups/BackupsPage';
 import { FoldersPage } from './folders/FoldersPage';
 import { MediaPage } from './media/MediaPage';
 import { ModelPage } from './model/ModelPage';
@@ -26,4 +27,5 @@ export const pages: PageDef[] = [
   { path: 'relations', label: 'Relations', component: RelationsPage },
   { path: 'model', label: 'Object types', component: ModelPage },
   { path: 'webhooks', label: 'Webhooks', component: WebhooksPage },
+  { path: 'backups', label: 'Backups', component: BackupsPage },
 ];

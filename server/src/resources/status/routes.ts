@@ -26,7 +26,7 @@ function versions(): Record<string, string> {
  * Folio's version from its package.json, found by walking up from this module: the compiled
  * files and the bundle (server/dist/*.bundle.js) sit at different depths.
  */
-function ownVersion(): string {
+export function ownVersion(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   for (;;) {
     try {
