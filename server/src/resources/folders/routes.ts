@@ -1,99 +1,25 @@
-// /folders: the folder tree through the API — folders as objects, their parent and children
-// relationships — plus `parents` of every object and the tree filters (parent, ancestor,
-// roots) on every object list. Mounted before the objects family, so /folders is answered here.
+// /folders: the declarations of the folder tree's endpoints — folders as objects, their parent
+// and children relationships, `parents` of every object. Parse, call folders/writes.ts (each a unit
+// of work) or the read path, serialise. What folders add to every object (relationships, list
+// filters, tree hooks) is folders/extension.ts. Mounted before the objects family.
 import type { Request, Response } from 'express';
-import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { AppContext } from '../../context.js';
-import type { Database } from '../../db/tables.js';
 import { ApiError, badRequest } from '../../http/errors.js';
-import {
-  identifiersInput,
-  relationshipLinks,
-  requestData,
-  resourceInput,
-  resourceUrl,
-  sendLinks,
-  sendList,
-  sendNoContent,
-  sendResource,
-} from '../../http/jsonapi.js';
+import { identifiersInput, requestData, resourceInput, resourceUrl, sendLinks, sendList, sendNoContent, sendResource } from '../../http/jsonapi.js';
 import { baseUrl } from '../../http/links.js';
 import type { RouteDef } from '../../http/router.js';
 import { registerObjectExtension } from '../objects/extensions.js';
-import { endpointType } from '../objects/model.js';
 import { listObjects } from '../objects/list.js';
-import { findObjectByIdOrUname, getObject, requireObject, visibleStatuses } from '../objects/read.js';
-import { type ObjectRow } from '../objects/rows.js';
+import { endpointType } from '../objects/model.js';
+import { getObject, requireObject } from '../objects/read.js';
+import type { ObjectRow } from '../objects/rows.js';
 import { serializeObject } from '../objects/serialize.js';
 import { trashObjects } from '../objects/trash.js';
-import { createObject, updateObject } from '../objects/write.js';
-import {
-  addChildren,
-  FOLDERS,
-  detachFolder,
-  nodeOfFolder,
-  parentsOf,
-  parsePosition,
-  pathsOf,
-  placementsIn,
-  removeChildren,
-  removeFromTree,
-  restoreSubfolders,
-  trashSubfolders,
-  writeParents,
-  type ChildInput,
-  type ParentInput,
-} from './service.js';
+import { updateObject } from '../objects/write.js';
+import { foldersExtension } from './extension.js';
+import { childPositionSql, childrenCondition, FOLDERS, nodeOfFolder, parentsCondition, parsePosition, placementsIn } from './service.js';
 import type { Position } from './tree.js';
-import { placeNewFolder } from './service.js';
-import { inTransaction } from '../objects/pipeline.js';
-
-const MAX_FILTER_FOLDERS = 100;
-const noMatch = sql<SqlBool>`1 = 0`;
-
-/** Active folders named by id or uname in a filter value (unknown ones match nothing). */
-async function foldersOfFilter(ctx: AppContext, name: string, values: string[]): Promise<number[]> {
-  if (!values.length) throw badRequest(`filter[${name}] needs a folder id or uname`, 'invalid_filter');
-  if (values.length > MAX_FILTER_FOLDERS) throw badRequest(`filter[${name}] takes at most ${MAX_FILTER_FOLDERS} folders`, 'invalid_filter');
-  const rows = await Promise.all(values.map((v) => findObjectByIdOrUname(ctx, v, { typeName: FOLDERS })));
-  return rows.filter((r): r is ObjectRow => !!r).map((r) => r.id);
-}
-
-type ObjectsEb = ExpressionBuilder<Database, 'objects'>;
-
-const treeFilters = {
-  /** Objects placed directly in one of the folders. */
-  async parent(values: string[], eb: ObjectsEb, ctx: AppContext): Promise<Expression<SqlBool>> {
-    const ids = await foldersOfFilter(ctx, 'parent', values);
-    if (!ids.length) return noMatch;
-    return eb('objects.id', 'in', eb.selectFrom('trees').select('trees.object_id').where('trees.parent_id', 'in', ids));
-  },
-  /** Objects anywhere below one of the folders, not counting what sits in trashed sub-folders. */
-  async ancestor(values: string[], eb: ObjectsEb, ctx: AppContext): Promise<Expression<SqlBool>> {
-    const ids = await foldersOfFilter(ctx, 'ancestor', values);
-    if (!ids.length) return noMatch;
-    return eb(
-      'objects.id',
-      'in',
-      eb
-        .selectFrom('trees as t')
-        .innerJoin('trees as a', (join) =>
-          join.onRef('a.root_id', '=', 't.root_id').onRef('a.tree_left', '<', 't.tree_left').onRef('a.tree_right', '>', 't.tree_right'),
-        )
-        .innerJoin('objects as p', 'p.id', 't.parent_id')
-        .select('t.object_id')
-        .where('a.object_id', 'in', ids)
-        .where('p.deleted', '=', false),
-    );
-  },
-  /** Root folders (filter[roots], filter[roots]=true); filter[roots]=false: everything else. */
-  async roots(values: string[], eb: ObjectsEb): Promise<Expression<SqlBool>> {
-    const v = values.join(',');
-    if (!['', 'true', '1', 'false', '0'].includes(v)) throw badRequest('filter[roots] takes no value, or true / false', 'invalid_filter');
-    const roots = eb.selectFrom('trees').select('trees.object_id').where('trees.parent_id', 'is', null);
-    return v === 'false' || v === '0' ? eb('objects.id', 'not in', roots) : eb('objects.id', 'in', roots);
-  },
-};
+import { addFolderChildren, createFolder, removeFolderChildren, removeFolderParent, setFolderParent, writeObjectParents } from './writes.js';
 
 /** `data` of a to-one folder relationship: {type: 'folders', id} or null. */
 function folderIdentifier(req: Request, allowNull: boolean): { id: string; meta: Record<string, unknown> } | null {
@@ -132,33 +58,7 @@ function relationMeta(node: NonNullable<Awaited<ReturnType<typeof nodeOfFolder>>
 }
 
 export function foldersRoutes(ctx: AppContext): RouteDef[] {
-  registerObjectExtension(ctx, {
-    name: 'folders',
-    types: ['objects'],
-    async decorate(req, _ctx, items) {
-      const parents = await parentsOf(ctx.db, items.map((i) => i.id), visibleStatuses(req.auth) !== null);
-      const folders = items.filter((i) => i.type === FOLDERS);
-      const paths = await pathsOf(ctx.db, folders.map((f) => f.id));
-      for (const item of items) {
-        const path = `/${item.type}/${item.id}`;
-        const ids = (parents.get(item.id) ?? []).map((id) => ({ id: String(id), type: FOLDERS }));
-        const relationships = (item.resource.relationships ??= {});
-        relationships.parents = { ...relationshipLinks(req, path, 'parents'), data: ids };
-        if (item.type !== FOLDERS) continue;
-        relationships.parent = { ...relationshipLinks(req, path, 'parent'), data: ids[0] ?? null };
-        relationships.children = relationshipLinks(req, path, 'children');
-        item.resource.meta = { ...(item.resource.meta ?? {}), path: paths.get(item.id) ?? null };
-      }
-    },
-    filters: treeFilters,
-    onTrash: (trx, ids, _ctx, actor) => trashSubfolders(ctx, trx, ids, actor),
-    onRestore: (trx, ids, _ctx, actor) => restoreSubfolders(ctx, trx, ids, actor),
-    onPurge: (trx, ids) => removeFromTree(ctx, trx, ids),
-    // Every new folder has its place in the tree: under `own.parentId`, or a root.
-    async afterWrite(trx, w) {
-      if (w.action === 'create' && w.type.lineage.includes(FOLDERS)) await placeNewFolder(trx, w.row!.id, (w.own.parentId as number | null | undefined) ?? null);
-    },
-  });
+  registerObjectExtension(ctx, foldersExtension(ctx));
 
   const requireFolder = (req: Request, key = String(req.params.id)) => requireObject(ctx, key, { typeName: FOLDERS, viewer: req.auth });
 
@@ -171,7 +71,7 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
   async function sendParents(req: Request, res: Response, row: ObjectRow) {
     const list = await listObjects(req, ctx, {
       types: [FOLDERS],
-      extraWhere: (eb) => eb('objects.id', 'in', eb.selectFrom('trees').select('trees.parent_id').where('trees.object_id', '=', row.id) as never),
+      extraWhere: (eb) => parentsCondition(eb, row.id),
     });
     sendList(req, res, list.data, list.page, { meta: list.meta });
   }
@@ -188,16 +88,9 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
       const items = method === 'patch' && requestData(req) === null ? [] : identifiersInput(req);
       const parents = items.map((item, i) => {
         if (item.type !== FOLDERS) throw new ApiError(409, 'type_mismatch', `data[${i}]: parents are of type "folders"`);
-        return { item, ...placementOf(item.meta, i) };
+        return { id: item.id, ...placementOf(item.meta, i) };
       });
-      await inTransaction(ctx, undefined, async (trx) => {
-        const inputs: ParentInput[] = [];
-        for (const p of parents) {
-          const folder = await requireObject(ctx, p.item.id, { typeName: FOLDERS, db: trx });
-          inputs.push({ folderId: folder.id, position: p.position, menu: p.menu });
-        }
-        await writeParents(ctx, trx, row, inputs, writes[method], req.auth);
-      });
+      await writeObjectParents(ctx, row, parents, writes[method], req.auth);
       sendLinks(req, res, 200, { data: items.map(({ id, type }) => ({ id, type })) });
     },
   }));
@@ -221,10 +114,7 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
       handler: async (req, res) => {
         const input = resourceInput(req, FOLDERS);
         const parentKey = parentOfInput(input.relationships);
-        const id = await inTransaction(ctx, undefined, async (trx) => {
-          const parent = parentKey === null ? null : await requireObject(ctx, parentKey, { typeName: FOLDERS, db: trx });
-          return createObject(ctx, FOLDERS, { ...input, own: { parentId: parent?.id ?? null } }, req.auth, trx);
-        });
+        const id = await createFolder(ctx, input, parentKey, req.auth);
         await sendFolder(req, res, id, 201);
       },
     },
@@ -285,11 +175,7 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
         const folder = await requireFolder(req);
         const target = folderIdentifier(req, true);
         const placement = target ? placementOf(target.meta, 0) : {};
-        await inTransaction(ctx, undefined, async (trx) => {
-          if (!target) return detachFolder(ctx, trx, folder, req.auth);
-          const parent = await requireObject(ctx, target.id, { typeName: FOLDERS, db: trx });
-          await addChildren(ctx, trx, parent.id, [{ row: folder, ...placement }], req.auth);
-        });
+        await setFolderParent(ctx, folder, target?.id ?? null, placement, req.auth);
         sendLinks(req, res, 200);
       },
     },
@@ -300,10 +186,7 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
       handler: async (req, res) => {
         const folder = await requireFolder(req);
         const parentKey = folderIdentifier(req, false)!.id;
-        await inTransaction(ctx, undefined, async (trx) => {
-          const node = await nodeOfFolder(trx, folder.id);
-          if (node?.parent_id !== null && String(node?.parent_id) === parentKey) await detachFolder(ctx, trx, folder, req.auth);
-        });
+        await removeFolderParent(ctx, folder, parentKey, req.auth);
         sendNoContent(res);
       },
     },
@@ -317,8 +200,8 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
         const node = await nodeOfFolder(ctx.db, folder.id);
         const nodeId = node?.id ?? 0;
         const list = await listObjects(req, ctx, {
-          extraWhere: (eb) => eb('objects.id', 'in', eb.selectFrom('trees').select('trees.object_id').where('trees.parent_node_id', '=', nodeId)),
-          sorts: { position: sql`(select t.tree_left from trees t where t.parent_node_id = ${nodeId} and t.object_id = objects.id)` },
+          extraWhere: (eb) => childrenCondition(eb, nodeId),
+          sorts: { position: childPositionSql(nodeId) },
           defaultSort: 'position',
         });
         // Positions count every active child (1,000 rows for a big folder): kept until a write.
@@ -343,15 +226,9 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
         const items = identifiersInput(req);
         const inputs = items.map((item, i) => {
           if (item.type === 'users') throw badRequest('Users cannot be placed in folders', 'invalid_child');
-          return { item, ...placementOf(item.meta, i) };
+          return { id: item.id, type: item.type, ...placementOf(item.meta, i) };
         });
-        await inTransaction(ctx, undefined, async (trx) => {
-          const children: ChildInput[] = [];
-          for (const { item, position, menu } of inputs) {
-            children.push({ row: await requireObject(ctx, item.id, { typeName: item.type, db: trx }), position, menu });
-          }
-          await addChildren(ctx, trx, folder.id, children, req.auth);
-        });
+        await addFolderChildren(ctx, folder, inputs, req.auth);
         sendLinks(req, res, 200, { data: items.map(({ id, type }) => ({ id, type })) });
       },
     },
@@ -362,11 +239,7 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
       handler: async (req, res) => {
         const folder = await requireFolder(req);
         const items = identifiersInput(req);
-        await inTransaction(ctx, undefined, async (trx) => {
-          const rows: ObjectRow[] = [];
-          for (const item of items) rows.push(await requireObject(ctx, item.id, { typeName: item.type, trashed: 'any', db: trx }));
-          await removeChildren(ctx, trx, folder.id, rows, req.auth);
-        });
+        await removeFolderChildren(ctx, folder, items, req.auth);
         sendNoContent(res);
       },
     },

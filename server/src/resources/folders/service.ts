@@ -1,7 +1,7 @@
 // The folder tree as editors use it: placing new folders, moving them, adding and removing
 // children with a position, reading parents, children positions and paths, and what trash,
 // restore and permanent delete do to the tree. Every write runs in the caller's transaction.
-import type { Transaction } from 'kysely';
+import { sql, type ExpressionBuilder, type Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { preparedList } from '../../db/prepared.js';
 import type { Database } from '../../db/tables.js';
@@ -172,6 +172,17 @@ export async function detachFolder(ctx: AppContext, trx: Trx, folder: ObjectRow,
 }
 
 // ---- reading ----
+
+/** Condition on `objects`: the folders `objectId` is placed in. */
+export const parentsCondition = (eb: ExpressionBuilder<Database, 'objects'>, objectId: number) =>
+  eb('objects.id', 'in', eb.selectFrom('trees').select('trees.parent_id').where('trees.object_id', '=', objectId) as never);
+
+/** Condition on `objects`: the children of the tree node `nodeId`. */
+export const childrenCondition = (eb: ExpressionBuilder<Database, 'objects'>, nodeId: number) =>
+  eb('objects.id', 'in', eb.selectFrom('trees').select('trees.object_id').where('trees.parent_node_id', '=', nodeId));
+
+/** A child's position under the tree node `nodeId`, as a sortable expression. */
+export const childPositionSql = (nodeId: number) => sql`(select t.tree_left from trees t where t.parent_node_id = ${nodeId} and t.object_id = objects.id)`;
 
 /** The node of a folder (with its parent folder id), or undefined for an object that is no folder. */
 export const nodeOfFolder = (db: Db, folderId: number) => folderNode(db, folderId);

@@ -1,0 +1,90 @@
+// What folders add to every object, as hooks of the read path and the write pipeline: the
+// `parents` relationship (and a folder's `parent`, `children`, `meta.path`), the tree filters of
+// every list (parent, ancestor, roots), a new folder's place in the tree, and what trash, restore
+// and permanent delete do to the tree.
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { AppContext } from '../../context.js';
+import type { Database } from '../../db/tables.js';
+import { badRequest } from '../../http/errors.js';
+import { relationshipLinks } from '../../http/jsonapi.js';
+import type { ObjectExtension } from '../objects/extensions.js';
+import { findObjectByIdOrUname, visibleStatuses } from '../objects/read.js';
+import type { ObjectRow } from '../objects/rows.js';
+import { FOLDERS, parentsOf, pathsOf, placeNewFolder, removeFromTree, restoreSubfolders, trashSubfolders } from './service.js';
+
+const MAX_FILTER_FOLDERS = 100;
+const noMatch = sql<SqlBool>`1 = 0`;
+
+/** Active folders named by id or uname in a filter value (unknown ones match nothing). */
+async function foldersOfFilter(ctx: AppContext, name: string, values: string[]): Promise<number[]> {
+  if (!values.length) throw badRequest(`filter[${name}] needs a folder id or uname`, 'invalid_filter');
+  if (values.length > MAX_FILTER_FOLDERS) throw badRequest(`filter[${name}] takes at most ${MAX_FILTER_FOLDERS} folders`, 'invalid_filter');
+  const rows = await Promise.all(values.map((v) => findObjectByIdOrUname(ctx, v, { typeName: FOLDERS })));
+  return rows.filter((r): r is ObjectRow => !!r).map((r) => r.id);
+}
+
+type ObjectsEb = ExpressionBuilder<Database, 'objects'>;
+
+const treeFilters = {
+  /** Objects placed directly in one of the folders. */
+  async parent(values: string[], eb: ObjectsEb, ctx: AppContext): Promise<Expression<SqlBool>> {
+    const ids = await foldersOfFilter(ctx, 'parent', values);
+    if (!ids.length) return noMatch;
+    return eb('objects.id', 'in', eb.selectFrom('trees').select('trees.object_id').where('trees.parent_id', 'in', ids));
+  },
+  /** Objects anywhere below one of the folders, not counting what sits in trashed sub-folders. */
+  async ancestor(values: string[], eb: ObjectsEb, ctx: AppContext): Promise<Expression<SqlBool>> {
+    const ids = await foldersOfFilter(ctx, 'ancestor', values);
+    if (!ids.length) return noMatch;
+    return eb(
+      'objects.id',
+      'in',
+      eb
+        .selectFrom('trees as t')
+        .innerJoin('trees as a', (join) =>
+          join.onRef('a.root_id', '=', 't.root_id').onRef('a.tree_left', '<', 't.tree_left').onRef('a.tree_right', '>', 't.tree_right'),
+        )
+        .innerJoin('objects as p', 'p.id', 't.parent_id')
+        .select('t.object_id')
+        .where('a.object_id', 'in', ids)
+        .where('p.deleted', '=', false),
+    );
+  },
+  /** Root folders (filter[roots], filter[roots]=true); filter[roots]=false: everything else. */
+  async roots(values: string[], eb: ObjectsEb): Promise<Expression<SqlBool>> {
+    const v = values.join(',');
+    if (!['', 'true', '1', 'false', '0'].includes(v)) throw badRequest('filter[roots] takes no value, or true / false', 'invalid_filter');
+    const roots = eb.selectFrom('trees').select('trees.object_id').where('trees.parent_id', 'is', null);
+    return v === 'false' || v === '0' ? eb('objects.id', 'not in', roots) : eb('objects.id', 'in', roots);
+  },
+};
+
+export function foldersExtension(ctx: AppContext): ObjectExtension {
+  return {
+    name: 'folders',
+    types: ['objects'],
+    async decorate(req, _ctx, items) {
+      const parents = await parentsOf(ctx.db, items.map((i) => i.id), visibleStatuses(req.auth) !== null);
+      const folders = items.filter((i) => i.type === FOLDERS);
+      const paths = await pathsOf(ctx.db, folders.map((f) => f.id));
+      for (const item of items) {
+        const path = `/${item.type}/${item.id}`;
+        const ids = (parents.get(item.id) ?? []).map((id) => ({ id: String(id), type: FOLDERS }));
+        const relationships = (item.resource.relationships ??= {});
+        relationships.parents = { ...relationshipLinks(req, path, 'parents'), data: ids };
+        if (item.type !== FOLDERS) continue;
+        relationships.parent = { ...relationshipLinks(req, path, 'parent'), data: ids[0] ?? null };
+        relationships.children = relationshipLinks(req, path, 'children');
+        item.resource.meta = { ...(item.resource.meta ?? {}), path: paths.get(item.id) ?? null };
+      }
+    },
+    filters: treeFilters,
+    onTrash: (trx, ids, _ctx, actor) => trashSubfolders(ctx, trx, ids, actor),
+    onRestore: (trx, ids, _ctx, actor) => restoreSubfolders(ctx, trx, ids, actor),
+    onPurge: (trx, ids) => removeFromTree(ctx, trx, ids),
+    // Every new folder has its place in the tree: under `own.parentId`, or a root.
+    async afterWrite(trx, w) {
+      if (w.action === 'create' && w.type.lineage.includes(FOLDERS)) await placeNewFolder(trx, w.row!.id, (w.own.parentId as number | null | undefined) ?? null);
+    },
+  };
+}
