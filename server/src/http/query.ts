@@ -236,3 +236,23 @@ export function applySort<DB, TB extends keyof DB, O>(
   if (tieBreaker && !sort.some((s) => columns[s.field] === tieBreaker)) qb = qb.orderBy(sql.ref(tieBreaker), 'asc');
   return qb;
 }
+
+/**
+ * The one way a list other than an object list (objects/list.ts) is read: the request's filters
+ * applied to `base`, its count, and the requested page in the requested order (`tiebreak` last,
+ * so pages never overlap).
+ */
+export async function listPage<DB, TB extends keyof DB, O>(
+  base: SelectQueryBuilder<DB, TB, O>,
+  q: ListQuery,
+  columns: Record<string, ColumnRef>,
+  tiebreak: string,
+): Promise<{ rows: O[]; count: number }> {
+  const filtered = applyFilters(base, q.filters, columns);
+  const counted = (await filtered
+    .clearSelect()
+    .select((eb) => eb.fn.countAll<number>().as('list_count'))
+    .executeTakeFirst()) as { list_count?: number } | undefined;
+  const rows = await applySort(filtered, q.sort, columns, tiebreak).limit(q.pageSize).offset(q.offset).execute();
+  return { rows, count: Number(counted?.list_count ?? 0) };
+}

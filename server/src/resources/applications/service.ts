@@ -8,7 +8,7 @@ import type { Database } from '../../db/tables.js';
 import { nowIso } from '../../db/time.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { resourceUrl, type Resource } from '../../http/jsonapi.js';
-import { applyFilters, applySort, type ListQuery, type ListSpec } from '../../http/query.js';
+import { listPage, type ListQuery, type ListSpec } from '../../http/query.js';
 import type { ApplicationsTable } from '../accounts/tables.js';
 import { sha256 } from '../auth/tokens.js';
 
@@ -98,12 +98,7 @@ const APPLICATION_COLUMNS: Record<string, string> = {
 };
 
 export async function listApplications(db: Kysely<Database>, q: ListQuery) {
-  const counted = await applyFilters(db.selectFrom('applications').select((eb) => eb.fn.countAll<number>().as('n')), q.filters, APPLICATION_COLUMNS).executeTakeFirst();
-  const rows = await applySort(applyFilters(db.selectFrom('applications').selectAll(), q.filters, APPLICATION_COLUMNS), q.sort, APPLICATION_COLUMNS, 'applications.id')
-    .limit(q.pageSize)
-    .offset(q.offset)
-    .execute();
-  return { rows, count: Number(counted?.n ?? 0) };
+  return listPage(db.selectFrom('applications').selectAll(), q, APPLICATION_COLUMNS, 'applications.id');
 }
 
 /** The enabled application with this API key, if any. */

@@ -164,7 +164,6 @@ export async function updateLegacyObject(ctx: AppContext, req: Request, reader: 
   const terms = parseTermsInput(data);
   const relations = data.relations !== undefined && data.relations !== null ? parseRelations(data.relations) : [];
   const parents = data.parents !== undefined && data.parents !== null ? parentIds(data.parents) : null;
-  const userId = req.auth.userId!;
   await inTransaction(ctx, undefined, async (trx) => {
     const r = await reader(trx);
     const row = await findReachable(r, String(id));

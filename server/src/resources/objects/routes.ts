@@ -3,7 +3,7 @@
 // Mounted last: more specific families (users, folders, media…) answer their paths first.
 import type { Request, Response } from 'express';
 import type { AppContext } from '../../context.js';
-import { forbidden, notFound } from '../../http/errors.js';
+import { notFound } from '../../http/errors.js';
 import { identifiersInput, resourceInput, resourceUrl, sendLinks, sendList, sendNoContent, sendResource } from '../../http/jsonapi.js';
 import { parseListQuery } from '../../http/query.js';
 import type { RouteDef } from '../../http/router.js';

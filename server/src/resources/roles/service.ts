@@ -1,11 +1,11 @@
 // Roles: reading, serialisation, writes, and the roles_users links (either side).
 import type { Request } from 'express';
-import type { Kysely, SelectQueryBuilder, Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database, RolesTable } from '../../db/tables.js';
 import { nowIso } from '../../db/time.js';
 import { badRequest, forbidden, notFound } from '../../http/errors.js';
 import { relationshipLinks, resourceUrl, type Resource } from '../../http/jsonapi.js';
-import { applyFilters, applySort, type ListQuery, type ListSpec } from '../../http/query.js';
+import { listPage, type ListQuery, type ListSpec } from '../../http/query.js';
 import { containsText } from '../accounts/search.js';
 import type { Selectable } from 'kysely';
 
@@ -96,19 +96,12 @@ const ROLE_COLUMNS: Record<string, string> = {
 };
 
 export async function listRoles(db: Db, q: ListQuery, scope: { ids?: number[]; userId?: number } = {}): Promise<{ rows: RoleRow[]; count: number }> {
-  const narrow = <T extends SelectQueryBuilder<Database, 'roles', any>>(qb: T): T => {
-    let out: SelectQueryBuilder<Database, 'roles', any> = qb;
-    if (scope.ids) out = out.where('roles.id', 'in', scope.ids.length ? scope.ids : [-1]);
-    if (scope.userId !== undefined) {
-      out = out.where('roles.id', 'in', db.selectFrom('roles_users').select('role_id').where('user_id', '=', scope.userId));
-    }
-    const words = q.special.query?.[0]?.trim();
-    if (words) out = out.where(containsText(['roles.name', 'roles.description'], words));
-    return applyFilters(out, q.filters, ROLE_COLUMNS) as T;
-  };
-  const counted = await narrow(db.selectFrom('roles').select((eb) => eb.fn.countAll<number>().as('n'))).executeTakeFirst();
-  const rows = await applySort(narrow(db.selectFrom('roles').selectAll('roles')), q.sort, ROLE_COLUMNS, 'roles.id').limit(q.pageSize).offset(q.offset).execute();
-  return { rows, count: Number(counted?.n ?? 0) };
+  let base = db.selectFrom('roles').selectAll('roles');
+  if (scope.ids) base = base.where('roles.id', 'in', scope.ids.length ? scope.ids : [-1]);
+  if (scope.userId !== undefined) base = base.where('roles.id', 'in', db.selectFrom('roles_users').select('role_id').where('user_id', '=', scope.userId));
+  const words = q.special.query?.[0]?.trim();
+  if (words) base = base.where(containsText(['roles.name', 'roles.description'], words));
+  return listPage(base, q, ROLE_COLUMNS, 'roles.id');
 }
 
 /** Roles of many users at once (for include=roles on a page of users). */

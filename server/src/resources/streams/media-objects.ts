@@ -3,7 +3,6 @@
 // file's url in meta.media_url; trash keeps the files, permanent delete removes them. Also the
 // one-step upload (stream + media object), /{mediaType}/{id}/streams, /streams/{uuid}/object and
 // the streams schema at /model/schema/streams.
-import type { Request } from 'express';
 import type { AppContext } from '../../context.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { relationshipLinks, resourceUrl, sendList, sendResource } from '../../http/jsonapi.js';

@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import type { AppContext } from '../../context.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { identifiersInput, requestData, sendList, sendLinks, sendNoContent, sendResource } from '../../http/jsonapi.js';
-import { applyFilters, applySort, flatValues, parseListQuery, type ListSpec } from '../../http/query.js';
+import { flatValues, listPage, parseListQuery, type ListSpec } from '../../http/query.js';
 import type { RouteDef } from '../../http/router.js';
 import { registerMediaObjects } from './media-objects.js';
 import { serializeStream } from './serialize.js';
@@ -33,9 +33,7 @@ async function listStreams(req: Request, res: Response, streams: StreamService) 
     return sendList(req, res, data, { count: data.length, page: 1, pageSize: Math.max(1, data.length) });
   }
   const q = parseListQuery(req, LIST);
-  const base = applyFilters(streams.visibleQuery(req.auth), q.filters, COLUMNS);
-  const { count } = await base.clearSelect().select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
-  const rows = await applySort(base, q.sort, COLUMNS, 'streams.uuid').limit(q.pageSize).offset(q.offset).execute();
+  const { rows, count } = await listPage(streams.visibleQuery(req.auth), q, COLUMNS, 'streams.uuid');
   const data = rows.map((r) => serializeStream(req, streams.toView(r)));
   sendList(req, res, data, { count: Number(count), page: q.page, pageSize: q.pageSize });
 }

@@ -4,13 +4,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import type { Request } from 'express';
-import { sql, type Kysely, type SelectQueryBuilder, type Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
 import { nowIso } from '../../db/time.js';
 import { badRequest, forbidden, notFound } from '../../http/errors.js';
 import { relationshipLinks, resourceUrl, type Resource } from '../../http/jsonapi.js';
-import { applyFilters, applySort, type ListQuery, type ListSpec } from '../../http/query.js';
+import { listPage, type ListQuery, type ListSpec } from '../../http/query.js';
 import { hashPassword } from '../auth/passwords.js';
 import type { ObjectExtension } from '../objects/extensions.js';
 import type { WriteGuard } from '../objects/pipeline.js';
@@ -301,19 +301,12 @@ export interface UserScope {
 }
 
 export async function listUsers(db: Db, q: ListQuery, scope: UserScope = {}): Promise<{ rows: UserRow[]; count: number }> {
-  const narrow = <T extends SelectQueryBuilder<Database, 'users' | 'objects', any>>(qb: T): T => {
-    let out = qb.where('objects.deleted', '=', false);
-    if (scope.ids) out = out.where('users.id', 'in', scope.ids.length ? scope.ids : [-1]);
-    if (scope.roleId !== undefined) {
-      out = out.where('users.id', 'in', db.selectFrom('roles_users').select('user_id').where('role_id', '=', scope.roleId));
-    }
-    const words = q.special.query?.[0]?.trim();
-    if (words) out = out.where(containsText(['users.username', 'users.name', 'users.surname', 'users.email', 'objects.title'], words));
-    return applyFilters(out, q.filters, USER_COLUMNS) as T;
-  };
-  const counted = await narrow(db.selectFrom('users').innerJoin('objects', 'objects.id', 'users.id').select((eb) => eb.fn.countAll<number>().as('n'))).executeTakeFirst();
-  const rows = await applySort(narrow(selectUsers(db)), q.sort, USER_COLUMNS, 'users.id').limit(q.pageSize).offset(q.offset).execute();
-  return { rows, count: Number(counted?.n ?? 0) };
+  let base = selectUsers(db).where('objects.deleted', '=', false);
+  if (scope.ids) base = base.where('users.id', 'in', scope.ids.length ? scope.ids : [-1]);
+  if (scope.roleId !== undefined) base = base.where('users.id', 'in', db.selectFrom('roles_users').select('user_id').where('role_id', '=', scope.roleId));
+  const words = q.special.query?.[0]?.trim();
+  if (words) base = base.where(containsText(['users.username', 'users.name', 'users.surname', 'users.email', 'objects.title'], words));
+  return listPage(base, q, USER_COLUMNS, 'users.id');
 }
 
 /** Users (not trashed) of many roles at once (for include=users on a page of roles). */

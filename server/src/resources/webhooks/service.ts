@@ -9,7 +9,7 @@ import type { Database } from '../../db/tables.js';
 import { nowIso } from '../../db/time.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { resourceUrl, type Resource } from '../../http/jsonapi.js';
-import { applyFilters, applySort, type ListQuery, type ListSpec } from '../../http/query.js';
+import { listPage, type ListQuery, type ListSpec } from '../../http/query.js';
 import { typeByName } from '../objects/model.js';
 import { resourceSchema, validateAgainstSchema, type PropertySchema } from '../objects/schema.js';
 import type { WebhookDeliveriesTable, WebhooksTable } from './tables.js';
@@ -143,12 +143,7 @@ export const WEBHOOK_LIST_SPEC: ListSpec = {
 const WEBHOOK_COLUMNS = { id: 'webhooks.id', name: 'webhooks.name', enabled: 'webhooks.enabled', created: 'webhooks.created', modified: 'webhooks.modified' };
 
 export async function listWebhooks(db: Kysely<Database>, q: ListQuery) {
-  const counted = await applyFilters(db.selectFrom('webhooks').select((eb) => eb.fn.countAll<number>().as('n')), q.filters, WEBHOOK_COLUMNS).executeTakeFirst();
-  const rows = await applySort(applyFilters(db.selectFrom('webhooks').selectAll(), q.filters, WEBHOOK_COLUMNS), q.sort, WEBHOOK_COLUMNS, 'webhooks.id')
-    .limit(q.pageSize)
-    .offset(q.offset)
-    .execute();
-  return { rows, count: Number(counted?.n ?? 0) };
+  return listPage(db.selectFrom('webhooks').selectAll(), q, WEBHOOK_COLUMNS, 'webhooks.id');
 }
 
 // ---- deliveries (read side) ----
@@ -196,13 +191,7 @@ const DELIVERY_COLUMNS = {
 
 export async function listDeliveries(db: Kysely<Database>, webhookId: number, q: ListQuery) {
   await getWebhook(db, webhookId);
-  const mine = () => db.selectFrom('webhook_deliveries').where('webhook_deliveries.webhook_id', '=', webhookId);
-  const counted = await applyFilters(mine().select((eb) => eb.fn.countAll<number>().as('n')), q.filters, DELIVERY_COLUMNS).executeTakeFirst();
-  const rows = await applySort(applyFilters(mine().selectAll(), q.filters, DELIVERY_COLUMNS), q.sort, DELIVERY_COLUMNS, 'webhook_deliveries.id')
-    .limit(q.pageSize)
-    .offset(q.offset)
-    .execute();
-  return { rows, count: Number(counted?.n ?? 0) };
+  return listPage(db.selectFrom('webhook_deliveries').selectAll().where('webhook_deliveries.webhook_id', '=', webhookId), q, DELIVERY_COLUMNS, 'webhook_deliveries.id');
 }
 
 export async function getDelivery(db: Db, webhookId: number, uuid: string): Promise<DeliveryRow> {
