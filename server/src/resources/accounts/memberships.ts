@@ -10,7 +10,7 @@ import { sendLinks } from '../../http/jsonapi.js';
 import type { RouteDef } from '../../http/router.js';
 import { ADMIN_ROLE_ID } from '../roles/service.js';
 import { assertAnotherAdminRemains, findUserById } from '../users/service.js';
-import { pathId, relatedIds } from './params.js';
+import { pathId, relatedIds } from '../../http/params.js';
 
 export interface MembershipChange {
   /** Which side the URL names: its id is `pathId`, the body names `otherIds`. */

@@ -8,7 +8,7 @@ import { baseUrl } from '../../http/links.js';
 import { parseListQuery } from '../../http/query.js';
 import type { RouteDef } from '../../http/router.js';
 import { membershipRoutes } from '../accounts/memberships.js';
-import { pathId, queryIds } from '../accounts/params.js';
+import { pathId, queryIds } from '../../http/params.js';
 import { schemaMeta, validateAttributes } from '../accounts/schemas.js';
 import { sendAccountResource, serializeWithIncluded, type IncludableRelation } from '../accounts/serialize.js';
 import { verifyPassword } from '../auth/passwords.js';

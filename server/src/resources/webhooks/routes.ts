@@ -3,10 +3,11 @@
 import type { Request } from 'express';
 import type { AppContext } from '../../context.js';
 import { conflict } from '../../http/errors.js';
-import { resourceInput, resourceUrl, sendList, sendNoContent, sendResource } from '../../http/jsonapi.js';
+import { resourceUrl, sendList, sendResource } from '../../http/jsonapi.js';
+import { crudRoutes } from '../../http/crud.js';
 import { parseListQuery } from '../../http/query.js';
 import type { RouteDef } from '../../http/router.js';
-import { pathId } from '../accounts/params.js';
+import { pathId } from '../../http/params.js';
 import type { WebhookService } from './index.js';
 import {
   DELIVERY_LIST_SPEC,
@@ -23,6 +24,7 @@ import {
   updateWebhook,
   validateWebhookInput,
   type DeliveryRow,
+  type WebhookRow,
   type WebhookInput,
 } from './service.js';
 
@@ -41,51 +43,17 @@ export function webhookRoutes(ctx: AppContext, service: WebhookService): RouteDe
   };
 
   return [
-    {
-      method: 'get',
+    ...crudRoutes<WebhookRow>({
       path: '/webhooks',
-      guard: 'admin',
-      handler: async (req, res) => {
-        const q = parseListQuery(req, WEBHOOK_LIST_SPEC);
-        const { rows, count } = await listWebhooks(ctx.db, q);
-        sendList(req, res, rows.map((w) => serializeWebhook(req, w)), { count, page: q.page, pageSize: q.pageSize });
-      },
-    },
-    {
-      method: 'post',
-      path: '/webhooks',
-      guard: 'admin',
-      handler: async (req, res) => {
-        const input = validateWebhookInput(ctx, resourceInput(req, 'webhooks').attributes, true) as WebhookInput & { name: string; url: string };
-        await sendWebhook(req, res, await createWebhook(ctx.db, input), 201);
-      },
-    },
-    {
-      method: 'get',
-      path: '/webhooks/:id',
-      guard: 'admin',
-      handler: (req, res) => sendWebhook(req, res, pathId(req)),
-    },
-    {
-      method: 'patch',
-      path: '/webhooks/:id',
-      guard: 'admin',
-      handler: async (req, res) => {
-        const id = pathId(req);
-        await getWebhook(ctx.db, id);
-        await updateWebhook(ctx.db, id, validateWebhookInput(ctx, resourceInput(req, 'webhooks', id).attributes, false));
-        await sendWebhook(req, res, id);
-      },
-    },
-    {
-      method: 'delete',
-      path: '/webhooks/:id',
-      guard: 'admin',
-      handler: async (req, res) => {
-        await deleteWebhook(ctx.db, pathId(req));
-        sendNoContent(res);
-      },
-    },
+      type: 'webhooks',
+      listSpec: WEBHOOK_LIST_SPEC,
+      list: (q) => listWebhooks(ctx.db, q),
+      get: (id) => getWebhook(ctx.db, id),
+      create: async (attributes) => ({ id: await createWebhook(ctx.db, validateWebhookInput(ctx, attributes, true) as WebhookInput & { name: string; url: string }) }),
+      update: (id, attributes) => updateWebhook(ctx.db, id, validateWebhookInput(ctx, attributes, false)),
+      remove: (id) => deleteWebhook(ctx.db, id),
+      serialize: serializeWebhook,
+    }),
     {
       method: 'post',
       path: '/webhooks/:id/secret',

@@ -1,8 +1,8 @@
 // Reading ids from the URL and the query, and resource identifiers from relationship bodies.
 import type { Request } from 'express';
-import { ApiError, badRequest, notFound } from '../../http/errors.js';
-import { identifiersInput } from '../../http/jsonapi.js';
-import { flatValues } from '../../http/query.js';
+import { ApiError, badRequest, notFound } from './errors.js';
+import { identifiersInput } from './jsonapi.js';
+import { flatValues } from './query.js';
 
 const INT = /^[1-9]\d{0,14}$/;
 
