@@ -10,10 +10,10 @@ import { baseUrl } from '../../http/links.js';
 import type { RouteDef } from '../../http/router.js';
 import { registerObjectExtension } from '../objects/extensions.js';
 import { listObjects } from '../objects/list.js';
-import { endpointType } from '../objects/model.js';
 import { getObject, requireObject } from '../objects/read.js';
 import type { ObjectRow } from '../objects/rows.js';
 import { serializeObject } from '../objects/serialize.js';
+import { typeRoute } from '../objects/type-routes.js';
 import { trashObjects } from '../objects/trash.js';
 import { updateObject } from '../objects/write.js';
 import { foldersExtension } from './extension.js';
@@ -76,13 +76,11 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
     sendList(req, res, list.data, list.page, { meta: list.meta });
   }
 
-  const isTypePath = (req: Request) => !!endpointType(ctx, req.path.split('/')[1]);
   const writes = { post: 'add', patch: 'replace', delete: 'remove' } as const;
-  const parentsWrites: RouteDef[] = (Object.keys(writes) as Array<keyof typeof writes>).map((method) => ({
+  const parentsWrites: RouteDef[] = (Object.keys(writes) as Array<keyof typeof writes>).map((method) => typeRoute(ctx, {
     method,
     path: '/:type/:id/relationships/parents',
     guard: 'user',
-    when: isTypePath,
     handler: async (req, res) => {
       const row = await requireObject(ctx, String(req.params.id), { typeName: String(req.params.type), viewer: req.auth });
       const items = method === 'patch' && requestData(req) === null ? [] : identifiersInput(req);
@@ -250,14 +248,13 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
       cache: true,
       handler: async (req, res) => sendParents(req, res, await requireObject(ctx, String(req.params.id), { viewer: req.auth })),
     },
-    {
+    typeRoute(ctx, {
       method: 'get',
       path: '/:type/:id/parents',
       guard: 'anonymous',
       cache: true,
-      when: isTypePath,
       handler: async (req, res) =>
         sendParents(req, res, await requireObject(ctx, String(req.params.id), { typeName: String(req.params.type), viewer: req.auth })),
-    },
+    }),
   ];
 }

@@ -7,8 +7,9 @@ import { notFound } from '../../http/errors.js';
 import { identifiersInput, resourceInput, resourceUrl, sendLinks, sendList, sendNoContent, sendResource } from '../../http/jsonapi.js';
 import { parseListQuery } from '../../http/query.js';
 import type { RouteDef } from '../../http/router.js';
-import { endpointType, reloadModel, relationNamesOf, typeById } from './model.js';
+import { reloadModel, relationNamesOf, typeById } from './model.js';
 import { listRelated, writeRelationships } from './relations.js';
+import { typeOfPath, typeRoute } from './type-routes.js';
 import { listObjects, type ObjectList } from './list.js';
 import { objectPath, requireObject } from './read.js';
 import { type ObjectRow } from './rows.js';
@@ -32,9 +33,7 @@ function sendObjectList(req: Request, res: Response, list: ObjectList) {
 }
 
 export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
-  const typeOf = (req: Request) => endpointType(ctx, req.path.split('/')[1]);
-  /** Routes under /{objectTypeName} take only paths naming an endpoint type. */
-  const isTypePath = (req: Request) => !!typeOf(req);
+  const typeOf = (req: Request) => typeOfPath(ctx, req);
   const theType = (req: Request) => {
     const t = typeOf(req);
     if (!t) throw notFound('Unknown object type');
@@ -71,12 +70,11 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
         sendObjectList(req, res, await listRelated(req, ctx, row, String(req.params.relation)));
       },
     },
-    { method: 'get', path: '/:type', guard: 'anonymous', cache: true, when: isTypePath, handler: async (req, res) => sendObjectList(req, res, await listObjects(req, ctx, { types: [theType(req).name] })) },
+    { method: 'get', path: '/:type', guard: 'anonymous', cache: true, handler: async (req, res) => sendObjectList(req, res, await listObjects(req, ctx, { types: [theType(req).name] })) },
     {
       method: 'post',
       path: '/:type',
       guard: 'user',
-      when: isTypePath,
       handler: async (req, res) => {
         const type = theType(req);
         const input = resourceInput(req, type.name);
@@ -84,12 +82,11 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
         await sendObject(req, res, ctx, row, 201, { Location: resourceUrl(req, objectPath(ctx, row)) });
       },
     },
-    { method: 'get', path: '/:type/:id', guard: 'anonymous', cache: true, when: isTypePath, handler: async (req, res) => sendObject(req, res, ctx, await findTyped(req)) },
+    { method: 'get', path: '/:type/:id', guard: 'anonymous', cache: true, handler: async (req, res) => sendObject(req, res, ctx, await findTyped(req)) },
     {
       method: 'patch',
       path: '/:type/:id',
       guard: 'user',
-      when: isTypePath,
       handler: async (req, res) => {
         const row = await findTyped(req);
         const input = resourceInput(req, theType(req).name, row.id);
@@ -101,7 +98,6 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
       method: 'delete',
       path: '/:type/:id',
       guard: 'user',
-      when: isTypePath,
       handler: async (req, res) => {
         const row = await findTyped(req);
         await trashObjects(ctx, [row.id], req.auth);
@@ -113,7 +109,6 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
       path: '/:type/:id/:relation',
       guard: 'anonymous',
       cache: true,
-      when: isTypePath,
       handler: async (req, res) => {
         sendObjectList(req, res, await listRelated(req, ctx, await findTyped(req), String(req.params.relation)));
       },
@@ -125,7 +120,6 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
       method,
       path: '/:type/:id/relationships/:relation',
       guard: 'user',
-      when: isTypePath,
       handler: async (req, res) => {
         const row = await findTyped(req);
         const written = await writeRelationships(ctx, row, String(req.params.relation), identifiersInput(req), mode, req.auth);
@@ -133,5 +127,5 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
       },
     });
   }
-  return reloadModel(ctx).then(() => routes);
+  return reloadModel(ctx).then(() => routes.map((r) => (r.path.startsWith('/:type') ? typeRoute(ctx, r) : r)));
 }

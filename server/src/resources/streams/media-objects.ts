@@ -18,6 +18,7 @@ import { createObject } from '../objects/write.js';
 import { downloadPath, serializeStream } from './serialize.js';
 import { assertAccepts, mediaRootOf, type StreamService } from './service.js';
 import { uploadInput } from './upload-input.js';
+import { typeRoute } from '../objects/type-routes.js';
 
 /** Legacy clients (Accept naming text/javascript) get the legacy /files endpoints instead. */
 
@@ -84,11 +85,12 @@ export function registerMediaObjects(ctx: AppContext, streams: StreamService): R
         sendResource(req, res, data, { included: included.length ? included : undefined });
       },
     },
-    {
+    typeRoute(ctx, {
       method: 'post',
       path: '/:type/upload/:file_name',
       guard: 'user',
       body: 'raw',
+      // /files/upload/… with the legacy Accept is the legacy /files endpoint.
       when: (req) => !acceptsLegacy(req),
       handler: async (req, res) => {
         const { type, root } = mediaTypeOf(ctx, String(req.params.type));
@@ -108,17 +110,17 @@ export function registerMediaObjects(ctx: AppContext, streams: StreamService): R
         const { data, included } = await serializeObject(req, ctx, row);
         sendResource(req, res, data, { status: 201, headers: { Location: resourceUrl(req, objectPath(ctx, row)) }, included });
       },
-    },
-    {
+    }),
+    typeRoute(ctx, {
       method: 'get',
       path: '/:type/:id/streams',
       guard: 'anonymous',
-      when: (req) => endpointType(ctx, String(req.params.type)) !== undefined && mediaRootOf(ctx, String(req.params.type)) !== null,
+      when: (req) => mediaRootOf(ctx, String(req.params.type)) !== null,
       handler: async (req, res) => {
         const row = await requireObject(ctx, String(req.params.id), { viewer: req.auth, typeName: String(req.params.type) });
         const list = (await streams.streamsOfObjects([row.id])).get(row.id) ?? [];
         sendList(req, res, list.map((s) => serializeStream(req, s)), { count: list.length, page: 1, pageSize: Math.max(1, list.length) });
       },
-    },
+    }),
   ];
 }
