@@ -1,73 +1,70 @@
 // The repeated shape of a collection of plain resources (not objects): GET list, POST, GET one,
 // PATCH, DELETE under one path, each declared once here. A family gives what differs — how to
-// list, read, create, update, delete and serialise — and gets the five RouteDefs. Object types
-// have their own routes (objects/routes.ts): they go through the write pipeline.
-import type { Request } from 'express';
+// list, find, create, update, delete and serialise — and gets the five RouteDefs. Used by
+// /applications, /webhooks and the model's /model/object_types, /model/properties and
+// /model/relations. Object types have their own routes (objects/routes.ts): they go through the
+// write pipeline.
+import type { Request, Response } from 'express';
 import type { Guard } from './auth.js';
-import { pathId } from './params.js';
 import { resourceInput, resourceUrl, sendList, sendNoContent, sendResource, type Resource } from './jsonapi.js';
+import { pathId } from './params.js';
 import { parseListQuery, type ListQuery, type ListSpec } from './query.js';
 import type { RouteDef } from './router.js';
 
 export interface CrudSpec<Row> {
-  /** Collection path, e.g. '/applications'; items are `${path}/:id`. */
+  /** Collection path, e.g. '/applications'; an item is `${path}/:${key}`. */
   path: string;
+  /** Name of the item's path parameter (default 'id'). */
+  key?: string;
   /** JSON API type of the resources. */
   type: string;
   /** Who may read and who may write (default: admins for both). */
   guards?: { read?: Guard; write?: Guard };
-  listSpec: ListSpec;
-  list(q: ListQuery, req: Request): Promise<{ rows: Row[]; count: number }>;
-  /** The row, or a 404 ApiError. */
-  get(id: number): Promise<Row>;
-  /** Creates from the body's attributes; `shown` is passed to serialize once (e.g. a secret shown at creation). */
-  create(attributes: Record<string, unknown>, req: Request): Promise<{ id: number; shown?: unknown }>;
-  update(id: number, attributes: Record<string, unknown>, req: Request): Promise<void>;
-  remove(id: number, req: Request): Promise<void>;
+  /** GET of the collection (see pagedList for a list read from the database). */
+  list(req: Request, res: Response): Promise<void> | void;
+  /** The row the path names (its id, or a name where the family allows one); a 404 ApiError otherwise. */
+  find(key: string, req: Request): Promise<Row> | Row;
+  /** Numeric id of a row (for `data.id` checks and Location). */
+  idOf(row: Row): number;
+  /** From the body's attributes; `shown` goes to serialize once (e.g. a secret shown at creation). */
+  create(attributes: Record<string, unknown>, req: Request): Promise<{ row: Row; shown?: unknown }>;
+  /** Answers the row as changed. */
+  update(row: Row, attributes: Record<string, unknown>, req: Request): Promise<Row>;
+  remove(row: Row, req: Request): Promise<void>;
   serialize(req: Request, row: Row, shown?: unknown): Resource;
-  /** `meta` of every answer (e.g. meta.schema). */
+  /** `meta` of the single-resource answers (e.g. meta.schema). */
   meta?(req: Request): Record<string, unknown>;
 }
 
 export function crudRoutes<Row>(spec: CrudSpec<Row>): RouteDef[] {
   const read = spec.guards?.read ?? 'admin';
   const write = spec.guards?.write ?? 'admin';
-  const item = `${spec.path}/:id`;
-  const sendOne = async (req: Request, res: Parameters<RouteDef['handler']>[1], id: number, status = 200, shown?: unknown) => {
-    const resource = spec.serialize(req, await spec.get(id), shown);
-    const headers = status === 201 ? { Location: resourceUrl(req, `${spec.path}/${id}`) } : undefined;
-    sendResource(req, res, resource, { status, headers, meta: spec.meta?.(req) });
+  const key = spec.key ?? 'id';
+  const item = `${spec.path}/:${key}`;
+  const found = (req: Request) => spec.find(String(req.params[key]), req);
+  const send = (req: Request, res: Response, row: Row, status = 200, shown?: unknown) => {
+    const headers = status === 201 ? { Location: resourceUrl(req, `${spec.path}/${spec.idOf(row)}`) } : undefined;
+    sendResource(req, res, spec.serialize(req, row, shown), { status, headers, meta: spec.meta?.(req) });
   };
   return [
-    {
-      method: 'get',
-      path: spec.path,
-      guard: read,
-      handler: async (req, res) => {
-        const q = parseListQuery(req, spec.listSpec);
-        const { rows, count } = await spec.list(q, req);
-        sendList(req, res, rows.map((r) => spec.serialize(req, r)), { count, page: q.page, pageSize: q.pageSize }, { meta: spec.meta?.(req) });
-      },
-    },
+    { method: 'get', path: spec.path, guard: read, handler: (req, res) => spec.list(req, res) },
     {
       method: 'post',
       path: spec.path,
       guard: write,
       handler: async (req, res) => {
-        const { id, shown } = await spec.create(resourceInput(req, spec.type).attributes, req);
-        await sendOne(req, res, id, 201, shown);
+        const { row, shown } = await spec.create(resourceInput(req, spec.type).attributes, req);
+        send(req, res, row, 201, shown);
       },
     },
-    { method: 'get', path: item, guard: read, handler: (req, res) => sendOne(req, res, pathId(req)) },
+    { method: 'get', path: item, guard: read, handler: async (req, res) => send(req, res, await found(req)) },
     {
       method: 'patch',
       path: item,
       guard: write,
       handler: async (req, res) => {
-        const id = pathId(req);
-        await spec.get(id);
-        await spec.update(id, resourceInput(req, spec.type, id).attributes, req);
-        await sendOne(req, res, id);
+        const row = await found(req);
+        send(req, res, await spec.update(row, resourceInput(req, spec.type, spec.idOf(row)).attributes, req));
       },
     },
     {
@@ -75,9 +72,29 @@ export function crudRoutes<Row>(spec: CrudSpec<Row>): RouteDef[] {
       path: item,
       guard: write,
       handler: async (req, res) => {
-        await spec.remove(pathId(req), req);
+        await spec.remove(await found(req), req);
         sendNoContent(res);
       },
     },
   ];
 }
+
+/** A collection's GET read from the database a page at a time (listPage in the family's service). */
+export function pagedList<Row>(
+  listSpec: ListSpec,
+  list: (q: ListQuery, req: Request) => Promise<{ rows: Row[]; count: number }>,
+  serialize: (req: Request, row: Row) => Resource,
+  meta?: (req: Request) => Record<string, unknown>,
+): CrudSpec<Row>['list'] {
+  return async (req, res) => {
+    const q = parseListQuery(req, listSpec);
+    const { rows, count } = await list(q, req);
+    sendList(req, res, rows.map((r) => serialize(req, r)), { count, page: q.page, pageSize: q.pageSize }, { meta: meta?.(req) });
+  };
+}
+
+/** `find` of a collection keyed by numeric ids only. */
+export const byNumericId =
+  <Row>(get: (id: number) => Promise<Row>) =>
+  (_key: string, req: Request): Promise<Row> =>
+    get(pathId(req));

@@ -2,17 +2,18 @@
 import type { Request } from 'express';
 import type { AuthInfo } from './request.js';
 
-const bases = new WeakMap<Request, string>();
+/** Where a request keeps its base URL once worked out (on the request itself: no shared state). */
+const BASE = Symbol('folio.baseUrl');
+type WithBase = Request & { [BASE]?: string };
 
 /** Worked out once per request: every link of every serialised object starts with it. */
 export function baseUrl(req: Request): string {
-  let base = bases.get(req);
-  if (base === undefined) {
+  const r = req as WithBase;
+  if (r[BASE] === undefined) {
     const configured = req.app.locals.ctx?.config?.baseUrl as string | null | undefined;
-    base = configured ? configured.replace(/\/$/, '') : `${req.protocol}://${req.get('host') ?? 'localhost'}`;
-    bases.set(req, base);
+    r[BASE] = configured ? configured.replace(/\/$/, '') : `${req.protocol}://${req.get('host') ?? 'localhost'}`;
   }
-  return base;
+  return r[BASE];
 }
 
 /**
@@ -21,7 +22,7 @@ export function baseUrl(req: Request): string {
  */
 export function readerRequest(auth: AuthInfo, base: string): Request {
   const req = { auth, query: {}, headers: {}, originalUrl: '/', app: { locals: {} }, protocol: 'http', get: () => undefined } as unknown as Request;
-  bases.set(req, base.replace(/\/$/, ''));
+  (req as WithBase)[BASE] = base.replace(/\/$/, '');
   return req;
 }
 

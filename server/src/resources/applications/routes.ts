@@ -1,7 +1,8 @@
 // /applications (admins only): API keys of client applications; the client secret appears once,
 // in the answer to POST.
+import type { Request } from 'express';
 import type { AppContext } from '../../context.js';
-import { crudRoutes } from '../../http/crud.js';
+import { byNumericId, crudRoutes, pagedList } from '../../http/crud.js';
 import { baseUrl } from '../../http/links.js';
 import type { RouteDef } from '../../http/router.js';
 import { schemaMeta, validateAttributes } from '../accounts/schemas.js';
@@ -18,19 +19,23 @@ import {
 } from './service.js';
 
 export function applicationRoutes(ctx: AppContext): RouteDef[] {
+  const meta = (req: Request) => ({ schema: schemaMeta('applications', baseUrl(req)) });
   return crudRoutes<ApplicationRow>({
     path: '/applications',
     type: 'applications',
-    listSpec: APPLICATION_LIST_SPEC,
-    list: (q) => listApplications(ctx.db, q),
-    get: (id) => getApplication(ctx.db, id),
+    list: pagedList(APPLICATION_LIST_SPEC, (q) => listApplications(ctx.db, q), (req, row) => serializeApplication(req, row), meta),
+    find: byNumericId((id) => getApplication(ctx.db, id)),
+    idOf: (row) => row.id,
     async create(attributes) {
       const { id, clientSecret } = await createApplication(ctx.db, validateAttributes<ApplicationInput & { name: string }>(ctx, 'applications', attributes, true));
-      return { id, shown: clientSecret };
+      return { row: await getApplication(ctx.db, id), shown: clientSecret };
     },
-    update: (id, attributes) => updateApplication(ctx.db, id, validateAttributes<ApplicationInput>(ctx, 'applications', attributes, false)),
-    remove: (id) => deleteApplication(ctx.db, id),
+    async update(row, attributes) {
+      await updateApplication(ctx.db, row.id, validateAttributes<ApplicationInput>(ctx, 'applications', attributes, false));
+      return getApplication(ctx.db, row.id);
+    },
+    remove: (row) => deleteApplication(ctx.db, row.id),
     serialize: (req, row, clientSecret) => serializeApplication(req, row, clientSecret as string | undefined),
-    meta: (req) => ({ schema: schemaMeta('applications', baseUrl(req)) }),
+    meta,
   });
 }

@@ -3,11 +3,12 @@
 import type { Request } from 'express';
 import type { AppContext } from '../../context.js';
 import { badRequest, notFound } from '../../http/errors.js';
-import { identifiersInput, resourceInput, sendLinks, sendList, sendNoContent, sendResource, type Resource } from '../../http/jsonapi.js';
+import { identifiersInput, sendLinks, sendList, sendNoContent, type Resource } from '../../http/jsonapi.js';
+import { crudRoutes } from '../../http/crud.js';
 import { baseUrl } from '../../http/links.js';
 import { parseListQuery, type FieldKind } from '../../http/query.js';
 import type { RouteDef } from '../../http/router.js';
-import { model, reloadModel, typeByName } from '../objects/model.js';
+import { model, reloadModel, typeByName, type ObjectType, type PropertyDef, type RelationDef } from '../objects/model.js';
 import { objectTypeSchema, registerResourceSchema, resourceSchema, resourceSchemaContribution, type ResourceSchema } from '../objects/schema.js';
 import {
   allProperties,
@@ -113,12 +114,12 @@ export async function modelRoutes(ctx: AppContext): Promise<RouteDef[]> {
   registerDefaultSchemas(ctx);
   const side = (req: Request) => (String(req.params.side) === 'left_object_types' ? 'left' : 'right') as 'left' | 'right';
   return [
-    // ---- object types ----
-    {
-      method: 'get',
+    // ---- object types, custom properties, relations: admins write, users read ----
+    ...crudRoutes<ObjectType>({
       path: '/model/object_types',
-      guard: 'user',
-      handler: (req, res) =>
+      type: 'object_types',
+      guards: { read: 'user' },
+      list: (req, res) =>
         sendModelList(
           req,
           res,
@@ -127,48 +128,18 @@ export async function modelRoutes(ctx: AppContext): Promise<RouteDef[]> {
           (t, f) => ({ id: t.id, name: t.name, singular: t.singular, description: t.description, parent_name: t.parentName, is_abstract: t.isAbstract, enabled: t.enabled, core_type: t.coreType })[f],
           (t) => serializeObjectType(req, ctx, t),
         ),
-    },
-    {
-      method: 'get',
-      path: '/model/object_types/:id',
-      guard: 'user',
-      handler: (req, res) => sendResource(req, res, serializeObjectType(req, ctx, requireObjectType(ctx, String(req.params.id)))),
-    },
-    {
-      method: 'post',
-      path: '/model/object_types',
-      guard: 'admin',
-      handler: async (req, res) => {
-        const t = await createObjectType(ctx, resourceInput(req, 'object_types').attributes);
-        const data = serializeObjectType(req, ctx, t);
-        sendResource(req, res, data, { status: 201, headers: { Location: data.links!.self! } });
-      },
-    },
-    {
-      method: 'patch',
-      path: '/model/object_types/:id',
-      guard: 'admin',
-      handler: async (req, res) => {
-        const t = requireObjectType(ctx, String(req.params.id));
-        const updated = await updateObjectType(ctx, t, resourceInput(req, 'object_types', t.id).attributes);
-        sendResource(req, res, serializeObjectType(req, ctx, updated));
-      },
-    },
-    {
-      method: 'delete',
-      path: '/model/object_types/:id',
-      guard: 'admin',
-      handler: async (req, res) => {
-        await deleteObjectType(ctx, requireObjectType(ctx, String(req.params.id)));
-        sendNoContent(res);
-      },
-    },
-    // ---- properties ----
-    {
-      method: 'get',
+      find: (key) => requireObjectType(ctx, key),
+      idOf: (t) => t.id,
+      create: async (attributes) => ({ row: await createObjectType(ctx, attributes) }),
+      update: (t, attributes) => updateObjectType(ctx, t, attributes),
+      remove: (t) => deleteObjectType(ctx, t),
+      serialize: (req, t) => serializeObjectType(req, ctx, t),
+    }),
+    ...crudRoutes<PropertyDef>({
       path: '/model/properties',
-      guard: 'user',
-      handler: (req, res) =>
+      type: 'properties',
+      guards: { read: 'user' },
+      list: (req, res) =>
         sendModelList(
           req,
           res,
@@ -177,42 +148,19 @@ export async function modelRoutes(ctx: AppContext): Promise<RouteDef[]> {
           (p, f) => ({ id: p.id, name: p.name, property_type_name: p.type, object_type_name: p.objectTypeName, description: p.description, required: p.required })[f],
           (p) => serializeProperty(req, p),
         ),
-    },
-    { method: 'get', path: '/model/properties/:id', guard: 'user', handler: (req, res) => sendResource(req, res, serializeProperty(req, requireProperty(ctx, String(req.params.id)))) },
-    {
-      method: 'post',
-      path: '/model/properties',
-      guard: 'admin',
-      handler: async (req, res) => {
-        const p = await createProperty(ctx, resourceInput(req, 'properties').attributes);
-        const data = serializeProperty(req, p);
-        sendResource(req, res, data, { status: 201, headers: { Location: data.links!.self! } });
-      },
-    },
-    {
-      method: 'patch',
-      path: '/model/properties/:id',
-      guard: 'admin',
-      handler: async (req, res) => {
-        const p = requireProperty(ctx, String(req.params.id));
-        sendResource(req, res, serializeProperty(req, await updateProperty(ctx, p, resourceInput(req, 'properties', p.id).attributes)));
-      },
-    },
-    {
-      method: 'delete',
-      path: '/model/properties/:id',
-      guard: 'admin',
-      handler: async (req, res) => {
-        await deleteProperty(ctx, requireProperty(ctx, String(req.params.id)));
-        sendNoContent(res);
-      },
-    },
-    // ---- relations ----
-    {
-      method: 'get',
+      find: (key) => requireProperty(ctx, key),
+      idOf: (p) => p.id,
+      create: async (attributes) => ({ row: await createProperty(ctx, attributes) }),
+      update: (p, attributes) => updateProperty(ctx, p, attributes),
+      remove: (p) => deleteProperty(ctx, p),
+      serialize: serializeProperty,
+    }),
+    ...crudRoutes<RelationDef>({
       path: '/model/relations',
-      guard: 'user',
-      handler: (req, res) =>
+      key: 'relation',
+      type: 'relations',
+      guards: { read: 'user' },
+      list: (req, res) =>
         sendModelList(
           req,
           res,
@@ -221,36 +169,13 @@ export async function modelRoutes(ctx: AppContext): Promise<RouteDef[]> {
           (r, f) => ({ id: r.id, name: r.name, inverse_name: r.inverseName, label: r.label, inverse_label: r.inverseLabel, description: r.description })[f],
           (r) => serializeRelation(req, r),
         ),
-    },
-    { method: 'get', path: '/model/relations/:relation', guard: 'user', handler: (req, res) => sendResource(req, res, serializeRelation(req, requireRelation(ctx, String(req.params.relation)))) },
-    {
-      method: 'post',
-      path: '/model/relations',
-      guard: 'admin',
-      handler: async (req, res) => {
-        const r = await createRelation(ctx, resourceInput(req, 'relations').attributes);
-        const data = serializeRelation(req, r);
-        sendResource(req, res, data, { status: 201, headers: { Location: data.links!.self! } });
-      },
-    },
-    {
-      method: 'patch',
-      path: '/model/relations/:relation',
-      guard: 'admin',
-      handler: async (req, res) => {
-        const r = requireRelation(ctx, String(req.params.relation));
-        sendResource(req, res, serializeRelation(req, await updateRelation(ctx, r, resourceInput(req, 'relations', r.id).attributes)));
-      },
-    },
-    {
-      method: 'delete',
-      path: '/model/relations/:relation',
-      guard: 'admin',
-      handler: async (req, res) => {
-        await deleteRelation(ctx, requireRelation(ctx, String(req.params.relation)));
-        sendNoContent(res);
-      },
-    },
+      find: (key) => requireRelation(ctx, key),
+      idOf: (r) => r.id,
+      create: async (attributes) => ({ row: await createRelation(ctx, attributes) }),
+      update: (r, attributes) => updateRelation(ctx, r, attributes),
+      remove: (r) => deleteRelation(ctx, r),
+      serialize: serializeRelation,
+    }),
     {
       method: 'get',
       path: '/model/relations/:relation/:side',

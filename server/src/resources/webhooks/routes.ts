@@ -4,7 +4,7 @@ import type { Request } from 'express';
 import type { AppContext } from '../../context.js';
 import { conflict } from '../../http/errors.js';
 import { resourceUrl, sendList, sendResource } from '../../http/jsonapi.js';
-import { crudRoutes } from '../../http/crud.js';
+import { byNumericId, crudRoutes, pagedList } from '../../http/crud.js';
 import { parseListQuery } from '../../http/query.js';
 import type { RouteDef } from '../../http/router.js';
 import { pathId } from '../../http/params.js';
@@ -46,12 +46,18 @@ export function webhookRoutes(ctx: AppContext, service: WebhookService): RouteDe
     ...crudRoutes<WebhookRow>({
       path: '/webhooks',
       type: 'webhooks',
-      listSpec: WEBHOOK_LIST_SPEC,
-      list: (q) => listWebhooks(ctx.db, q),
-      get: (id) => getWebhook(ctx.db, id),
-      create: async (attributes) => ({ id: await createWebhook(ctx.db, validateWebhookInput(ctx, attributes, true) as WebhookInput & { name: string; url: string }) }),
-      update: (id, attributes) => updateWebhook(ctx.db, id, validateWebhookInput(ctx, attributes, false)),
-      remove: (id) => deleteWebhook(ctx.db, id),
+      list: pagedList(WEBHOOK_LIST_SPEC, (q) => listWebhooks(ctx.db, q), serializeWebhook),
+      find: byNumericId((id) => getWebhook(ctx.db, id)),
+      idOf: (row) => row.id,
+      async create(attributes) {
+        const id = await createWebhook(ctx.db, validateWebhookInput(ctx, attributes, true) as WebhookInput & { name: string; url: string });
+        return { row: await getWebhook(ctx.db, id) };
+      },
+      async update(row, attributes) {
+        await updateWebhook(ctx.db, row.id, validateWebhookInput(ctx, attributes, false));
+        return getWebhook(ctx.db, row.id);
+      },
+      remove: (row) => deleteWebhook(ctx.db, row.id),
       serialize: serializeWebhook,
     }),
     {
