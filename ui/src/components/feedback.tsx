@@ -44,7 +44,8 @@ export function Notice({ text }: { text: string | null }) {
 }
 
 export function Pager({ pagination, onPage, label = 'Pages' }: { pagination: Pagination | null; onPage: (page: number) => void; label?: string }) {
-  if (!pagination) return null;
+  // One page needs no pager.
+  if (!pagination || (pagination.page_count <= 1 && pagination.page <= 1)) return null;
   const { page, page_count, count } = pagination;
   return (
     <nav className="pager" aria-label={label}>

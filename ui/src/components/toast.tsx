@@ -1,6 +1,6 @@
 // Toasts: a short confirmation after every create, save, move, trash and restore, and the API's
-// title and detail after a failure. Successes leave after a few seconds; failures stay until
-// closed. The region is a live region, so screen readers hear them too.
+// title and detail after a failure. Successes leave after a few seconds, failures stay longer;
+// each can be closed. The region is a live region, so screen readers hear them too.
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
 import { errorMessage } from '../api/client';
 import { CheckCircle2, CircleAlert, X } from './icons';
@@ -31,8 +31,9 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const push = useCallback(
     (t: Omit<Toast, 'id'>) => {
       const id = next.current++;
-      setToasts((all) => [...all.slice(-4), { ...t, id }]);
-      if (t.kind === 'success') setTimeout(() => dismiss(id), 6000);
+      setToasts((all) => [...all.slice(-2), { ...t, id }]);
+      // Failures stay longer (and can be closed); neither waits for ever.
+      setTimeout(() => dismiss(id), t.kind === 'success' ? 6000 : 20000);
     },
     [dismiss],
   );

@@ -1,5 +1,6 @@
-// Actions on the selected objects, each one transaction (POST /operations): publish, unpublish,
-// move to a folder (out of the folders they are in, unless kept there), move to the trash.
+// Actions on the selected objects: publish, unpublish and move to the trash are each one
+// transaction (POST /operations); move to a folder files them there and (unless kept) takes them
+// out of the folders they were in.
 import { useState } from 'react';
 import { api, type AtomicOperation, type Resource } from '../../api/client';
 import { ConfirmButton } from '../../components/dialog';
@@ -33,21 +34,34 @@ export function BulkBar({ selected, onDone, onClear }: { selected: Resource[]; o
   };
   const setStatus = (status: string, what: string) =>
     void run(what, async () => selected.map((o) => ({ op: 'update', data: { type: o.type, id: o.id, attributes: { status } } }))).catch(() => {});
-  const moveTo = (folder: FolderNode) => {
+  /**
+   * Folder contents are written through /folders only (not /operations): the objects are first
+   * added to the new folder, then taken out of the others, so a failure half-way loses nothing.
+   */
+  const moveTo = async (folder: FolderNode) => {
     setMoving(false);
-    void run(`moved to “${folder.title}”`, async () => {
+    setBusy(true);
+    try {
       const items = selected.map((o) => ({ type: o.type, id: o.id }));
-      const ops: AtomicOperation[] = [];
+      await api.relate('POST', `/folders/${folder.id}/relationships/children`, items);
       if (!keep) {
+        const leave = new Map<string, Array<{ type: string; id: string }>>();
         for (const o of selected) {
-          const parents = await api.listAll(`/${o.type}/${o.id}/parents`);
-          for (const p of parents)
-            if (p.id !== folder.id) ops.push({ op: 'remove', ref: { type: 'folders', id: p.id, relationship: 'children' }, data: [{ type: o.type, id: o.id }] });
+          for (const p of await api.listAll(`/${o.type}/${o.id}/parents`)) {
+            if (p.id !== folder.id) leave.set(p.id, [...(leave.get(p.id) ?? []), { type: o.type, id: o.id }]);
+          }
         }
+        for (const [from, data] of leave) await api.relate('DELETE', `/folders/${from}/relationships/children`, data);
       }
-      ops.push({ op: 'add', ref: { type: 'folders', id: folder.id, relationship: 'children' }, data: items });
-      return ops;
-    }).catch(() => {});
+      toast.success(`${count(selected.length)} moved to “${folder.title}”.`);
+      onClear();
+      onDone();
+    } catch (e) {
+      toast.error(e, 'The move did not finish');
+      onDone();
+    } finally {
+      setBusy(false);
+    }
   };
 
   return (
@@ -75,7 +89,7 @@ export function BulkBar({ selected, onDone, onClear }: { selected: Resource[]; o
         <X aria-hidden size={16} />
       </button>
       {moving ? (
-        <FolderPickerDialog title={`Move ${count(selected.length)} to a folder`} onPick={moveTo} onClose={() => setMoving(false)}>
+        <FolderPickerDialog title={`Move ${count(selected.length)} to a folder`} onPick={(f) => void moveTo(f)} onClose={() => setMoving(false)}>
           <label className="inline">
             <input type="checkbox" checked={keep} onChange={(e) => setKeep(e.target.checked)} />
             Keep them in the folders they are in now as well
