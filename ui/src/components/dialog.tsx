@@ -1,6 +1,7 @@
 // A modal dialog (focus moves in and stays in: Tab cycles inside; Escape closes; focus returns
 // to where it was) and a confirmation built on it.
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
 import { ErrorNote } from './feedback';
 import { X } from './icons';
 
@@ -49,7 +50,8 @@ export function Dialog({ title, onClose, children, wide }: { title: string; onCl
       previous?.focus?.();
     };
   }, []);
-  return (
+  // In a portal: a dialog opened from inside a form (the editor's link dialog) has its own form.
+  return createPortal(
     <div className="overlay">
       <div className={`dialog${wide ? ' wide' : ''}`} role="dialog" aria-modal="true" aria-labelledby={id} ref={ref}>
         <header>
@@ -60,7 +62,8 @@ export function Dialog({ title, onClose, children, wide }: { title: string; onCl
         </header>
         {children}
       </div>
-    </div>
+    </div>,
+    document.body,
   );
 }
 

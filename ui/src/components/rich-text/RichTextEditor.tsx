@@ -56,6 +56,8 @@ export default function RichTextEditor({ labelId, describedBy, value, onChange }
   const openLink = useRef(() => setLinkOpen(true));
   const changed = useRef(onChange);
   changed.current = onChange;
+  /** The last HTML this editor reported, to tell its own echoes from a value set from outside. */
+  const emitted = useRef(value);
   const editor = useEditor({
     extensions: [
       StarterKit.configure({
@@ -88,14 +90,18 @@ export default function RichTextEditor({ labelId, describedBy, value, onChange }
         class: 'rte-content',
       },
     },
-    onUpdate: ({ editor: e }) => changed.current(e.isEmpty ? '' : e.getHTML()),
+    onUpdate: ({ editor: e }) => {
+      emitted.current = e.isEmpty ? '' : e.getHTML();
+      changed.current(emitted.current);
+    },
   });
 
-  // A value set from outside (a reload after saving elsewhere) replaces the content.
+  // A value set from outside (not an echo of what was typed, which may lag behind the editor)
+  // replaces the content.
   useEffect(() => {
-    if (!editor || editor.isDestroyed) return;
-    const current = editor.isEmpty ? '' : editor.getHTML();
-    if (value !== current) editor.commands.setContent(value || '', { emitUpdate: false });
+    if (!editor || editor.isDestroyed || value === emitted.current) return;
+    emitted.current = value;
+    editor.commands.setContent(value || '', { emitUpdate: false });
   }, [editor, value]);
 
   const state = useEditorState({
