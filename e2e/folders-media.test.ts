@@ -103,10 +103,10 @@ describe('admin folders and media', () => {
     const png = await sharp({ create: { width: 320, height: 200, channels: 3, background: '#3366cc' } }).png().toBuffer();
     await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Media' }).click();
     await page.getByText('No media yet.').waitFor();
-    await page.getByLabel('Files', { exact: true }).setInputFiles({ name: 'blue-sky.png', mimeType: 'image/png', buffer: png });
+    await page.getByLabel('Choose files…').setInputFiles({ name: 'blue-sky.png', mimeType: 'image/png', buffer: png });
     await page.getByText('Uploaded “blue-sky.png” as image').waitFor();
     const card = page.getByRole('list', { name: 'Media' }).getByRole('listitem').first();
-    const img = card.getByRole('img', { name: 'blue-sky.png' });
+    const img = card.locator('img[alt="blue-sky.png"]');
     await img.waitFor();
     await page.waitForFunction(() => {
       const i = document.querySelector<HTMLImageElement>('.media-card img');
@@ -129,7 +129,7 @@ describe('admin folders and media', () => {
     const { page } = e;
     await page.goto('/admin/#/media');
     await page.getByLabel('Create as').selectOption('images');
-    await page.getByLabel('Files', { exact: true }).setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('plain text') });
+    await page.getByLabel('Choose files…').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('plain text') });
     const alert = page.getByRole('region', { name: 'Upload' }).getByRole('alert');
     await alert.waitFor();
     assert.match(await alert.innerText(), /^\S.* — .+/);

@@ -119,7 +119,7 @@ function Uploader({ mediaTypes, onUploaded }: { mediaTypes: string[]; onUploaded
         <p>Drag and drop files here, or</p>
         <label className="button">
           Choose files…
-          <input ref={input} className="visually-hidden" type="file" multiple onChange={(e) => start([...(e.target.files ?? [])])} aria-label="Files" />
+          <input ref={input} className="visually-hidden" type="file" multiple onChange={(e) => start([...(e.target.files ?? [])])} />
         </label>
         <label className="inline-select">
           Create as
@@ -165,7 +165,7 @@ function MediaGrid({ items }: { items: Resource[] }) {
     <ul className="media-grid" aria-label="Media">
       {items.map((m) => (
         <li key={m.id} className="media-card">
-          <a className="thumb" href={href('objects', m.type, m.id)} aria-label={`Open ${titleOf(m)}`}>
+          <a className="thumb" href={href('objects', m.type, m.id)} tabIndex={-1} aria-hidden="true">
             <ThumbnailImage thumb={thumbs.get(m.id)} alt={titleOf(m)} />
           </a>
           <div className="caption">
