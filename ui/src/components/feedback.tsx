@@ -44,9 +44,18 @@ export function Notice({ text }: { text: string | null }) {
 }
 
 export function Pager({ pagination, onPage, label = 'Pages' }: { pagination: Pagination | null; onPage: (page: number) => void; label?: string }) {
-  // One page needs no pager.
-  if (!pagination || (pagination.page_count <= 1 && pagination.page <= 1)) return null;
+  if (!pagination || pagination.count === 0) return null;
   const { page, page_count, count } = pagination;
+  // One page needs no buttons, only the count.
+  if (page_count <= 1 && page <= 1) {
+    return (
+      <nav className="pager" aria-label={label}>
+        <span>
+          {count} {count === 1 ? 'item' : 'items'}
+        </span>
+      </nav>
+    );
+  }
   return (
     <nav className="pager" aria-label={label}>
       <button type="button" onClick={() => onPage(page - 1)} disabled={page <= 1}>
