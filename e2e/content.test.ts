@@ -1,4 +1,4 @@
-// Admin UI, content: a document created through the schema form, related to another, moved
+// Admin UI, content: a document created after asking its title and edited in the schema form, related to another, moved
 // to the trash, restored, trashed again and deleted for good; a relation created with its
 // left and right types; a custom property shown in the generated form.
 import assert from 'node:assert/strict';
@@ -25,25 +25,31 @@ describe('admin objects, relations and trash', () => {
     await e.shot('object-type');
   });
 
-  test('a document is created through the form generated from its schema, with API validation errors shown', async () => {
+  test('a document is created after asking its title, then edited in the form generated from its schema, with API validation errors shown', async () => {
     const { page, server } = e;
     await page.goto('/admin/#/objects/documents/new');
-    const form = page.getByRole('form', { name: 'New object' });
-    await form.getByLabel('Title').fill('First document');
-    await form.getByLabel('Body').fill('Some body text');
+    const create = page.getByRole('dialog', { name: 'New document' });
+    await create.getByLabel('Title').fill('First document');
+    await create.getByRole('button', { name: 'Create document' }).click();
+    await page.getByRole('heading', { name: 'First document' }).waitFor();
+    await page.getByText('Document “First document” created as a draft.').waitFor();
+    const form = page.getByRole('form', { name: 'Edit object' });
+    await form.getByRole('textbox', { name: 'Body' }).click();
+    await page.keyboard.type('Some body text');
     await form.getByLabel('Rating').fill('4');
+    await form.getByText('Advanced').click();
     await form.getByLabel('Extra').fill('{not json');
-    await form.getByRole('button', { name: 'Create' }).click();
+    await form.getByRole('button', { name: 'Save changes' }).click();
     assert.match(await form.getByRole('alert').innerText(), /Extra.*not valid JSON/i);
     await form.getByLabel('Extra').fill('{"color": "blue"}');
-    await form.getByRole('button', { name: 'Create' }).click();
-    await page.getByRole('heading', { name: 'First document' }).waitFor();
+    await form.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Changes saved.').waitFor();
     await e.shot('object-edit');
     const id = /#\/objects\/documents\/(\d+)/.exec(page.url())![1];
     const res = await server.request('GET', `/documents/${id}`, { token: await server.adminToken() });
     assert.equal(res.body.data.attributes.rating, 4);
     assert.deepEqual(res.body.data.attributes.extra, { color: 'blue' });
-    assert.equal(res.body.data.attributes.body, 'Some body text');
+    assert.equal(res.body.data.attributes.body, '<p>Some body text</p>');
   });
 
   test('status is set from the edit form and the list filters by it', async () => {
@@ -51,7 +57,8 @@ describe('admin objects, relations and trash', () => {
     const form = page.getByRole('form', { name: 'Edit object' });
     await form.getByLabel('Status').selectOption('on');
     await form.getByRole('button', { name: 'Save changes' }).click();
-    await form.getByText('Changes saved.').waitFor();
+    await page.getByRole('status').filter({ hasText: 'Changes saved.' }).last().waitFor();
+    await page.getByRole('heading', { name: 'First document' }).locator('..').getByText('on', { exact: true }).waitFor();
     await page.getByRole('link', { name: '‹ documents' }).click();
     await page.getByLabel('Status').selectOption('draft');
     await page.getByText('No object matches these filters.').waitFor();
@@ -64,14 +71,15 @@ describe('admin objects, relations and trash', () => {
     const { page, server } = e;
     await server.request('POST', '/documents', { token: await server.adminToken(), body: { data: { type: 'documents', attributes: { title: 'Second document', status: 'on' } } } });
     await page.getByRole('link', { name: 'First document' }).click();
-    const relation = page.getByRole('group', { name: 'Relation see_also' });
-    await relation.getByRole('button', { name: 'Add to see_also' }).click();
-    await relation.getByLabel('Find objects to add to see_also').fill('Second');
+    const relation = page.getByRole('group', { name: 'See also', exact: true });
+    await relation.getByRole('button', { name: /^See also/ }).click();
+    await relation.getByRole('button', { name: 'Add to See also' }).click();
+    await relation.getByLabel('Find objects to add to See also').fill('Second');
     await relation.getByRole('button', { name: 'Find' }).click();
     await relation.getByRole('button', { name: 'Add Second document' }).click();
     await relation.getByRole('link', { name: 'Second document' }).waitFor();
     await e.shot('object-relations');
-    await relation.getByRole('button', { name: 'Remove Second document from see_also' }).click();
+    await relation.getByRole('button', { name: 'Remove Second document from See also' }).click();
     await relation.getByText('Nothing related yet.').waitFor();
   });
 
@@ -79,7 +87,8 @@ describe('admin objects, relations and trash', () => {
     const { page, server } = e;
     await page.getByRole('button', { name: 'Move to trash' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Move to trash' }).click();
-    await page.getByRole('heading', { name: 'Objects' }).waitFor();
+    await page.getByRole('heading', { name: 'Documents' }).waitFor();
+    await page.getByText('“First document” moved to the trash.').waitFor();
 
     await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Trash' }).click();
     await page.getByRole('cell', { name: 'First document', exact: true }).waitFor();
@@ -92,7 +101,7 @@ describe('admin objects, relations and trash', () => {
     await page.getByRole('link', { name: 'First document' }).click();
     await page.getByRole('button', { name: 'Move to trash' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Move to trash' }).click();
-    await page.getByRole('heading', { name: 'Objects' }).waitFor();
+    await page.getByRole('heading', { name: 'Documents' }).waitFor();
     await page.goto('/admin/#/trash');
     await page.getByLabel('Select First document').check();
     await page.getByRole('button', { name: 'Delete selected permanently' }).click();

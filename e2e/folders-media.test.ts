@@ -8,6 +8,8 @@ import { signInAsAdmin, startE2E, type E2E } from './helpers/browser.js';
 describe('admin folders and media', () => {
   let e: E2E;
   const tree = () => e.page.getByRole('tree', { name: 'Folder tree' });
+  /** A folder's own row in the tree (a treeitem also contains its open subfolders). */
+  const row = (title: string, within = tree()) => within.getByRole('treeitem', { name: title, exact: true }).locator(':scope > .tree-row');
   const parentOf = async (title: string) => {
     const { server } = e;
     const token = await server.adminToken();
@@ -24,21 +26,23 @@ describe('admin folders and media', () => {
 
   test('a folder tree is built from root folders and subfolders, and expands', async () => {
     const { page } = e;
-    await page.getByText('Choose a folder in the tree.').waitFor();
+    await page.getByText('Choose a folder in the tree, or create a root folder.').waitFor();
     for (const title of ['Site', 'Archive']) {
       await page.getByRole('textbox', { name: 'New root folder' }).fill(title);
       await page.getByRole('form', { name: 'New root folder' }).getByRole('button', { name: 'Create' }).click();
       await page.getByRole('heading', { name: title }).waitFor();
     }
-    await tree().getByRole('button', { name: 'Site', exact: true }).click();
+    await row('Site').click();
     await page.getByRole('heading', { name: 'Site' }).waitFor();
+    assert.equal(await tree().getByRole('treeitem', { name: 'Site', exact: true }).getAttribute('aria-expanded'), null, 'a leaf has no expand state');
     for (const title of ['News', 'Blog']) {
       await page.getByRole('textbox', { name: 'New subfolder' }).fill(title);
       await page.getByRole('button', { name: 'Create subfolder' }).click();
-      await page.getByText('Subfolder created.').waitFor();
+      await page.getByText('Subfolder created.').first().waitFor();
+      // The tree shows the new subfolder at once, without reopening anything.
+      await tree().getByRole('treeitem', { name: title, exact: true }).waitFor();
     }
-    await tree().getByRole('button', { name: 'Expand Site' }).click();
-    await tree().getByRole('button', { name: 'Blog', exact: true }).waitFor();
+    assert.equal(await tree().getByRole('treeitem', { name: 'Site', exact: true }).getAttribute('aria-expanded'), 'true');
     const contents = page.getByRole('region', { name: 'Contents' });
     await contents.getByRole('link', { name: 'News' }).waitFor();
     assert.deepEqual(await contents.getByRole('listitem').locator('a').allInnerTexts(), ['News', 'Blog']);
@@ -65,19 +69,20 @@ describe('admin folders and media', () => {
 
   test('a folder is renamed and moved under another folder with the move dialog', async () => {
     const { page } = e;
-    await tree().getByRole('button', { name: 'News', exact: true }).click();
+    await row('News').click();
     await page.getByRole('heading', { name: 'News' }).waitFor();
     await page.getByRole('form', { name: 'Rename folder' }).getByLabel('Title').fill('Press');
     await page.getByRole('button', { name: 'Rename' }).click();
     await page.getByText('Folder renamed.').waitFor();
+    await page.getByText('Site / Press').waitFor();
     await page.getByRole('button', { name: 'Move…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Move “Press”' });
-    await dialog.getByRole('button', { name: 'Archive', exact: true }).click();
+    await row('Archive', dialog.getByRole('tree')).click();
     await page.getByText('Folder moved.').waitFor();
+    await page.getByText('Archive / Press').waitFor();
     const archive = await parentOf('Archive');
     assert.match(await parentOf('Press'), new RegExp(`^${archive}/\\d+$`));
-    await tree().getByRole('button', { name: 'Expand Archive' }).click();
-    await tree().getByRole('button', { name: 'Press', exact: true }).waitFor();
+    await tree().getByRole('treeitem', { name: 'Press', exact: true }).waitFor();
     await e.shot('folder-moved');
   });
 
@@ -98,11 +103,10 @@ describe('admin folders and media', () => {
     const png = await sharp({ create: { width: 320, height: 200, channels: 3, background: '#3366cc' } }).png().toBuffer();
     await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Media' }).click();
     await page.getByText('No media yet.').waitFor();
-    await page.getByLabel('File', { exact: true }).setInputFiles({ name: 'blue-sky.png', mimeType: 'image/png', buffer: png });
-    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.getByLabel('Choose files…').setInputFiles({ name: 'blue-sky.png', mimeType: 'image/png', buffer: png });
     await page.getByText('Uploaded “blue-sky.png” as image').waitFor();
     const card = page.getByRole('list', { name: 'Media' }).getByRole('listitem').first();
-    const img = card.getByRole('img', { name: 'blue-sky.png' });
+    const img = card.locator('img[alt="blue-sky.png"]');
     await img.waitFor();
     await page.waitForFunction(() => {
       const i = document.querySelector<HTMLImageElement>('.media-card img');
@@ -110,17 +114,23 @@ describe('admin folders and media', () => {
     });
     await e.shot('media');
     await card.getByRole('link', { name: 'blue-sky.png', exact: true }).click();
-    await page.getByRole('region', { name: 'Preview' }).getByRole('img').waitFor();
+    const preview = page.getByRole('region', { name: 'Preview' });
+    await preview.getByRole('img', { name: 'blue-sky.png' }).waitFor();
+    for (const fact of ['blue-sky.png', 'image/png', '320 × 200 px']) await preview.getByText(fact, { exact: true }).waitFor();
+    for (const preset of ['small', 'medium', 'default']) await preview.getByRole('img', { name: `${preset} thumbnail` }).waitFor();
+    await preview.getByRole('link', { name: 'Download blue-sky.png' }).waitFor();
+    // The preview is at the top of the page, above the form.
+    const [previewBox, formBox] = [await preview.boundingBox(), await page.getByRole('form', { name: 'Edit object' }).boundingBox()];
+    assert.ok(previewBox && formBox && previewBox.y < formBox.y && previewBox.y < 300);
     await e.shot('media-object');
   });
 
   test('an upload the server refuses shows the API error', async () => {
     const { page } = e;
     await page.goto('/admin/#/media');
-    await page.getByLabel('File', { exact: true }).setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('plain text') });
     await page.getByLabel('Create as').selectOption('images');
-    await page.getByRole('button', { name: 'Upload' }).click();
-    const alert = page.getByRole('form', { name: 'Upload' }).getByRole('alert');
+    await page.getByLabel('Choose files…').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('plain text') });
+    const alert = page.getByRole('region', { name: 'Upload' }).getByRole('alert');
     await alert.waitFor();
     assert.match(await alert.innerText(), /^\S.* — .+/);
   });

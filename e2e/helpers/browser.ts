@@ -81,6 +81,8 @@ export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
     browser,
     page,
     shot: async (name) => {
+      // From the top, so sticky bars sit where a reader sees them in the full-page image.
+      await page.evaluate(() => window.scrollTo(0, 0));
       await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
     },
     async close() {
@@ -97,4 +99,30 @@ export async function signInAsAdmin(page: Page, hash = ''): Promise<void> {
   await page.getByLabel('Password').fill(ADMIN.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('button', { name: 'Sign out' }).waitFor();
+}
+
+/**
+ * Run axe-core on the page as it is now and fail on any serious or critical violation, naming
+ * each rule and the elements it found. The engine is evaluated through the DevTools protocol,
+ * which the admin's Content-Security-Policy does not govern.
+ */
+export async function expectNoSeriousA11yViolations(page: Page, where: string): Promise<void> {
+  const source = fs.readFileSync(path.join(root, 'node_modules/axe-core/axe.min.js'), 'utf8');
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(source);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
+  });
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  if (serious.length) {
+    throw new Error(`${where}: ${serious.length} serious or critical accessibility violation(s):\n` + serious.map((v) => `- ${v.id} (${v.impact}): ${v.help}\n    ${v.targets.join('\n    ')}`).join('\n'));
+  }
+}
+
+/** Create an object through the API (as the admin) and return its id. */
+export async function createObject(server: TestServer, type: string, attributes: Record<string, unknown>): Promise<string> {
+  const res = await server.request('POST', `/${type}`, { token: await server.adminToken(), body: { data: { type, attributes } } });
+  if (res.status !== 201) throw new Error(`create ${type} failed: ${res.status} ${res.text}`);
+  return String(res.body.data.id);
 }

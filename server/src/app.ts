@@ -168,6 +168,12 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   }
 
   const uiDir = options.uiDir ?? defaultUiDir();
+  // Browsers ask for /favicon.ico on every origin: answer with the admin UI's icon (issue 23).
+  app.get('/favicon.ico', (req, res, next) => {
+    const icon = path.join(uiDir, 'favicon.ico');
+    if (!fs.existsSync(icon)) return next();
+    res.sendFile(icon, { maxAge: '1d' });
+  });
   app.use('/admin', express.static(uiDir, { index: 'index.html', maxAge: '1h' }));
   app.get(/^\/admin(\/.*)?$/, (req, res, next) => {
     const index = path.join(uiDir, 'index.html');

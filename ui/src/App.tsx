@@ -1,10 +1,14 @@
-// The admin shell: login, then a sidebar of areas and the page of the current route. When the
-// session expires the page stays mounted under a sign-in dialog, so nothing typed is lost.
+// The admin shell: login, then a sticky sidebar of areas and the page of the current route. When
+// the session expires the page stays mounted under a sign-in dialog, so nothing typed is lost.
 import { useEffect, useState } from 'react';
 import { currentUser, lastUsername, onSessionChange, sessionState, signOut, type CurrentUser, type SessionState } from './api/client';
+import { CurrentUserContext } from './components/current-user';
 import { Dialog } from './components/dialog';
 import { ErrorNote } from './components/feedback';
+import { LogOut, Menu } from './components/icons';
 import { href, useRoute } from './components/route';
+import { ToastProvider } from './components/toast';
+import { LeavePrompt } from './components/unsaved';
 import { LoginForm, LoginPage } from './pages/login/LoginForm';
 import { pages } from './pages';
 
@@ -12,7 +16,11 @@ export function App() {
   const [state, setState] = useState<SessionState>(sessionState);
   useEffect(() => onSessionChange(setState), []);
   if (state === 'none') return <LoginPage />;
-  return <Shell expired={state === 'expired'} />;
+  return (
+    <ToastProvider>
+      <Shell expired={state === 'expired'} />
+    </ToastProvider>
+  );
 }
 
 function Shell({ expired }: { expired: boolean }) {
@@ -30,50 +38,64 @@ function Shell({ expired }: { expired: boolean }) {
   }, [expired]);
   useEffect(() => setMenuOpen(false), [route.join('/')]);
 
-  const area = route[0] ?? 'objects';
+  const area = route[0] ?? 'home';
   const page = pages.find((p) => p.path === area) ?? pages[0];
   const Page = page.component;
+  const isAdmin = !user || user.roles.includes('admin');
+  useEffect(() => {
+    document.title = `${page.label} · Folio admin`;
+  }, [page.label]);
 
   return (
-    <div className={`shell${menuOpen ? ' menu-open' : ''}`}>
-      <header className="topbar">
-        <button type="button" className="menu-toggle" aria-label="Menu" aria-expanded={menuOpen} onClick={() => setMenuOpen(!menuOpen)}>
-          ☰
-        </button>
-        <a className="brand" href={href('objects')}>
-          Folio
+    <CurrentUserContext.Provider value={user}>
+      <div className={`shell${menuOpen ? ' menu-open' : ''}`}>
+        <a className="skip-link" href="#main" onClick={(e) => (e.preventDefault(), document.getElementById('main')?.focus())}>
+          Skip to content
         </a>
-        <span className="spacer" />
-        {user ? (
-          <span className="whoami" title={user.roles.join(', ')}>
-            {user.name || user.username}
-          </span>
+        <header className="topbar">
+          <button type="button" className="menu-toggle icon-button" aria-label="Menu" aria-expanded={menuOpen} onClick={() => setMenuOpen(!menuOpen)}>
+            <Menu aria-hidden size={20} />
+          </button>
+          <a className="brand" href={href('home')}>
+            <img src="favicon.svg" alt="" width={22} height={22} />
+            Folio
+          </a>
+          <span className="spacer" />
+          {user ? (
+            <span className="whoami" title={user.roles.join(', ')}>
+              {user.name || user.username}
+            </span>
+          ) : null}
+          <button type="button" onClick={() => void signOut()}>
+            <LogOut aria-hidden size={16} /> Sign out
+          </button>
+        </header>
+        <nav className="sidebar" aria-label="Areas">
+          <ul>
+            {pages
+              .filter((p) => isAdmin || !p.adminOnly)
+              .map((p) => (
+                <li key={p.path}>
+                  <a href={href(p.path)} aria-current={p.path === page.path ? 'page' : undefined}>
+                    <p.icon aria-hidden size={18} />
+                    {p.label}
+                  </a>
+                </li>
+              ))}
+          </ul>
+        </nav>
+        <main className="content" id="main" tabIndex={-1}>
+          <ErrorNote error={userError} />
+          <Page route={route.slice(1)} />
+        </main>
+        <LeavePrompt />
+        {expired ? (
+          <Dialog title="Your session has expired" onClose={() => void signOut()}>
+            <p className="muted">Sign in again to continue where you left off.</p>
+            <LoginForm initialUsername={user?.username ?? lastUsername()} />
+          </Dialog>
         ) : null}
-        <button type="button" onClick={() => void signOut()}>
-          Sign out
-        </button>
-      </header>
-      <nav className="sidebar" aria-label="Areas">
-        <ul>
-          {pages.map((p) => (
-            <li key={p.path}>
-              <a href={href(p.path)} aria-current={p.path === page.path ? 'page' : undefined}>
-                {p.label}
-              </a>
-            </li>
-          ))}
-        </ul>
-      </nav>
-      <main className="content">
-        <ErrorNote error={userError} />
-        <Page route={route.slice(1)} />
-      </main>
-      {expired ? (
-        <Dialog title="Your session has expired" onClose={() => void signOut()}>
-          <p className="muted">Sign in again to continue where you left off.</p>
-          <LoginForm initialUsername={user?.username ?? lastUsername()} />
-        </Dialog>
-      ) : null}
-    </div>
+      </div>
+    </CurrentUserContext.Provider>
   );
 }

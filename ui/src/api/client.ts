@@ -195,10 +195,19 @@ export function buildUrl(path: string, query?: Query): string {
   return qs ? `${path}?${qs}` : path;
 }
 
+/** One entry of `atomic:operations`. */
+export interface AtomicOperation {
+  op: 'add' | 'update' | 'remove';
+  ref?: { type: string; id: string; relationship?: string };
+  data?: unknown;
+}
+
 interface CallOptions {
   query?: Query;
   accept?: string;
   body?: unknown;
+  /** A whole top-level document (for /operations, whose body has no `data`). */
+  atomic?: unknown;
   /** Anonymous call (login). */
   anonymous?: boolean;
 }
@@ -207,12 +216,13 @@ async function call(method: string, path: string, opts: CallOptions = {}): Promi
   if (!opts.anonymous && needsRenewal(session)) await renewSession();
   const send = () => {
     const headers: Record<string, string> = { Accept: opts.accept ?? JSONAPI };
-    if (opts.body !== undefined) headers['Content-Type'] = JSONAPI;
+    const payload = opts.atomic ?? opts.body;
+    if (payload !== undefined) headers['Content-Type'] = JSONAPI;
     if (!opts.anonymous && session) headers.Authorization = `Bearer ${session.jwt}`;
     return rawFetch(buildUrl(path, opts.query), {
       method,
       headers,
-      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      body: payload === undefined ? undefined : JSON.stringify(payload),
     });
   };
   let res = await send();
@@ -269,6 +279,18 @@ export const api = {
   relate: (method: 'POST' | 'PATCH' | 'DELETE', path: string, data: Identifier | Identifier[] | null) => call(method, path, { body: { data } }),
   /** PATCH with an arbitrary `data` (trash restore). */
   patch: (path: string, data: unknown) => call('PATCH', path, { body: { data } }),
+  /** Every item of a list, page by page (at most `maxPages` pages of 100). */
+  listAll: async (path: string, query?: Query, maxPages = 50): Promise<Resource[]> => {
+    const out: Resource[] = [];
+    for (let page = 1; page <= maxPages; page++) {
+      const r = toList(await call('GET', path, { query: { ...query, page, page_size: 100 } }));
+      out.push(...r.data);
+      if (page >= r.pagination.page_count) break;
+    }
+    return out;
+  },
+  /** Several writes in one transaction, all or nothing (POST /operations, JSON:API atomic). */
+  operations: (ops: AtomicOperation[]) => call('POST', '/operations', { body: undefined, atomic: { 'atomic:operations': ops } }),
   /** The JSON Schema of a type (GET /model/schema/{type}). */
   schema: (type: string): Promise<JsonSchema> =>
     call('GET', `/model/schema/${encodeURIComponent(type)}`, { accept: 'application/schema+json' }),
@@ -384,6 +406,28 @@ export async function fileObjectUrl(url: string): Promise<string> {
   const res = await rawFetch(url, { headers: session ? { Authorization: `Bearer ${session.jwt}` } : {} });
   if (!res.ok) throw await parseError(res);
   return URL.createObjectURL(await res.blob());
+}
+
+/** Save a served file (a stream download) under its name, fetched with the session's token. */
+export async function downloadFile(url: string, fileName: string): Promise<void> {
+  const objectUrl = await fileObjectUrl(url);
+  const a = document.createElement('a');
+  a.href = objectUrl;
+  a.download = fileName;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(objectUrl), 10_000);
+}
+
+/** A same-origin URL without its origin (`/streams/download/…`), for HTML that moves hosts. */
+export function relativeUrl(url: string): string {
+  try {
+    const u = new URL(url, window.location.origin);
+    return u.origin === window.location.origin ? u.pathname + u.search : url;
+  } catch {
+    return url;
+  }
 }
 
 export interface Thumbnail {

@@ -1,9 +1,30 @@
-// A modal dialog (focus moves in, Escape closes) and a confirmation built on it.
+// A modal dialog (focus moves in and stays in: Tab cycles inside; Escape closes; focus returns
+// to where it was) and a confirmation built on it.
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
 import { ErrorNote } from './feedback';
+import { X } from './icons';
+
+const FOCUSABLE = 'a[href], button:not(:disabled), input:not(:disabled), select:not(:disabled), textarea:not(:disabled), [tabindex]:not([tabindex="-1"]), [contenteditable="true"]';
+
+/** Keep Tab and Shift+Tab inside `box`. */
+function trapTab(e: KeyboardEvent, box: HTMLElement) {
+  const items = [...box.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.offsetParent !== null || el === document.activeElement);
+  if (!items.length) return;
+  const first = items[0];
+  const last = items[items.length - 1];
+  const inside = box.contains(document.activeElement);
+  if (e.shiftKey && (document.activeElement === first || !inside)) {
+    e.preventDefault();
+    last.focus();
+  } else if (!e.shiftKey && (document.activeElement === last || !inside)) {
+    e.preventDefault();
+    first.focus();
+  }
+}
 import { useAction } from './use-list';
 
-export function Dialog({ title, onClose, children }: { title: string; onClose: () => void; children: ReactNode }) {
+export function Dialog({ title, onClose, children, wide }: { title: string; onClose: () => void; children: ReactNode; wide?: boolean }) {
   const ref = useRef<HTMLDivElement>(null);
   const id = useId();
   const closeRef = useRef(onClose);
@@ -15,7 +36,13 @@ export function Dialog({ title, onClose, children }: { title: string; onClose: (
     const first = inputs.find((i) => !i.value) ?? ref.current?.querySelector<HTMLElement>('input, select, textarea, button:not(.dialog-close)');
     first?.focus();
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') closeRef.current();
+      // Only the topmost dialog answers (a picker may open over an editor's dialog).
+      const dialogs = document.querySelectorAll('.dialog');
+      if (dialogs[dialogs.length - 1] !== ref.current) return;
+      if (e.key === 'Escape') {
+        e.stopPropagation();
+        closeRef.current();
+      } else if (e.key === 'Tab' && ref.current) trapTab(e, ref.current);
     };
     document.addEventListener('keydown', onKey);
     return () => {
@@ -23,18 +50,20 @@ export function Dialog({ title, onClose, children }: { title: string; onClose: (
       previous?.focus?.();
     };
   }, []);
-  return (
+  // In a portal: a dialog opened from inside a form (the editor's link dialog) has its own form.
+  return createPortal(
     <div className="overlay">
-      <div className="dialog" role="dialog" aria-modal="true" aria-labelledby={id} ref={ref}>
+      <div className={`dialog${wide ? ' wide' : ''}`} role="dialog" aria-modal="true" aria-labelledby={id} ref={ref}>
         <header>
           <h2 id={id}>{title}</h2>
-          <button type="button" className="dialog-close link" aria-label="Close" onClick={onClose}>
-            ✕
+          <button type="button" className="dialog-close icon-button" aria-label="Close" onClick={onClose}>
+            <X aria-hidden size={18} />
           </button>
         </header>
         {children}
       </div>
-    </div>
+    </div>,
+    document.body,
   );
 }
 
@@ -49,8 +78,10 @@ export function ConfirmButton({
   className = 'danger',
   disabled,
   buttonTitle,
+  icon,
 }: {
   label: string;
+  icon?: ReactNode;
   title: string;
   message: ReactNode;
   confirmLabel?: string;
@@ -80,6 +111,8 @@ export function ConfirmButton({
   return (
     <>
       <button type="button" className={className} onClick={() => setOpen(true)} disabled={disabled} title={buttonTitle}>
+        {icon}
+        {icon ? ' ' : null}
         {label}
       </button>
       {open ? (

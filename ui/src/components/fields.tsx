@@ -119,8 +119,21 @@ export function FormFooter({ error, notice, busy, label, primary = true }: { err
 }
 
 /** A search form whose query applies on submit (so typing does not reload the list per key). */
-export function SearchBox({ label, placeholder, onSearch, children }: { label: string; placeholder: string; onSearch: (query: string) => void; children?: ReactNode }) {
-  const [text, setText] = useState('');
+export function SearchBox({
+  label,
+  placeholder,
+  onSearch,
+  children,
+  initial = '',
+}: {
+  label: string;
+  placeholder: string;
+  onSearch: (query: string) => void;
+  children?: ReactNode;
+  /** The query in force (from the URL), shown in the box. */
+  initial?: string;
+}) {
+  const [text, setText] = useState(initial);
   return (
     <form
       className="toolbar"

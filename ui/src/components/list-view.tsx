@@ -9,9 +9,13 @@ export function ListView({
   empty,
   label,
   children,
+  emptyIcon,
+  emptyAction,
 }: {
   list: ReturnType<typeof useList>;
   empty: ReactNode;
+  emptyIcon?: ReactNode;
+  emptyAction?: ReactNode;
   /** Accessible name of the pager. */
   label: string;
   children: (data: Resource[]) => ReactNode;
@@ -21,7 +25,9 @@ export function ListView({
     <>
       <ErrorNote error={list.error} />
       {list.loading && !r ? <Loading /> : null}
-      {r && r.data.length === 0 ? <Empty>{empty}</Empty> : null}
+      {r && r.data.length === 0 ? <Empty icon={emptyIcon} action={emptyAction}>
+          {empty}
+        </Empty> : null}
       {r && r.data.length > 0 ? children(r.data) : null}
       <Pager pagination={r?.pagination ?? null} onPage={list.setPage} label={label} />
     </>

@@ -1,16 +1,31 @@
 // Find existing objects by text (GET /objects?q=…) and pick one: used to add related objects
-// and folder contents.
+// and folder contents. `exclude` hides what may not be picked (the object itself, what is
+// already related); `types` limits the search to the types the relation allows.
 import { useState, type FormEvent } from 'react';
 import type { Resource } from '../api/client';
 import { Empty, ErrorNote, Loading, Pager } from './feedback';
 import { StatusBadge } from './fields';
 import { titleOf } from './format';
+import { Search } from './icons';
 import { useList } from './use-list';
 
-export function ObjectPicker({ onPick, types, busy, label = 'Find objects' }: { onPick: (r: Resource) => void; types?: string[]; busy?: boolean; label?: string }) {
+export function ObjectPicker({
+  onPick,
+  types,
+  busy,
+  label = 'Find objects',
+  exclude,
+}: {
+  onPick: (r: Resource) => void;
+  types?: string[];
+  busy?: boolean;
+  label?: string;
+  exclude?: (r: Resource) => boolean;
+}) {
   const [text, setText] = useState('');
   const [query, setQuery] = useState<string | null>(null);
   const list = useList(query === null ? null : '/objects', { q: query || undefined, 'filter[type]': types?.length ? types.join(',') : undefined }, 10);
+  const shown = list.result ? list.result.data.filter((r) => !exclude?.(r)) : null;
   const submit = (e: FormEvent) => {
     e.preventDefault();
     e.stopPropagation();
@@ -27,10 +42,10 @@ export function ObjectPicker({ onPick, types, busy, label = 'Find objects' }: { 
       </form>
       <ErrorNote error={list.error} />
       {list.loading && !list.result ? <Loading what="Searching" /> : null}
-      {list.result && list.result.data.length === 0 ? <Empty>Nothing found.</Empty> : null}
-      {list.result && list.result.data.length > 0 ? (
+      {shown && shown.length === 0 ? <Empty icon={<Search size={28} />}>{list.result!.data.length ? 'Everything found is already added.' : 'Nothing found.'}</Empty> : null}
+      {shown && shown.length > 0 ? (
         <ul className="pick-list">
-          {list.result.data.map((r) => (
+          {shown.map((r) => (
             <li key={r.id}>
               <span>
                 {titleOf(r)} <span className="muted">({r.type})</span> <StatusBadge status={r.attributes.status} />

@@ -1,15 +1,20 @@
 // A form generated from a type's JSON Schema (GET /model/schema/{type}): one control per
 // attribute (isMeta false), chosen by the property's type and format. Values are kept as
-// strings/booleans while editing and converted back by `attributesFromForm`.
+// strings/booleans while editing and converted back by `attributesFromForm`. `body` and custom
+// `text` properties are HTML, edited in the rich-text editor; technical fields (uname, lang,
+// JSON) are marked `advanced`, for the form to put them out of the way.
 import { useEffect, useState } from 'react';
 import { api, type JsonSchema, type JsonSchemaProperty } from '../api/client';
 import type { Values } from './fields';
+import { RichTextField } from './rich-text/RichTextField';
 
 /** Attributes the form never shows (written through their own controls or not at all). */
 const HIDDEN = new Set(['password', 'status']);
-const LONG_TEXT = new Set(['body', 'description']);
+const HTML_TEXT = new Set(['body']);
+const PLAIN_LONG_TEXT = new Set(['description']);
+const ADVANCED = new Set(['uname', 'lang', 'extra']);
 
-export type Kind = 'text' | 'textarea' | 'number' | 'integer' | 'boolean' | 'date' | 'datetime' | 'email' | 'url' | 'json' | 'enum';
+export type Kind = 'text' | 'textarea' | 'html' | 'number' | 'integer' | 'boolean' | 'date' | 'datetime' | 'email' | 'url' | 'json' | 'enum';
 
 export interface FormProperty {
   name: string;
@@ -18,6 +23,8 @@ export interface FormProperty {
   options: string[];
   maxLength?: number;
   description?: string;
+  /** Technical: shown under "Advanced". */
+  advanced: boolean;
 }
 
 function flatten(p: JsonSchemaProperty): { types: string[]; format?: string; enumValues?: unknown[]; maxLength?: number } {
@@ -36,7 +43,7 @@ function flatten(p: JsonSchemaProperty): { types: string[]; format?: string; enu
   return { types, format, enumValues, maxLength };
 }
 
-function kindOf(name: string, p: JsonSchemaProperty): FormProperty['kind'] {
+function kindOf(name: string, p: JsonSchemaProperty, htmlNames: Set<string>): FormProperty['kind'] {
   const { types, format, enumValues, maxLength } = flatten(p);
   if (enumValues?.length) return 'enum';
   const t = types[0];
@@ -48,20 +55,24 @@ function kindOf(name: string, p: JsonSchemaProperty): FormProperty['kind'] {
   if (format === 'date') return 'date';
   if (format === 'email') return 'email';
   if (format === 'uri' || format === 'url') return 'url';
-  // Strings without a length limit are long text (body, `text` properties), but for the title.
-  if (LONG_TEXT.has(name) || (maxLength === undefined && name !== 'title')) return 'textarea';
+  if (HTML_TEXT.has(name) || htmlNames.has(name)) return 'html';
+  // Strings without a length limit are long text, but for the title.
+  if (PLAIN_LONG_TEXT.has(name) || (maxLength === undefined && name !== 'title')) return 'textarea';
   return 'text';
 }
 
-export function formProperties(schema: JsonSchema): FormProperty[] {
+/** `htmlNames`: custom properties of type `text` (HTML), from /model/properties. */
+export function formProperties(schema: JsonSchema, htmlNames: Set<string> = new Set()): FormProperty[] {
   const required = new Set(schema.required ?? []);
   return Object.entries(schema.properties ?? {})
     .filter(([name, p]) => !p.isMeta && !p.readOnly && !HIDDEN.has(name))
     .map(([name, p]) => {
       const flat = flatten(p);
+      const kind = kindOf(name, p, htmlNames);
       return {
         name,
-        kind: kindOf(name, p),
+        kind,
+        advanced: ADVANCED.has(name) || kind === 'json',
         required: required.has(name),
         options: (flat.enumValues ?? []).filter((v) => v !== null).map(String),
         maxLength: flat.maxLength,
@@ -72,13 +83,23 @@ export function formProperties(schema: JsonSchema): FormProperty[] {
 
 export function useSchema(type: string) {
   const [schema, setSchema] = useState<JsonSchema | null>(null);
+  const [htmlNames, setHtmlNames] = useState<Set<string>>(new Set());
   const [error, setError] = useState<unknown>(null);
   useEffect(() => {
     setSchema(null);
     setError(null);
-    api.schema(type).then(setSchema, setError);
+    // Which custom properties are `text` (HTML); only admins may read the model, so others get
+    // plain text areas for them.
+    const textProps = api
+      .listAll('/model/properties', {}, 10)
+      .then((all) => new Set(all.filter((p) => p.attributes.property_type_name === 'text').map((p) => String(p.attributes.name))))
+      .catch(() => new Set<string>());
+    Promise.all([api.schema(type), textProps]).then(([s, names]) => {
+      setHtmlNames(names);
+      setSchema(s);
+    }, setError);
   }, [type]);
-  return { schema, error, properties: schema ? formProperties(schema) : null };
+  return { schema, error, properties: schema ? formProperties(schema, htmlNames) : null };
 }
 
 /** Attribute values as the form edits them. */
@@ -137,7 +158,7 @@ export function changedAttributes(before: Record<string, unknown>, after: Record
   return out;
 }
 
-const label = (name: string) => name.charAt(0).toUpperCase() + name.slice(1).replace(/_/g, ' ');
+const label = (name: string) => (name === 'uname' ? 'Unique name (uname)' : name.charAt(0).toUpperCase() + name.slice(1).replace(/_/g, ' '));
 
 export function SchemaFields({ properties, values, onChange }: { properties: FormProperty[]; values: Values; onChange: (v: Values) => void }) {
   return (
@@ -157,6 +178,11 @@ export function SchemaFields({ properties, values, onChange }: { properties: For
               <input type="checkbox" name={p.name} checked={Boolean(values[p.name])} onChange={(e) => set(e.target.checked)} />
               {label(p.name)}
             </label>
+          );
+        }
+        if (p.kind === 'html') {
+          return (
+            <RichTextField key={p.name} label={text} value={String(values[p.name] ?? '')} onChange={set} description={p.description} />
           );
         }
         const wide = p.kind === 'textarea' || p.kind === 'json' || p.name === 'title';

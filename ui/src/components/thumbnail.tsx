@@ -1,6 +1,6 @@
 // A media object's thumbnail, fetched through the client (drafts' files need the token).
 import { useEffect, useState } from 'react';
-import { fileObjectUrl, type Thumbnail } from '../api/client';
+import { fileObjectUrl, thumbnails, type Thumbnail } from '../api/client';
 
 export function ThumbnailImage({ thumb, alt }: { thumb: Thumbnail | undefined; alt: string }) {
   const [src, setSrc] = useState<string | null>(null);
@@ -28,3 +28,30 @@ export function ThumbnailImage({ thumb, alt }: { thumb: Thumbnail | undefined; a
   if (!thumb) return <span>No preview</span>;
   return <span>Preparing preview…</span>;
 }
+
+/** Thumbnails for the shown items; `async`-style entries that are not ready are asked again. */
+export function useThumbnails(ids: string[], preset: string) {
+  const [thumbs, setThumbs] = useState<Map<string, Thumbnail>>(new Map());
+  const key = ids.join(',');
+  useEffect(() => {
+    let live = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const load = async (attempt: number) => {
+      try {
+        const list = await thumbnails(key ? key.split(',') : [], preset);
+        if (!live) return;
+        setThumbs(new Map(list.map((t) => [String(t.id), t])));
+        if (attempt < 10 && list.some((t) => !t.ready && t.acceptable !== false)) timer = setTimeout(() => void load(attempt + 1), 1000);
+      } catch {
+        /* previews are optional: cards show "No preview" */
+      }
+    };
+    void load(0);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [key, preset]);
+  return thumbs;
+}
+

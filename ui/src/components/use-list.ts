@@ -2,17 +2,23 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, type ListResult, type Query } from '../api/client';
 
-/** `refresh`: any value whose change reloads the list (e.g. a counter bumped elsewhere). */
-export function useList(path: string | null, query: Query = {}, pageSize = 20, refresh: unknown = null) {
-  const [page, setPage] = useState(1);
+/**
+ * `refresh`: any value whose change reloads the list (e.g. a counter bumped elsewhere).
+ * `pageState`: the page held elsewhere (the URL), instead of in this hook.
+ */
+export function useList(path: string | null, query: Query = {}, pageSize = 20, refresh: unknown = null, pageState?: [number, (page: number) => void]) {
+  const [ownPage, setOwnPage] = useState(1);
+  const [page, setPage] = pageState ?? [ownPage, setOwnPage];
   const [result, setResult] = useState<ListResult | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [loading, setLoading] = useState(false);
   const key = JSON.stringify(query);
   const seq = useRef(0);
 
-  // A new filter starts from page 1.
-  useEffect(() => setPage(1), [path, key]);
+  // A new filter starts from page 1 (a page kept in the URL is reset by whoever changes the filter).
+  useEffect(() => {
+    if (!pageState) setOwnPage(1);
+  }, [path, key]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const load = useCallback(async () => {
     if (!path) return;

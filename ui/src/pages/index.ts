@@ -1,7 +1,11 @@
-// The areas of the admin, in sidebar order.
+// The areas of the admin, in sidebar order. To add an area: write pages/<area>/<Area>Page.tsx
+// (a component taking `route`, the path segments after the area's own) and add one line here.
+// `adminOnly` areas are listed only for users with the admin role.
 import type { ComponentType } from 'react';
 import { BackupsPage } from './backups/BackupsPage';
+import { FileText, Folder, Home, Image, Link2, Shapes, ShieldCheck, Trash2, Users, Webhook, DatabaseBackup } from '../components/icons';
 import { FoldersPage } from './folders/FoldersPage';
+import { HomePage } from './home/HomePage';
 import { MediaPage } from './media/MediaPage';
 import { ModelPage } from './model/ModelPage';
 import { ObjectsPage } from './objects/ObjectsPage';
@@ -14,18 +18,21 @@ import { WebhooksPage } from './webhooks/WebhooksPage';
 export interface PageDef {
   path: string;
   label: string;
+  icon: ComponentType<{ size?: number; 'aria-hidden'?: boolean }>;
   component: ComponentType<{ route: string[] }>;
+  adminOnly?: boolean;
 }
 
 export const pages: PageDef[] = [
-  { path: 'objects', label: 'Objects', component: ObjectsPage },
-  { path: 'folders', label: 'Folders', component: FoldersPage },
-  { path: 'media', label: 'Media', component: MediaPage },
-  { path: 'trash', label: 'Trash', component: TrashPage },
-  { path: 'users', label: 'Users', component: UsersPage },
-  { path: 'roles', label: 'Roles', component: RolesPage },
-  { path: 'relations', label: 'Relations', component: RelationsPage },
-  { path: 'model', label: 'Object types', component: ModelPage },
-  { path: 'webhooks', label: 'Webhooks', component: WebhooksPage },
-  { path: 'backups', label: 'Backups', component: BackupsPage },
+  { path: 'home', label: 'Home', icon: Home, component: HomePage },
+  { path: 'objects', label: 'Objects', icon: FileText, component: ObjectsPage },
+  { path: 'folders', label: 'Folders', icon: Folder, component: FoldersPage },
+  { path: 'media', label: 'Media', icon: Image, component: MediaPage },
+  { path: 'trash', label: 'Trash', icon: Trash2, component: TrashPage, adminOnly: true },
+  { path: 'users', label: 'Users', icon: Users, component: UsersPage, adminOnly: true },
+  { path: 'roles', label: 'Roles', icon: ShieldCheck, component: RolesPage, adminOnly: true },
+  { path: 'relations', label: 'Relations', icon: Link2, component: RelationsPage, adminOnly: true },
+  { path: 'model', label: 'Object types', icon: Shapes, component: ModelPage, adminOnly: true },
+  { path: 'webhooks', label: 'Webhooks', icon: Webhook, component: WebhooksPage, adminOnly: true },
+  { path: 'backups', label: 'Backups', icon: DatabaseBackup, component: BackupsPage, adminOnly: true },
 ];

@@ -1,147 +1,227 @@
-// The folder tree: roots, children loaded when a node is expanded, drag and drop to move a
-// folder (onto another folder, or onto the roots area to make it a root).
-import { useEffect, useState, type DragEvent } from 'react';
-import { api, type Resource } from '../../api/client';
-import { ErrorNote, Loading } from '../../components/feedback';
-import { titleOf } from '../../components/format';
+// The folder tree, following the WAI-ARIA tree view pattern: one tab stop, arrow keys move and
+// expand/collapse, Home/End, Enter or Space choose, typing jumps to the next folder starting with
+// those letters. Arrows only on folders with children. Drag and drop moves a folder (onto
+// another folder, or onto the roots area to make it a root).
+import { useEffect, useMemo, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
+import { Empty, ErrorNote, Loading } from '../../components/feedback';
+import { ChevronDown, ChevronRight, Folder, FolderOpen } from '../../components/icons';
+import { ancestorsOf, type FolderNode, type FolderTreeData } from './folder-tree-data';
 
 export interface TreeProps {
+  tree: FolderTreeData | null;
+  error?: unknown;
   selected: string | null;
-  onSelect: (folder: Resource) => void;
-  /** Bumped by the page after any tree change, so expanded nodes reload. */
-  version: number;
-  /** Drag and drop moves; absent in the move dialog. */
+  onSelect: (folder: FolderNode) => void;
+  /** Drag and drop moves; absent in the pickers. */
   onMove?: (folderId: string, parentId: string | null) => void;
-  /** A folder that cannot be chosen (the one being moved, in the move dialog). */
+  /** A folder that cannot be chosen, with everything below it (the one being moved). */
   disabledId?: string;
+  /** Expand the folders down to this one (and it) whenever it changes. */
+  revealId?: string | null;
   label: string;
 }
 
 const DRAG_TYPE = 'application/x-folio-folder';
 
-/** Every folder of one level, all pages (a level rarely has more than a few hundred). */
-async function loadLevel(parentId: string | null): Promise<Resource[]> {
-  const out: Resource[] = [];
-  const filter = parentId === null ? { 'filter[roots]': 'true' } : { 'filter[parent]': parentId };
-  for (let page = 1; page <= 20; page++) {
-    const r = await api.list('/folders', { ...filter, page, page_size: 100 });
-    out.push(...r.data);
-    if (page >= r.pagination.page_count) break;
-  }
-  return out;
-}
-
-function useLevel(parentId: string | null, version: number, enabled = true) {
-  const [items, setItems] = useState<Resource[] | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  useEffect(() => {
-    if (!enabled) return;
-    let live = true;
-    loadLevel(parentId).then(
-      (r) => live && (setItems(r), setError(null)),
-      (e) => live && setError(e),
-    );
-    return () => {
-      live = false;
-    };
-  }, [parentId, version, enabled]);
-  return { items, error };
+interface Row {
+  node: FolderNode;
+  level: number;
+  disabled: boolean;
+  setSize: number;
+  pos: number;
 }
 
 export function FolderTree(props: TreeProps) {
-  const { items, error } = useLevel(null, props.version);
-  const [over, setOver] = useState(false);
-  const dropProps = props.onMove
-    ? {
-        onDragOver: (e: DragEvent) => {
-          if (e.dataTransfer.types.includes(DRAG_TYPE)) {
+  const { tree, selected, disabledId, revealId } = props;
+  const [expanded, setExpanded] = useState<Set<string>>(new Set());
+  const [focused, setFocused] = useState<string | null>(null);
+  const [over, setOver] = useState<string | null>(null);
+  const items = useRef(new Map<string, HTMLLIElement>());
+  const typed = useRef({ text: '', at: 0 });
+
+  // The selected folder's ancestors stay open, and a revealed folder opens down to itself.
+  useEffect(() => {
+    if (!tree) return;
+    const open = [...(selected ? ancestorsOf(tree, selected) : []), ...(revealId && tree.byId.has(revealId) ? [...ancestorsOf(tree, revealId), revealId] : [])];
+    if (open.some((id) => !expanded.has(id))) setExpanded((e) => new Set([...e, ...open]));
+  }, [tree, selected, revealId]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const rows = useMemo(() => {
+    const out: Row[] = [];
+    const walk = (nodes: FolderNode[], level: number, disabled: boolean) =>
+      nodes.forEach((node, i) => {
+        const off = disabled || node.id === disabledId;
+        out.push({ node, level, disabled: off, setSize: nodes.length, pos: i + 1 });
+        if (expanded.has(node.id)) walk(node.children, level + 1, off);
+      });
+    walk(tree?.roots ?? [], 1, false);
+    return out;
+  }, [tree, expanded, disabledId]);
+
+  const tabStop = rows.find((r) => r.node.id === focused)?.node.id ?? rows.find((r) => r.node.id === selected)?.node.id ?? rows[0]?.node.id;
+  const focus = (id: string | undefined) => {
+    if (!id) return;
+    setFocused(id);
+    items.current.get(id)?.focus();
+  };
+  const toggle = (id: string, open?: boolean) =>
+    setExpanded((e) => {
+      const next = new Set(e);
+      if (open ?? !next.has(id)) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  const choose = (row: Row) => {
+    if (!row.disabled) props.onSelect(row.node);
+  };
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    const at = rows.findIndex((r) => r.node.id === tabStop);
+    const row = rows[at];
+    if (!row) return;
+    const hasChildren = row.node.children.length > 0;
+    const open = expanded.has(row.node.id);
+    let handled = true;
+    switch (e.key) {
+      case 'ArrowDown':
+        focus(rows[at + 1]?.node.id);
+        break;
+      case 'ArrowUp':
+        focus(rows[at - 1]?.node.id);
+        break;
+      case 'ArrowRight':
+        if (hasChildren && !open) toggle(row.node.id, true);
+        else if (hasChildren) focus(rows[at + 1]?.node.id);
+        break;
+      case 'ArrowLeft':
+        if (hasChildren && open) toggle(row.node.id, false);
+        else focus(row.node.parentId ?? undefined);
+        break;
+      case 'Home':
+        focus(rows[0]?.node.id);
+        break;
+      case 'End':
+        focus(rows[rows.length - 1]?.node.id);
+        break;
+      case 'Enter':
+      case ' ':
+        choose(row);
+        break;
+      case '*':
+        for (const sibling of rows.filter((r) => r.node.parentId === row.node.parentId && r.node.children.length)) toggle(sibling.node.id, true);
+        break;
+      default:
+        if (e.key.length === 1 && !e.ctrlKey && !e.metaKey && !e.altKey) {
+          // Type-ahead: letters typed within half a second add up.
+          const now = Date.now();
+          typed.current = { text: (now - typed.current.at < 500 ? typed.current.text : '') + e.key.toLowerCase(), at: now };
+          const text = typed.current.text;
+          const order = [...rows.slice(at + (text.length === 1 ? 1 : 0)), ...rows.slice(0, at + (text.length === 1 ? 1 : 0))];
+          focus(order.find((r) => r.node.title.toLowerCase().startsWith(text))?.node.id);
+        } else handled = false;
+    }
+    if (handled) {
+      e.preventDefault();
+      e.stopPropagation();
+    }
+  };
+
+  const dragProps = (target: string | null) =>
+    props.onMove
+      ? {
+          onDragOver: (e: DragEvent) => {
+            if (e.dataTransfer.types.includes(DRAG_TYPE)) {
+              e.preventDefault();
+              e.stopPropagation();
+              setOver(target ?? '');
+            }
+          },
+          onDragLeave: () => setOver(null),
+          onDrop: (e: DragEvent) => {
             e.preventDefault();
-            setOver(true);
-          }
-        },
-        onDragLeave: () => setOver(false),
-        onDrop: (e: DragEvent) => {
-          e.preventDefault();
-          setOver(false);
-          const id = e.dataTransfer.getData(DRAG_TYPE);
-          if (id) props.onMove!(id, null);
-        },
-      }
-    : {};
+            e.stopPropagation();
+            setOver(null);
+            const id = e.dataTransfer.getData(DRAG_TYPE);
+            if (id && id !== target) props.onMove!(id, target);
+          },
+        }
+      : {};
+
+  const renderLevel = (nodes: FolderNode[]) =>
+    nodes.map((node) => {
+      const row = rows.find((r) => r.node.id === node.id)!;
+      const hasChildren = node.children.length > 0;
+      const open = expanded.has(node.id);
+      const labelId = `tree-${props.label.replace(/\W/g, '')}-${node.id}`;
+      return (
+        <li
+          key={node.id}
+          role="treeitem"
+          aria-labelledby={labelId}
+          aria-expanded={hasChildren ? open : undefined}
+          aria-selected={selected === node.id}
+          aria-disabled={row.disabled || undefined}
+          aria-level={row.level}
+          aria-setsize={row.setSize}
+          aria-posinset={row.pos}
+          tabIndex={tabStop === node.id ? 0 : -1}
+          ref={(el) => {
+            if (el) items.current.set(node.id, el);
+            else items.current.delete(node.id);
+          }}
+          onFocus={(e) => {
+            if (e.target === e.currentTarget) setFocused(node.id);
+          }}
+        >
+          <div
+            className={`tree-row${selected === node.id ? ' selected' : ''}${over === node.id ? ' drop-target' : ''}${row.disabled ? ' disabled' : ''}`}
+            draggable={Boolean(props.onMove)}
+            onDragStart={(e) => {
+              e.dataTransfer.setData(DRAG_TYPE, node.id);
+              e.dataTransfer.effectAllowed = 'move';
+            }}
+            {...dragProps(node.id)}
+            onClick={() => {
+              focus(node.id);
+              choose(row);
+            }}
+          >
+            <span
+              className={`toggle${hasChildren ? '' : ' leaf'}`}
+              aria-hidden
+              onClick={(e) => {
+                e.stopPropagation();
+                if (hasChildren) toggle(node.id);
+                focus(node.id);
+              }}
+            >
+              {hasChildren ? open ? <ChevronDown size={16} /> : <ChevronRight size={16} /> : null}
+            </span>
+            {open && hasChildren ? <FolderOpen aria-hidden size={16} className="folder-icon" /> : <Folder aria-hidden size={16} className="folder-icon" />}
+            <span className="name" id={labelId}>
+              {node.title}
+            </span>
+          </div>
+          {open && hasChildren ? <ul role="group">{renderLevel(node.children)}</ul> : null}
+        </li>
+      );
+    });
+
   return (
     <div className="tree-box">
       {props.onMove ? (
-        <div className={`tree-roots-drop${over ? ' drop-target' : ''}`} {...dropProps}>
+        <div className={`tree-roots-drop${over === '' ? ' drop-target' : ''}`} {...dragProps(null)}>
           Drop here to make a root folder
         </div>
       ) : null}
-      <ErrorNote error={error} />
-      {!items && !error ? <Loading /> : null}
-      {items && items.length === 0 ? <p className="muted">No folders yet.</p> : null}
-      {items ? (
-        <ul className="tree" role="tree" aria-label={props.label}>
-          {items.map((f) => (
-            <TreeNode key={f.id} folder={f} {...props} />
-          ))}
+      <ErrorNote error={props.error} />
+      {!tree && !props.error ? <Loading /> : null}
+      {tree && tree.roots.length === 0 ? <Empty icon={<Folder size={28} />}>No folders yet.</Empty> : null}
+      {tree && tree.roots.length > 0 ? (
+        <ul className="tree" role="tree" aria-label={props.label} onKeyDown={onKeyDown}>
+          {renderLevel(tree.roots)}
         </ul>
       ) : null}
     </div>
-  );
-}
-
-function TreeNode({ folder, ...props }: TreeProps & { folder: Resource }) {
-  const [open, setOpen] = useState(false);
-  const [over, setOver] = useState(false);
-  const { items, error } = useLevel(folder.id, props.version, open);
-  const title = titleOf(folder);
-  const disabled = props.disabledId === folder.id;
-  const drag = props.onMove
-    ? {
-        draggable: true,
-        onDragStart: (e: DragEvent) => {
-          e.dataTransfer.setData(DRAG_TYPE, folder.id);
-          e.dataTransfer.effectAllowed = 'move';
-        },
-        onDragOver: (e: DragEvent) => {
-          if (e.dataTransfer.types.includes(DRAG_TYPE)) {
-            e.preventDefault();
-            e.stopPropagation();
-            setOver(true);
-          }
-        },
-        onDragLeave: () => setOver(false),
-        onDrop: (e: DragEvent) => {
-          e.preventDefault();
-          e.stopPropagation();
-          setOver(false);
-          const id = e.dataTransfer.getData(DRAG_TYPE);
-          if (id && id !== folder.id) props.onMove!(id, folder.id);
-        },
-      }
-    : {};
-  return (
-    <li role="treeitem" aria-expanded={open} aria-selected={props.selected === folder.id}>
-      <div className={`tree-row${props.selected === folder.id ? ' selected' : ''}${over ? ' drop-target' : ''}`} {...drag}>
-        <button type="button" className="toggle" aria-label={`${open ? 'Collapse' : 'Expand'} ${title}`} onClick={() => setOpen(!open)}>
-          {open ? '▾' : '▸'}
-        </button>
-        <button type="button" className="name" onClick={() => props.onSelect(folder)} disabled={disabled}>
-          {title}
-        </button>
-      </div>
-      {open ? (
-        <>
-          <ErrorNote error={error} />
-          {items && items.length > 0 ? (
-            <ul role="group">
-              {items.map((f) => (
-                <TreeNode key={f.id} folder={f} {...props} disabledId={disabled ? f.id : props.disabledId} />
-              ))}
-            </ul>
-          ) : null}
-          {items && items.length === 0 ? <p className="muted tree-empty">No subfolders</p> : null}
-        </>
-      ) : null}
-    </li>
   );
 }

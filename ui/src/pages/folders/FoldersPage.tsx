@@ -1,23 +1,22 @@
 // Folders: the tree on the left; the selected folder on the right — rename, move (dialog or drag
 // and drop), make root, delete, new subfolder, and its contents (add existing, remove, reorder).
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+// Every change reloads the tree and says what happened in a toast.
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, type Resource } from '../../api/client';
 import { ConfirmButton, Dialog } from '../../components/dialog';
-import { Empty, ErrorNote, Loading, Notice, Pager } from '../../components/feedback';
+import { Empty, ErrorNote, Loading, Pager } from '../../components/feedback';
 import { Field, StatusBadge, type Values } from '../../components/fields';
 import { titleOf } from '../../components/format';
+import { ArrowDown, ArrowUp, Folder, FolderInput, FolderPlus, Plus, Trash2 } from '../../components/icons';
 import { ObjectPicker } from '../../components/object-picker';
 import { href, navigate } from '../../components/route';
+import { useToast } from '../../components/toast';
+import { useSaveShortcut, useUnsavedChanges } from '../../components/unsaved';
 import { useAction, useList } from '../../components/use-list';
 import { FolderTree } from './FolderTree';
+import { folderPath, parentIdOf, useFolderTree, type FolderTreeData } from './folder-tree-data';
 
 const parentRel = (id: string) => `/folders/${id}/relationships/parent`;
-
-/** The parent id from `meta.path` (`/root/…/parent/self`); null for a root. */
-function parentIdOf(folder: Resource): string | null {
-  const ids = String(folder.meta.path ?? '').split('/').filter(Boolean);
-  return ids.length > 1 ? ids[ids.length - 2] : null;
-}
 
 /** One request, so a failure leaves no stray root folder behind. */
 async function createFolder(title: string, parentId: string | null): Promise<Resource> {
@@ -33,10 +32,16 @@ async function moveFolder(folderId: string, parentId: string | null, currentPare
 export function FoldersPage({ route }: { route: string[] }) {
   const selectedId = route[0] ?? null;
   const [version, setVersion] = useState(0);
-  const refresh = useCallback(() => setVersion((v) => v + 1), []);
+  const [reveal, setReveal] = useState<string | null>(null);
+  const { tree, error: treeError } = useFolderTree(version);
+  /** After any change: reload the tree, opening it down to `show`. */
+  const refresh = useCallback((show?: string | null) => {
+    if (show !== undefined) setReveal(show);
+    setVersion((v) => v + 1);
+  }, []);
   const [title, setTitle] = useState('');
   const create = useAction();
-  const move = useAction();
+  const toast = useToast();
 
   const createRoot = async (e: FormEvent) => {
     e.preventDefault();
@@ -44,17 +49,19 @@ export function FoldersPage({ route }: { route: string[] }) {
     if (f) {
       setTitle('');
       refresh();
+      toast.success(`Folder “${titleOf(f)}” created.`);
       navigate('folders', f.id);
     }
   };
   const dragMove = async (folderId: string, parentId: string | null) => {
-    const folder = await move.run(() => api.get(`/folders/${folderId}`));
-    if (!folder) return;
-    const done = await move.run(async () => {
-      await moveFolder(folderId, parentId, parentIdOf(folder.data));
-      return true;
-    });
-    if (done) refresh();
+    const node = tree?.byId.get(folderId);
+    try {
+      await moveFolder(folderId, parentId, node?.parentId ?? null);
+      refresh(parentId);
+      toast.success(parentId ? `“${node?.title}” moved into “${folderPath(tree, parentId)}”.` : `“${node?.title}” is now a root folder.`);
+    } catch (err) {
+      toast.error(err, 'The folder was not moved');
+    }
   };
 
   return (
@@ -68,26 +75,41 @@ export function FoldersPage({ route }: { route: string[] }) {
               <input value={title} onChange={(e) => setTitle(e.target.value)} required placeholder="Title" />
             </label>
             <button type="submit" disabled={create.busy}>
-              Create
+              <Plus aria-hidden size={16} /> Create
             </button>
           </form>
-          <ErrorNote error={create.error ?? move.error} />
-          <FolderTree label="Folder tree" selected={selectedId} onSelect={(f) => navigate('folders', f.id)} version={version} onMove={(id, p) => void dragMove(id, p)} />
+          <ErrorNote error={create.error} />
+          <FolderTree
+            label="Folder tree"
+            tree={tree}
+            error={treeError}
+            selected={selectedId}
+            revealId={reveal}
+            onSelect={(f) => navigate('folders', f.id)}
+            onMove={(id, p) => void dragMove(id, p)}
+          />
         </div>
-        <div>{selectedId ? <FolderDetail key={selectedId} id={selectedId} version={version} onTreeChange={refresh} /> : <Empty>Choose a folder in the tree.</Empty>}</div>
+        <div>
+          {selectedId ? (
+            <FolderDetail key={selectedId} id={selectedId} version={version} tree={tree} onTreeChange={refresh} />
+          ) : (
+            <Empty icon={<Folder size={28} />}>Choose a folder in the tree, or create a root folder.</Empty>
+          )}
+        </div>
       </div>
     </section>
   );
 }
 
-function FolderDetail({ id, version, onTreeChange }: { id: string; version: number; onTreeChange: () => void }) {
+function FolderDetail({ id, version, tree, onTreeChange }: { id: string; version: number; tree: FolderTreeData | null; onTreeChange: (show?: string | null) => void }) {
   const [folder, setFolder] = useState<Resource | null>(null);
   const [loadError, setLoadError] = useState<unknown>(null);
   const [values, setValues] = useState<Values>({});
   const [sub, setSub] = useState<Values>({});
   const [moving, setMoving] = useState(false);
-  const [notice, setNotice] = useState<string | null>(null);
   const action = useAction();
+  const toast = useToast();
+  const renameForm = useRef<HTMLFormElement>(null);
 
   useEffect(() => {
     api.get(`/folders/${id}`).then((r) => {
@@ -97,50 +119,63 @@ function FolderDetail({ id, version, onTreeChange }: { id: string; version: numb
     }, setLoadError);
   }, [id, version]);
 
-  const done = (message: string) => {
-    setNotice(message);
-    onTreeChange();
+  const dirty = Boolean(folder) && (values.title ?? '') !== (folder?.attributes.title ?? '');
+  /** Run a change; on success reload the tree and say so, on failure say why. */
+  const change = async (fn: () => Promise<unknown>, message: string, failure: string, show?: string | null) => {
+    let failed: unknown = null;
+    await action.run(async () => {
+      try {
+        await fn();
+      } catch (e) {
+        failed = e;
+        throw e;
+      }
+    });
+    if (failed) toast.error(failed, failure);
+    else {
+      onTreeChange(show);
+      toast.success(message);
+    }
+    return !failed;
   };
+  const saveTitle = () => change(() => api.update(`/folders/${id}`, 'folders', id, { title: values.title }), 'Folder renamed.', 'The folder was not renamed');
+  useUnsavedChanges(dirty, saveTitle);
+  useSaveShortcut(renameForm);
   const rename = async (e: FormEvent) => {
     e.preventDefault();
-    setNotice(null);
-    if (await action.run(() => api.update(`/folders/${id}`, 'folders', id, { title: values.title }))) done('Folder renamed.');
+    await saveTitle();
   };
   const addSub = async (e: FormEvent) => {
     e.preventDefault();
-    setNotice(null);
-    if (await action.run(() => createFolder(sub.title, id))) {
-      setSub({});
-      done('Subfolder created.');
-    }
+    if (await change(() => createFolder(sub.title, id), 'Subfolder created.', 'The subfolder was not created', id)) setSub({});
   };
   const moveTo = async (parentId: string | null) => {
-    setNotice(null);
-    const ok = await action.run(async () => {
-      await moveFolder(id, parentId, parentIdOf(folder!));
-      return true;
-    });
     setMoving(false);
-    if (ok) done(parentId ? 'Folder moved.' : 'The folder is now a root.');
+    await change(() => moveFolder(id, parentId, parentIdOf(folder!)), parentId ? 'Folder moved.' : 'The folder is now a root.', 'The folder was not moved', id);
   };
 
   if (loadError) return <ErrorNote error={loadError} />;
   if (!folder) return <Loading />;
   const parentId = parentIdOf(folder);
+  const path = folderPath(tree, id) || titleOf(folder);
   return (
     <div>
       <div className="page-head">
         <h2>{titleOf(folder)}</h2>
-        <span className="muted">path {String(folder.meta.path ?? '')}</span>
+        <span className="muted folder-path">
+          <span className="visually-hidden">Path: </span>
+          {path}
+        </span>
         <span className="spacer" />
         <button type="button" onClick={() => setMoving(true)}>
-          Move…
+          <FolderInput aria-hidden size={16} /> Move…
         </button>
         <button type="button" onClick={() => void moveTo(null)} disabled={!parentId || action.busy}>
           Make root
         </button>
         <ConfirmButton
           label="Delete folder"
+          icon={<Trash2 aria-hidden size={16} />}
           title="Delete this folder?"
           message={
             <p>
@@ -150,17 +185,17 @@ function FolderDetail({ id, version, onTreeChange }: { id: string; version: numb
           action={() => api.remove(`/folders/${id}`)}
           onDone={() => {
             onTreeChange();
+            toast.success(`Folder “${titleOf(folder)}” moved to the trash.`);
             navigate('folders');
           }}
         />
       </div>
       <ErrorNote error={action.error} />
-      <Notice text={notice} />
       <div className="two-cols">
-        <form className="panel" onSubmit={rename} aria-label="Rename folder">
+        <form className="panel" onSubmit={rename} aria-label="Rename folder" ref={renameForm}>
           <Field label="Title" name="title" values={values} onChange={setValues} required />
           <div className="actions">
-            <button type="submit" disabled={action.busy}>
+            <button type="submit" disabled={action.busy || !dirty}>
               Rename
             </button>
           </div>
@@ -169,35 +204,44 @@ function FolderDetail({ id, version, onTreeChange }: { id: string; version: numb
           <Field label="New subfolder" name="title" values={sub} onChange={setSub} required />
           <div className="actions">
             <button type="submit" disabled={action.busy}>
-              Create subfolder
+              <FolderPlus aria-hidden size={16} /> Create subfolder
             </button>
           </div>
         </form>
       </div>
-      <FolderContents id={id} version={version} />
+      <FolderContents id={id} version={version} onChange={() => onTreeChange()} />
       {moving ? (
         <Dialog title={`Move “${titleOf(folder)}”`} onClose={() => setMoving(false)}>
-          <p className="muted">Choose the new parent folder.</p>
-          <FolderTree label="Move to folder" selected={parentId} onSelect={(f) => void moveTo(f.id)} version={version} disabledId={id} />
+          <p className="muted">Choose the new parent folder (arrow keys and Enter work too).</p>
+          <FolderTree label="Move to folder" tree={tree} selected={parentId} onSelect={(f) => void moveTo(f.id)} disabledId={id} />
         </Dialog>
       ) : null}
     </div>
   );
 }
 
-function FolderContents({ id, version }: { id: string; version: number }) {
+function FolderContents({ id, version, onChange }: { id: string; version: number; onChange: () => void }) {
   const list = useList(`/folders/${id}/children`, {}, 20, version);
   const [adding, setAdding] = useState(false);
   const { busy, error, run } = useAction();
+  const toast = useToast();
   const rel = `/folders/${id}/relationships/children`;
   const offset = list.result ? (list.result.pagination.page - 1) * list.result.pagination.page_size : 0;
 
-  const change = async (fn: () => Promise<unknown>) => {
-    await run(fn);
+  const change = async (fn: () => Promise<unknown>, message: string) => {
+    let ok = false;
+    await run(async () => {
+      await fn();
+      ok = true;
+    });
     await list.reload();
+    if (ok) {
+      toast.success(message);
+      onChange();
+    }
   };
   const place = (r: Resource, position: number) =>
-    change(() => api.relate('POST', rel, [{ type: r.type, id: r.id, meta: { relation: { position } } }]));
+    change(() => api.relate('POST', rel, [{ type: r.type, id: r.id, meta: { relation: { position } } }]), `“${titleOf(r)}” moved to position ${position}.`);
 
   return (
     <section className="panel" aria-label="Contents">
@@ -210,7 +254,7 @@ function FolderContents({ id, version }: { id: string; version: number }) {
       </div>
       <ErrorNote error={list.error ?? error} />
       {list.loading && !list.result ? <Loading /> : null}
-      {list.result && list.result.data.length === 0 ? <p className="muted">This folder is empty.</p> : null}
+      {list.result && list.result.data.length === 0 ? <Empty>This folder is empty. Add existing objects, or file an object from its own page.</Empty> : null}
       <ol className="related" start={offset + 1}>
         {list.result?.data.map((r, i) => {
           const position = offset + i + 1;
@@ -223,13 +267,13 @@ function FolderContents({ id, version }: { id: string; version: number }) {
               <span className="muted">{r.type}</span>
               <StatusBadge status={r.attributes.status} />
               <button type="button" className="small" aria-label={`Move ${titleOf(r)} up`} disabled={busy || position === 1} onClick={() => void place(r, position - 1)}>
-                ↑
+                <ArrowUp aria-hidden size={14} />
               </button>
               <button type="button" className="small" aria-label={`Move ${titleOf(r)} down`} disabled={busy || last} onClick={() => void place(r, position + 1)}>
-                ↓
+                <ArrowDown aria-hidden size={14} />
               </button>
               {r.type !== 'folders' ? (
-                <button type="button" className="small" aria-label={`Remove ${titleOf(r)} from folder`} disabled={busy} onClick={() => void change(() => api.relate('DELETE', rel, [{ type: r.type, id: r.id }]))}>
+                <button type="button" className="small" aria-label={`Remove ${titleOf(r)} from folder`} disabled={busy} onClick={() => void change(() => api.relate('DELETE', rel, [{ type: r.type, id: r.id }]), `“${titleOf(r)}” removed from this folder.`)}>
                   Remove
                 </button>
               ) : null}
@@ -238,7 +282,8 @@ function FolderContents({ id, version }: { id: string; version: number }) {
         })}
       </ol>
       <Pager pagination={list.result?.pagination ?? null} onPage={list.setPage} label="Content pages" />
-      {adding ? <ObjectPicker onPick={(r) => void change(() => api.relate('POST', rel, [{ type: r.type, id: r.id }]))} busy={busy} label="Find objects to add" /> : null}
+      {adding ? <ObjectPicker onPick={(r) => void change(() => api.relate('POST', rel, [{ type: r.type, id: r.id }]), `“${titleOf(r)}” added to this folder.`)}
+          exclude={(r) => r.id === id || Boolean(list.result?.data.some((c) => c.id === r.id))} busy={busy} label="Find objects to add" /> : null}
     </section>
   );
 }

@@ -1,15 +1,17 @@
-// Media: upload files (one step: the stream and its media object) with a progress bar, and
-// browse media objects with their thumbnails.
-import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { thumbnails, uploadMedia, type Resource, type Thumbnail } from '../../api/client';
-import { ErrorNote, Loading, Notice } from '../../components/feedback';
+// Media: upload files by drag and drop (one step each: the stream and its media object), each
+// with a progress bar, and browse media objects with their thumbnails.
+import { useRef, useState } from 'react';
+import { uploadMedia, type Resource } from '../../api/client';
+import { ErrorNote, Loading } from '../../components/feedback';
 import { ListView } from '../../components/list-view';
 import { StatusBadge } from '../../components/fields';
 import { titleOf } from '../../components/format';
 import { concreteTypes, isMediaType, useObjectTypes } from '../../components/model';
 import { href } from '../../components/route';
-import { ThumbnailImage } from '../../components/thumbnail';
-import { useAction, useList } from '../../components/use-list';
+import { Image as ImageIcon, Upload } from '../../components/icons';
+import { ThumbnailImage, useThumbnails } from '../../components/thumbnail';
+import { useToast } from '../../components/toast';
+import { useList } from '../../components/use-list';
 
 export function MediaPage() {
   const { types, error: typesError } = useObjectTypes();
@@ -23,7 +25,7 @@ export function MediaPage() {
     <section>
       <h1>Media</h1>
       <ErrorNote error={typesError} />
-      <UploadForm mediaTypes={mediaTypes.map((t) => t.name)} onUploaded={() => setVersion((v) => v + 1)} />
+      <Uploader mediaTypes={mediaTypes.map((t) => t.name)} onUploaded={() => setVersion((v) => v + 1)} />
       <div className="toolbar">
         <label>
           Show
@@ -38,7 +40,7 @@ export function MediaPage() {
         </label>
       </div>
       {!types && !typesError ? <Loading /> : null}
-      <ListView list={list} empty="No media yet. Upload a file above." label="Media pages">
+      <ListView list={list} empty="No media yet. Drop files above to upload them." emptyIcon={<ImageIcon size={28} />} label="Media pages">
         {(items) => <MediaGrid items={items} />}
       </ListView>
     </section>
@@ -52,44 +54,77 @@ function guessType(file: File, available: string[]): string {
   return available.includes(wanted) ? wanted : (available[0] ?? 'files');
 }
 
-function UploadForm({ mediaTypes, onUploaded }: { mediaTypes: string[]; onUploaded: () => void }) {
-  const [file, setFile] = useState<File | null>(null);
-  const [type, setType] = useState('');
-  const [progress, setProgress] = useState<number | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [created, setCreated] = useState<Resource | null>(null);
-  const input = useRef<HTMLInputElement>(null);
-  const { busy, error, run } = useAction();
+interface UploadItem {
+  key: number;
+  file: File;
+  type: string;
+  progress: number;
+  error: unknown;
+  created: Resource | null;
+}
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (!file) return;
-    setNotice(null);
-    setProgress(0);
-    const target = type || guessType(file, mediaTypes);
-    const r = await run(() => uploadMedia(target, file, setProgress));
-    setProgress(null);
-    if (r) {
-      setCreated(r.data);
-      setNotice(`Uploaded “${file.name}” as ${target.replace(/s$/, '')} #${r.data.id}.`);
-      setFile(null);
-      if (input.current) input.current.value = '';
-      onUploaded();
+/**
+ * Drop several files (or choose them): each is uploaded in turn with its own progress bar, then
+ * links to its new media object. "Create as" picks the media type, or guesses from the file.
+ */
+function Uploader({ mediaTypes, onUploaded }: { mediaTypes: string[]; onUploaded: () => void }) {
+  const [type, setType] = useState('');
+  const [uploads, setUploads] = useState<UploadItem[]>([]);
+  const [over, setOver] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  const nextKey = useRef(1);
+  const queue = useRef(Promise.resolve());
+  const toast = useToast();
+
+  const patch = (key: number, change: Partial<UploadItem>) => setUploads((all) => all.map((u) => (u.key === key ? { ...u, ...change } : u)));
+  const start = (files: File[]) => {
+    if (!files.length) return;
+    const added = files.map((file) => ({ key: nextKey.current++, file, type: type || guessType(file, mediaTypes), progress: 0, error: null, created: null }));
+    setUploads((all) => [...added, ...all].slice(0, 50));
+    for (const u of added) {
+      queue.current = queue.current.then(async () => {
+        try {
+          const r = await uploadMedia(u.type, u.file, (progress) => patch(u.key, { progress }));
+          patch(u.key, { created: r.data, progress: 1 });
+          toast.success(`Uploaded “${u.file.name}” as ${u.type.replace(/s$/, '')}.`);
+          onUploaded();
+        } catch (e) {
+          patch(u.key, { error: e });
+          toast.error(e, `“${u.file.name}” was not uploaded`);
+        }
+      });
     }
+    if (input.current) input.current.value = '';
   };
 
   return (
-    <form className="panel" onSubmit={submit} aria-label="Upload">
-      <h2>Upload a file</h2>
-      <div className="toolbar">
-        <label className="grow">
-          File
-          <input ref={input} type="file" onChange={(e) => setFile(e.target.files?.[0] ?? null)} required />
+    <section className="panel" aria-label="Upload">
+      <h2>Upload files</h2>
+      <div
+        className={`dropzone${over ? ' over' : ''}`}
+        onDragOver={(e) => {
+          if (e.dataTransfer.types.includes('Files')) {
+            e.preventDefault();
+            setOver(true);
+          }
+        }}
+        onDragLeave={() => setOver(false)}
+        onDrop={(e) => {
+          e.preventDefault();
+          setOver(false);
+          start([...e.dataTransfer.files]);
+        }}
+      >
+        <Upload aria-hidden size={28} />
+        <p>Drag and drop files here, or</p>
+        <label className="button">
+          Choose files…
+          <input ref={input} className="visually-hidden" type="file" multiple onChange={(e) => start([...(e.target.files ?? [])])} />
         </label>
-        <label>
+        <label className="inline-select">
           Create as
           <select value={type} onChange={(e) => setType(e.target.value)}>
-            <option value="">{file ? `Automatic (${guessType(file, mediaTypes)})` : 'Automatic'}</option>
+            <option value="">Automatic (from the file type)</option>
             {mediaTypes.map((t) => (
               <option key={t} value={t}>
                 {t}
@@ -97,51 +132,28 @@ function UploadForm({ mediaTypes, onUploaded }: { mediaTypes: string[]; onUpload
             ))}
           </select>
         </label>
-        <button type="submit" className="primary" disabled={!file || busy}>
-          Upload
-        </button>
       </div>
-      {progress !== null ? (
-        <label>
-          Upload progress {Math.round(progress * 100)}%
-          <progress max={1} value={progress} />
-        </label>
+      {uploads.length ? (
+        <ul className="uploads" aria-label="Uploads">
+          {uploads.map((u) => (
+            <li key={u.key}>
+              <span className="upload-name">{u.file.name}</span>
+              <progress max={1} value={u.progress} aria-label={`Upload progress of ${u.file.name}`} />
+              <span className="upload-state">
+                {u.error ? (
+                  <ErrorNote error={u.error} />
+                ) : u.created ? (
+                  <a href={href('objects', u.created.type, u.created.id)}>Open {titleOf(u.created)}</a>
+                ) : (
+                  `${Math.round(u.progress * 100)}%`
+                )}
+              </span>
+            </li>
+          ))}
+        </ul>
       ) : null}
-      <ErrorNote error={error} />
-      <Notice text={notice} />
-      {created ? (
-        <p>
-          <a href={href('objects', created.type, created.id)}>Edit {titleOf(created)}</a>
-        </p>
-      ) : null}
-    </form>
+    </section>
   );
-}
-
-/** Thumbnails for the shown items; `async`-style entries that are not ready are asked again. */
-function useThumbnails(ids: string[], preset: string) {
-  const [thumbs, setThumbs] = useState<Map<string, Thumbnail>>(new Map());
-  const key = ids.join(',');
-  useEffect(() => {
-    let live = true;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const load = async (attempt: number) => {
-      try {
-        const list = await thumbnails(key ? key.split(',') : [], preset);
-        if (!live) return;
-        setThumbs(new Map(list.map((t) => [String(t.id), t])));
-        if (attempt < 10 && list.some((t) => !t.ready && t.acceptable !== false)) timer = setTimeout(() => void load(attempt + 1), 1000);
-      } catch {
-        /* previews are optional: cards show "No preview" */
-      }
-    };
-    void load(0);
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [key, preset]);
-  return thumbs;
 }
 
 function MediaGrid({ items }: { items: Resource[] }) {
@@ -153,7 +165,7 @@ function MediaGrid({ items }: { items: Resource[] }) {
     <ul className="media-grid" aria-label="Media">
       {items.map((m) => (
         <li key={m.id} className="media-card">
-          <a className="thumb" href={href('objects', m.type, m.id)} aria-label={`Open ${titleOf(m)}`}>
+          <a className="thumb" href={href('objects', m.type, m.id)} tabIndex={-1} aria-hidden="true">
             <ThumbnailImage thumb={thumbs.get(m.id)} alt={titleOf(m)} />
           </a>
           <div className="caption">
@@ -168,12 +180,3 @@ function MediaGrid({ items }: { items: Resource[] }) {
   );
 }
 
-/** The preview of one media object, on its edit page. */
-export function MediaPreview({ object }: { object: Resource }) {
-  const thumbs = useThumbnails([object.id], 'default');
-  return (
-    <section className="panel media-preview" aria-label="Preview">
-      <ThumbnailImage thumb={thumbs.get(object.id)} alt={titleOf(object)} />
-    </section>
-  );
-}

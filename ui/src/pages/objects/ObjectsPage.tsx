@@ -1,52 +1,70 @@
-// Objects: browse by type with search and status filter; create and edit through a form made
-// from the type's schema; set status; move to the trash; manage relations.
+// Objects: browse by type with search, status filter and sortable columns — all kept in the URL,
+// so reload and Back return to the same list; select several for publish / unpublish / move to
+// a folder / trash; create after asking for a title; edit in ObjectEditor.
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, type Resource } from '../../api/client';
-import { ConfirmButton } from '../../components/dialog';
-import { ErrorNote, Loading } from '../../components/feedback';
+import { Dialog } from '../../components/dialog';
+import { ErrorNote } from '../../components/feedback';
 import { ListView } from '../../components/list-view';
-import { SelectField, STATUS_OPTIONS, StatusBadge, type Values, FormFooter, SearchBox } from '../../components/fields';
+import { STATUS_OPTIONS, StatusBadge, SearchBox } from '../../components/fields';
 import { formatDate, titleOf } from '../../components/format';
-import { concreteTypes, isMediaType, useObjectTypes } from '../../components/model';
-import { href, navigate } from '../../components/route';
-import { SchemaFields, attributesFromForm, changedAttributes, formFromAttributes, useSchema, type FormProperty } from '../../components/schema-form';
+import { FileText, Plus } from '../../components/icons';
+import { useObjectTypes } from '../../components/model';
+import { forceNavigate, href, navigate, useHashQuery } from '../../components/route';
+import { SortHeader } from '../../components/sort-header';
+import { useToast } from '../../components/toast';
 import { useAction, useList } from '../../components/use-list';
-import { MediaPreview } from '../media/MediaPage';
-import { RelationsPanel } from './RelationsPanel';
-
-/** Types with their own area in the admin. */
-const OWN_AREA = new Set(['users', 'folders']);
+import { BulkBar } from './BulkBar';
+import { ObjectEditor } from './ObjectEditor';
+import { editorTypes, singularOf } from './object-types';
 
 export function ObjectsPage({ route }: { route: string[] }) {
   const [type, id] = route;
-  if (type && id === 'new') return <ObjectEditor type={type} />;
-  if (type && id) return <ObjectEditor type={type} id={id} />;
+  if (type && id === 'new') return <ObjectList type={type} creating />;
+  if (type && id) return <ObjectEditor key={`${type}/${id}`} type={type} id={id} />;
   return <ObjectList type={type ?? ''} />;
 }
 
-function ObjectList({ type }: { type: string }) {
+const DEFAULT_SORT = '-modified';
+
+function ObjectList({ type, creating = false }: { type: string; creating?: boolean }) {
   const { types, error: typesError } = useObjectTypes();
-  const [query, setQuery] = useState('');
-  const [status, setStatus] = useState('');
-  const choices = concreteTypes(types).filter((t) => !OWN_AREA.has(t.name));
-  const list = useList(type ? `/${type}` : '/objects', {
-    q: query || undefined,
-    'filter[status]': status || undefined,
-    'filter[type]': type ? undefined : choices.length ? choices.map((t) => t.name).join(',') : undefined,
-  });
+  const [params, setParams] = useHashQuery();
+  const [showCreate, setShowCreate] = useState(creating);
+  const [selected, setSelected] = useState<Map<string, Resource>>(new Map());
+  useEffect(() => setShowCreate(creating), [creating]);
+  const q = params.q ?? '';
+  const status = params.status ?? '';
+  const sort = params.sort ?? DEFAULT_SORT;
+  const page = Math.max(1, Number(params.page) || 1);
+  const choices = editorTypes(types);
+  const list = useList(
+    type ? `/${type}` : choices.length ? '/objects' : null,
+    {
+      q: q || undefined,
+      'filter[status]': status || undefined,
+      'filter[type]': type ? undefined : choices.map((t) => t.name).join(','),
+      sort,
+    },
+    20,
+    null,
+    [page, (p) => setParams({ page: p > 1 ? p : null })],
+  );
+  // A new list (filter, page, type) starts with nothing selected.
+  useEffect(() => setSelected(new Map()), [type, q, status, sort, page]);
+  const filtered = Boolean(q || status);
+
   return (
     <section>
       <div className="page-head">
-        <h1>Objects</h1>
+        <h1>{type ? type.charAt(0).toUpperCase() + type.slice(1) : 'Objects'}</h1>
         <span className="spacer" />
-        {type ? (
-          <a className="button primary" href={href('objects', type, 'new')}>
-            New {types?.find((t) => t.name === type)?.singular ?? type}
-          </a>
-        ) : null}
+        <button type="button" className="primary" onClick={() => setShowCreate(true)} disabled={!choices.length}>
+          <Plus aria-hidden size={16} /> New {type ? singularOf(types, type) : 'object'}
+        </button>
       </div>
       <ErrorNote error={typesError} />
-      <SearchBox label="Search" placeholder="Words in title, description or body" onSearch={setQuery}>
+      <SearchBox key={q} label="Search" placeholder="Words in title, description or body" initial={q} onSearch={(text) => setParams({ q: text, page: null })}>
         <label>
           Type
           <select value={type} onChange={(e) => navigate('objects', ...(e.target.value ? [e.target.value] : []))}>
@@ -60,7 +78,7 @@ function ObjectList({ type }: { type: string }) {
         </label>
         <label>
           Status
-          <select value={status} onChange={(e) => setStatus(e.target.value)}>
+          <select value={status} onChange={(e) => setParams({ status: e.target.value, page: null })}>
             <option value="">Any status</option>
             {STATUS_OPTIONS.map(([v, t]) => (
               <option key={v} value={v}>
@@ -70,32 +88,82 @@ function ObjectList({ type }: { type: string }) {
           </select>
         </label>
       </SearchBox>
+      <BulkBar selected={[...selected.values()]} onDone={() => void list.reload()} onClear={() => setSelected(new Map())} />
       <ListView
         list={list}
-        empty={query || status ? 'No object matches these filters.' : type ? `No ${type} yet.` : 'No objects yet. Choose a type to create one.'}
+        empty={filtered ? 'No object matches these filters.' : type ? `No ${type} yet.` : 'No objects yet.'}
+        emptyIcon={<FileText size={28} />}
+        emptyAction={
+          filtered ? (
+            <button type="button" onClick={() => setParams({ q: null, status: null, page: null })}>
+              Clear filters
+            </button>
+          ) : (
+            <button type="button" onClick={() => setShowCreate(true)} disabled={!choices.length}>
+              <Plus aria-hidden size={16} /> New {type ? singularOf(types, type) : 'object'}
+            </button>
+          )
+        }
         label="Object pages"
       >
-        {(objects) => <ObjectTable objects={objects} />}
+        {(objects) => (
+          <ObjectTable objects={objects} sort={sort} onSort={(s) => setParams({ sort: s === DEFAULT_SORT ? null : s, page: null })} selected={selected} onSelect={setSelected} />
+        )}
       </ListView>
+      {showCreate ? (
+        <CreateObjectDialog
+          type={type}
+          onClose={() => {
+            setShowCreate(false);
+            if (creating) forceNavigate(href('objects', type), true);
+          }}
+        />
+      ) : null}
     </section>
   );
 }
 
-function ObjectTable({ objects }: { objects: Resource[] }) {
+function ObjectTable({
+  objects,
+  sort,
+  onSort,
+  selected,
+  onSelect,
+}: {
+  objects: Resource[];
+  sort: string;
+  onSort: (sort: string) => void;
+  selected: Map<string, Resource>;
+  onSelect: (s: Map<string, Resource>) => void;
+}) {
+  const key = (o: Resource) => `${o.type}/${o.id}`;
+  const all = objects.length > 0 && objects.every((o) => selected.has(key(o)));
+  const toggle = (o: Resource) => {
+    const next = new Map(selected);
+    if (next.has(key(o))) next.delete(key(o));
+    else next.set(key(o), o);
+    onSelect(next);
+  };
   return (
     <div className="table-wrap">
       <table>
         <thead>
           <tr>
-            <th>Title</th>
+            <th className="check">
+              <input type="checkbox" aria-label="Select all on this page" checked={all} onChange={() => onSelect(all ? new Map() : new Map(objects.map((o) => [key(o), o])))} />
+            </th>
+            <SortHeader field="title" label="Title" sort={sort} onSort={onSort} />
             <th>Type</th>
-            <th>Status</th>
-            <th>Modified</th>
+            <SortHeader field="status" label="Status" sort={sort} onSort={onSort} />
+            <SortHeader field="modified" label="Modified" sort={sort} onSort={onSort} descendingFirst />
           </tr>
         </thead>
         <tbody>
           {objects.map((o) => (
-            <tr key={o.id}>
+            <tr key={key(o)} className={selected.has(key(o)) ? 'selected' : undefined}>
+              <td className="check">
+                <input type="checkbox" aria-label={`Select ${titleOf(o)}`} checked={selected.has(key(o))} onChange={() => toggle(o)} />
+              </td>
               <td>
                 <a href={href('objects', o.type, o.id)}>{titleOf(o)}</a>
               </td>
@@ -112,104 +180,51 @@ function ObjectTable({ objects }: { objects: Resource[] }) {
   );
 }
 
-function ObjectEditor({ type, id }: { type: string; id?: string }) {
-  const { properties, error: schemaError } = useSchema(type);
+/** Asks for the title (and the type, when the list shows all) before anything is created. */
+function CreateObjectDialog({ type, onClose }: { type: string; onClose: () => void }) {
   const { types } = useObjectTypes();
-  const [object, setObject] = useState<Resource | null>(null);
-  const [loadError, setLoadError] = useState<unknown>(null);
-
-  useEffect(() => {
-    setObject(null);
-    if (id) api.get(`/${type}/${id}`).then((r) => setObject(r.data), setLoadError);
-  }, [type, id]);
-
-  const error = schemaError ?? loadError;
-  if (error) return <ErrorNote error={error} />;
-  if (!properties || (id && !object)) return <Loading />;
-  return (
-    <section>
-      <p>
-        <a href={href('objects', type)}>‹ {type}</a>
-      </p>
-      <ObjectForm key={object?.id ?? 'new'} type={type} object={object} properties={properties} onSaved={setObject} />
-      {object && isMediaType(types, type) ? <MediaPreview object={object} /> : null}
-      {object ? <RelationsPanel object={object} /> : null}
-    </section>
-  );
-}
-
-function ObjectForm({
-  type,
-  object,
-  properties,
-  onSaved,
-}: {
-  type: string;
-  object: Resource | null;
-  properties: FormProperty[];
-  onSaved: (r: Resource) => void;
-}) {
-  const [values, setValues] = useState<Values>(() => ({
-    ...formFromAttributes(properties, object?.attributes ?? {}),
-    status: String(object?.attributes.status ?? 'draft'),
-  }));
-  const [notice, setNotice] = useState<string | null>(null);
+  const choices = editorTypes(types);
+  const [chosen, setChosen] = useState(type || (choices.some((t) => t.name === 'documents') ? 'documents' : (choices[0]?.name ?? '')));
+  const [title, setTitle] = useState('');
   const { busy, error, run } = useAction();
-  const locked = Boolean(object?.meta.locked);
-
+  const toast = useToast();
+  const singular = singularOf(types, chosen);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    setNotice(null);
-    const saved = await run(async () => {
-      const attributes = { ...attributesFromForm(properties, values), status: values.status };
-      if (!object) {
-        const clean = Object.fromEntries(Object.entries(attributes).filter(([, v]) => v !== null));
-        return api.create(`/${type}`, type, clean);
-      }
-      const before = { ...attributesFromForm(properties, formFromAttributes(properties, object.attributes)), status: object.attributes.status };
-      return api.update(`/${type}/${object.id}`, type, object.id, changedAttributes(before, attributes));
-    });
-    if (!saved) return;
-    if (!object) {
-      navigate('objects', type, saved.data.id);
-      return;
-    }
-    onSaved(saved.data);
-    setNotice('Changes saved.');
+    const created = await run(() => api.create(`/${chosen}`, chosen, { title: title.trim(), status: 'draft' }));
+    if (!created) return;
+    toast.success(`${singular.charAt(0).toUpperCase() + singular.slice(1)} “${titleOf(created.data)}” created as a draft.`);
+    forceNavigate(href('objects', chosen, created.data.id));
   };
-
   return (
-    <>
-      <div className="page-head">
-        <h1>{object ? titleOf(object) : `New ${type}`}</h1>
-        {object ? <StatusBadge status={object.attributes.status} /> : null}
-        {locked ? <span className="badge">locked</span> : null}
-        <span className="spacer" />
-        {object ? (
-          <ConfirmButton
-            label="Move to trash"
-            title="Move this object to the trash?"
-            message={<p>You can restore it from the trash later.</p>}
-            action={() => api.remove(`/${type}/${object.id}`)}
-            onDone={() => navigate('objects', type)}
-            disabled={locked}
-            buttonTitle={locked ? 'A locked object cannot be deleted' : undefined}
-          />
+    <Dialog title={`New ${type ? singular : 'object'}`} onClose={onClose}>
+      <form onSubmit={submit} className="stack" aria-label="Create object">
+        {!type ? (
+          <label>
+            Type
+            <select value={chosen} onChange={(e) => setChosen(e.target.value)}>
+              {choices.map((t) => (
+                <option key={t.name} value={t.name}>
+                  {t.singular}
+                </option>
+              ))}
+            </select>
+          </label>
         ) : null}
-      </div>
-      <form className="panel" onSubmit={submit} aria-label={object ? 'Edit object' : 'New object'}>
-        <div className="form-grid">
-          <SelectField label="Status" name="status" values={values} onChange={setValues} options={STATUS_OPTIONS} disabled={locked} />
-          <SchemaFields properties={properties} values={values} onChange={setValues} />
+        <label>
+          Title
+          <input name="title" value={title} onChange={(e) => setTitle(e.target.value)} required placeholder={`The ${singular}’s title`} />
+        </label>
+        <ErrorNote error={error} />
+        <div className="actions">
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={busy || !title.trim() || !chosen}>
+            Create {singular}
+          </button>
         </div>
-        {object ? (
-          <p className="muted">
-            #{object.id} · created {formatDate(object.meta.created)} · modified {formatDate(object.meta.modified)} · published{' '}
-            {formatDate(object.meta.published)}
-          </p>
-        ) : null}
-        <FormFooter error={error} notice={notice} busy={busy} label={object ? 'Save changes' : 'Create'} />
       </form>
-    </>
+    </Dialog>
   );
 }

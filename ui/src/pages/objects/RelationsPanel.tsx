@@ -1,65 +1,151 @@
-// The relations of one object: for each relation name in its `relationships`, the related
-// objects (paged), remove, and add by searching.
-import { useState } from 'react';
+// The relations of one object, each titled with the model's label ("See also", or the inverse
+// label from the other side) and collapsed while empty; add by searching among the types the
+// relation allows, leaving out the object itself and what is already related; remove.
+import { useEffect, useId, useState } from 'react';
 import { api, type Resource } from '../../api/client';
 import { Empty, ErrorNote, Pager } from '../../components/feedback';
 import { StatusBadge } from '../../components/fields';
 import { titleOf } from '../../components/format';
+import { ChevronDown, ChevronRight, Plus, X } from '../../components/icons';
 import { ObjectPicker } from '../../components/object-picker';
 import { href } from '../../components/route';
-import { useAction, useList } from '../../components/use-list';
+import { useToast } from '../../components/toast';
+import { useList } from '../../components/use-list';
 
 const NOT_RELATIONS = new Set(['parents', 'parent', 'children', 'roles', 'streams', 'translations']);
 
+interface RelationInfo {
+  label: string;
+  description: string | null;
+  /** Which side's types may be added from this side. */
+  side: 'right_object_types' | 'left_object_types';
+  /** The relation's name (for the /model/relations/{name}/… paths). */
+  relation: string;
+}
+
+/** Labels of every relation name, both directions (GET /model/relations). */
+function useRelationLabels(): Map<string, RelationInfo> | null {
+  const [labels, setLabels] = useState<Map<string, RelationInfo> | null>(null);
+  useEffect(() => {
+    api.listAll('/model/relations', {}, 10).then(
+      (all) => {
+        const map = new Map<string, RelationInfo>();
+        for (const r of all) {
+          const a = r.attributes;
+          const description = (a.description as string | null) ?? null;
+          map.set(String(a.name), { label: String(a.label || a.name), description, side: 'right_object_types', relation: String(a.name) });
+          map.set(String(a.inverse_name), { label: String(a.inverse_label || a.inverse_name), description, side: 'left_object_types', relation: String(a.name) });
+        }
+        setLabels(map);
+      },
+      () => setLabels(new Map()),
+    );
+  }, []);
+  return labels;
+}
+
+const humanize = (name: string) => name.charAt(0).toUpperCase() + name.slice(1).replace(/_/g, ' ');
+
 export function RelationsPanel({ object }: { object: Resource }) {
+  const labels = useRelationLabels();
   const names = Object.keys(object.relationships ?? {}).filter((n) => !NOT_RELATIONS.has(n));
+  if (!labels) return null;
   return (
-    <section aria-label="Relations">
-      <h2>Relations</h2>
-      {names.length === 0 ? <Empty>This type has no relations. Add them under Relations.</Empty> : null}
+    <section aria-labelledby="object-relations">
+      <h2 id="object-relations">Relations</h2>
+      {names.length === 0 ? <Empty>This type has no relations.</Empty> : null}
       {names.map((name) => (
-        <Relation key={name} object={object} name={name} />
+        <Relation key={name} object={object} name={name} info={labels.get(name) ?? { label: humanize(name), description: null, side: 'right_object_types', relation: name }} />
       ))}
     </section>
   );
 }
 
-function Relation({ object, name }: { object: Resource; name: string }) {
+function Relation({ object, name, info }: { object: Resource; name: string; info: RelationInfo }) {
   const base = `/${object.type}/${object.id}`;
   const list = useList(`${base}/${name}`);
+  const [open, setOpen] = useState<boolean | null>(null);
   const [adding, setAdding] = useState(false);
-  const { busy, error, run } = useAction();
+  const [busy, setBusy] = useState(false);
+  const [related, setRelated] = useState<Set<string>>(new Set());
+  const [allowed, setAllowed] = useState<string[] | undefined>(undefined);
+  const toast = useToast();
+  const bodyId = useId();
+  const count = list.result?.pagination.count ?? 0;
+  // Open when it has something, collapsed while empty (until the user opens it).
+  const expanded = open ?? count > 0;
+
+  useEffect(() => {
+    if (!adding) return;
+    // Everything already related (not just this page) and the types the relation allows.
+    api.listAll(`${base}/${name}`, {}, 20).then((all) => setRelated(new Set(all.map((r) => `${r.type}/${r.id}`))), () => {});
+    api.listAll(`/model/relations/${encodeURIComponent(info.relation)}/${info.side}`, {}, 5).then(
+      (types) => setAllowed(types.map((t) => String(t.attributes.name))),
+      () => setAllowed(undefined),
+    );
+  }, [adding, base, name, info.relation, info.side, list.result]);
+
   const change = async (method: 'POST' | 'DELETE', target: Resource) => {
-    await run(() => api.relate(method, `${base}/relationships/${name}`, [{ type: target.type, id: target.id }]));
-    await list.reload();
+    setBusy(true);
+    try {
+      await api.relate(method, `${base}/relationships/${name}`, [{ type: target.type, id: target.id }]);
+      toast.success(method === 'POST' ? `“${titleOf(target)}” added to ${info.label}.` : `“${titleOf(target)}” removed from ${info.label}.`);
+    } catch (e) {
+      toast.error(e, method === 'POST' ? `Not added to ${info.label}` : `Not removed from ${info.label}`);
+    } finally {
+      setBusy(false);
+      await list.reload();
+    }
   };
   return (
-    <div className="panel" aria-label={`Relation ${name}`} role="group">
+    <div className={`panel relation${expanded ? '' : ' collapsed'}`} role="group" aria-label={info.label}>
       <div className="page-head">
-        <h3>{name.replace(/_/g, ' ')}</h3>
+        <h3>
+          <button type="button" className="disclosure" aria-expanded={expanded} aria-controls={bodyId} onClick={() => setOpen(!expanded)}>
+            {expanded ? <ChevronDown aria-hidden size={16} /> : <ChevronRight aria-hidden size={16} />}
+            {info.label}
+            <span className="count-badge">
+              {list.result ? count : '…'}
+              <span className="visually-hidden"> related</span>
+            </span>
+          </button>
+        </h3>
         <span className="spacer" />
-        <button type="button" onClick={() => setAdding(!adding)} aria-expanded={adding}>
-          {adding ? 'Done' : `Add to ${name}`}
-        </button>
+        {expanded ? (
+          <button type="button" onClick={() => setAdding(!adding)} aria-expanded={adding}>
+            {adding ? 'Done' : <><Plus aria-hidden size={16} /> Add to {info.label}</>}
+          </button>
+        ) : null}
       </div>
-      <ErrorNote error={list.error ?? error} />
-      {list.result && list.result.data.length === 0 ? <p className="muted">Nothing related yet.</p> : null}
-      <ul className="related">
-        {list.result?.data.map((r) => (
-          <li key={`${r.type}-${r.id}`}>
-            <a className="grow" href={href('objects', r.type, r.id)}>
-              {titleOf(r)}
-            </a>
-            <span className="muted">{r.type}</span>
-            <StatusBadge status={r.attributes.status} />
-            <button type="button" className="small" onClick={() => void change('DELETE', r)} disabled={busy} aria-label={`Remove ${titleOf(r)} from ${name}`}>
-              Remove
-            </button>
-          </li>
-        ))}
-      </ul>
-      {list.result && list.result.pagination.page_count > 1 ? <Pager pagination={list.result.pagination} onPage={list.setPage} label={`Pages of ${name}`} /> : null}
-      {adding ? <ObjectPicker onPick={(r) => void change('POST', r)} busy={busy} label={`Find objects to add to ${name}`} /> : null}
+      <div id={bodyId} hidden={!expanded}>
+        {info.description ? <p className="muted relation-description">{info.description}</p> : null}
+        <ErrorNote error={list.error} />
+        {list.result && count === 0 ? <p className="muted">Nothing related yet.</p> : null}
+        <ul className="related">
+          {list.result?.data.map((r) => (
+            <li key={`${r.type}-${r.id}`}>
+              <a className="grow" href={href('objects', r.type, r.id)}>
+                {titleOf(r)}
+              </a>
+              <span className="muted">{r.type}</span>
+              <StatusBadge status={r.attributes.status} />
+              <button type="button" className="small" onClick={() => void change('DELETE', r)} disabled={busy} aria-label={`Remove ${titleOf(r)} from ${info.label}`}>
+                <X aria-hidden size={14} /> Remove
+              </button>
+            </li>
+          ))}
+        </ul>
+        {list.result && list.result.pagination.page_count > 1 ? <Pager pagination={list.result.pagination} onPage={list.setPage} label={`Pages of ${info.label}`} /> : null}
+        {adding ? (
+          <ObjectPicker
+            onPick={(r) => void change('POST', r)}
+            busy={busy}
+            types={allowed}
+            label={`Find objects to add to ${info.label}`}
+            exclude={(r) => (r.type === object.type && r.id === object.id) || related.has(`${r.type}/${r.id}`)}
+          />
+        ) : null}
+      </div>
     </div>
   );
 }

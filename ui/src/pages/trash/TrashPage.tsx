@@ -2,7 +2,9 @@
 import { useState } from 'react';
 import { api } from '../../api/client';
 import { ConfirmButton } from '../../components/dialog';
-import { Empty, ErrorNote, Loading, Notice, Pager } from '../../components/feedback';
+import { Empty, ErrorNote, Loading, Pager } from '../../components/feedback';
+import { RotateCcw, Trash2 } from '../../components/icons';
+import { useToast } from '../../components/toast';
 import { formatDate, titleOf } from '../../components/format';
 import { useAction, useList } from '../../components/use-list';
 
@@ -12,8 +14,8 @@ const purge = (id: string) => api.remove(`/trash/${id}`);
 export function TrashPage() {
   const list = useList('/trash');
   const [selected, setSelected] = useState<Set<string>>(new Set());
-  const [notice, setNotice] = useState<string | null>(null);
   const { busy, error, run } = useAction();
+  const toast = useToast();
   const items = list.result?.data ?? [];
   const allSelected = items.length > 0 && items.every((o) => selected.has(o.id));
 
@@ -25,18 +27,22 @@ export function TrashPage() {
   };
   /** Apply to each id in turn; stops at the first failure, which is then shown. */
   const each = async (ids: string[], fn: (id: string) => Promise<unknown>, done: string) => {
-    setNotice(null);
     let count = 0;
     try {
       await run(async () => {
-        for (const id of ids) {
-          await fn(id);
-          count++;
+        try {
+          for (const id of ids) {
+            await fn(id);
+            count++;
+          }
+        } catch (e) {
+          toast.error(e, `Stopped after ${count} of ${ids.length}`);
+          throw e;
         }
       });
     } finally {
       setSelected(new Set());
-      if (count) setNotice(`${count} ${count === 1 ? 'object' : 'objects'} ${done}.`);
+      if (count) toast.success(`${count} ${count === 1 ? 'object' : 'objects'} ${done}.`);
       await list.reload();
     }
   };
@@ -48,7 +54,7 @@ export function TrashPage() {
         <h1>Trash</h1>
         <span className="spacer" />
         <button type="button" onClick={() => void each(chosen, restore, 'restored')} disabled={!chosen.length || busy}>
-          Restore selected
+          <RotateCcw aria-hidden size={16} /> Restore selected
         </button>
         <ConfirmButton
           label="Delete selected permanently"
@@ -60,9 +66,8 @@ export function TrashPage() {
         />
       </div>
       <ErrorNote error={list.error ?? error} />
-      <Notice text={notice} />
       {list.loading && !list.result ? <Loading /> : null}
-      {list.result && items.length === 0 ? <Empty>The trash is empty.</Empty> : null}
+      {list.result && items.length === 0 ? <Empty icon={<Trash2 size={28} />}>The trash is empty.</Empty> : null}
       {items.length > 0 ? (
         <div className="table-wrap">
           <table>

@@ -1,0 +1,211 @@
+// The rich-text editor (TipTap/ProseMirror), loaded on first use: headings, bold, italic, lists,
+// links and images from the media library; it stores clean HTML (<h2>, <p>, <strong>, <em>,
+// <ul>/<ol>, <a href>, <img src alt>) and '' when empty. Keyboard: Ctrl/Cmd+B, I, K (link),
+// Z/Shift+Z; the toolbar is one tab stop with arrow keys between its buttons.
+import { Extension } from '@tiptap/core';
+import Image from '@tiptap/extension-image';
+import { EditorContent, useEditor, useEditorState, type Editor } from '@tiptap/react';
+import StarterKit from '@tiptap/starter-kit';
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { fileObjectUrl } from '../../api/client';
+import { Dialog } from '../dialog';
+import { Bold, Heading2, Heading3, ImagePlus, Italic, Link, List, ListOrdered, Pilcrow, Redo2, Undo2, Unlink } from '../icons';
+import { MediaLibraryDialog } from './MediaLibraryDialog';
+
+/**
+ * Images stored with a server path (/streams/download/…) are shown through the session, since a
+ * draft's file is not public; the stored HTML keeps the plain path.
+ */
+const SessionImage = Image.extend({
+  addNodeView() {
+    return ({ node }) => {
+      const img = document.createElement('img');
+      let src = '';
+      const show = (n: typeof node) => {
+        img.alt = n.attrs.alt ?? '';
+        if (n.attrs.src === src) return;
+        src = n.attrs.src ?? '';
+        if (src.startsWith('/')) fileObjectUrl(src).then((u) => (img.src = u), () => (img.src = src));
+        else img.src = src;
+      };
+      show(node);
+      return {
+        dom: img,
+        update: (n) => {
+          if (n.type.name !== 'image') return false;
+          show(n);
+          return true;
+        },
+      };
+    };
+  },
+});
+
+/** `tabStop`: the toolbar's one place in the tab order (the others are reached with arrows). */
+function ToolButton({ label, icon, active, onClick, disabled, tabStop }: { label: string; icon: ReactNode; active?: boolean; onClick: () => void; disabled?: boolean; tabStop?: boolean }) {
+  return (
+    <button type="button" className="tool" aria-label={label} title={label} aria-pressed={active} onClick={onClick} disabled={disabled} tabIndex={tabStop ? 0 : -1}>
+      {icon}
+    </button>
+  );
+}
+
+export default function RichTextEditor({ labelId, describedBy, value, onChange }: { labelId: string; describedBy?: string; value: string; onChange: (html: string) => void }) {
+  const [linkOpen, setLinkOpen] = useState(false);
+  const [imageOpen, setImageOpen] = useState(false);
+  const openLink = useRef(() => setLinkOpen(true));
+  const changed = useRef(onChange);
+  changed.current = onChange;
+  /** The last HTML this editor reported, to tell its own echoes from a value set from outside. */
+  const emitted = useRef(value);
+  const editor = useEditor({
+    extensions: [
+      StarterKit.configure({
+        heading: { levels: [2, 3, 4] },
+        codeBlock: false,
+        code: false,
+        strike: false,
+        underline: false,
+        horizontalRule: false,
+        link: { openOnClick: false, autolink: true, defaultProtocol: 'https', HTMLAttributes: { rel: null, target: null, class: null } },
+      }),
+      SessionImage.configure({ inline: false }),
+      Extension.create({
+        name: 'linkShortcut',
+        addKeyboardShortcuts: () => ({
+          'Mod-k': () => {
+            openLink.current();
+            return true;
+          },
+        }),
+      }),
+    ],
+    content: value,
+    editorProps: {
+      attributes: {
+        'aria-labelledby': labelId,
+        ...(describedBy ? { 'aria-describedby': describedBy } : {}),
+        role: 'textbox',
+        'aria-multiline': 'true',
+        class: 'rte-content',
+      },
+    },
+    onUpdate: ({ editor: e }) => {
+      emitted.current = e.isEmpty ? '' : e.getHTML();
+      changed.current(emitted.current);
+    },
+  });
+
+  // A value set from outside (not an echo of what was typed, which may lag behind the editor)
+  // replaces the content.
+  useEffect(() => {
+    if (!editor || editor.isDestroyed || value === emitted.current) return;
+    emitted.current = value;
+    editor.commands.setContent(value || '', { emitUpdate: false });
+  }, [editor, value]);
+
+  const state = useEditorState({
+    editor,
+    selector: ({ editor: e }) =>
+      e
+        ? {
+            bold: e.isActive('bold'),
+            italic: e.isActive('italic'),
+            h2: e.isActive('heading', { level: 2 }),
+            h3: e.isActive('heading', { level: 3 }),
+            paragraph: e.isActive('paragraph'),
+            bullet: e.isActive('bulletList'),
+            ordered: e.isActive('orderedList'),
+            link: e.isActive('link'),
+            href: (e.getAttributes('link').href as string | undefined) ?? '',
+            canUndo: e.can().undo(),
+            canRedo: e.can().redo(),
+          }
+        : null,
+  });
+  if (!editor || !state) return <div className="rte rte-loading">Loading the editor…</div>;
+  const chain = () => editor.chain().focus();
+
+  // The toolbar is one tab stop: arrows move between its buttons.
+  const onToolbarKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (!['ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(e.key)) return;
+    const buttons = [...e.currentTarget.querySelectorAll<HTMLButtonElement>('button:not(:disabled)')];
+    const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
+    const next = e.key === 'Home' ? 0 : e.key === 'End' ? buttons.length - 1 : (at + (e.key === 'ArrowRight' ? 1 : -1) + buttons.length) % buttons.length;
+    buttons[next]?.focus();
+    e.preventDefault();
+  };
+
+  return (
+    <div className="rte">
+      <div className="rte-toolbar" role="toolbar" aria-label="Formatting" onKeyDown={onToolbarKey}>
+        <ToolButton label="Paragraph" icon={<Pilcrow size={16} />} active={state.paragraph} onClick={() => chain().setParagraph().run()} tabStop />
+        <ToolButton label="Heading" icon={<Heading2 size={16} />} active={state.h2} onClick={() => chain().toggleHeading({ level: 2 }).run()} />
+        <ToolButton label="Subheading" icon={<Heading3 size={16} />} active={state.h3} onClick={() => chain().toggleHeading({ level: 3 }).run()} />
+        <span className="tool-sep" aria-hidden />
+        <ToolButton label="Bold" icon={<Bold size={16} />} active={state.bold} onClick={() => chain().toggleBold().run()} />
+        <ToolButton label="Italic" icon={<Italic size={16} />} active={state.italic} onClick={() => chain().toggleItalic().run()} />
+        <span className="tool-sep" aria-hidden />
+        <ToolButton label="Bulleted list" icon={<List size={16} />} active={state.bullet} onClick={() => chain().toggleBulletList().run()} />
+        <ToolButton label="Numbered list" icon={<ListOrdered size={16} />} active={state.ordered} onClick={() => chain().toggleOrderedList().run()} />
+        <span className="tool-sep" aria-hidden />
+        <ToolButton label="Link" icon={<Link size={16} />} active={state.link} onClick={() => setLinkOpen(true)} />
+        <ToolButton label="Remove link" icon={<Unlink size={16} />} disabled={!state.link} onClick={() => chain().extendMarkRange('link').unsetLink().run()} />
+        <ToolButton label="Image from the media library" icon={<ImagePlus size={16} />} onClick={() => setImageOpen(true)} />
+        <span className="tool-sep" aria-hidden />
+        <ToolButton label="Undo" icon={<Undo2 size={16} />} disabled={!state.canUndo} onClick={() => chain().undo().run()} />
+        <ToolButton label="Redo" icon={<Redo2 size={16} />} disabled={!state.canRedo} onClick={() => chain().redo().run()} />
+      </div>
+      <EditorContent editor={editor} />
+      {linkOpen ? <LinkDialog editor={editor} initial={state.href} onClose={() => setLinkOpen(false)} /> : null}
+      {imageOpen ? (
+        <MediaLibraryDialog
+          onClose={() => {
+            setImageOpen(false);
+            editor.commands.focus();
+          }}
+          onPick={(image) => {
+            setImageOpen(false);
+            chain().setImage({ src: image.src, alt: image.alt }).run();
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+function LinkDialog({ editor, initial, onClose }: { editor: Editor; initial: string; onClose: () => void }) {
+  const [url, setUrl] = useState(initial);
+  const close = () => {
+    onClose();
+    editor.commands.focus();
+  };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    e.stopPropagation();
+    const href = /^(https?:|mailto:|\/|#)/i.test(url.trim()) ? url.trim() : `https://${url.trim()}`;
+    const chain = editor.chain().focus().extendMarkRange('link');
+    if (editor.state.selection.empty && !editor.isActive('link')) {
+      chain.insertContent({ type: 'text', text: url.trim(), marks: [{ type: 'link', attrs: { href } }] }).run();
+    } else chain.setLink({ href }).run();
+    onClose();
+  };
+  return (
+    <Dialog title={initial ? 'Edit link' : 'Add a link'} onClose={close}>
+      <form className="stack" onSubmit={submit} aria-label="Link">
+        <label>
+          Link address
+          <input type="text" inputMode="url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://example.org/page" required />
+        </label>
+        <div className="actions">
+          <button type="button" onClick={close}>
+            Cancel
+          </button>
+          <button type="submit" className="primary">
+            {initial ? 'Update link' : 'Add link'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

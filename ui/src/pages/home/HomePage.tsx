@@ -1,0 +1,97 @@
+// Home: what an editor looks for first — their own drafts, what changed lately, and how many
+// objects of each type there are (each a way into its list).
+import { useEffect, useState } from 'react';
+import { api, type Resource } from '../../api/client';
+import { useCurrentUser } from '../../components/current-user';
+import { Empty, ErrorNote, Loading } from '../../components/feedback';
+import { StatusBadge } from '../../components/fields';
+import { formatDate, titleOf } from '../../components/format';
+import { FileText, Plus } from '../../components/icons';
+import { concreteTypes, useObjectTypes, type ObjectType } from '../../components/model';
+import { href } from '../../components/route';
+import { useList } from '../../components/use-list';
+import { editorTypes } from '../objects/object-types';
+
+export function HomePage() {
+  const user = useCurrentUser();
+  const { types, error } = useObjectTypes();
+  const listed = editorTypes(types);
+  const typeFilter = listed.length ? listed.map((t) => t.name).join(',') : null;
+  const recent = useList(typeFilter ? '/objects' : null, { 'filter[type]': typeFilter, sort: '-modified' }, 8);
+  const drafts = useList(typeFilter && user ? '/objects' : null, { 'filter[type]': typeFilter, 'filter[status]': 'draft', 'filter[created_by]': user?.id, sort: '-modified' }, 8);
+  return (
+    <section>
+      <div className="page-head">
+        <h1>Welcome{user ? `, ${user.name || user.username}` : ''}</h1>
+        <span className="spacer" />
+        {listed.some((t) => t.name === 'documents') ? (
+          <a className="button primary" href={href('objects', 'documents', 'new')}>
+            <Plus aria-hidden size={16} /> New document
+          </a>
+        ) : null}
+      </div>
+      <ErrorNote error={error} />
+      <div className="dashboard">
+        <section className="panel" aria-labelledby="home-drafts">
+          <h2 id="home-drafts">My drafts</h2>
+          <RecentList list={drafts} empty="You have no drafts. Everything you wrote is published or off." />
+        </section>
+        <section className="panel" aria-labelledby="home-recent">
+          <h2 id="home-recent">Recently changed</h2>
+          <RecentList list={recent} empty="Nothing has been written yet." />
+        </section>
+      </div>
+      <section aria-labelledby="home-counts">
+        <h2 id="home-counts">Content by type</h2>
+        {types ? <TypeCounts types={concreteTypes(types).filter((t) => t.name !== 'users')} /> : <Loading />}
+      </section>
+    </section>
+  );
+}
+
+function RecentList({ list, empty }: { list: ReturnType<typeof useList>; empty: string }) {
+  if (list.error) return <ErrorNote error={list.error} />;
+  if (!list.result) return <Loading />;
+  if (!list.result.data.length) return <Empty icon={<FileText size={28} />}>{empty}</Empty>;
+  return (
+    <ul className="recent">
+      {list.result.data.map((o: Resource) => (
+        <li key={`${o.type}-${o.id}`}>
+          <a href={href('objects', o.type, o.id)}>{titleOf(o)}</a>
+          <span className="muted">{o.type}</span>
+          <StatusBadge status={o.attributes.status} />
+          <span className="muted when">{formatDate(o.meta.modified)}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function TypeCounts({ types }: { types: ObjectType[] }) {
+  const [counts, setCounts] = useState<Record<string, number | null>>({});
+  const key = types.map((t) => t.name).join(',');
+  useEffect(() => {
+    let live = true;
+    for (const t of types) {
+      api.list(`/${t.name}`, { page_size: 1 }).then(
+        (r) => live && setCounts((c) => ({ ...c, [t.name]: r.pagination.count })),
+        () => live && setCounts((c) => ({ ...c, [t.name]: null })),
+      );
+    }
+    return () => {
+      live = false;
+    };
+  }, [key]); // eslint-disable-line react-hooks/exhaustive-deps
+  return (
+    <ul className="type-counts">
+      {types.map((t) => (
+        <li key={t.name}>
+          <a href={t.name === 'folders' ? href('folders') : href('objects', t.name)}>
+            <span className="count">{counts[t.name] ?? '–'}</span>
+            <span>{t.name}</span>
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,78 @@
+// The folders an object is filed in (GET /{type}/{id}/parents), each named by its path of titles;
+// add it to another folder or take it out (POST/DELETE /folders/{id}/relationships/children).
+import { useEffect, useState } from 'react';
+import { api, type Resource } from '../../api/client';
+import { Empty, ErrorNote } from '../../components/feedback';
+import { titleOf } from '../../components/format';
+import { Folder, FolderPlus, X } from '../../components/icons';
+import { href } from '../../components/route';
+import { useToast } from '../../components/toast';
+import { FolderPickerDialog } from '../folders/FolderPickerDialog';
+import { folderPath, useFolderTree, type FolderNode } from '../folders/folder-tree-data';
+
+export function FoldersOfObject({ object }: { object: Resource }) {
+  const [version, setVersion] = useState(0);
+  const [parents, setParents] = useState<Resource[] | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [picking, setPicking] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const { tree } = useFolderTree(version);
+  const toast = useToast();
+  const name = titleOf(object);
+
+  useEffect(() => {
+    api.listAll(`/${object.type}/${object.id}/parents`).then((p) => (setParents(p), setError(null)), setError);
+  }, [object.type, object.id, version]);
+
+  const change = async (method: 'POST' | 'DELETE', folderId: string, message: string) => {
+    setBusy(true);
+    try {
+      await api.relate(method, `/folders/${folderId}/relationships/children`, [{ type: object.type, id: object.id }]);
+      toast.success(message);
+      setVersion((v) => v + 1);
+    } catch (e) {
+      toast.error(e, method === 'POST' ? 'Not added to the folder' : 'Not removed from the folder');
+    } finally {
+      setBusy(false);
+    }
+  };
+  const pick = (folder: FolderNode) => {
+    setPicking(false);
+    if (parents?.some((p) => p.id === folder.id)) {
+      toast.success(`“${name}” is already in “${folderPath(tree, folder.id)}”.`);
+      return;
+    }
+    void change('POST', folder.id, `“${name}” added to “${folderPath(tree, folder.id)}”.`);
+  };
+
+  return (
+    <section className="panel" aria-labelledby="object-folders">
+      <div className="page-head">
+        <h2 id="object-folders">Folders</h2>
+        <span className="spacer" />
+        <button type="button" onClick={() => setPicking(true)} disabled={busy}>
+          <FolderPlus aria-hidden size={16} /> Add to folder…
+        </button>
+      </div>
+      <ErrorNote error={error} />
+      {parents && parents.length === 0 ? <Empty icon={<Folder size={28} />}>Not in any folder yet.</Empty> : null}
+      {parents && parents.length > 0 ? (
+        <ul className="chips" aria-label="Filed in">
+          {parents.map((p) => {
+            const path = folderPath(tree, p.id) || titleOf(p);
+            return (
+              <li key={p.id}>
+                <Folder aria-hidden size={14} />
+                <a href={href('folders', p.id)}>{path}</a>
+                <button type="button" className="icon-button" aria-label={`Remove from ${path}`} disabled={busy} onClick={() => void change('DELETE', p.id, `“${name}” removed from “${path}”.`)}>
+                  <X aria-hidden size={14} />
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      ) : null}
+      {picking ? <FolderPickerDialog title={`Add “${name}” to a folder`} onPick={pick} onClose={() => setPicking(false)} /> : null}
+    </section>
+  );
+}

@@ -1,0 +1,164 @@
+// One object's page: for media, the preview and file facts on top; the form made from the type's
+// schema (rich text for HTML fields, technical fields under "Advanced"); the folders it is filed
+// in; its relations. Unsaved edits are guarded (leaving asks, closing the tab asks), Ctrl/Cmd+S
+// saves, and every save or failure says so in a toast.
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { api, type Resource } from '../../api/client';
+import { ConfirmButton } from '../../components/dialog';
+import { ErrorNote, Loading } from '../../components/feedback';
+import { SelectField, STATUS_OPTIONS, StatusBadge, type Values } from '../../components/fields';
+import { formatDate, titleOf } from '../../components/format';
+import { Save, Trash2 } from '../../components/icons';
+import { isMediaType, useObjectTypes } from '../../components/model';
+import { forceNavigate, href } from '../../components/route';
+import { SchemaFields, attributesFromForm, changedAttributes, formFromAttributes, useSchema, type FormProperty } from '../../components/schema-form';
+import { useToast } from '../../components/toast';
+import { useSaveShortcut, useUnsavedChanges } from '../../components/unsaved';
+import { MediaDetails } from '../media/MediaDetails';
+import { FoldersOfObject } from './FoldersOfObject';
+import { RelationsPanel } from './RelationsPanel';
+
+export function ObjectEditor({ type, id }: { type: string; id: string }) {
+  const { properties, error: schemaError } = useSchema(type);
+  const { types } = useObjectTypes();
+  const [object, setObject] = useState<Resource | null>(null);
+  const [included, setIncluded] = useState<Resource[]>([]);
+  const [loadError, setLoadError] = useState<unknown>(null);
+
+  useEffect(() => {
+    setObject(null);
+    api.get(`/${type}/${id}`).then((r) => {
+      setObject(r.data);
+      setIncluded(r.included);
+    }, setLoadError);
+  }, [type, id]);
+
+  const error = schemaError ?? loadError;
+  if (error) return <ErrorNote error={error} />;
+  if (!properties || !object) return <Loading />;
+  return (
+    <section>
+      <p className="back">
+        <a href={href('objects', type)}>‹ {type}</a>
+      </p>
+      <ObjectForm type={type} object={object} properties={properties} onSaved={setObject} media={isMediaType(types, type) ? <MediaDetails object={object} included={included} /> : null} />
+      <FoldersOfObject object={object} />
+      <RelationsPanel object={object} />
+    </section>
+  );
+}
+
+function ObjectForm({
+  type,
+  object,
+  properties,
+  onSaved,
+  media,
+}: {
+  type: string;
+  object: Resource;
+  properties: FormProperty[];
+  onSaved: (r: Resource) => void;
+  media: React.ReactNode;
+}) {
+  const toValues = (o: Resource): Values => ({ ...formFromAttributes(properties, o.attributes), status: String(o.attributes.status ?? 'draft') });
+  const [saved, setSaved] = useState<Values>(() => toValues(object));
+  const [values, setValues] = useState<Values>(saved);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const toast = useToast();
+  const form = useRef<HTMLFormElement>(null);
+  const formId = useId();
+  const locked = Boolean(object.meta.locked);
+  const dirty = JSON.stringify(values) !== JSON.stringify(saved);
+  const main = properties.filter((p) => !p.advanced);
+  const advanced = properties.filter((p) => p.advanced);
+
+  const save = async (): Promise<boolean> => {
+    setBusy(true);
+    setError(null);
+    let result;
+    try {
+      const attributes = { ...attributesFromForm(properties, values), status: values.status };
+      const before = { ...attributesFromForm(properties, saved), status: saved.status };
+      result = await api.update(`/${type}/${object.id}`, type, object.id, changedAttributes(before, attributes));
+    } catch (e) {
+      setError(e);
+      toast.error(e, 'The changes were not saved');
+      return false;
+    } finally {
+      setBusy(false);
+    }
+    const next = toValues(result.data);
+    // What the server stored is the new baseline; what is typed stays as typed.
+    setSaved({ ...values, uname: next.uname ?? values.uname });
+    setValues((v) => ({ ...v, uname: next.uname ?? v.uname }));
+    onSaved(result.data);
+    toast.success('Changes saved.');
+    return true;
+  };
+  useUnsavedChanges(dirty, save);
+  useSaveShortcut(form);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    await save();
+  };
+
+  return (
+    <>
+      <div className="page-head sticky-head">
+        <h1>{titleOf(object)}</h1>
+        <StatusBadge status={object.attributes.status} />
+        {locked ? <span className="badge">locked</span> : null}
+        {dirty ? (
+          <span className="badge warn" role="status">
+            Unsaved changes
+          </span>
+        ) : null}
+        <span className="spacer" />
+        <button type="submit" form={formId} className="primary" disabled={busy} title="Save (Ctrl+S)">
+          <Save aria-hidden size={16} /> Save
+        </button>
+        <ConfirmButton
+          label="Move to trash"
+          icon={<Trash2 aria-hidden size={16} />}
+          title="Move this object to the trash?"
+          message={<p>You can restore it from the trash later.</p>}
+          action={() => api.remove(`/${type}/${object.id}`)}
+          onDone={() => {
+            toast.success(`“${titleOf(object)}” moved to the trash.`);
+            forceNavigate(href('objects', type));
+          }}
+          disabled={locked}
+          buttonTitle={locked ? 'A locked object cannot be deleted' : undefined}
+        />
+      </div>
+      {media}
+      <form id={formId} className="panel" onSubmit={submit} aria-label="Edit object" ref={form}>
+        <div className="form-grid">
+          <SelectField label="Status" name="status" values={values} onChange={setValues} options={STATUS_OPTIONS} disabled={locked} />
+          <SchemaFields properties={main} values={values} onChange={setValues} />
+        </div>
+        {advanced.length ? (
+          <details className="advanced">
+            <summary>Advanced</summary>
+            <div className="form-grid">
+              <SchemaFields properties={advanced} values={values} onChange={setValues} />
+            </div>
+          </details>
+        ) : null}
+        <p className="muted">
+          #{object.id} · created {formatDate(object.meta.created)} · modified {formatDate(object.meta.modified)} · published {formatDate(object.meta.published)}
+        </p>
+        <ErrorNote error={error} />
+        <div className="actions">
+          <span className="muted shortcut-hint">Ctrl+S saves</span>
+          <button type="submit" className="primary" disabled={busy}>
+            Save changes
+          </button>
+        </div>
+      </form>
+    </>
+  );
+}
