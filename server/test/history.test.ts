@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { createUser } from './helpers/fixtures.js';
+import { createUser, tinyPng } from './helpers/fixtures.js';
 import { expectError, startServer, type TestServer } from './helpers/server.js';
 
 const LEGACY = 'application/json, text/javascript';
@@ -153,6 +153,30 @@ describe('history of object writes', () => {
       ['update', { see_also: [b] }],
       ['update', { parents: [folderId] }],
       ['update', { parents: [] }],
+    ]);
+  });
+
+  test('a one-step upload is a create; linking and unlinking a stream are updates naming it', async () => {
+    const png = await tinyPng(3);
+    const up = await s.request('POST', '/images/upload/pixel.png', { token: admin, raw: png, headers: { 'Content-Type': 'image/png' } });
+    assert.equal(up.status, 201, up.text);
+    const imageId = up.body.data.id;
+    const [made] = await historyOf(imageId);
+    assert.equal(made.attributes.user_action, 'create');
+    assert.equal(made.meta.object_type, 'images');
+    assert.equal(made.attributes.changed.title, 'pixel.png');
+
+    const stream = await s.request('POST', '/streams/upload/other.png', { token: admin, raw: await tinyPng(4), headers: { 'Content-Type': 'image/png' } });
+    assert.equal(stream.status, 201, stream.text);
+    const uuid = stream.body.data.id;
+    const image = await s.request('POST', '/images', { token: admin, body: { data: { type: 'images', attributes: { title: 'Linked later' } } } });
+    const id = image.body.data.id;
+    const link = (data: unknown) => s.request('PATCH', `/streams/${uuid}/relationships/object`, { token: admin, body: { data } });
+    assert.equal((await link({ type: 'images', id })).status, 200);
+    assert.equal((await link(null)).status, 200);
+    assert.deepEqual(actions((await historyOf(id)).slice(1)), [
+      ['update', { stream: uuid }],
+      ['update', { stream: null }],
     ]);
   });
 

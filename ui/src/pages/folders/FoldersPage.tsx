@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api, type Resource } from '../../api/client';
 import { ConfirmButton, Dialog } from '../../components/dialog';
+import { HistoryPanel } from '../../components/history-panel';
 import { Empty, ErrorNote, Loading, Notice, Pager } from '../../components/feedback';
 import { Field, StatusBadge, type Values } from '../../components/fields';
 import { titleOf } from '../../components/format';
@@ -175,6 +176,7 @@ function FolderDetail({ id, version, onTreeChange }: { id: string; version: numb
         </form>
       </div>
       <FolderContents id={id} version={version} />
+      <HistoryPanel objectPath={`/folders/${id}`} refresh={folder} onRestored={onTreeChange} />
       {moving ? (
         <Dialog title={`Move “${titleOf(folder)}”`} onClose={() => setMoving(false)}>
           <p className="muted">Choose the new parent folder.</p>

@@ -4,6 +4,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { api, type Resource } from '../../api/client';
 import { ConfirmButton } from '../../components/dialog';
 import { ErrorNote, Loading } from '../../components/feedback';
+import { HistoryPanel } from '../../components/history-panel';
 import { ListView } from '../../components/list-view';
 import { SelectField, STATUS_OPTIONS, StatusBadge, type Values, FormFooter, SearchBox } from '../../components/fields';
 import { formatDate, titleOf } from '../../components/format';
@@ -117,11 +118,13 @@ function ObjectEditor({ type, id }: { type: string; id?: string }) {
   const { types } = useObjectTypes();
   const [object, setObject] = useState<Resource | null>(null);
   const [loadError, setLoadError] = useState<unknown>(null);
+  // Bumped when the history panel restored a version: the object and its form load again.
+  const [version, setVersion] = useState(0);
 
   useEffect(() => {
     setObject(null);
     if (id) api.get(`/${type}/${id}`).then((r) => setObject(r.data), setLoadError);
-  }, [type, id]);
+  }, [type, id, version]);
 
   const error = schemaError ?? loadError;
   if (error) return <ErrorNote error={error} />;
@@ -131,9 +134,10 @@ function ObjectEditor({ type, id }: { type: string; id?: string }) {
       <p>
         <a href={href('objects', type)}>‹ {type}</a>
       </p>
-      <ObjectForm key={object?.id ?? 'new'} type={type} object={object} properties={properties} onSaved={setObject} />
+      <ObjectForm key={`${object?.id ?? 'new'}-${version}`} type={type} object={object} properties={properties} onSaved={setObject} />
       {object && isMediaType(types, type) ? <MediaPreview object={object} /> : null}
       {object ? <RelationsPanel object={object} /> : null}
+      {object ? <HistoryPanel objectPath={`/${type}/${object.id}`} refresh={object} onRestored={() => setVersion((v) => v + 1)} /> : null}
     </section>
   );
 }
