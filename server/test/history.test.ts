@@ -131,9 +131,20 @@ describe('history of object writes', () => {
     assert.deepEqual(actions(entries.slice(1)), [['update', { name: 'Writer' }]]);
     const typed = await s.request('GET', `/users/${id}/history`, { token: admin });
     assert.deepEqual(typed.body.data, entries);
+    // An anonymous signup is a create with no user.
+    const signup = await s.request('POST', '/signup', {
+      headers: { 'Content-Type': 'application/json' },
+      body: { username: 'newcomer', password: 'newcomer-secret-1', email: 'newcomer@example.com', activation_url: 'http://127.0.0.1:9/activate' },
+    });
+    assert.equal(signup.status, 202, signup.text);
+    const [joined] = await historyOf(signup.body.data.id);
+    assert.equal(joined.attributes.user_action, 'create');
+    assert.equal(joined.attributes.user_id, null);
+    assert.equal(joined.meta.username, null);
+    assert.equal(joined.attributes.changed.username, 'newcomer');
     // Nowhere in the table: neither the passwords nor their hashes.
     const texts = (db.prepare('select changed from history').all() as Array<{ changed: string }>).map((r) => r.changed).join('\n');
-    for (const secret of ['writer-secret-1', 'another-secret-2', 'third-secret-3', 'password', '$argon2', '$2b$', 'scrypt']) {
+    for (const secret of ['writer-secret-1', 'another-secret-2', 'third-secret-3', 'newcomer-secret-1', 'password', '$argon2', '$2b$', 'scrypt']) {
       assert.ok(!texts.includes(secret), `history holds "${secret}"`);
     }
   });
@@ -154,6 +165,23 @@ describe('history of object writes', () => {
       ['update', { parents: [folderId] }],
       ['update', { parents: [] }],
     ]);
+  });
+
+  test('trashing a folder records the trash of each sub-folder it takes along (one row each)', async () => {
+    const mk = async (title: string, parent?: string) => {
+      const res = await s.request('POST', '/folders', {
+        token: admin,
+        body: { data: { type: 'folders', attributes: { title }, ...(parent ? { relationships: { parent: { data: { type: 'folders', id: parent } } } } : {}) } },
+      });
+      assert.equal(res.status, 201, res.text);
+      return res.body.data.id as string;
+    };
+    const top = await mk('Top');
+    const subs = [await mk('Sub 1', top), await mk('Sub 2', top), await mk('Sub 3', top)];
+    const before = countEntries();
+    assert.equal((await s.request('DELETE', `/folders/${top}`, { token: admin })).status, 204);
+    assert.equal(countEntries(), before + 4);
+    for (const id of [top, ...subs]) assert.deepEqual(actions((await historyOf(id)).slice(-1)), [['trash', { deleted: true }]]);
   });
 
   test('a one-step upload is a create; linking and unlinking a stream are updates naming it', async () => {
