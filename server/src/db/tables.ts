@@ -3,6 +3,7 @@
 import type { Generated } from 'kysely';
 import type { AccountsTables } from '../resources/accounts/tables.js';
 import type { FolderTables } from '../resources/folders/tables.js';
+import type { HistoryTables } from '../resources/history/tables.js';
 import type { LegacyTables } from '../resources/terms/tables.js';
 import type { ObjectsFamilyTables } from '../resources/objects/tables.js';
 import type { MediaTables } from '../resources/streams/tables.js';
@@ -91,4 +92,4 @@ export interface CoreTables {
   refresh_tokens: RefreshTokensTable;
 }
 
-export interface Database extends CoreTables, ObjectsFamilyTables, FolderTables, AccountsTables, MediaTables, LegacyTables, WebhookTables {}
+export interface Database extends CoreTables, ObjectsFamilyTables, FolderTables, AccountsTables, MediaTables, LegacyTables, WebhookTables, HistoryTables {}

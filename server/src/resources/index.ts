@@ -6,6 +6,7 @@ import { accountsRoutes } from './accounts/index.js';
 import { authRoutes } from './auth/routes.js';
 import { backupsRoutes } from './backups/routes.js';
 import { foldersRoutes } from './folders/routes.js';
+import { historyFamily } from './history/index.js';
 import { homeRoutes } from './home/routes.js';
 import { legacyRoutes } from './legacy/routes.js';
 import { modelRoutes } from './model/routes.js';
@@ -34,6 +35,8 @@ export const families: Family[] = [
   termsRoutes,
   legacyRoutes,
   operationsRoutes,
+  // Before objects: /{type}/{id}/history must win over the objects family's /{type}/{id}/{relation}.
+  historyFamily,
   // Before objects: its worker starts once every object extension (folders, media) is registered.
   webhooksFamily,
   objectsRoutes,

@@ -489,3 +489,37 @@ export const webhooks = {
   redeliver: async (id: string, deliveryId: string) =>
     toSingle(await call('POST', `${webhooks.deliveriesPath(id)}/${encodeURIComponent(deliveryId)}/redeliver`)) as SingleResult<DeliveryAttributes>,
 };
+
+// ---- history ----
+
+export type HistoryAction = 'create' | 'update' | 'trash' | 'restore' | 'remove';
+
+export interface HistoryAttributes {
+  resource_id: string;
+  resource_type: 'objects';
+  user_id: number | null;
+  application_id: number | null;
+  user_action: HistoryAction;
+  /** New values of the fields that changed (every field set, on create). */
+  changed: Record<string, unknown>;
+  created: string;
+}
+
+/** `meta` of an entry in an object's history. */
+export interface HistoryMeta {
+  object_type: string;
+  username: string | null;
+  /** Values of the changed fields just before the change; null for a create. */
+  before?: Record<string, unknown> | null;
+}
+
+/**
+ * An object's history (`{objectPath}` is `/{type}/{id}` or `/objects/{id}`) and restoring a version:
+ * the server writes the object back to its state at that entry, as a new change.
+ */
+export const history = {
+  path: (objectPath: string) => `${objectPath}/history`,
+  list: async (objectPath: string, query?: Query) => (await api.list(history.path(objectPath), query)) as ListResult<HistoryAttributes>,
+  restore: async (objectPath: string, historyId: string) =>
+    toSingle(await call('POST', `${history.path(objectPath)}/${encodeURIComponent(historyId)}/restore`)),
+};

@@ -5,7 +5,8 @@ import { api, type Resource, type SingleResult } from '../api/client';
 import type { Values } from './fields';
 import { useAction } from './use-list';
 
-export function useResource(path: string | null) {
+/** `reloadKey`: any value whose change loads the resource again (e.g. after a version was restored). */
+export function useResource(path: string | null, reloadKey: unknown = null) {
   const [resource, setResource] = useState<Resource | null>(null);
   const [values, setValues] = useState<Values>({});
   const [loadError, setLoadError] = useState<unknown>(null);
@@ -20,7 +21,7 @@ export function useResource(path: string | null) {
       setValues({ ...r.data.attributes });
       setLoadError(null);
     }, setLoadError);
-  }, [path]);
+  }, [path, reloadKey]);
 
   const submit = useCallback(
     async (write: () => Promise<SingleResult>) => {

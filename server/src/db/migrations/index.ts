@@ -8,6 +8,7 @@ import * as m0040 from './0040-streams.js';
 import * as m0050 from './0050-legacy.js';
 import * as m0060 from './0060-list-indexes.js';
 import * as m0061 from './0061-title-index.js';
+import * as m0070 from './0070-history.js';
 import * as m0071 from './0071-webhooks.js';
 
 export const migrations: Record<string, Migration> = {
@@ -19,5 +20,6 @@ export const migrations: Record<string, Migration> = {
   '0050-legacy': m0050,
   '0060-list-indexes': m0060,
   '0061-title-index': m0061,
+  '0070-history': m0070,
   '0071-webhooks': m0071,
 };

@@ -23,7 +23,7 @@ import { resourceSchema, validateAgainstSchema, type ResourceSchema } from '../o
 import { isConstraintViolation, removeJsonProperty } from '../../db/dialect/sqlite.js';
 
 /** Paths the product keeps for itself (contract: Routes reserved by the product). */
-export const RESERVED_ROUTES = ['admin', 'auth', 'signup', 'status', 'home', 'model', 'trash', 'streams', 'media', 'files', 'posters', 'poster', 'objects', 'users', 'roles', 'folders', 'applications', 'operations'];
+export const RESERVED_ROUTES = ['admin', 'auth', 'signup', 'status', 'home', 'model', 'trash', 'streams', 'media', 'files', 'posters', 'poster', 'objects', 'users', 'roles', 'folders', 'applications', 'operations', 'history', 'backups', 'webhooks'];
 const NAME = /^[a-z][a-z0-9_]*$/;
 
 async function writeModel<T>(ctx: AppContext, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
@@ -337,7 +337,7 @@ export function requireRelation(ctx: AppContext, key: string): RelationDef {
 function checkRelationNames(ctx: AppContext, name: string, inverse: string, self?: RelationDef) {
   for (const n of [name, inverse]) {
     if (!NAME.test(n)) throw badRequest(`Relation name "${n}" must be lower snake case`, 'invalid_name');
-    if ([...CORE_ATTRIBUTES, ...META_FIELDS, 'relationships', 'parents', 'children', 'parent', 'streams', 'roles'].includes(n)) {
+    if ([...CORE_ATTRIBUTES, ...META_FIELDS, 'relationships', 'parents', 'children', 'parent', 'streams', 'roles', 'history'].includes(n)) {
       throw badRequest(`"${n}" cannot name a relation`, 'invalid_name');
     }
     const other = findRelation(ctx, n);

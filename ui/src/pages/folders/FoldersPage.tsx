@@ -4,6 +4,7 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, type Resource } from '../../api/client';
 import { ConfirmButton, Dialog } from '../../components/dialog';
+import { HistoryPanel } from '../../components/history-panel';
 import { Empty, ErrorNote, Loading, Pager } from '../../components/feedback';
 import { Field, StatusBadge, type Values } from '../../components/fields';
 import { titleOf } from '../../components/format';
@@ -210,6 +211,7 @@ function FolderDetail({ id, version, tree, onTreeChange }: { id: string; version
         </form>
       </div>
       <FolderContents id={id} version={version} onChange={() => onTreeChange()} />
+      <HistoryPanel objectPath={`/folders/${id}`} refresh={folder} onRestored={onTreeChange} />
       {moving ? (
         <Dialog title={`Move “${titleOf(folder)}”`} onClose={() => setMoving(false)}>
           <p className="muted">Choose the new parent folder (arrow keys and Enter work too).</p>

@@ -15,6 +15,7 @@ import { SchemaFields, attributesFromForm, changedAttributes, formFromAttributes
 import { useToast } from '../../components/toast';
 import { useSaveShortcut, useUnsavedChanges } from '../../components/unsaved';
 import { MediaDetails } from '../media/MediaDetails';
+import { HistoryPanel } from '../../components/history-panel';
 import { FoldersOfObject } from './FoldersOfObject';
 import { RelationsPanel } from './RelationsPanel';
 
@@ -24,6 +25,8 @@ export function ObjectEditor({ type, id }: { type: string; id: string }) {
   const [object, setObject] = useState<Resource | null>(null);
   const [included, setIncluded] = useState<Resource[]>([]);
   const [loadError, setLoadError] = useState<unknown>(null);
+  // Bumped when the history panel restored a version: the object and its form load again.
+  const [version, setVersion] = useState(0);
 
   useEffect(() => {
     setObject(null);
@@ -31,7 +34,7 @@ export function ObjectEditor({ type, id }: { type: string; id: string }) {
       setObject(r.data);
       setIncluded(r.included);
     }, setLoadError);
-  }, [type, id]);
+  }, [type, id, version]);
 
   const error = schemaError ?? loadError;
   if (error) return <ErrorNote error={error} />;
@@ -41,9 +44,10 @@ export function ObjectEditor({ type, id }: { type: string; id: string }) {
       <p className="back">
         <a href={href('objects', type)}>‹ {type}</a>
       </p>
-      <ObjectForm type={type} object={object} properties={properties} onSaved={setObject} media={isMediaType(types, type) ? <MediaDetails object={object} included={included} /> : null} />
+      <ObjectForm key={version} type={type} object={object} properties={properties} onSaved={setObject} media={isMediaType(types, type) ? <MediaDetails object={object} included={included} /> : null} />
       <FoldersOfObject object={object} />
       <RelationsPanel object={object} />
+      <HistoryPanel objectPath={`/${type}/${object.id}`} refresh={object} onRestored={() => setVersion((v) => v + 1)} />
     </section>
   );
 }

@@ -1,11 +1,12 @@
 // Trash: trashed objects with type and date; restore or delete permanently, one or the selected.
 import { useState } from 'react';
-import { api } from '../../api/client';
-import { ConfirmButton } from '../../components/dialog';
+import { api, type Resource } from '../../api/client';
+import { ConfirmButton, Dialog } from '../../components/dialog';
 import { Empty, ErrorNote, Loading, Pager } from '../../components/feedback';
 import { RotateCcw, Trash2 } from '../../components/icons';
 import { useToast } from '../../components/toast';
 import { formatDate, titleOf } from '../../components/format';
+import { HistoryPanel } from '../../components/history-panel';
 import { useAction, useList } from '../../components/use-list';
 
 const restore = (id: string) => api.patch(`/trash/${id}`, { id, type: 'objects' });
@@ -14,6 +15,8 @@ const purge = (id: string) => api.remove(`/trash/${id}`);
 export function TrashPage() {
   const list = useList('/trash');
   const [selected, setSelected] = useState<Set<string>>(new Set());
+  /** The trashed object whose history is open (read-only: versions come back after a restore). */
+  const [historyOf, setHistoryOf] = useState<Resource | null>(null);
   const { busy, error, run } = useAction();
   const toast = useToast();
   const items = list.result?.data ?? [];
@@ -99,6 +102,9 @@ export function TrashPage() {
                   <td>{String(o.attributes.type ?? o.meta.type ?? o.type)}</td>
                   <td>{formatDate(o.meta.deleted ?? o.meta.trashed ?? o.meta.modified)}</td>
                   <td className="actions-cell">
+                    <button type="button" className="small" onClick={() => setHistoryOf(o)} aria-label={`History of ${titleOf(o)}`}>
+                      History
+                    </button>
                     <button type="button" className="small" onClick={() => void each([o.id], restore, 'restored')} disabled={busy} aria-label={`Restore ${titleOf(o)}`}>
                       Restore
                     </button>
@@ -121,6 +127,11 @@ export function TrashPage() {
         </div>
       ) : null}
       <Pager pagination={list.result?.pagination ?? null} onPage={list.setPage} label="Trash pages" />
+      {historyOf ? (
+        <Dialog title={`History of “${titleOf(historyOf)}”`} onClose={() => setHistoryOf(null)}>
+          <HistoryPanel objectPath={`/objects/${historyOf.id}`} canRestore={false} />
+        </Dialog>
+      ) : null}
     </section>
   );
 }

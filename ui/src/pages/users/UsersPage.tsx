@@ -3,6 +3,7 @@
 import { useState, type FormEvent } from 'react';
 import { api } from '../../api/client';
 import { ConfirmButton } from '../../components/dialog';
+import { HistoryPanel } from '../../components/history-panel';
 import { ErrorNote, Loading, Notice } from '../../components/feedback';
 import { ListView } from '../../components/list-view';
 import { useResource } from '../../components/use-resource';
@@ -122,7 +123,9 @@ function NewUser() {
 }
 
 function UserDetail({ id }: { id: string }) {
-  const { resource: user, values, setValues, loadError, notice, save, submit: write } = useResource(`/users/${id}`);
+  // Bumped when the history panel restored a version: the user loads again.
+  const [version, setVersion] = useState(0);
+  const { resource: user, values, setValues, loadError, notice, save, submit: write } = useResource(`/users/${id}`, version);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const attributes = { ...nullIfEmpty(values, PROFILE_FIELDS), status: values.status, blocked: Boolean(values.blocked) };
@@ -169,6 +172,7 @@ function UserDetail({ id }: { id: string }) {
         <PasswordForm id={id} />
         <UserRoles id={id} />
       </div>
+      <HistoryPanel objectPath={`/users/${id}`} refresh={user} onRestored={() => setVersion((v) => v + 1)} />
     </section>
   );
 }

@@ -1,0 +1,88 @@
+// /history (admins), /{type}/{id}/history and /objects/{id}/history (signed-in users who may read
+// the object; trashed objects for admins only), and restoring a version with
+// POST …/history/{historyId}/restore. Mounted before the objects family, whose
+// /{type}/{id}/{relation} would otherwise take these paths.
+import type { Request, Response } from 'express';
+import type { AppContext } from '../../context.js';
+import { forbidden } from '../../http/errors.js';
+import { sendList, sendResource } from '../../http/jsonapi.js';
+import { parseListQuery } from '../../http/query.js';
+import type { RouteDef } from '../../http/router.js';
+import { pathId } from '../../http/params.js';
+import { typeById, typeByName, type ObjectType } from '../objects/model.js';
+import { requireObject } from '../objects/read.js';
+import type { ObjectRow } from '../objects/rows.js';
+import { serializeObject } from '../objects/serialize.js';
+import {
+  HISTORY_LIST_SPEC,
+  OBJECT_HISTORY_LIST_SPEC,
+  getEntry,
+  listHistory,
+  restoreVersion,
+  serializeEntry,
+  valuesBefore,
+  writerNames,
+} from './service.js';
+
+/** The concrete, enabled type named by the first path segment (users and folders included). */
+function pathType(ctx: AppContext, req: Request): ObjectType | undefined {
+  const t = typeByName(ctx, req.path.split('/')[1] ?? '');
+  return t && !t.isAbstract && t.enabled ? t : undefined;
+}
+
+export function historyRoutes(ctx: AppContext): RouteDef[] {
+  const isTypePath = (req: Request) => !!pathType(ctx, req);
+
+  /** The object of the path as the caller may read it; trashed ones only for admins. */
+  const objectOf = (req: Request, trashedToo: boolean) =>
+    requireObject(ctx, String(req.params.id), {
+      viewer: req.auth,
+      typeName: pathType(ctx, req)?.name,
+      trashed: trashedToo && req.auth.isAdmin ? 'any' : false,
+    });
+
+  const sendObjectHistory = async (req: Request, res: Response, row: ObjectRow) => {
+    const q = parseListQuery(req, OBJECT_HISTORY_LIST_SPEC);
+    const { rows, count } = await listHistory(ctx.db, q, row.id);
+    const [names, before] = await Promise.all([writerNames(ctx.db, rows), valuesBefore(ctx.db, row.id, rows)]);
+    const data = rows.map((r) => serializeEntry(req, r, { username: r.user_id === null ? null : names.get(r.user_id), before: before.get(r.id) ?? null }));
+    sendList(req, res, data, { count, page: q.page, pageSize: q.pageSize });
+  };
+
+  const restore = async (req: Request, res: Response) => {
+    const row = await objectOf(req, false);
+    if (!req.auth.isAdmin && typeById(ctx, row.object_type_id)?.name === 'users') throw forbidden('Only administrators may restore versions of users');
+    const entry = await getEntry(ctx.db, pathId(req, 'historyId'));
+    await restoreVersion(ctx, row, entry, req.auth);
+    const { data } = await serializeObject(req, ctx, await requireObject(ctx, row.id));
+    sendResource(req, res, data, { meta: { restored_from: String(entry.id) } });
+  };
+
+  return [
+    {
+      method: 'get',
+      path: '/history',
+      guard: 'admin',
+      handler: async (req, res) => {
+        const q = parseListQuery(req, HISTORY_LIST_SPEC);
+        const { rows, count } = await listHistory(ctx.db, q);
+        const names = await writerNames(ctx.db, rows);
+        sendList(req, res, rows.map((r) => serializeEntry(req, r, { username: r.user_id === null ? null : names.get(r.user_id) })), { count, page: q.page, pageSize: q.pageSize });
+      },
+    },
+    {
+      method: 'get',
+      path: '/history/:id',
+      guard: 'admin',
+      handler: async (req, res) => {
+        const row = await getEntry(ctx.db, pathId(req));
+        const [names, before] = await Promise.all([writerNames(ctx.db, [row]), valuesBefore(ctx.db, row.resource_id, [row])]);
+        sendResource(req, res, serializeEntry(req, row, { username: row.user_id === null ? null : names.get(row.user_id), before: before.get(row.id) ?? null }));
+      },
+    },
+    { method: 'get', path: '/objects/:id/history', guard: 'user', handler: async (req, res) => sendObjectHistory(req, res, await objectOf(req, true)) },
+    { method: 'get', path: '/:type/:id/history', guard: 'user', when: isTypePath, handler: async (req, res) => sendObjectHistory(req, res, await objectOf(req, true)) },
+    { method: 'post', path: '/objects/:id/history/:historyId/restore', guard: 'user', handler: restore },
+    { method: 'post', path: '/:type/:id/history/:historyId/restore', guard: 'user', when: isTypePath, handler: restore },
+  ];
+}

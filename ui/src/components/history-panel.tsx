@@ -1,0 +1,139 @@
+// The history of one object: who changed what and when, each changed field with its value before
+// and after, newest first; "Restore this version" writes the object back to its state after that
+// change (a new change of its own). Self-contained: any page with an object path can show it.
+import { history, type HistoryAction, type HistoryAttributes, type HistoryMeta, type Resource } from '../api/client';
+import { ConfirmButton } from './dialog';
+import { ErrorNote, Loading, Pager } from './feedback';
+import { formatDate } from './format';
+import { useList } from './use-list';
+import './history-panel.css';
+
+const ACTION_LABEL: Record<HistoryAction, string> = {
+  create: 'Created',
+  update: 'Changed',
+  trash: 'Moved to trash',
+  restore: 'Restored from trash',
+  remove: 'Deleted permanently',
+};
+
+/** Versions that can be brought back: the state after a create or an update. */
+const RESTORABLE = new Set<HistoryAction>(['create', 'update']);
+
+const PAGE_SIZE = 10;
+
+function Value({ value }: { value: unknown }) {
+  if (value === null || value === undefined) return <span className="history-value-empty">not set</span>;
+  if (typeof value === 'boolean') return <>{value ? 'yes' : 'no'}</>;
+  if (Array.isArray(value)) return value.length ? <>{value.map(String).join(', ')}</> : <span className="history-value-empty">none</span>;
+  if (typeof value === 'object') return <code>{JSON.stringify(value)}</code>;
+  const text = String(value);
+  return text.length > 240 ? <span title={text}>{text.slice(0, 240)}…</span> : <>{text}</>;
+}
+
+const fieldLabel = (name: string) => name.replace(/_/g, ' ');
+
+function whoOf(entry: Resource<HistoryAttributes>): string {
+  const meta = entry.meta as HistoryMeta;
+  const who = meta.username ?? (entry.attributes.user_id !== null ? `user #${entry.attributes.user_id}` : 'System');
+  return entry.attributes.application_id !== null ? `${who} (application #${entry.attributes.application_id})` : who;
+}
+
+function Changes({ entry }: { entry: Resource<HistoryAttributes> }) {
+  const before = (entry.meta as HistoryMeta).before ?? null;
+  const fields = Object.keys(entry.attributes.changed);
+  if (!fields.length) return null;
+  return (
+    <table className="history-changes" aria-label="Changed fields">
+      <thead>
+        <tr>
+          <th>Field</th>
+          <th>Before</th>
+          <th>After</th>
+        </tr>
+      </thead>
+      <tbody>
+        {fields.map((f) => (
+          <tr key={f}>
+            <th scope="row">{fieldLabel(f)}</th>
+            <td className="before">{entry.attributes.user_action === 'create' ? <span className="history-value-empty">—</span> : <Value value={before?.[f]} />}</td>
+            <td className="after">
+              <Value value={entry.attributes.changed[f]} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/**
+ * `objectPath`: `/{type}/{id}` (or `/objects/{id}`, e.g. for a trashed object). `canRestore`:
+ * offer "Restore this version" (not for trashed objects). `refresh`: any value whose change
+ * reloads the list (the object after a save). `onRestored`: after a restore, to reload the object.
+ */
+export function HistoryPanel({
+  objectPath,
+  canRestore = true,
+  refresh = null,
+  onRestored,
+}: {
+  objectPath: string;
+  canRestore?: boolean;
+  refresh?: unknown;
+  onRestored?: () => void;
+}) {
+  const list = useList(history.path(objectPath), { sort: '-id' }, PAGE_SIZE, refresh);
+  const entries = (list.result?.data ?? []) as Resource<HistoryAttributes>[];
+  return (
+    <section className="panel history-panel" aria-label="History">
+      <div className="page-head">
+        <h2>History</h2>
+        <span className="spacer" />
+        <button type="button" className="small" onClick={() => void list.reload()} disabled={list.loading}>
+          Refresh
+        </button>
+      </div>
+      <ErrorNote error={list.error} />
+      {list.loading && !list.result ? <Loading what="Loading history" /> : null}
+      {list.result && entries.length === 0 ? <p className="muted">No changes recorded yet.</p> : null}
+      <ol className="history-list">
+        {entries.map((entry, i) => {
+          const current = list.page === 1 && i === 0;
+          const action = entry.attributes.user_action;
+          const when = formatDate(entry.attributes.created);
+          return (
+            <li key={entry.id} className={`history-entry${current ? ' current' : ''}`} aria-label={`${ACTION_LABEL[action]} by ${whoOf(entry)}, ${when}`}>
+              <div className="history-head">
+                <span className={`badge history-${action}`}>{ACTION_LABEL[action]}</span>
+                <strong>{whoOf(entry)}</strong>
+                <span className="muted">{when}</span>
+                {current ? <span className="badge">latest</span> : null}
+                <span className="spacer" />
+                {canRestore && !current && RESTORABLE.has(action) ? (
+                  <ConfirmButton
+                    label="Restore this version"
+                    className="small"
+                    title="Restore this version?"
+                    message={
+                      <p>
+                        The object's fields go back to how they were after this change ({when}). This is saved as a new change,
+                        so it can be undone the same way; relations, folders and files stay as they are.
+                      </p>
+                    }
+                    action={() => history.restore(objectPath, entry.id)}
+                    onDone={() => {
+                      void list.reload();
+                      onRestored?.();
+                    }}
+                  />
+                ) : null}
+              </div>
+              <Changes entry={entry} />
+            </li>
+          );
+        })}
+      </ol>
+      {list.result && list.result.pagination.page_count > 1 ? <Pager pagination={list.result.pagination} onPage={list.setPage} label="History pages" /> : null}
+    </section>
+  );
+}
