@@ -115,6 +115,19 @@ describe('one write pipeline', () => {
     assert.deepEqual(since(mark), [['create', 'documents', legacyId], ['update', 'documents', legacyId]]);
   });
 
+  test('a password change is recorded as a change of credentials, never with the password', async () => {
+    const u = await s.request('POST', '/users', { token: admin, body: { data: { type: 'users', attributes: { username: 'pat', password: 'pat-secret-1' } } } });
+    const mark = committed.length;
+    const patch = await s.request('PATCH', `/users/${u.body.data.id}`, { token: admin, body: { data: { id: u.body.data.id, type: 'users', attributes: { password: 'pat-secret-2' } } } });
+    assert.equal(patch.status, 200, patch.text);
+    assert.deepEqual(since(mark), [['update', 'users', Number(u.body.data.id)]]);
+    assert.deepEqual(committed[mark].changed, { credentials_changed: true });
+    const history = await s.request('GET', `/users/${u.body.data.id}/history`, { token: admin });
+    assert.equal(history.status, 200, history.text);
+    assert.ok(!history.text.includes('pat-secret'), 'no password in the history');
+    assert.deepEqual(history.body.data.at(-1).attributes.changed, { credentials_changed: true });
+  });
+
   test('a write that fails records nothing after the commit', async () => {
     const id = await create({ title: 'Lock me' });
     assert.equal((await s.request('PATCH', `/documents/${id}`, { token: admin, body: { data: { id: String(id), type: 'documents', meta: { locked: true } } } })).status, 200);

@@ -230,7 +230,11 @@ export const usersExtension: ObjectExtension = {
     const before = await getUser(trx, id);
     const changed: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(set)) if (value !== before[key as keyof UserRow]) changed[key] = value;
-    if (w.own.passwordHash !== undefined) Object.assign(set, { password_hash: w.own.passwordHash, num_login_err: 0 });
+    if (w.own.passwordHash !== undefined) {
+      Object.assign(set, { password_hash: w.own.passwordHash, num_login_err: 0 });
+      // The change is recorded, never the password.
+      changed.credentials_changed = true;
+    }
     if (Object.keys(set).length) await trx.updateTable('users').set(set).where('id', '=', id).execute();
     // A new password, a block or switching the account off ends every session at once.
     const off = w.attributes.status !== undefined && w.attributes.status !== 'on';
