@@ -42,10 +42,12 @@ export function MediaLibraryDialog({ onPick, onClose }: { onPick: (image: { src:
           const url = typeof m.meta.media_url === 'string' ? relativeUrl(m.meta.media_url) : null;
           return (
             <li key={m.id}>
-              <button type="button" disabled={!url} onClick={() => url && onPick({ src: url, alt: titleOf(m), resource: m })} aria-label={`Insert ${titleOf(m)}`}>
-                <span className="thumb">
+              <button type="button" disabled={!url} onClick={() => url && onPick({ src: url, alt: titleOf(m), resource: m })}>
+                {/* The name is the visible caption (axe: label-content-name-mismatch), "Insert" read first. */}
+                <span className="thumb" aria-hidden="true">
                   <ThumbnailImage thumb={thumbs.get(m.id)} alt="" />
                 </span>
+                <span className="visually-hidden">Insert </span>
                 <span className="caption">{titleOf(m)}</span>
               </button>
             </li>
