@@ -501,22 +501,27 @@ describe('scheduled backups', () => {
   test('FOLIO_BACKUP_INTERVAL_HOURS makes backups on a timer; FOLIO_BACKUP_KEEP keeps the newest scheduled ones; manual ones stay', async () => {
     // 0.0003 h ≈ 1.1 s
     const s = await startServer({ FOLIO_BACKUP_INTERVAL_HOURS: '0.0003', FOLIO_BACKUP_KEEP: '2' });
-    const token = await s.adminToken();
-    const manual = await s.request('POST', '/backups', { token });
-    assert.equal(manual.status, 201);
-    const deadline = Date.now() + 20_000;
-    let scheduled: { id: string; meta: { kind: string } }[] = [];
-    let seen = new Set<string>();
-    while (Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 250));
-      const list = await s.request('GET', '/backups?page_size=100', { token });
-      scheduled = list.body.data.filter((b: { meta: { kind: string } }) => b.meta.kind === 'scheduled');
-      for (const b of scheduled) seen.add(b.id);
-      assert.ok(scheduled.length <= 2, `at most FOLIO_BACKUP_KEEP scheduled backups are kept: ${scheduled.length}`);
-      assert.ok(list.body.data.some((b: { id: string }) => b.id === manual.body.data.id), 'the manual backup stays');
-      if (seen.size >= 4) break;
+    try {
+      const token = await s.adminToken();
+      const manual = await s.request('POST', '/backups', { token });
+      assert.equal(manual.status, 201);
+      const deadline = Date.now() + 20_000;
+      let scheduled: { id: string; meta: { kind: string } }[] = [];
+      let seen = new Set<string>();
+      while (Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 250));
+        const list = await s.request('GET', '/backups?page_size=100', { token });
+        scheduled = list.body.data.filter((b: { meta: { kind: string } }) => b.meta.kind === 'scheduled');
+        for (const b of scheduled) seen.add(b.id);
+        assert.ok(scheduled.length <= 2, `at most FOLIO_BACKUP_KEEP scheduled backups are kept: ${scheduled.length}`);
+        assert.ok(list.body.data.some((b: { id: string }) => b.id === manual.body.data.id), 'the manual backup stays');
+        if (seen.size >= 4) break;
+      }
+      assert.ok(seen.size >= 4, `scheduled backups were made: ${seen.size}`);
+    } catch (err) {
+      await s.close();
+      throw err;
     }
-    assert.ok(seen.size >= 4, `scheduled backups were made: ${seen.size}`);
     const dir = s.dataDir;
     await s.server.close();
     // Closed: the timer is cleared, nothing more is written.

@@ -121,6 +121,8 @@ export class BackupService {
       onProgress: (p) => Object.assign(progress, p),
     });
     this.running = { id, kind, started: new Date().toISOString(), progress, done: work.catch(() => undefined), abort };
+    // Room for the new scheduled backup first, so that no list ever shows more than the kept number.
+    if (kind === 'scheduled') await this.prune(Math.max(0, this.ctx.config.backupKeep - 1)).catch(() => undefined);
     try {
       const info = await work;
       if (kind === 'scheduled') await this.prune();
@@ -188,9 +190,9 @@ export class BackupService {
   }
 
   /** Delete scheduled backups past the newest FOLIO_BACKUP_KEEP (manual ones are never deleted). */
-  async prune(): Promise<void> {
+  async prune(keep = this.ctx.config.backupKeep): Promise<void> {
     const scheduled = (await this.list()).filter((b) => b.kind === 'scheduled');
-    for (const old of scheduled.slice(this.ctx.config.backupKeep)) await this.remove(old.id).catch(() => undefined);
+    for (const old of scheduled.slice(keep)) await this.remove(old.id).catch(() => undefined);
   }
 
   /** Remove leftovers (staging folders, partial files) of backups that crashed long ago. */
