@@ -9,6 +9,7 @@ import * as m0050 from './0050-legacy.js';
 import * as m0060 from './0060-list-indexes.js';
 import * as m0061 from './0061-title-index.js';
 import * as m0071 from './0071-webhooks.js';
+import * as m0080 from './0080-permissions.js';
 
 export const migrations: Record<string, Migration> = {
   '0001-core': m0001,
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0060-list-indexes': m0060,
   '0061-title-index': m0061,
   '0071-webhooks': m0071,
+  '0080-permissions': m0080,
 };

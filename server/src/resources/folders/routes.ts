@@ -22,7 +22,7 @@ import type { RouteDef } from '../../http/router.js';
 import { registerObjectExtension } from '../objects/extensions.js';
 import { endpointType } from '../objects/model.js';
 import { listObjects } from '../objects/list.js';
-import { findObjectByIdOrUname, getObject, requireObject, visibleStatuses } from '../objects/read.js';
+import { findObjectByIdOrUname, getObject, getObjectsByIds, requireObject } from '../objects/read.js';
 import { type ObjectRow } from '../objects/rows.js';
 import { serializeObject } from '../objects/serialize.js';
 import { trashObjects } from '../objects/trash.js';
@@ -136,7 +136,11 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
     name: 'folders',
     types: ['objects'],
     async decorate(req, _ctx, items) {
-      const parents = await parentsOf(ctx.db, items.map((i) => i.id), visibleStatuses(req.auth) !== null);
+      // Parent folders the reader may not see are left out (the read path decides).
+      const parents = await parentsOf(ctx.db, items.map((i) => i.id));
+      const parentIds = [...new Set([...parents.values()].flat())];
+      const shown = new Set((await getObjectsByIds(ctx, parentIds, { viewer: req.auth })).map((r) => r.id));
+      for (const [id, list] of parents) parents.set(id, list.filter((p) => shown.has(p)));
       const folders = items.filter((i) => i.type === FOLDERS);
       const paths = await pathsOf(ctx.db, folders.map((f) => f.id));
       for (const item of items) {

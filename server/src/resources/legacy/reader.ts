@@ -129,7 +129,7 @@ export async function listRelated(r: Reader, objectId: number, rel: RelationSide
   return named(r.ctx, await relatedPage(r.ctx, r.db, objectId, rel, page, r.viewer));
 }
 
-export const relationDetail = (r: Reader, objectId: number, rel: RelationSide, relatedId: number) => relationLink(r.db, objectId, rel, relatedId, r.viewer);
+export const relationDetail = (r: Reader, objectId: number, rel: RelationSide, relatedId: number) => relationLink(r.ctx, r.db, objectId, rel, relatedId, r.viewer);
 
 /** Visible related counts per relation name (from both sides) for a page of objects. */
-export const relationCounts = (r: Reader, ids: number[]) => countRelations(r.db, ids, r.viewer);
+export const relationCounts = (r: Reader, ids: number[]) => countRelations(r.ctx, r.db, ids, r.viewer);
