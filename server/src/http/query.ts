@@ -109,7 +109,9 @@ function coerce(value: string, kind: FieldKind, name: string): string | number {
       throw badRequest(`filter[${name}] must be true or false`, 'invalid_filter');
     case 'date':
     case 'day': {
-      const d = DATE.test(value) ? new Date(value) : null;
+      // A `+` of an offset that the client did not encode arrives as a space.
+      const text = value.replace(/(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?) (\d{2}:?\d{2})$/i, '$1+$4');
+      const d = DATE.test(text) ? new Date(text) : null;
       if (!d || Number.isNaN(d.getTime())) throw badRequest(`filter[${name}] must be a date (YYYY-MM-DD, or with a time: YYYY-MM-DDThh:mm:ss±hh:mm)`, 'invalid_filter');
       return kind === 'day' ? d.toISOString().slice(0, 10) : d.toISOString().replace(/\.\d{3}Z$/, '+00:00');
     }
@@ -136,7 +138,10 @@ function parseFieldFilter(field: string, raw: unknown, kind: FieldKind): FieldFi
         if (op !== 'ne' && op !== 'eq') throw badRequest(`filter[${field}][${op}] cannot compare with null`, 'invalid_filter');
         out.push({ field, op: op === 'ne' ? 'notnull' : 'null', values: [] });
       } else {
-        out.push({ field, op: op as FilterOp, values: flatValues(v, `filter[${field}][${op}]`).map((x) => coerce(x, kind, field)) });
+        const values = flatValues(v, `filter[${field}][${op}]`).map((x) => coerce(x, kind, field));
+        if (!values.length) throw badRequest(`filter[${field}][${op}] needs a value`, 'invalid_filter');
+        if (values.length > 1 && op !== 'ne' && op !== 'eq') throw badRequest(`filter[${field}][${op}] takes one value`, 'invalid_filter');
+        out.push({ field, op: op as FilterOp, values });
       }
     }
     return out;
