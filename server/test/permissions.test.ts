@@ -288,9 +288,9 @@ describe('permissions', () => {
     let statements = 0;
     const exec = raw.getExecutor();
     const original = exec.executeQuery.bind(exec);
-    (exec as unknown as { executeQuery: typeof exec.executeQuery }).executeQuery = ((q: Parameters<typeof original>[0], id: Parameters<typeof original>[1]) => {
+    (exec as unknown as { executeQuery: typeof exec.executeQuery }).executeQuery = ((...args: Parameters<typeof original>) => {
       statements++;
-      return original(q, id);
+      return original(...args);
     }) as typeof exec.executeQuery;
     try {
       const list = await s.request('GET', '/documents?filter[title]=Wombat 3', { token: tokens.reader });
@@ -299,7 +299,7 @@ describe('permissions', () => {
       const mine = await s.request('GET', '/documents?q=wombat&page_size=20', { token: tokens.ed });
       assert.equal(mine.body.data.length, 20);
       assert.ok(mine.body.data.every((d: { meta: { perms?: unknown } }) => JSON.stringify(d.meta.perms) === JSON.stringify({ roles: ['editors'], inherited: true })));
-      assert.ok(statements < 20, `a page of 20 ran ${statements} statements`);
+      assert.ok(statements > 0 && statements < 20, `a page of 20 ran ${statements} statements`);
     } finally {
       (exec as unknown as { executeQuery: typeof exec.executeQuery }).executeQuery = original;
     }

@@ -10,6 +10,7 @@ import { findUserById, serializeUser } from '../users/service.js';
 import { rolesOfUser, serializeRole } from '../roles/service.js';
 import { verifyClient } from '../applications/service.js';
 import { clientOf } from '../accounts/rate-limits.js';
+import { rightsByType } from '../permissions/rules.js';
 import { loginWithPassword, renewTokens } from './login.js';
 import { issueTokenPair, revokeRefreshToken } from './tokens.js';
 
@@ -52,10 +53,12 @@ async function whoami(req: Request, res: import('express').Response, ctx: AppCon
   if (!user) throw unauthorized();
   const { include } = parseListQuery(req, { fields: {}, includes: ['roles'] });
   const resource = serializeUser(req, user);
-  if (!include.includes('roles')) return sendResource(req, res, resource);
+  // What the caller may do with objects, per type (the admin UI hides what would be refused).
+  const meta = { admin: req.auth.isAdmin, rights: rightsByType(ctx, req.auth) };
+  if (!include.includes('roles')) return sendResource(req, res, resource, { meta });
   const roles = (await rolesOfUser(ctx.db, user.id)).map((r) => serializeRole(req, r));
   resource.relationships!.roles.data = roles.map((r) => ({ id: r.id, type: r.type }));
-  sendResource(req, res, resource, { included: roles });
+  sendResource(req, res, resource, { included: roles, meta });
 }
 
 export function authRoutes(ctx: AppContext): RouteDef[] {

@@ -93,3 +93,21 @@ export function validatePermissions(ctx: AppContext, value: unknown): RolePermis
   }
   return out;
 }
+
+/**
+ * What a user may do, per enabled concrete type, as action lists (`update:own`…): `meta.rights`
+ * of GET /auth/user, so that clients (the admin UI) show only what will work.
+ */
+export function rightsByType(ctx: AppContext, auth: { isAdmin: boolean; permissions?: PermissionSet }): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const type of model(ctx).types.values()) {
+    if (type.isAbstract || !type.enabled || type.name === 'users') continue;
+    if (auth.isAdmin) {
+      out[type.name] = [...ACTIONS];
+      continue;
+    }
+    const rights = rightsOn(auth.permissions, type);
+    out[type.name] = ACTIONS.filter((a) => rights[a] !== null).map((a) => (rights[a] === 'own' ? `${a}:own` : a));
+  }
+  return out;
+}
