@@ -1,9 +1,10 @@
 // The admin shell: login, then a sidebar of areas and the page of the current route. When the
 // session expires the page stays mounted under a sign-in dialog, so nothing typed is lost.
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { currentUser, lastUsername, onSessionChange, sessionState, signOut, type CurrentUser, type SessionState } from './api/client';
 import { Dialog } from './components/dialog';
 import { ErrorNote } from './components/feedback';
+import { NO_RIGHTS, RightsProvider, type Rights } from './components/rights';
 import { href, useRoute } from './components/route';
 import { LoginForm, LoginPage } from './pages/login/LoginForm';
 import { pages } from './pages';
@@ -30,8 +31,15 @@ function Shell({ expired }: { expired: boolean }) {
   }, [expired]);
   useEffect(() => setMenuOpen(false), [route.join('/')]);
 
+  // Areas and buttons follow what the user may do (components/rights.tsx).
+  const rights = useMemo<Rights>(
+    () => (user ? { loaded: true, admin: user.admin, userId: user.id, byType: user.rights } : NO_RIGHTS),
+    [user],
+  );
+  const usable = pages.filter((p) => !p.adminOnly || rights.admin);
   const area = route[0] ?? 'objects';
   const page = pages.find((p) => p.path === area) ?? pages[0];
+  const allowed = !page.adminOnly || rights.admin;
   const Page = page.component;
 
   return (
@@ -45,9 +53,14 @@ function Shell({ expired }: { expired: boolean }) {
         </a>
         <span className="spacer" />
         {user ? (
-          <span className="whoami" title={user.roles.join(', ')}>
+          <a
+            className="whoami"
+            href={href('profile')}
+            aria-label={`My account: ${user.name || user.username}`}
+            title={`My account${user.roles.length ? ` (${user.roles.join(', ')})` : ''}`}
+          >
             {user.name || user.username}
-          </span>
+          </a>
         ) : null}
         <button type="button" onClick={() => void signOut()}>
           Sign out
@@ -55,7 +68,7 @@ function Shell({ expired }: { expired: boolean }) {
       </header>
       <nav className="sidebar" aria-label="Areas">
         <ul>
-          {pages.map((p) => (
+          {usable.filter((p) => !p.hidden).map((p) => (
             <li key={p.path}>
               <a href={href(p.path)} aria-current={p.path === page.path ? 'page' : undefined}>
                 {p.label}
@@ -66,7 +79,9 @@ function Shell({ expired }: { expired: boolean }) {
       </nav>
       <main className="content">
         <ErrorNote error={userError} />
-        <Page route={route.slice(1)} />
+        <RightsProvider value={rights}>
+          {allowed ? <Page route={route.slice(1)} /> : rights.loaded ? <p className="muted">This area is for administrators.</p> : null}
+        </RightsProvider>
       </main>
       {expired ? (
         <Dialog title="Your session has expired" onClose={() => void signOut()}>

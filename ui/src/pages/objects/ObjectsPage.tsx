@@ -12,6 +12,8 @@ import { href, navigate } from '../../components/route';
 import { SchemaFields, attributesFromForm, changedAttributes, formFromAttributes, useSchema, type FormProperty } from '../../components/schema-form';
 import { useAction, useList } from '../../components/use-list';
 import { MediaPreview } from '../media/MediaPage';
+import { may, useRights } from '../../components/rights';
+import { ObjectPermsPanel } from './ObjectPermsPanel';
 import { RelationsPanel } from './RelationsPanel';
 
 /** Types with their own area in the admin. */
@@ -26,6 +28,7 @@ export function ObjectsPage({ route }: { route: string[] }) {
 
 function ObjectList({ type }: { type: string }) {
   const { types, error: typesError } = useObjectTypes();
+  const rights = useRights();
   const [query, setQuery] = useState('');
   const [status, setStatus] = useState('');
   const choices = concreteTypes(types).filter((t) => !OWN_AREA.has(t.name));
@@ -39,7 +42,7 @@ function ObjectList({ type }: { type: string }) {
       <div className="page-head">
         <h1>Objects</h1>
         <span className="spacer" />
-        {type ? (
+        {type && may(rights, 'create', type) ? (
           <a className="button primary" href={href('objects', type, 'new')}>
             New {types?.find((t) => t.name === type)?.singular ?? type}
           </a>
@@ -117,6 +120,7 @@ function ObjectEditor({ type, id }: { type: string; id?: string }) {
   const { types } = useObjectTypes();
   const [object, setObject] = useState<Resource | null>(null);
   const [loadError, setLoadError] = useState<unknown>(null);
+  const rights = useRights();
 
   useEffect(() => {
     setObject(null);
@@ -133,7 +137,8 @@ function ObjectEditor({ type, id }: { type: string; id?: string }) {
       </p>
       <ObjectForm key={object?.id ?? 'new'} type={type} object={object} properties={properties} onSaved={setObject} />
       {object && isMediaType(types, type) ? <MediaPreview object={object} /> : null}
-      {object ? <RelationsPanel object={object} /> : null}
+      {object ? <RelationsPanel object={object} readOnly={!may(rights, 'update', type, object)} /> : null}
+      {object ? <ObjectPermsPanel object={object} onSaved={setObject} /> : null}
     </section>
   );
 }
@@ -156,6 +161,13 @@ function ObjectForm({
   const [notice, setNotice] = useState<string | null>(null);
   const { busy, error, run } = useAction();
   const locked = Boolean(object?.meta.locked);
+  // Only what the user's roles allow: no Publish without `publish`, no trash without `delete`.
+  const rights = useRights();
+  const canWrite = object ? may(rights, 'update', type, object) : may(rights, 'create', type);
+  const canPublish = may(rights, 'publish', type, object);
+  const canDelete = Boolean(object) && may(rights, 'delete', type, object);
+  const published = object?.attributes.status === 'on';
+  const statusOptions = canPublish || published ? STATUS_OPTIONS : STATUS_OPTIONS.filter(([v]) => v !== 'on');
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -185,7 +197,7 @@ function ObjectForm({
         {object ? <StatusBadge status={object.attributes.status} /> : null}
         {locked ? <span className="badge">locked</span> : null}
         <span className="spacer" />
-        {object ? (
+        {canDelete && object ? (
           <ConfirmButton
             label="Move to trash"
             title="Move this object to the trash?"
@@ -199,7 +211,14 @@ function ObjectForm({
       </div>
       <form className="panel" onSubmit={submit} aria-label={object ? 'Edit object' : 'New object'}>
         <div className="form-grid">
-          <SelectField label="Status" name="status" values={values} onChange={setValues} options={STATUS_OPTIONS} disabled={locked} />
+          <SelectField
+            label="Status"
+            name="status"
+            values={values}
+            onChange={setValues}
+            options={statusOptions}
+            disabled={locked || !canWrite || (published && !canPublish)}
+          />
           <SchemaFields properties={properties} values={values} onChange={setValues} />
         </div>
         {object ? (
@@ -208,7 +227,11 @@ function ObjectForm({
             {formatDate(object.meta.published)}
           </p>
         ) : null}
-        <FormFooter error={error} notice={notice} busy={busy} label={object ? 'Save changes' : 'Create'} />
+        {canWrite ? (
+          <FormFooter error={error} notice={notice} busy={busy} label={object ? 'Save changes' : 'Create'} />
+        ) : (
+          <p className="muted">Your roles let you read this object, not change it.</p>
+        )}
       </form>
     </>
   );

@@ -11,20 +11,21 @@ import { useAction, useList } from '../../components/use-list';
 
 const NOT_RELATIONS = new Set(['parents', 'parent', 'children', 'roles', 'streams', 'translations']);
 
-export function RelationsPanel({ object }: { object: Resource }) {
+/** `readOnly`: the user may not change the object (relationship writes are updates of it). */
+export function RelationsPanel({ object, readOnly = false }: { object: Resource; readOnly?: boolean }) {
   const names = Object.keys(object.relationships ?? {}).filter((n) => !NOT_RELATIONS.has(n));
   return (
     <section aria-label="Relations">
       <h2>Relations</h2>
       {names.length === 0 ? <Empty>This type has no relations. Add them under Relations.</Empty> : null}
       {names.map((name) => (
-        <Relation key={name} object={object} name={name} />
+        <Relation key={name} object={object} name={name} readOnly={readOnly} />
       ))}
     </section>
   );
 }
 
-function Relation({ object, name }: { object: Resource; name: string }) {
+function Relation({ object, name, readOnly }: { object: Resource; name: string; readOnly: boolean }) {
   const base = `/${object.type}/${object.id}`;
   const list = useList(`${base}/${name}`);
   const [adding, setAdding] = useState(false);
@@ -38,9 +39,11 @@ function Relation({ object, name }: { object: Resource; name: string }) {
       <div className="page-head">
         <h3>{name.replace(/_/g, ' ')}</h3>
         <span className="spacer" />
-        <button type="button" onClick={() => setAdding(!adding)} aria-expanded={adding}>
-          {adding ? 'Done' : `Add to ${name}`}
-        </button>
+        {readOnly ? null : (
+          <button type="button" onClick={() => setAdding(!adding)} aria-expanded={adding}>
+            {adding ? 'Done' : `Add to ${name}`}
+          </button>
+        )}
       </div>
       <ErrorNote error={list.error ?? error} />
       {list.result && list.result.data.length === 0 ? <p className="muted">Nothing related yet.</p> : null}
@@ -52,9 +55,11 @@ function Relation({ object, name }: { object: Resource; name: string }) {
             </a>
             <span className="muted">{r.type}</span>
             <StatusBadge status={r.attributes.status} />
-            <button type="button" className="small" onClick={() => void change('DELETE', r)} disabled={busy} aria-label={`Remove ${titleOf(r)} from ${name}`}>
-              Remove
-            </button>
+            {readOnly ? null : (
+              <button type="button" className="small" onClick={() => void change('DELETE', r)} disabled={busy} aria-label={`Remove ${titleOf(r)} from ${name}`}>
+                Remove
+              </button>
+            )}
           </li>
         ))}
       </ul>
