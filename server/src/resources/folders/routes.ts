@@ -136,11 +136,13 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
     name: 'folders',
     types: ['objects'],
     async decorate(req, _ctx, items) {
-      // Parent folders the reader may not see are left out (the read path decides).
+      // Parent folders the reader may not see are left out (the read path decides; admins see all).
       const parents = await parentsOf(ctx.db, items.map((i) => i.id));
       const parentIds = [...new Set([...parents.values()].flat())];
-      const shown = new Set((await getObjectsByIds(ctx, parentIds, { viewer: req.auth })).map((r) => r.id));
-      for (const [id, list] of parents) parents.set(id, list.filter((p) => shown.has(p)));
+      if (!req.auth.isAdmin && parentIds.length) {
+        const shown = new Set((await getObjectsByIds(ctx, parentIds, { viewer: req.auth })).map((r) => r.id));
+        for (const [id, list] of parents) parents.set(id, list.filter((p) => shown.has(p)));
+      }
       const folders = items.filter((i) => i.type === FOLDERS);
       const paths = await pathsOf(ctx.db, folders.map((f) => f.id));
       for (const item of items) {
