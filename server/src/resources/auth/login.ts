@@ -29,12 +29,15 @@ export async function loginWithPassword(ctx: AppContext, issuer: string, usernam
     if (limit.limit > 0) await countHit(ctx, limit, client);
     return loginFailed();
   };
-  const user = await ctx.db
+  // By account key; an exact username first (accounts that differed only in case before keys
+  // existed keep logging in by their own name: see migration 0080).
+  const candidates = await ctx.db
     .selectFrom('users')
     .innerJoin('objects', 'objects.id', 'users.id')
-    .select(['users.id', 'users.password_hash', 'users.blocked', 'objects.status', 'objects.deleted'])
-    .where('users.username_key', '=', accountKey(username))
-    .executeTakeFirst();
+    .select(['users.id', 'users.username', 'users.password_hash', 'users.blocked', 'objects.status', 'objects.deleted'])
+    .where((eb) => eb.or([eb('users.username_key', '=', accountKey(username)), eb('users.username', '=', username)]))
+    .execute();
+  const user = candidates.find((c) => c.username === username) ?? candidates[0];
   if (!user || Boolean(user.deleted)) {
     await verifyPassword(password, null);
     throw await failed();
