@@ -89,8 +89,12 @@ export function visibleWhere(ctx: AppContext, viewer: Viewer | undefined, eb: Ex
   const types = [...model(ctx).types.values()].filter((t) => !t.isAbstract);
   for (const t of types) by[readReach(viewer, t)].push(t.id);
   const type = 'objects.object_type_id';
-  /** `objects` of one of `ids` (no condition when they are every type). */
-  const ofTypes = (ids: number[]) => (ids.length === types.length ? null : eb(type, 'in', ids));
+  /** `objects` of one of `ids`: no condition when they are every type, else the shorter list. */
+  const ofTypes = (ids: number[]) => {
+    if (ids.length === types.length) return null;
+    if (ids.length <= types.length / 2) return eb(type, 'in', ids);
+    return eb(type, 'not in', types.filter((t) => !ids.includes(t.id)).map((t) => t.id));
+  };
   const either: Expression<SqlBool>[] = [];
   const published = [...by.on, ...by.own];
   if (published.length) either.push(eb.and([eb('objects.status', '=', 'on'), ofTypes(published) ?? eb.lit(true)]));
