@@ -18,6 +18,14 @@ export interface Config {
   thumbsAllowAny: boolean;
   uploadMaxBytes: number;
   loginLimit: number;
+  /** FOLIO_SIGNUP: whether POST /signup and /signup/activation are open (default off). */
+  signup: boolean;
+  /** FOLIO_SIGNUP_ROLES: names of the roles an activated signup gets. */
+  signupRoles: string[];
+  /** FOLIO_MAIL_LIMIT: mail-sending requests one client IP may make in an hour; 0: no limit. */
+  mailLimit: number;
+  /** Hours after its upload an unlinked stream is deleted (the contract's 24). */
+  unlinkedStreamHours: number;
   uploadQuotaBytes: number | null;
   uploadMaxFiles: number | null;
   corsOrigins: string[];
@@ -83,7 +91,7 @@ function flag(env: Env, name: string): boolean {
   if (v === null) return false;
   if (['1', 'true', 'yes', 'on'].includes(v.toLowerCase())) return true;
   if (['0', 'false', 'no', 'off'].includes(v.toLowerCase())) return false;
-  throw new ConfigError(`${name} must be 1 or 0, got "${v}"`);
+  throw new ConfigError(`${name} must be on or off (1 or 0), got "${v}"`);
 }
 
 function list(env: Env, name: string): string[] | null {
@@ -131,6 +139,10 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     thumbsAllowAny: flag(env, 'FOLIO_THUMBS_ALLOW_ANY'),
     uploadMaxBytes: int(env, 'FOLIO_UPLOAD_MAX_BYTES', 104857600, 1),
     loginLimit: int(env, 'FOLIO_LOGIN_LIMIT', 20, 0),
+    signup: flag(env, 'FOLIO_SIGNUP'),
+    signupRoles: list(env, 'FOLIO_SIGNUP_ROLES') ?? [],
+    mailLimit: int(env, 'FOLIO_MAIL_LIMIT', 10, 0),
+    unlinkedStreamHours: 24,
     uploadQuotaBytes: optInt(env, 'FOLIO_UPLOAD_QUOTA_BYTES'),
     uploadMaxFiles: optInt(env, 'FOLIO_UPLOAD_MAX_FILES'),
     corsOrigins: origins,

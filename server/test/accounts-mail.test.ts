@@ -18,7 +18,7 @@ describe('signup and credential change over SMTP', () => {
   let s: TestServer;
   before(async () => {
     smtp = await startSmtp();
-    s = await startServer({ FOLIO_SMTP_URL: smtp.url, FOLIO_MAIL_FROM: 'folio@example.org' }, { mailRetryDelaysMs: [50, 50] });
+    s = await startServer({ FOLIO_SIGNUP: 'on', FOLIO_MAIL_LIMIT: '0', FOLIO_SMTP_URL: smtp.url, FOLIO_MAIL_FROM: 'folio@example.org' }, { mailRetryDelaysMs: [50, 50] });
   });
   after(async () => {
     await s.close();
@@ -155,7 +155,7 @@ describe('signup and credential change over SMTP', () => {
 
 describe('mail on a default start (outbox)', () => {
   test('without FOLIO_SMTP_URL each mail is an .eml file in the outbox; its link activates the account', async () => {
-    const s = await startServer();
+    const s = await startServer({ FOLIO_SIGNUP: 'on' });
     try {
       const res = await s.request('POST', '/signup', {
         headers: json,
@@ -181,7 +181,7 @@ describe('mail on a default start (outbox)', () => {
     const smtp = await startSmtp();
     const url = smtp.url;
     await smtp.close(); // nothing listens there now
-    const s = await startServer({ FOLIO_SMTP_URL: url }, { mailRetryDelaysMs: [60_000] });
+    const s = await startServer({ FOLIO_SIGNUP: 'on', FOLIO_SMTP_URL: url }, { mailRetryDelaysMs: [60_000] });
     try {
       const started = Date.now();
       const res = await s.request('POST', '/signup', {

@@ -111,23 +111,27 @@ describe('/users and /roles', () => {
     assert.ok((await s.login('eve', 'password-1')).jwt);
   });
 
-  test('a user reads users and edits its own profile, but not others, its username or (without old_password) its password', async () => {
+  test('a user reads and edits its own profile only: not others, not the lists, not its username, not (without old_password) its password', async () => {
     const u = await createUser({ username: 'fred' });
     const { jwt } = await s.login('fred', 'password-1');
     const patch = (id: string, attributes: Record<string, unknown>) => s.request('PATCH', `/users/${id}`, { token: jwt, body: { data: { id, type: 'users', attributes } } });
     assert.equal((await s.request('GET', `/users/${u.id}`, { token: jwt })).status, 200);
-    assert.equal((await s.request('GET', '/users', { token: jwt })).status, 200);
+    expectError(await s.request('GET', '/users', { token: jwt }), 403);
+    expectError(await s.request('GET', '/users/1', { token: jwt }), 403);
+    expectError(await s.request('GET', '/roles', { token: jwt }), 403);
     assert.equal((await patch(u.id, { name: 'Freddy' })).body.data.attributes.name, 'Freddy');
     expectError(await patch('1', { name: 'Admin?' }), 403);
     expectError(await patch(u.id, { username: 'frederick' }), 403);
-    expectError(await patch(u.id, { password: 'other-pass-1' }), 400, 'old_password_required');
+    expectError(await patch(u.id, { password: 'other-pass-1' }), 400, 'wrong_password');
     expectError(await patch(u.id, { password: 'other-pass-1', old_password: 'wrong-one-1' }), 400, 'wrong_password');
     assert.equal((await patch(u.id, { password: 'other-pass-1', old_password: 'password-1' })).status, 200);
-    assert.ok((await s.login('fred', 'other-pass-1')).jwt);
-    expectError(await s.request('POST', '/users', { token: jwt, body: userBody({ username: 'x', password: 'password-1' }) }), 403);
-    expectError(await s.request('DELETE', `/users/${u.id}`, { token: jwt }), 403);
-    expectError(await s.request('POST', '/roles', { token: jwt, body: roleBody({ name: 'x' }) }), 403);
-    expectError(await s.request('POST', `/users/${u.id}/relationships/roles`, { token: jwt, body: { data: { type: 'roles', id: '1' } } }), 403);
+    // The new password ended the session the old one opened.
+    expectError(await s.request('GET', '/auth', { token: jwt }), 401);
+    const token = (await s.login('fred', 'other-pass-1')).jwt;
+    expectError(await s.request('POST', '/users', { token, body: userBody({ username: 'x', password: 'password-1' }) }), 403);
+    expectError(await s.request('DELETE', `/users/${u.id}`, { token }), 403);
+    expectError(await s.request('POST', '/roles', { token, body: roleBody({ name: 'x' }) }), 403);
+    expectError(await s.request('POST', `/users/${u.id}/relationships/roles`, { token, body: { data: { type: 'roles', id: '1' } } }), 403);
   });
 
   test('anonymous clients get 401 on every /users and /roles endpoint', async () => {
@@ -154,7 +158,7 @@ describe('/users and /roles', () => {
     const res = await s.request('POST', '/roles', { token: admin, body: roleBody({ name: 'editor', description: 'Edits' }) });
     assert.equal(res.status, 201, res.text);
     assert.equal(res.headers.get('location'), `${s.url}/roles/${res.body.data.id}`);
-    assert.deepEqual(res.body.data.attributes, { name: 'editor', description: 'Edits' });
+    assert.deepEqual(res.body.data.attributes, { name: 'editor', description: 'Edits', permissions: {} });
     assert.equal(res.body.data.meta.unchangeable, false);
     expectError(await s.request('POST', '/roles', { token: admin, body: roleBody({ name: 'editor' }) }), 400, 'role_exists');
     expectError(await s.request('POST', '/roles', { token: admin, body: roleBody({ name: 'x'.repeat(33) }) }), 400);

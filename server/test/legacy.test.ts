@@ -423,6 +423,10 @@ describe('legacy envelope on a publication tree', () => {
   test('a non-admin user writes through the legacy layout; another user cannot use their upload token', async () => {
     const created = await s.request('POST', '/users', { token: admin, body: { data: { type: 'users', attributes: { username: 'editor', password: 'editor-pass-1', uname: 'editor' } } } });
     assert.equal(created.status, 201, created.text);
+    // Placing an object in a section is an update of the section: the editors' role may do it all.
+    const everything = { '*': ['read', 'create', 'update', 'delete', 'publish'] };
+    const role = await s.request('POST', '/roles', { token: admin, body: { data: { type: 'roles', attributes: { name: 'editors', permissions: everything } } } });
+    await s.request('POST', `/users/${created.body.data.id}/relationships/roles`, { token: admin, body: { data: [{ type: 'roles', id: role.body.data.id }] } });
     const editor = (await s.login('editor', 'editor-pass-1')).jwt;
     const doc = await legacyCreate(l, editor, { object_type: 'document', title: 'By the editor', parents: [ids.about] });
     assert.equal((await l.get(`/objects/${doc}`, editor)).body.data.object.title, 'By the editor');

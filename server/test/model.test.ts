@@ -172,11 +172,16 @@ describe('model', () => {
   });
 
   test('locking is for admins only: anyone else sending meta.locked gets 403', async () => {
+    // A user whose role may write documents (without a role it could not create one at all).
+    const role = await post('/roles', 'roles', { name: 'authors', permissions: { documents: ['read', 'create', 'update', 'delete'] } }, admin);
+    const me = await s.request('GET', '/auth', { token: user });
+    await s.request('POST', `/users/${me.body.data.id}/relationships/roles`, { token: admin, body: { data: [{ type: 'roles', id: role.body.data.id }] } });
     const d = await post('/documents', 'documents', { title: 'Mine' }, user);
     assert.equal(d.status, 201);
     const r = await s.request('PATCH', `/documents/${d.body.data.id}`, { token: user, body: { data: { id: d.body.data.id, type: 'documents', meta: { locked: true } } } });
     expectError(r, 403);
     expectError(await s.request('GET', '/trash', { token: user }), 403);
-    expectError(await s.request('DELETE', '/objects/1', { token: user }), 403);
+    // Another user's account is not even visible to a non-admin.
+    expectError(await s.request('DELETE', '/objects/1', { token: user }), 404);
   });
 });

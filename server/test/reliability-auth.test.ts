@@ -137,7 +137,12 @@ describe('auth attacks', () => {
         assert.doesNotMatch(JSON.stringify([r.body.data, r.body.included ?? []]), /hidden-(draft|off)-zebra/, `${p} reveals a hidden title`);
       }
     }
-    // Logged in, the same objects are there.
+    // Logged in without a role, a user sees what anonymous clients see; a role that reads
+    // documents shows the same objects.
+    expectError(await s.request('GET', `/documents/${draft}`, { token: editor.jwt }), 404);
+    const role = await s.request('POST', '/roles', { token: admin, body: { data: { type: 'roles', attributes: { name: 'readers', permissions: { documents: ['read'] } } } } });
+    assert.equal(role.status, 201, role.text);
+    await s.request('POST', `/users/${editor.id}/relationships/roles`, { token: admin, body: { data: [{ type: 'roles', id: role.body.data.id }] } });
     assert.equal((await s.request('GET', `/documents/${draft}`, { token: editor.jwt })).status, 200);
   });
 

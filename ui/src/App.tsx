@@ -1,11 +1,12 @@
 // The admin shell: login, then a sticky sidebar of areas and the page of the current route. When
 // the session expires the page stays mounted under a sign-in dialog, so nothing typed is lost.
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { currentUser, lastUsername, onSessionChange, sessionState, signOut, type CurrentUser, type SessionState } from './api/client';
 import { CurrentUserContext } from './components/current-user';
 import { Dialog } from './components/dialog';
 import { ErrorNote } from './components/feedback';
 import { LogOut, Menu } from './components/icons';
+import { NO_RIGHTS, RightsProvider, type Rights } from './components/rights';
 import { href, useRoute } from './components/route';
 import { ToastProvider } from './components/toast';
 import { LeavePrompt } from './components/unsaved';
@@ -38,10 +39,15 @@ function Shell({ expired }: { expired: boolean }) {
   }, [expired]);
   useEffect(() => setMenuOpen(false), [route.join('/')]);
 
+  // Areas and buttons follow what the user may do (components/rights.tsx).
+  const rights = useMemo<Rights>(
+    () => (user ? { loaded: true, admin: user.admin, userId: user.id, byType: user.rights } : NO_RIGHTS),
+    [user],
+  );
   const area = route[0] ?? 'home';
   const page = pages.find((p) => p.path === area) ?? pages[0];
+  const allowed = !page.adminOnly || rights.admin;
   const Page = page.component;
-  const isAdmin = !user || user.roles.includes('admin');
   useEffect(() => {
     document.title = `${page.label} · Folio admin`;
   }, [page.label]);
@@ -62,9 +68,14 @@ function Shell({ expired }: { expired: boolean }) {
           </a>
           <span className="spacer" />
           {user ? (
-            <span className="whoami" title={user.roles.join(', ')}>
+            <a
+              className="whoami"
+              href={href('profile')}
+              aria-label={`My account: ${user.name || user.username}`}
+              title={`My account${user.roles.length ? ` (${user.roles.join(', ')})` : ''}`}
+            >
               {user.name || user.username}
-            </span>
+            </a>
           ) : null}
           <button type="button" onClick={() => void signOut()}>
             <LogOut aria-hidden size={16} /> Sign out
@@ -73,7 +84,7 @@ function Shell({ expired }: { expired: boolean }) {
         <nav className="sidebar" aria-label="Areas">
           <ul>
             {pages
-              .filter((p) => isAdmin || !p.adminOnly)
+              .filter((p) => (rights.admin || !p.adminOnly) && !p.hidden)
               .map((p) => (
                 <li key={p.path}>
                   <a href={href(p.path)} aria-current={p.path === page.path ? 'page' : undefined}>
@@ -86,7 +97,9 @@ function Shell({ expired }: { expired: boolean }) {
         </nav>
         <main className="content" id="main" tabIndex={-1}>
           <ErrorNote error={userError} />
-          <Page route={route.slice(1)} />
+          <RightsProvider value={rights}>
+            {allowed ? <Page route={route.slice(1)} /> : rights.loaded ? <p className="muted">This area is for administrators.</p> : null}
+          </RightsProvider>
         </main>
         <LeavePrompt />
         {expired ? (

@@ -7,6 +7,7 @@ import type { HistoryTables } from '../resources/history/tables.js';
 import type { LegacyTables } from '../resources/terms/tables.js';
 import type { ObjectsFamilyTables } from '../resources/objects/tables.js';
 import type { MediaTables } from '../resources/streams/tables.js';
+import type { PermissionTables } from '../resources/permissions/tables.js';
 import type { WebhookTables } from '../resources/webhooks/tables.js';
 
 type Bool = boolean | number;
@@ -57,6 +58,11 @@ export interface UsersTable {
   last_login_err: string | null;
   num_login_err: number;
   verified: string | null;
+  /** NFKC + case-folded username and email (users/account-key.ts), unique. */
+  username_key: string;
+  email_key: string | null;
+  /** Raised to end every session at once: access tokens carry the version they were issued under. */
+  session_version: Generated<number>;
 }
 
 export interface RolesTable {
@@ -64,6 +70,8 @@ export interface RolesTable {
   name: string;
   description: string | null;
   unchangeable: Bool;
+  /** JSON: {type name or "*": [actions]} (see resources/permissions/rules.ts). */
+  permissions: Generated<string>;
   created: string;
   modified: string;
 }
@@ -92,4 +100,4 @@ export interface CoreTables {
   refresh_tokens: RefreshTokensTable;
 }
 
-export interface Database extends CoreTables, ObjectsFamilyTables, FolderTables, AccountsTables, MediaTables, LegacyTables, WebhookTables, HistoryTables {}
+export interface Database extends CoreTables, ObjectsFamilyTables, FolderTables, AccountsTables, MediaTables, LegacyTables, WebhookTables, HistoryTables, PermissionTables {}

@@ -7,12 +7,16 @@ import type { AppContext } from '../context.js';
 import { prepared } from '../db/prepared.js';
 import { ApiError, forbidden, unauthorized } from './errors.js';
 import { ANONYMOUS, type AuthInfo } from './request.js';
+import { restrictionsExist } from '../resources/permissions/object-perms.js';
+import { parsePermissions, permissionSet } from '../resources/permissions/rules.js';
 
 export type Guard = 'anonymous' | 'user' | 'admin';
 
 export interface AccessClaims {
   id?: number;
   app?: number;
+  /** The user's session version when the token was issued. */
+  sv?: number;
   iss?: string;
   iat?: number;
   exp?: number;
@@ -82,30 +86,46 @@ export function verifyAccessToken(cache: TokenCache, token: string, secret: stri
   return claims;
 }
 
-const userRoles = prepared<{ blocked: unknown; deleted: unknown; role: string | null; roleId: number | null }, [number]>((db, p) =>
+const userRoles = prepared<
+  { blocked: unknown; deleted: unknown; status: string; sessionVersion: number; role: string | null; roleId: number | null; permissions: string | null },
+  [number]
+>((db, p) =>
   db
     .selectFrom('users')
     .innerJoin('objects', 'objects.id', 'users.id')
     .leftJoin('roles_users', 'roles_users.user_id', 'users.id')
     .leftJoin('roles', 'roles.id', 'roles_users.role_id')
-    .select(['users.blocked', 'objects.deleted', 'roles.name as role', 'roles.id as roleId'])
+    .select([
+      'users.blocked',
+      'objects.deleted',
+      'objects.status',
+      'users.session_version as sessionVersion',
+      'roles.name as role',
+      'roles.id as roleId',
+      'roles.permissions',
+    ])
     .where('users.id', '=', p(0)),
 );
 
 /**
- * Roles of a user, and whether it may still use tokens (exists, not trashed, not blocked). One
- * query, kept in the read cache until the next write (every request of a signed-in client asks).
+ * Roles and permissions of a user, and whether it may still use tokens (exists, not trashed,
+ * not blocked, status `on`). One query, kept in the read cache until the next write (every
+ * request of a signed-in client asks); the compiled permissions live as long.
  */
 export async function loadAuthInfo(ctx: AppContext, userId: number): Promise<AuthInfo | null> {
   return ctx.readCache.get(`auth-info:${userId}`, async () => {
     const rows = await userRoles(ctx.db, userId);
-    if (!rows.length || Boolean(rows[0].blocked) || Boolean(rows[0].deleted)) return null;
-    const roles = rows.filter((r) => r.role !== null);
+    if (!rows.length || Boolean(rows[0].blocked) || Boolean(rows[0].deleted) || rows[0].status !== 'on') return null;
+    const roles = rows.filter((r) => r.roleId !== null);
     return Object.freeze({
       userId,
       roles: roles.map((r) => r.role!),
+      roleIds: roles.map((r) => Number(r.roleId)),
       isAdmin: roles.some((r) => r.roleId === 1),
       applicationId: null,
+      permissions: permissionSet(roles.map((r) => parsePermissions(r.permissions))),
+      restrictions: await restrictionsExist(ctx),
+      sessionVersion: Number(rows[0].sessionVersion),
     });
   });
 }
@@ -122,7 +142,8 @@ export function authenticate(ctx: AppContext): RequestHandler {
       const claims = verifyAccessToken(ctx.tokens, token, ctx.jwtSecret);
       if (typeof claims.id === 'number') {
         const info = await loadAuthInfo(ctx, claims.id);
-        if (!info) throw new ApiError(401, 'invalid_token', 'The user of this token no longer exists or is blocked');
+        // A token from before the user's sessions were ended (new password, block, off, trash).
+        if (!info || (claims.sv ?? 0) !== info.sessionVersion) throw new ApiError(401, 'invalid_token', 'The session of this token has ended; log in again');
         req.auth = info;
       } else if (typeof claims.app === 'number') {
         req.auth = { ...ANONYMOUS, applicationId: claims.app };

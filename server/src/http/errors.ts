@@ -41,6 +41,9 @@ export const unauthorized = (detail = 'Authentication required', code = 'unautho
 export const forbidden = (detail = 'You are not allowed to do this', code = 'forbidden') => new ApiError(403, code, detail);
 export const notFound = (detail = 'Not found', code = 'not_found') => new ApiError(404, code, detail);
 export const conflict = (detail: string, code = 'conflict') => new ApiError(409, code, detail);
+/** Most identifiers one request may name (relationship writes, /operations, filters). */
+export const MAX_IDENTIFIERS = 10_000;
+export const tooManyIdentifiers = () => badRequest(`A request may name at most ${MAX_IDENTIFIERS.toLocaleString('en')} identifiers`, 'too_many_identifiers');
 export const methodNotAllowed = (allow: string[]) =>
   new ApiError(405, 'method_not_allowed', `Allowed methods: ${allow.join(', ')}`, undefined, undefined, { Allow: allow.join(', ') });
 
@@ -57,6 +60,9 @@ function toApiError(err: unknown): ApiError {
   if (e?.type === 'request.aborted') return new ApiError(400, 'request_aborted', 'The request was aborted');
   // better-sqlite3 reports extended codes (SQLITE_BUSY_SNAPSHOT, SQLITE_BUSY_RECOVERY…).
   if (typeof e?.code === 'string' && /^SQLITE_(BUSY|LOCKED)/.test(e.code)) return new ApiError(503, 'busy', 'The database is busy, retry', undefined, undefined, { 'Retry-After': '1' });
+  // A last line of defence: requests are capped well below the database's variable limit
+  // (tooManyIdentifiers), but no list of ids a client sent may ever end in a 500.
+  if (typeof e?.message === 'string' && /too many SQL variables|too many terms in compound SELECT/i.test(e.message)) return tooManyIdentifiers();
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return new ApiError(status, 'bad_request', e.message ?? TITLES[status] ?? 'Bad request');
   }

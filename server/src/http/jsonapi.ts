@@ -1,7 +1,7 @@
 // JSON API documents: single resources, lists with pagination and page links, `links`-only
 // answers, `included`, and sparse fieldsets (`fields[type]=a,b`) applied to whatever is sent.
 import type { Request, Response } from 'express';
-import { ApiError, badRequest } from './errors.js';
+import { ApiError, badRequest, MAX_IDENTIFIERS, tooManyIdentifiers } from './errors.js';
 import { baseUrl, homeUrl, pageUrl, selfUrl } from './links.js';
 
 export interface RelationshipLinks {
@@ -204,6 +204,7 @@ export function identifiersInput(req: Request): Array<{ id: string; type: string
  */
 export function identifiersOf(data: unknown, allowLid = false): Array<{ id: string; type: string; meta: Record<string, unknown>; lid?: string }> {
   const list = Array.isArray(data) ? data : [data];
+  if (list.length > MAX_IDENTIFIERS) throw tooManyIdentifiers();
   return list.map((item, i) => {
     if (!isPlainObject(item)) throw badRequest(`data[${i}] must be an object with "type" and "id"`, 'invalid_body');
     if (typeof item.type !== 'string' || !item.type) throw badRequest(`data[${i}].type is required`, 'invalid_body');

@@ -7,12 +7,13 @@ import { sql, type Expression, type SelectQueryBuilder } from 'kysely';
 /** A filter or sort column: a column reference like 'objects.title', or an SQL expression. */
 export type ColumnRef = string | Expression<unknown>;
 const columnExpr = (c: ColumnRef) => (typeof c === 'string' ? sql.ref(c) : c);
-import { badRequest } from './errors.js';
+import { badRequest, MAX_IDENTIFIERS, tooManyIdentifiers } from './errors.js';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 
-export type FieldKind = 'string' | 'integer' | 'number' | 'boolean' | 'date';
+/** `date`: an instant (compared as UTC timestamps); `day`: a calendar date (YYYY-MM-DD). */
+export type FieldKind = 'string' | 'integer' | 'number' | 'boolean' | 'date' | 'day';
 export type FilterOp = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'null' | 'notnull';
 
 export interface FieldFilter {
@@ -70,9 +71,14 @@ export function flatValues(raw: unknown, name: string): string[] {
   const out: string[] = [];
   for (const item of list) {
     if (typeof item !== 'string') throw badRequest(`${name} has a malformed value`, 'invalid_filter');
-    out.push(...item.split(',').map((s) => s.trim()));
+    for (const part of item.split(',')) {
+      const value = part.trim();
+      if (value === '') continue;
+      if (out.length === MAX_IDENTIFIERS) throw tooManyIdentifiers();
+      out.push(value);
+    }
   }
-  return out.filter((s) => s !== '');
+  return out;
 }
 
 /** An object whose keys are all digits is an indexed array that qs left as an object. */
@@ -84,22 +90,30 @@ function indexedToArray(raw: unknown): unknown {
   return raw;
 }
 
+/** A decimal number as clients write it (no hex, no blanks, no Infinity). */
+const NUMBER = /^-?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+/** A date, optionally with a time and an offset (ISO 8601 / RFC 3339). */
+const DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+
 function coerce(value: string, kind: FieldKind, name: string): string | number {
   switch (kind) {
     case 'integer':
       if (!/^-?\d{1,15}$/.test(value)) throw badRequest(`filter[${name}] must be an integer`, 'invalid_filter');
       return Number(value);
     case 'number':
-      if (!Number.isFinite(Number(value)) || value.trim() === '') throw badRequest(`filter[${name}] must be a number`, 'invalid_filter');
+      if (!NUMBER.test(value) || !Number.isFinite(Number(value))) throw badRequest(`filter[${name}] must be a number`, 'invalid_filter');
       return Number(value);
     case 'boolean':
       if (['true', '1'].includes(value)) return 1;
       if (['false', '0'].includes(value)) return 0;
       throw badRequest(`filter[${name}] must be true or false`, 'invalid_filter');
-    case 'date': {
-      const d = new Date(value);
-      if (Number.isNaN(d.getTime())) throw badRequest(`filter[${name}] must be a date`, 'invalid_filter');
-      return d.toISOString().replace(/\.\d{3}Z$/, '+00:00');
+    case 'date':
+    case 'day': {
+      // A `+` of an offset that the client did not encode arrives as a space.
+      const text = value.replace(/(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?) (\d{2}:?\d{2})$/i, '$1+$4');
+      const d = DATE.test(text) ? new Date(text) : null;
+      if (!d || Number.isNaN(d.getTime())) throw badRequest(`filter[${name}] must be a date (YYYY-MM-DD, or with a time: YYYY-MM-DDThh:mm:ss±hh:mm)`, 'invalid_filter');
+      return kind === 'day' ? d.toISOString().slice(0, 10) : d.toISOString().replace(/\.\d{3}Z$/, '+00:00');
     }
     default:
       if (value.length > 1000) throw badRequest(`filter[${name}] is too long`, 'invalid_filter');
@@ -124,7 +138,10 @@ function parseFieldFilter(field: string, raw: unknown, kind: FieldKind): FieldFi
         if (op !== 'ne' && op !== 'eq') throw badRequest(`filter[${field}][${op}] cannot compare with null`, 'invalid_filter');
         out.push({ field, op: op === 'ne' ? 'notnull' : 'null', values: [] });
       } else {
-        out.push({ field, op: op as FilterOp, values: flatValues(v, `filter[${field}][${op}]`).map((x) => coerce(x, kind, field)) });
+        const values = flatValues(v, `filter[${field}][${op}]`).map((x) => coerce(x, kind, field));
+        if (!values.length) throw badRequest(`filter[${field}][${op}] needs a value`, 'invalid_filter');
+        if (values.length > 1 && op !== 'ne' && op !== 'eq') throw badRequest(`filter[${field}][${op}] takes one value`, 'invalid_filter');
+        out.push({ field, op: op as FilterOp, values });
       }
     }
     return out;

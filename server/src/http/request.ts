@@ -1,4 +1,6 @@
 // What Folio's middleware attaches to express's Request.
+import type { PermissionSet } from '../resources/permissions/rules.js';
+
 export interface AuthInfo {
   /** Id of the logged-in user, or null for anonymous / application tokens. */
   userId: number | null;
@@ -7,6 +9,14 @@ export interface AuthInfo {
   isAdmin: boolean;
   /** Application (API key) the request came through, if any. */
   applicationId: number | null;
+  /** Ids of the user's roles (object permissions name roles). */
+  roleIds?: number[];
+  /** The user's roles' permissions, compiled (resources/permissions/rules.ts); none: no rights. */
+  permissions?: PermissionSet;
+  /** Whether any object permission exists (read with the auth info); unknown: assume so. */
+  restrictions?: boolean;
+  /** The user's session version: access tokens issued under an older one are refused. */
+  sessionVersion?: number;
 }
 
 export interface LegacyInfo {

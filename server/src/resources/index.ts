@@ -12,6 +12,7 @@ import { legacyRoutes } from './legacy/routes.js';
 import { modelRoutes } from './model/routes.js';
 import { objectsRoutes } from './objects/routes.js';
 import { operationsRoutes } from './operations/routes.js';
+import { permissionsFamily } from './permissions/index.js';
 import { statusRoutes } from './status/routes.js';
 import { termsRoutes } from './terms/routes.js';
 import { streamsRoutes } from './streams/routes.js';
@@ -26,6 +27,7 @@ export const families: Family[] = [
   homeRoutes,
   authRoutes,
   accountsRoutes,
+  permissionsFamily,
   modelRoutes,
   trashRoutes,
   backupsRoutes,

@@ -348,15 +348,20 @@ export interface CurrentUser {
   username: string;
   name: string | null;
   roles: string[];
+  /** From the server's meta: whether the user is an admin, and what it may do per object type. */
+  admin: boolean;
+  rights: Record<string, string[]>;
 }
 
 export async function currentUser(): Promise<CurrentUser> {
-  const { data, included } = await api.get('/auth/user', { include: 'roles' });
+  const { data, included, meta } = await api.get('/auth/user', { include: 'roles' });
   return {
     id: data.id,
     username: String(data.attributes.username ?? ''),
     name: (data.attributes.name as string | null) ?? null,
     roles: included.filter((r) => r.type === 'roles').map((r) => String(r.attributes.name)),
+    admin: Boolean(meta.admin),
+    rights: (meta.rights as Record<string, string[]> | undefined) ?? {},
   };
 }
 

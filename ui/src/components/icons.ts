@@ -44,5 +44,6 @@ export {
   Users,
   Webhook,
   DatabaseBackup,
+  UserRound,
   X,
 } from 'lucide-react';

@@ -3,12 +3,13 @@
 // `adminOnly` areas are listed only for users with the admin role.
 import type { ComponentType } from 'react';
 import { BackupsPage } from './backups/BackupsPage';
-import { FileText, Folder, Home, Image, Link2, Shapes, ShieldCheck, Trash2, Users, Webhook, DatabaseBackup } from '../components/icons';
+import { FileText, Folder, Home, Image, Link2, Shapes, ShieldCheck, Trash2, Users, Webhook, DatabaseBackup, UserRound } from '../components/icons';
 import { FoldersPage } from './folders/FoldersPage';
 import { HomePage } from './home/HomePage';
 import { MediaPage } from './media/MediaPage';
 import { ModelPage } from './model/ModelPage';
 import { ObjectsPage } from './objects/ObjectsPage';
+import { ProfilePage } from './profile/ProfilePage';
 import { RelationsPage } from './relations/RelationsPage';
 import { RolesPage } from './roles/RolesPage';
 import { TrashPage } from './trash/TrashPage';
@@ -20,7 +21,10 @@ export interface PageDef {
   label: string;
   icon: ComponentType<{ size?: number; 'aria-hidden'?: boolean }>;
   component: ComponentType<{ route: string[] }>;
+  /** Only admins use it (the API answers 403 to anyone else): not shown to others. */
   adminOnly?: boolean;
+  /** Reached from elsewhere (the user's name in the top bar), not from the sidebar. */
+  hidden?: boolean;
 }
 
 export const pages: PageDef[] = [
@@ -35,4 +39,5 @@ export const pages: PageDef[] = [
   { path: 'model', label: 'Object types', icon: Shapes, component: ModelPage, adminOnly: true },
   { path: 'webhooks', label: 'Webhooks', icon: Webhook, component: WebhooksPage, adminOnly: true },
   { path: 'backups', label: 'Backups', icon: DatabaseBackup, component: BackupsPage, adminOnly: true },
+  { path: 'profile', label: 'My account', icon: UserRound, component: ProfilePage, hidden: true },
 ];

@@ -199,6 +199,19 @@ export function jsonProperty(column: string, name: string): RawBuilder<unknown> 
   return sql`json_extract(${sql.ref(column)}, ${'$.' + name})`;
 }
 
+/**
+ * A stored date-time (any offset, fractions) as Folio's UTC timestamp text, so that filters
+ * compare instants, not spellings; null when it is no date.
+ */
+export function utcTimestampOf(value: RawBuilder<unknown>): RawBuilder<string | null> {
+  return sql<string | null>`strftime('%Y-%m-%dT%H:%M:%S+00:00', ${value})`;
+}
+
+/** A stored date (or date-time) as its calendar day, YYYY-MM-DD; null when it is no date. */
+export function calendarDayOf(value: RawBuilder<unknown>): RawBuilder<string | null> {
+  return sql<string | null>`date(${value})`;
+}
+
 /** The `properties` JSON without one key (for a dropped custom property). */
 export function removeJsonProperty(column: string, name: string): RawBuilder<string | null> {
   return sql<string | null>`json_remove(${sql.ref(column)}, ${'$.' + name})`;

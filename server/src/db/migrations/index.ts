@@ -10,6 +10,7 @@ import * as m0060 from './0060-list-indexes.js';
 import * as m0061 from './0061-title-index.js';
 import * as m0070 from './0070-history.js';
 import * as m0071 from './0071-webhooks.js';
+import * as m0080 from './0080-permissions.js';
 
 export const migrations: Record<string, Migration> = {
   '0001-core': m0001,
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0061-title-index': m0061,
   '0070-history': m0070,
   '0071-webhooks': m0071,
+  '0080-permissions': m0080,
 };

@@ -63,11 +63,19 @@ const DEFS = {
   },
   roles: {
     description: 'Roles of users',
-    revision: 1,
+    revision: 2,
     required: ['name'],
     properties: {
       name: str(32, { minLength: 1 }),
       description: nullableStr(null),
+      permissions: {
+        type: 'object',
+        description:
+          'What users with this role may do with objects: {type name, abstract type name or "*": [actions]}; actions read, create, update, delete, publish, each but create optionally ":own" (objects the user created). A type takes its own key, else its nearest ancestor\'s, else "*".',
+        additionalProperties: { type: 'array', items: { type: 'string', pattern: '^(read|create|update|delete|publish)(:own)?$' }, uniqueItems: true },
+        default: {},
+        isMeta: false,
+      },
       unchangeable: { type: 'boolean', default: false, isMeta: true, readOnly: true },
       created: stamp(),
       modified: stamp(),

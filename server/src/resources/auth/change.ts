@@ -10,6 +10,7 @@ import type { RouteDef } from '../../http/router.js';
 import { linkMail } from '../../mail/link-mail.js';
 import type { Mailer } from '../../mail/mailer.js';
 import { flatBody, linkWithParams, requiredString, urlField } from '../accounts/flat-body.js';
+import { limitRequests, mailLimit } from '../accounts/rate-limits.js';
 import { validateAttributes } from '../accounts/schemas.js';
 import { consumeAccountToken, invalidUuid, issueAccountToken } from '../accounts/tokens.js';
 import { inTransaction } from '../objects/pipeline.js';
@@ -24,6 +25,7 @@ export function credentialChangeRoutes(ctx: AppContext, mailer: Mailer): RouteDe
       method: 'post',
       path: '/auth/change',
       guard: 'anonymous',
+      before: [limitRequests(ctx, mailLimit(ctx), 'Too many password change requests from this address; try again later')],
       handler: async (req, res) => {
         const body = flatBody(req, ['contact', 'change_url']);
         const contact = requiredString(body, 'contact');

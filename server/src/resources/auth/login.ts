@@ -4,37 +4,73 @@ import type { AppContext } from '../../context.js';
 import { nowIso } from '../../db/time.js';
 import { ApiError } from '../../http/errors.js';
 import { loadAuthInfo } from '../../http/auth.js';
+import type { ExpressionBuilder } from 'kysely';
+import type { Database } from '../../db/tables.js';
+import { assertUnderLimit, countHit, loginLimit } from '../accounts/rate-limits.js';
+import { accountKey } from '../users/account-key.js';
 import { verifyPassword } from './passwords.js';
 import { consumeRefreshToken, issueTokenPair } from './tokens.js';
 
 export const MAX_LOGIN_ERRORS = 5;
 export const LOCKOUT_MS = 15 * 60 * 1000;
 
-const loginFailed = (detail = 'Wrong username or password') => new ApiError(401, 'login_failed', detail);
+/** Every failed login answers exactly this, whatever the reason (unknown, locked, blocked, inactive, wrong). */
+const loginFailed = () => new ApiError(401, 'login_failed', 'Wrong username or password');
 
-export async function loginWithPassword(ctx: AppContext, issuer: string, username: string, password: string) {
-  const user = await ctx.db
+/**
+ * A login with username and password from `client` (its IP). The username is compared as an
+ * account key (NFKC, case folded). Each wrong password counts, exactly, under concurrency too:
+ * towards the user's lockout (one atomic update) and towards the client's FOLIO_LOGIN_LIMIT.
+ */
+export async function loginWithPassword(ctx: AppContext, issuer: string, username: string, password: string, client: string) {
+  const limit = loginLimit(ctx);
+  await assertUnderLimit(ctx, limit, client, 'Too many failed logins from this address; try again later');
+  const failed = async () => {
+    if (limit.limit > 0) await countHit(ctx, limit, client);
+    return loginFailed();
+  };
+  // By account key; an exact username first (accounts that differed only in case before keys
+  // existed keep logging in by their own name: see migration 0080).
+  const candidates = await ctx.db
     .selectFrom('users')
     .innerJoin('objects', 'objects.id', 'users.id')
-    .select(['users.id', 'users.password_hash', 'users.blocked', 'users.num_login_err', 'users.last_login_err', 'objects.status', 'objects.deleted'])
-    .where('users.username', '=', username)
-    .executeTakeFirst();
+    .select(['users.id', 'users.username', 'users.password_hash', 'users.blocked', 'objects.status', 'objects.deleted'])
+    .where((eb) => eb.or([eb('users.username_key', '=', accountKey(username)), eb('users.username', '=', username)]))
+    .execute();
+  const user = candidates.find((c) => c.username === username) ?? candidates[0];
   if (!user || Boolean(user.deleted)) {
     await verifyPassword(password, null);
-    throw loginFailed();
+    throw await failed();
   }
-  const lastErr = user.last_login_err ? Date.parse(user.last_login_err) : 0;
-  const lockActive = user.num_login_err >= MAX_LOGIN_ERRORS && Date.now() - lastErr < LOCKOUT_MS;
-  const ok = await verifyPassword(password, user.password_hash);
-  if (lockActive) throw loginFailed('Too many failed logins: the account is locked for 15 minutes');
-  if (!ok) {
-    const streak = user.num_login_err >= MAX_LOGIN_ERRORS ? 1 : user.num_login_err + 1;
-    await ctx.db.updateTable('users').set({ num_login_err: streak, last_login_err: nowIso() }).where('id', '=', user.id).execute();
-    throw loginFailed();
+  const lockedSince = nowIso(new Date(Date.now() - LOCKOUT_MS));
+  const locked = (eb: ExpressionBuilder<Database, 'users'>) =>
+    eb.and([eb('num_login_err', '>=', MAX_LOGIN_ERRORS), eb('last_login_err', '>', lockedSince)]);
+  if (!(await verifyPassword(password, user.password_hash))) {
+    // A streak that ended in a lockout which is over starts again at 1.
+    await ctx.db
+      .updateTable('users')
+      .set((eb) => ({
+        num_login_err: eb
+          .case()
+          .when(eb.and([eb('num_login_err', '>=', MAX_LOGIN_ERRORS), eb('last_login_err', '<=', lockedSince)]))
+          .then(1)
+          .else(eb('num_login_err', '+', 1))
+          .end(),
+        last_login_err: nowIso(),
+      }))
+      .where('id', '=', user.id)
+      .execute();
+    throw await failed();
   }
-  if (Boolean(user.blocked)) throw loginFailed('This account is blocked');
-  if (user.status !== 'on') throw loginFailed('This account is not active (activate it from the signup email)');
-  await ctx.db.updateTable('users').set({ num_login_err: 0, last_login: nowIso() }).where('id', '=', user.id).execute();
+  // The right password: still refused, with the same answer, while locked out, blocked or inactive.
+  if (Boolean(user.blocked) || user.status !== 'on') throw loginFailed();
+  const opened = await ctx.db
+    .updateTable('users')
+    .set({ num_login_err: 0, last_login: nowIso() })
+    .where('id', '=', user.id)
+    .where((eb) => eb.not(locked(eb)))
+    .executeTakeFirst();
+  if (Number(opened.numUpdatedRows) === 0) throw loginFailed();
   return issueTokenPair(ctx, issuer, { userId: user.id });
 }
 

@@ -1,6 +1,5 @@
 // /auth: login (flat JSON or form), renewal with the refresh token, whoami, revocation.
 import type { Request } from 'express';
-import { rateLimit } from 'express-rate-limit';
 import type { AppContext } from '../../context.js';
 import { ApiError, badRequest, notFound, unauthorized } from '../../http/errors.js';
 import { sendMeta, sendNoContent, sendResource } from '../../http/jsonapi.js';
@@ -10,6 +9,8 @@ import type { RouteDef } from '../../http/router.js';
 import { findUserById, serializeUser } from '../users/service.js';
 import { rolesOfUser, serializeRole } from '../roles/service.js';
 import { verifyClient } from '../applications/service.js';
+import { clientOf } from '../accounts/rate-limits.js';
+import { rightsByType } from '../permissions/rules.js';
 import { loginWithPassword, renewTokens } from './login.js';
 import { issueTokenPair, revokeRefreshToken } from './tokens.js';
 
@@ -32,7 +33,7 @@ async function postAuth(req: Request, ctx: AppContext) {
   }
   if (username !== undefined || password !== undefined) {
     if (!username || !password) throw badRequest('Both username and password are required', 'missing_credentials');
-    return loginWithPassword(ctx, issuer, username, password);
+    return loginWithPassword(ctx, issuer, username, password, clientOf(req));
   }
   if (grant === 'client_credentials') {
     const clientId = str(body.client_id);
@@ -52,31 +53,21 @@ async function whoami(req: Request, res: import('express').Response, ctx: AppCon
   if (!user) throw unauthorized();
   const { include } = parseListQuery(req, { fields: {}, includes: ['roles'] });
   const resource = serializeUser(req, user);
-  if (!include.includes('roles')) return sendResource(req, res, resource);
+  // What the caller may do with objects, per type (the admin UI hides what would be refused).
+  const meta = { admin: req.auth.isAdmin, rights: rightsByType(ctx, req.auth) };
+  if (!include.includes('roles')) return sendResource(req, res, resource, { meta });
   const roles = (await rolesOfUser(ctx.db, user.id)).map((r) => serializeRole(req, r));
   resource.relationships!.roles.data = roles.map((r) => ({ id: r.id, type: r.type }));
-  sendResource(req, res, resource, { included: roles });
+  sendResource(req, res, resource, { included: roles, meta });
 }
 
 export function authRoutes(ctx: AppContext): RouteDef[] {
-  const limiter =
-    ctx.config.loginLimit > 0
-      ? rateLimit({
-          windowMs: 15 * 60 * 1000,
-          limit: ctx.config.loginLimit,
-          skipSuccessfulRequests: true,
-          validate: false,
-          handler: (_req, _res, next) =>
-            next(new ApiError(429, 'too_many_requests', 'Too many failed logins from this address; try again later')),
-        })
-      : null;
   return [
     {
       method: 'post',
       path: '/auth',
       guard: 'anonymous',
       body: 'form',
-      before: limiter ? [limiter] : [],
       handler: async (req, res) => {
         const tokens = await postAuth(req, ctx);
         sendMeta(req, res, { jwt: tokens.jwt, renew: tokens.renew });

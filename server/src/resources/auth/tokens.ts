@@ -7,7 +7,7 @@ import { nowIso } from '../../db/time.js';
 
 export const sha256 = (value: string) => crypto.createHash('sha256').update(value).digest('hex');
 
-export function signAccessToken(ctx: AppContext, issuer: string, claims: { id?: number; app?: number }): string {
+export function signAccessToken(ctx: AppContext, issuer: string, claims: { id?: number; app?: number; sv?: number }): string {
   return jwt.sign(claims, ctx.jwtSecret, { algorithm: 'HS256', expiresIn: ctx.config.accessTokenTtl, issuer });
 }
 
@@ -38,7 +38,13 @@ export async function revokeUserTokens(ctx: AppContext, userId: number): Promise
 }
 
 export async function issueTokenPair(ctx: AppContext, issuer: string, owner: { userId?: number; applicationId?: number }) {
-  const jwtToken = signAccessToken(ctx, issuer, owner.userId !== undefined ? { id: owner.userId } : { app: owner.applicationId });
+  let claims: { id?: number; app?: number; sv?: number } = { app: owner.applicationId };
+  if (owner.userId !== undefined) {
+    // The token lives as long as the user's current session version (see http/auth.ts).
+    const user = await ctx.db.selectFrom('users').select('session_version').where('id', '=', owner.userId).executeTakeFirst();
+    claims = { id: owner.userId, sv: Number(user?.session_version ?? 0) };
+  }
+  const jwtToken = signAccessToken(ctx, issuer, claims);
   const renew = await issueRefreshToken(ctx, owner);
   return { jwt: jwtToken, renew };
 }

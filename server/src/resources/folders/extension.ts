@@ -8,7 +8,7 @@ import type { Database } from '../../db/tables.js';
 import { badRequest } from '../../http/errors.js';
 import { relationshipLinks } from '../../http/jsonapi.js';
 import type { ObjectExtension } from '../objects/extensions.js';
-import { findObjectByIdOrUname, visibleStatuses } from '../objects/read.js';
+import { findObjectByIdOrUname, getObjectsByIds } from '../objects/read.js';
 import type { ObjectRow } from '../objects/rows.js';
 import { FOLDERS, parentsOf, pathsOf, placeNewFolder, removeFromTree, restoreSubfolders, trashSubfolders } from './service.js';
 
@@ -64,7 +64,13 @@ export function foldersExtension(ctx: AppContext): ObjectExtension {
     name: 'folders',
     types: ['objects'],
     async decorate(req, _ctx, items) {
-      const parents = await parentsOf(ctx.db, items.map((i) => i.id), visibleStatuses(req.auth) !== null);
+      // Parent folders the reader may not see are left out (the read path decides; admins see all).
+      const parents = await parentsOf(ctx.db, items.map((i) => i.id));
+      const parentIds = [...new Set([...parents.values()].flat())];
+      if (!req.auth.isAdmin && parentIds.length) {
+        const shown = new Set((await getObjectsByIds(ctx, parentIds, { viewer: req.auth })).map((r) => r.id));
+        for (const [id, list] of parents) parents.set(id, list.filter((p) => shown.has(p)));
+      }
       const folders = items.filter((i) => i.type === FOLDERS);
       const paths = await pathsOf(ctx.db, folders.map((f) => f.id));
       for (const item of items) {

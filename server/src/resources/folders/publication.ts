@@ -58,7 +58,7 @@ export async function isReachableFrom(ctx: AppContext, db: Db, rootId: number, i
     .innerJoin('objects', 'objects.id', 'trees.object_id')
     .where('trees.object_id', 'in', ids)
     .where('objects.deleted', '=', false)
-    .where((eb) => visibleWhere(viewer, eb) ?? eb.lit(true))
+    .where((eb) => visibleWhere(ctx, viewer, eb) ?? eb.lit(true))
     .executeTakeFirst();
   return Boolean(hit);
 }
@@ -72,7 +72,7 @@ async function pageObjects(ctx: AppContext, db: Db, ids: IdQuery, page: TreePage
     .selectFrom(ids.as('n'))
     .innerJoin('objects', 'objects.id', 'n.object_id')
     .where('objects.deleted', '=', false)
-    .where((eb) => visibleWhere(viewer, eb) ?? eb.lit(true))
+    .where((eb) => visibleWhere(ctx, viewer, eb) ?? eb.lit(true))
     .$if(typeIds !== null, (q) => q.where('objects.object_type_id', 'in', typeIds!.length ? typeIds! : [-1]))
     .groupBy('n.object_id')
     .select(['n.object_id', sql<number>`min(n.pos)`.as('pos')]);
@@ -156,7 +156,7 @@ export async function childCounts(ctx: AppContext, db: Db, folderIds: number[], 
     .select(['trees.parent_id', sql<number>`sum(case when objects.object_type_id = ${folders.id} then 1 else 0 end)`.as('sections'), sql<number>`count(*)`.as('n')])
     .where('trees.parent_id', 'in', folderIds)
     .where('objects.deleted', '=', false)
-    .where((eb) => visibleWhere(viewer, eb) ?? eb.lit(true))
+    .where((eb) => visibleWhere(ctx, viewer, eb) ?? eb.lit(true))
     .groupBy('trees.parent_id')
     .execute();
   for (const row of rows) out.set(Number(row.parent_id), { sections: Number(row.sections), contents: Number(row.n) - Number(row.sections) });

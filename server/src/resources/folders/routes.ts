@@ -133,7 +133,7 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
       handler: async (req, res) => {
         const folder = await requireFolder(req);
         const input = resourceInput(req, FOLDERS, folder.id);
-        if (!Object.keys(input.attributes).length && input.meta.locked === undefined) {
+        if (!Object.keys(input.attributes).length && input.meta.locked === undefined && input.meta.perms === undefined) {
           throw badRequest('"data.attributes" must name at least one attribute to change', 'invalid_body');
         }
         await updateObject(ctx, folder.id, input, req.auth, { typeName: FOLDERS });

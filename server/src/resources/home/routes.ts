@@ -1,5 +1,6 @@
 // GET /home: the endpoints this caller may use, derived from the declared routes (and one entry
-// per enabled, concrete object type), with the methods allowed and the formats served.
+// per enabled, concrete object type, with the methods its roles allow), with the formats served.
+// Non-admins see none of the admin-only areas.
 import type { Request } from 'express';
 import type { AppContext } from '../../context.js';
 import type { Guard } from '../../http/auth.js';
@@ -7,6 +8,8 @@ import { sendMeta } from '../../http/jsonapi.js';
 import { baseUrl } from '../../http/links.js';
 import type { Produces } from '../../http/negotiate.js';
 import type { RouteDef, RouteRecord } from '../../http/router.js';
+import { typeByName } from '../objects/model.js';
+import { rightsOn } from '../permissions/rules.js';
 
 const FORMATS: Record<Produces, string[]> = {
   jsonapi: ['application/json', 'application/vnd.api+json'],
@@ -20,6 +23,19 @@ function permitted(guard: Guard, req: Request): boolean {
   if (guard === 'anonymous') return true;
   if (guard === 'user') return req.auth.userId !== null;
   return req.auth.isAdmin;
+}
+
+/** Areas only admins use (a user's own account is reached through /auth/user). */
+const ADMIN_AREAS = new Set(['/users', '/roles', '/applications', '/trash', '/history', '/backups', '/webhooks']);
+
+/** Methods of a type's endpoint the caller's roles allow (GET always: it reads what it may). */
+function typeMethodAllowed(ctx: AppContext, req: Request, typeName: string, method: string): boolean {
+  if (req.auth.isAdmin || method === 'get') return true;
+  const type = typeByName(ctx, typeName);
+  if (!type) return false;
+  const rights = rightsOn(req.auth.permissions, type);
+  const action = ({ post: 'create', patch: 'update', delete: 'delete' } as const)[method as 'post' | 'patch' | 'delete'];
+  return action !== undefined && rights[action] !== null;
 }
 
 export function homeRoutes(ctx: AppContext): RouteDef[] {
@@ -41,13 +57,16 @@ export function homeRoutes(ctx: AppContext): RouteDef[] {
         for (const r of ctx.routes) {
           if (!permitted(r.guard, req) || r.path === '/home') continue;
           const first = r.path.split('/')[1] ?? '';
-          if (!first) continue;
+          if (!first || (!req.auth.isAdmin && ADMIN_AREAS.has(`/${first}`))) continue;
           if (first.startsWith(':')) typeRoutes.push(r);
           else add(`/${first}`, r);
         }
         if (typeRoutes.length) {
           const types = await ctx.db.selectFrom('object_types').select('name').where('is_abstract', '=', false).where('enabled', '=', true).orderBy('name').execute();
-          for (const t of types) if (!entries.has(`/${t.name}`)) for (const r of typeRoutes) add(`/${t.name}`, r);
+          for (const t of types) {
+            if (entries.has(`/${t.name}`) || (!req.auth.isAdmin && ADMIN_AREAS.has(`/${t.name}`))) continue;
+            for (const r of typeRoutes) if (typeMethodAllowed(ctx, req, t.name, r.method)) add(`/${t.name}`, r);
+          }
         }
         const resources: Record<string, unknown> = {};
         for (const key of [...entries.keys()].sort()) {

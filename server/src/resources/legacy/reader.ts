@@ -22,7 +22,7 @@ import {
 } from '../folders/publication.js';
 import { FOLDERS } from '../folders/service.js';
 import { concreteTypeNames, typeById } from '../objects/model.js';
-import { canSee, findObjectByIdOrUname } from '../objects/read.js';
+import { canSee, findObjectByIdOrUname, visibleIds } from '../objects/read.js';
 import { relatedPage, relationByName, relationCounts as countRelations, relationLink, type RelationSide } from '../objects/relations.js';
 import type { ObjectRow as StoredRow } from '../objects/rows.js';
 
@@ -62,8 +62,8 @@ const named = (ctx: AppContext, list: TreeList): ListResult => ({ rows: list.row
 export async function openReader(ctx: AppContext, req: Request, db: Db = ctx.db): Promise<Reader> {
   const publication = await findRootFolder(ctx, db, ctx.config.publication);
   if (!publication) throw notFound('The publication does not exist', 'publication_not_found');
-  if (!canSee(ctx, req.auth, publication)) {
-    if (req.auth.applicationId === null) throw unauthorized('The publication is protected: log in to read it');
+  if (!canSee(ctx, req.auth, publication) || !(await visibleIds(ctx, req.auth, [publication.id], db)).has(publication.id)) {
+    if (req.auth.userId === null && req.auth.applicationId === null) throw unauthorized('The publication is protected: log in to read it');
     throw forbidden('The publication is protected');
   }
   return { ctx, db, publication: withTypeNames(ctx, publication), viewer: req.auth };
@@ -129,7 +129,7 @@ export async function listRelated(r: Reader, objectId: number, rel: RelationSide
   return named(r.ctx, await relatedPage(r.ctx, r.db, objectId, rel, page, r.viewer));
 }
 
-export const relationDetail = (r: Reader, objectId: number, rel: RelationSide, relatedId: number) => relationLink(r.db, objectId, rel, relatedId, r.viewer);
+export const relationDetail = (r: Reader, objectId: number, rel: RelationSide, relatedId: number) => relationLink(r.ctx, r.db, objectId, rel, relatedId, r.viewer);
 
 /** Visible related counts per relation name (from both sides) for a page of objects. */
-export const relationCounts = (r: Reader, ids: number[]) => countRelations(r.db, ids, r.viewer);
+export const relationCounts = (r: Reader, ids: number[]) => countRelations(r.ctx, r.db, ids, r.viewer);

@@ -31,6 +31,8 @@ export interface PendingWrite {
    * or given by trusted server code as `ObjectInput.own`.
    */
   own: Record<string, unknown>;
+  /** `meta` of the request (hooks act on the members they own, e.g. `perms`). */
+  meta?: Record<string, unknown>;
   /** The row before an update. */
   before?: ObjectRow;
   /** The row as written, once it is. */

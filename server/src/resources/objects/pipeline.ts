@@ -17,12 +17,16 @@ import type { ObjectChange, ObjectObserver } from './changes.js';
 import type { ObjectExtension } from './extensions.js';
 import type { ObjectType } from './model.js';
 import type { ObjectRow } from './rows.js';
+import type { PermissionSet } from '../permissions/rules.js';
 
 /** Who writes. `req.auth` fits; a bare user id (or null: the system) is a non-admin actor. */
 export interface Actor {
   userId: number | null;
   isAdmin: boolean;
   roles?: string[];
+  /** Role ids and compiled permissions (req.auth has them; see resources/permissions). */
+  roleIds?: number[];
+  permissions?: PermissionSet;
   applicationId?: number | null;
   /** The base URL the request came in on, for links in change records (webhook payloads). */
   base?: string | null;

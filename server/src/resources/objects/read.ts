@@ -3,50 +3,119 @@
 // and the legacy layout. A read takes a *viewer* (the request's `req.auth`: anonymous, a user
 // with roles, an application); server code reading for itself passes none and sees everything.
 //
-//   canSee(ctx, viewer, row)          one row
-//   visibleStatuses(viewer)           the statuses a viewer may read (null: all)
-//   visibleWhere(viewer, eb)          the same rule as SQL, for lists
-//   getObject / findObjectByIdOrUname / requireObject / getObjectsByIds   rows through canSee
+// Two rules decide (docs/decisions.md, Permissions):
+//   role permissions   a user whose roles give `read` on a type sees its objects in every status
+//                      (`read:own`: those it created); anyone else sees published (`on`) ones;
+//                      user accounts: admins, and each user its own;
+//   object permissions an object restricted to roles (itself or a folder above it) is seen only
+//                      by users with one of them (and admins).
+//
+//   readReach(ctx, viewer, type)      how much of a type a viewer reads
+//   canSee(ctx, viewer, row)          one row, role permissions only (synchronous)
+//   visibleWhere(ctx, viewer, eb)     both rules as SQL, for lists
+//   visibleIds(ctx, viewer, ids)      object permissions for rows already read
+//   getObject / findObjectByIdOrUname / requireObject / getObjectsByIds   rows through both rules
 import type { Expression, ExpressionBuilder, Kysely, SqlBool, Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { prepared } from '../../db/prepared.js';
 import type { Database } from '../../db/tables.js';
-import { notFound } from '../../http/errors.js';
+import { forbidden, notFound, unauthorized } from '../../http/errors.js';
 import type { AuthInfo } from '../../http/request.js';
-import { typeById, type ObjectType } from './model.js';
+import { blockedAmong, blockedIds, restrictionsExist } from '../permissions/object-perms.js';
+import { rightsOn } from '../permissions/rules.js';
+import { model, typeById, type ObjectType } from './model.js';
 import type { ObjectRow } from './rows.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
 /** Who reads: `req.auth`. */
-export type Viewer = Pick<AuthInfo, 'userId' | 'isAdmin'> & Partial<Pick<AuthInfo, 'roles' | 'applicationId'>>;
+export type Viewer = Pick<AuthInfo, 'userId' | 'isAdmin'> &
+  Partial<Pick<AuthInfo, 'roles' | 'applicationId' | 'roleIds' | 'permissions' | 'restrictions'>>;
 
-/** Signed-in users read every status; anonymous clients and application tokens only `on`. */
-const signedIn = (viewer: Viewer) => viewer.userId !== null;
+const USERS = 'users';
 
-/** Statuses `viewer` may read; null: every status. */
-export function visibleStatuses(viewer: Viewer | undefined): string[] | null {
-  return !viewer || signedIn(viewer) ? null : ['on'];
+/**
+ * How much of a type `viewer` reads: every object (`all`), its own in every status and the
+ * published rest (`own`), published ones (`on`), only its own account (`self`), nothing.
+ */
+export type ReadReach = 'all' | 'own' | 'on' | 'self' | 'none';
+
+export function readReach(viewer: Viewer | undefined, type: ObjectType): ReadReach {
+  if (!viewer || viewer.isAdmin) return 'all';
+  if (type.name === USERS) return viewer.userId !== null ? 'self' : 'none';
+  if (viewer.userId === null) return 'on';
+  return rightsOn(viewer.permissions, type).read ?? 'on';
 }
 
 /** Whether `viewer` may read objects of `type` at all (anonymous clients never read users). */
 export function typeVisible(viewer: Viewer | undefined, typeName: string): boolean {
-  return !viewer || signedIn(viewer) || typeName !== 'users';
+  return !viewer || viewer.userId !== null || typeName !== USERS;
 }
 
-/** The rule for one row (of a known type). */
-export function canSee(ctx: AppContext, viewer: Viewer | undefined, row: Pick<ObjectRow, 'status' | 'object_type_id'>, type?: ObjectType): boolean {
+/** The role-permission rule for one row (object permissions: visibleIds). */
+export function canSee(
+  ctx: AppContext,
+  viewer: Viewer | undefined,
+  row: Pick<ObjectRow, 'status' | 'object_type_id' | 'id' | 'created_by'>,
+  type?: ObjectType,
+): boolean {
   const t = type ?? typeById(ctx, row.object_type_id);
-  if (!t || !typeVisible(viewer, t.name)) return false;
-  const statuses = visibleStatuses(viewer);
-  return !statuses || statuses.includes(row.status);
+  if (!t) return false;
+  switch (readReach(viewer, t)) {
+    case 'all':
+      return true;
+    case 'own':
+      return row.status === 'on' || (row.created_by !== null && row.created_by === viewer!.userId);
+    case 'on':
+      return row.status === 'on';
+    case 'self':
+      return row.id === viewer!.userId;
+    default:
+      return false;
+  }
 }
 
-/** The rule as a condition on `objects` (true when the viewer sees everything). */
+/** Whether object permissions can hide anything from `viewer` (most sites have none). */
+async function mayBeRestricted(ctx: AppContext, viewer: Viewer | undefined): Promise<boolean> {
+  if (!viewer || viewer.isAdmin) return false;
+  return viewer.restrictions ?? (await restrictionsExist(ctx));
+}
+
+/** Both rules as a condition on `objects` (null when the viewer sees everything). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function visibleWhere(viewer: Viewer | undefined, eb: ExpressionBuilder<any, any>, column = 'objects.status'): Expression<SqlBool> | null {
-  const statuses = visibleStatuses(viewer);
-  return statuses ? eb(column, 'in', statuses) : null;
+export function visibleWhere(ctx: AppContext, viewer: Viewer | undefined, eb: ExpressionBuilder<any, any>): Expression<SqlBool> | null {
+  if (!viewer || viewer.isAdmin) return null;
+  const by: Record<ReadReach, number[]> = { all: [], own: [], on: [], self: [], none: [] };
+  const types = [...model(ctx).types.values()].filter((t) => !t.isAbstract);
+  for (const t of types) by[readReach(viewer, t)].push(t.id);
+  const type = 'objects.object_type_id';
+  /** `objects` of one of `ids`: no condition when they are every type, else the shorter list. */
+  const ofTypes = (ids: number[]) => {
+    if (ids.length === types.length) return null;
+    if (ids.length <= types.length / 2) return eb(type, 'in', ids);
+    return eb(type, 'not in', types.filter((t) => !ids.includes(t.id)).map((t) => t.id));
+  };
+  const either: Expression<SqlBool>[] = [];
+  const published = [...by.on, ...by.own];
+  if (published.length) either.push(eb.and([eb('objects.status', '=', 'on'), ofTypes(published) ?? eb.lit(true)]));
+  if (by.all.length) either.push(ofTypes(by.all) ?? eb.lit(true));
+  if (by.own.length) either.push(eb.and([eb(type, 'in', by.own), eb('objects.created_by', '=', viewer.userId)]));
+  if (by.self.length) either.push(eb.and([eb(type, 'in', by.self), eb('objects.id', '=', viewer.userId)]));
+  const roleRule = either.length ? eb.or(either) : eb.lit(false);
+  if (viewer.restrictions === false) return roleRule;
+  return eb.and([roleRule, eb('objects.id', 'not in', blockedIds(eb, viewer.roleIds ?? []))]);
+}
+
+/** `ids` that object permissions let `viewer` see. */
+export async function visibleIds(ctx: AppContext, viewer: Viewer | undefined, ids: number[], db: Db = ctx.db): Promise<Set<number>> {
+  if (!(await mayBeRestricted(ctx, viewer))) return new Set(ids);
+  const blocked = await blockedAmong(db, viewer!.roleIds ?? [], ids);
+  return new Set(ids.filter((id) => !blocked.has(id)));
+}
+
+/** What a restricted object answers: 401 to anonymous clients and applications, 403 to users. */
+export function restrictedError(viewer: Viewer) {
+  return viewer.userId === null ? unauthorized('This object is restricted: log in with an account allowed to read it', 'restricted') : forbidden('This object is restricted to other roles', 'restricted');
 }
 
 export interface ReadOptions {
@@ -82,32 +151,56 @@ const byIdQuery = (trashed: boolean | 'any') =>
   });
 const objectById = { active: byIdQuery(false), trashed: byIdQuery(true), any: byIdQuery('any') };
 
-export async function getObject(ctx: AppContext, id: number, opts: ReadOptions = {}): Promise<ObjectRow | undefined> {
-  const trashed = opts.trashed ?? false;
-  const byId = trashed === 'any' ? objectById.any : trashed ? objectById.trashed : objectById.active;
-  const [row] = await byId(opts.db ?? ctx.db, id);
-  return visible(ctx, row, opts);
-}
-
-/** By numeric id or by uname. */
-export async function findObjectByIdOrUname(ctx: AppContext, key: string | number, opts: ReadOptions = {}): Promise<ObjectRow | undefined> {
+/** A row by id or uname through the role-permission rule only. */
+async function findRow(ctx: AppContext, key: string | number, opts: ReadOptions): Promise<ObjectRow | undefined> {
   const text = String(key);
-  if (/^\d{1,15}$/.test(text)) return getObject(ctx, Number(text), opts);
+  if (/^\d{1,15}$/.test(text)) {
+    const trashed = opts.trashed ?? false;
+    const byId = trashed === 'any' ? objectById.any : trashed ? objectById.trashed : objectById.active;
+    const [row] = await byId(opts.db ?? ctx.db, Number(text));
+    return visible(ctx, row, opts);
+  }
   if (!text || text.length > 255) return undefined;
   return visible(ctx, await readQuery(ctx, opts).where('uname', '=', text).executeTakeFirst(), opts);
 }
 
+/** The row if both rules let the viewer see it. */
+async function seen(ctx: AppContext, row: ObjectRow | undefined, opts: ReadOptions): Promise<ObjectRow | undefined> {
+  if (!row || !(await mayBeRestricted(ctx, opts.viewer))) return row;
+  return (await visibleIds(ctx, opts.viewer, [row.id], opts.db)).has(row.id) ? row : undefined;
+}
+
+export async function getObject(ctx: AppContext, id: number, opts: ReadOptions = {}): Promise<ObjectRow | undefined> {
+  return seen(ctx, await findRow(ctx, id, opts), opts);
+}
+
+/** By numeric id or by uname. */
+export async function findObjectByIdOrUname(ctx: AppContext, key: string | number, opts: ReadOptions = {}): Promise<ObjectRow | undefined> {
+  return seen(ctx, await findRow(ctx, key, opts), opts);
+}
+
+/** The row, or 404 (none, or hidden by role permissions), or 401/403 (restricted to roles). */
 export async function requireObject(ctx: AppContext, key: string | number, opts: ReadOptions = {}): Promise<ObjectRow> {
-  const row = await findObjectByIdOrUname(ctx, key, opts);
+  const row = await findRow(ctx, key, opts);
   if (!row) throw notFound(`No ${opts.typeName ?? 'object'} "${key}"${opts.trashed === true ? ' in the trash' : ''}`);
+  if (!(await seen(ctx, row, opts))) throw restrictedError(opts.viewer!);
   return row;
 }
 
+/** Ids per query: far below the database's variable limit, whatever else the query binds. */
+const IDS_PER_QUERY = 5000;
+
 /** The objects of `ids` the viewer may see (any order). */
 export async function getObjectsByIds(ctx: AppContext, ids: number[], opts: ReadOptions = {}): Promise<ObjectRow[]> {
-  if (!ids.length) return [];
-  const rows = await readQuery(ctx, opts).where('id', 'in', [...new Set(ids)]).execute();
-  return rows.filter((r) => visible(ctx, r, opts));
+  const unique = [...new Set(ids)];
+  const rows: ObjectRow[] = [];
+  for (let i = 0; i < unique.length; i += IDS_PER_QUERY) {
+    const chunk = await readQuery(ctx, opts).where('id', 'in', unique.slice(i, i + IDS_PER_QUERY)).execute();
+    const shown = chunk.filter((r) => visible(ctx, r, opts));
+    const open = await visibleIds(ctx, opts.viewer, shown.map((r) => r.id), opts.db);
+    rows.push(...shown.filter((r) => open.has(r.id)));
+  }
+  return rows;
 }
 
 export function objectPath(ctx: AppContext, row: Pick<ObjectRow, 'id' | 'object_type_id'>): string {

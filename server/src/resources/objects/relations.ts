@@ -231,7 +231,7 @@ export async function relatedIdsEitherSide(db: Db, id: number): Promise<number[]
 }
 
 /** Links of `objectId` through `side` to objects the viewer sees, with priority and params. */
-function visibleLinks(db: Db, objectId: number, side: RelationSide, viewer: Viewer) {
+function visibleLinks(ctx: AppContext, db: Db, objectId: number, side: RelationSide, viewer: Viewer) {
   const [self, other, prio] = columnsOf(side);
   return db
     .selectFrom('object_relations')
@@ -240,7 +240,7 @@ function visibleLinks(db: Db, objectId: number, side: RelationSide, viewer: View
     .where(`object_relations.${self}`, '=', objectId)
     .where('object_relations.relation_id', '=', side.relation.id)
     .where('objects.deleted', '=', false)
-    .where((eb) => visibleWhere(viewer, eb) ?? eb.lit(true));
+    .where((eb) => visibleWhere(ctx, viewer, eb) ?? eb.lit(true));
 }
 
 const parseParams = (text: string | null): unknown => {
@@ -254,7 +254,7 @@ const parseParams = (text: string | null): unknown => {
 
 /** A page of the objects related to `objectId` through `side`, by priority. */
 export async function relatedPage(ctx: AppContext, db: Db, objectId: number, side: RelationSide, page: { pageSize: number; offset: number }, viewer: Viewer) {
-  const base = visibleLinks(db, objectId, side, viewer);
+  const base = visibleLinks(ctx, db, objectId, side, viewer);
   const total = await db.selectFrom(base.as('l')).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
   const links = await base.orderBy('priority').orderBy('related_id').limit(page.pageSize).offset(page.offset).execute();
   const ids = links.map((l) => Number(l.related_id));
@@ -263,14 +263,14 @@ export async function relatedPage(ctx: AppContext, db: Db, objectId: number, sid
 }
 
 /** Priority and params of one link; 404 when `relatedId` is not related (or not visible). */
-export async function relationLink(db: Db, objectId: number, side: RelationSide, relatedId: number, viewer: Viewer) {
-  const link = await visibleLinks(db, objectId, side, viewer).where('objects.id', '=', relatedId).executeTakeFirst();
+export async function relationLink(ctx: AppContext, db: Db, objectId: number, side: RelationSide, relatedId: number, viewer: Viewer) {
+  const link = await visibleLinks(ctx, db, objectId, side, viewer).where('objects.id', '=', relatedId).executeTakeFirst();
   if (!link) throw notFound(`Object ${relatedId} is not related to ${objectId} by ${side.name}`);
   return { priority: link.priority === null ? null : Number(link.priority), params: parseParams(link.params) };
 }
 
 /** Visible related counts per relation name (both sides) of a page of objects. */
-export async function relationCounts(db: Db, ids: number[], viewer: Viewer): Promise<Map<number, Record<string, number>>> {
+export async function relationCounts(ctx: AppContext, db: Db, ids: number[], viewer: Viewer): Promise<Map<number, Record<string, number>>> {
   const out = new Map<number, Record<string, number>>(ids.map((id) => [id, {}]));
   if (!ids.length) return out;
   const count = async (self: 'left_id' | 'right_id', other: 'left_id' | 'right_id', nameCol: 'relations.name' | 'relations.inverse_name') => {
@@ -281,7 +281,7 @@ export async function relationCounts(db: Db, ids: number[], viewer: Viewer): Pro
       .select([`object_relations.${self} as object_id`, `${nameCol} as name`, sql<number>`count(*)`.as('n')])
       .where(`object_relations.${self}`, 'in', ids)
       .where('objects.deleted', '=', false)
-      .where((eb) => visibleWhere(viewer, eb) ?? eb.lit(true))
+      .where((eb) => visibleWhere(ctx, viewer, eb) ?? eb.lit(true))
       .groupBy([`object_relations.${self}`, nameCol])
       .execute();
     for (const row of rows) out.get(Number(row.object_id))![row.name] = Number(row.n);

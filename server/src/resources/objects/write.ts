@@ -91,7 +91,7 @@ export async function createObjectRow(ctx: AppContext, typeName: string, input: 
   const locked = lockedFromMeta(input.meta, actor);
   const { core, props } = splitAttributes(attributes);
   return inTransaction(ctx, trx, async (db) => {
-    const w: PendingWrite = { action: 'create', type, actor, attributes, own, changed: {} };
+    const w: PendingWrite = { action: 'create', type, actor, attributes, own, meta: input.meta, changed: {} };
     await authorizeWrite(ctx, { action: 'create', actor, type, trx: db });
     if ((core.status ?? 'draft') === 'on') await authorizeWrite(ctx, { action: 'publish', actor, type, trx: db });
     await runHooks(ctx, db, w, 'beforeWrite');
@@ -158,7 +158,7 @@ export async function updateObject(
   return inTransaction(ctx, trx, async (db) => {
     const before = await db.selectFrom('objects').selectAll().where('id', '=', id).where('deleted', '=', false).executeTakeFirst();
     if (!before || before.object_type_id !== type.id) throw notFound(`No ${opts.typeName ?? 'object'} with id ${id}`);
-    const w: PendingWrite = { action: 'update', type, actor, attributes, own, before, changed: {} };
+    const w: PendingWrite = { action: 'update', type, actor, attributes, own, meta: input.meta, before, changed: {} };
     await authorizeWrite(ctx, { action: 'update', actor, type, row: before, trx: db });
     const lockedNow = Boolean(before.locked) && locked !== false;
     const now = nowIso();

@@ -18,7 +18,7 @@
 // request; `href` may stand for `ref` (`/{type}`, `/{type}/{id}`, `/{type}/{id}/relationships/{r}`). Users and folders keep their own endpoints (their writes carry more than an object).
 import type { Request } from 'express';
 import type { AppContext } from '../../context.js';
-import { ApiError, badRequest } from '../../http/errors.js';
+import { ApiError, badRequest, MAX_IDENTIFIERS, tooManyIdentifiers } from '../../http/errors.js';
 import { identifiersOf, isPlainObject, resourceOf, sendLinks, type Resource } from '../../http/jsonapi.js';
 import { baseUrl } from '../../http/links.js';
 import type { RouteDef } from '../../http/router.js';
@@ -57,6 +57,9 @@ function operationsOf(body: unknown): Array<Record<string, unknown>> {
   const ops = body['atomic:operations'] as unknown[];
   if (!ops.length) throw badRequest('"atomic:operations" is empty', 'invalid_body');
   if (ops.length > MAX_OPERATIONS) throw new ApiError(413, 'too_many_operations', `At most ${MAX_OPERATIONS} operations per request (${ops.length} sent)`);
+  // Every identifier the operations name, together, stays under the one limit of a request.
+  const named = ops.reduce<number>((n, op) => n + (isPlainObject(op) && Array.isArray(op.data) ? op.data.length : 1), 0);
+  if (named > MAX_IDENTIFIERS) throw tooManyIdentifiers();
   return ops.map((op, i) => {
     if (!isPlainObject(op)) throw atOperation(badRequest('an operation must be an object', 'invalid_body'), i);
     return op;

@@ -1,5 +1,5 @@
-// /roles: admins create, rename and delete roles (the unchangeable admin role excepted) and
-// give them to users; any authenticated user reads them.
+// /roles: admins read, create, rename and delete roles (the unchangeable admin role excepted),
+// set their permissions and give them to users; no one else reads them (403).
 import type { Request, Response } from 'express';
 import type { AppContext } from '../../context.js';
 import { resourceInput, sendList, sendNoContent } from '../../http/jsonapi.js';
@@ -11,9 +11,12 @@ import { pathId, queryIds } from '../../http/params.js';
 import { schemaMeta, validateAttributes } from '../accounts/schemas.js';
 import { sendAccountResource, serializeWithIncluded, type IncludableRelation } from '../accounts/serialize.js';
 import { listUsers, serializeUser, USER_LIST_SPEC, usersByRole, type UserRow } from '../users/service.js';
-import { createRole, deleteRole, getRole, listRoles, ROLE_LIST_SPEC, serializeRole, updateRole } from './service.js';
+import { validatePermissions } from '../permissions/rules.js';
+import { createRole, deleteRole, getRole, listRoles, ROLE_LIST_SPEC, serializeRole, updateRole, type RoleInput } from './service.js';
 
 export function roleRoutes(ctx: AppContext): RouteDef[] {
+  /** `permissions` checked against the model (unknown types and actions: 400). */
+  const withPermissions = <T extends RoleInput>(a: T): T => (a.permissions === undefined ? a : { ...a, permissions: validatePermissions(ctx, a.permissions) });
   const users: IncludableRelation<UserRow> = { name: 'users', type: 'users', load: (ids) => usersByRole(ctx.db, ids), serialize: serializeUser };
   const sendOne = async (req: Request, res: Response, id: number, status = 200) => {
     const { include } = parseListQuery(req, { fields: {}, includes: ['users'] });
@@ -24,7 +27,7 @@ export function roleRoutes(ctx: AppContext): RouteDef[] {
     {
       method: 'get',
       path: '/roles',
-      guard: 'user',
+      guard: 'admin',
       handler: async (req, res) => {
         const ids = queryIds(req);
         const q = parseListQuery(req, ROLE_LIST_SPEC);
@@ -38,20 +41,20 @@ export function roleRoutes(ctx: AppContext): RouteDef[] {
       path: '/roles',
       guard: 'admin',
       handler: async (req, res) => {
-        const a = validateAttributes<{ name: string; description?: string | null }>(ctx, 'roles', resourceInput(req, 'roles').attributes, true);
-        const id = await createRole(ctx.db, a);
+        const a = validateAttributes<RoleInput & { name: string }>(ctx, 'roles', resourceInput(req, 'roles').attributes, true);
+        const id = await createRole(ctx.db, withPermissions(a));
         await sendOne(req, res, id, 201);
       },
     },
-    { method: 'get', path: '/roles/:id', guard: 'user', handler: (req, res) => sendOne(req, res, pathId(req)) },
+    { method: 'get', path: '/roles/:id', guard: 'admin', handler: (req, res) => sendOne(req, res, pathId(req)) },
     {
       method: 'patch',
       path: '/roles/:id',
       guard: 'admin',
       handler: async (req, res) => {
         const id = pathId(req);
-        const a = validateAttributes<{ name?: string; description?: string | null }>(ctx, 'roles', resourceInput(req, 'roles', id).attributes, false);
-        await updateRole(ctx.db, id, a);
+        const a = validateAttributes<RoleInput>(ctx, 'roles', resourceInput(req, 'roles', id).attributes, false);
+        await updateRole(ctx.db, id, withPermissions(a));
         await sendOne(req, res, id);
       },
     },
@@ -67,7 +70,7 @@ export function roleRoutes(ctx: AppContext): RouteDef[] {
     {
       method: 'get',
       path: '/roles/:id/users',
-      guard: 'user',
+      guard: 'admin',
       handler: async (req, res) => {
         const id = pathId(req);
         await getRole(ctx.db, id);

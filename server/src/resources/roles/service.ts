@@ -7,6 +7,7 @@ import { badRequest, forbidden, notFound } from '../../http/errors.js';
 import { relationshipLinks, resourceUrl, type Resource } from '../../http/jsonapi.js';
 import { listPage, type ListQuery, type ListSpec } from '../../http/query.js';
 import { containsText } from '../accounts/search.js';
+import { parsePermissions, type RolePermissions } from '../permissions/rules.js';
 import type { Selectable } from 'kysely';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -17,7 +18,7 @@ export function serializeRole(req: Request, r: RoleRow): Resource {
   return {
     id: String(r.id),
     type: 'roles',
-    attributes: { name: r.name, description: r.description },
+    attributes: { name: r.name, description: r.description, permissions: parsePermissions(r.permissions) },
     meta: { unchangeable: Boolean(r.unchangeable), created: r.created, modified: r.modified },
     links: { self: resourceUrl(req, path) },
     relationships: { users: relationshipLinks(req, path, 'users') },
@@ -48,13 +49,27 @@ async function assertNameFree(db: Db, name: string, excludeId?: number) {
   if (await q.executeTakeFirst()) throw badRequest(`A role named "${name}" already exists`, 'role_exists');
 }
 
-export async function createRole(db: Kysely<Database>, input: { name: string; description?: string | null }): Promise<number> {
+export interface RoleInput {
+  name?: string;
+  description?: string | null;
+  /** Checked already (permissions/rules.ts validatePermissions). */
+  permissions?: RolePermissions;
+}
+
+export async function createRole(db: Kysely<Database>, input: RoleInput & { name: string }): Promise<number> {
   return db.transaction().execute(async (trx) => {
     await assertNameFree(trx, input.name);
     const now = nowIso();
     const row = await trx
       .insertInto('roles')
-      .values({ name: input.name, description: input.description ?? null, unchangeable: false, created: now, modified: now })
+      .values({
+        name: input.name,
+        description: input.description ?? null,
+        permissions: JSON.stringify(input.permissions ?? {}),
+        unchangeable: false,
+        created: now,
+        modified: now,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     return Number(row.id);
@@ -65,11 +80,16 @@ function assertChangeable(role: RoleRow) {
   if (Boolean(role.unchangeable)) throw forbidden(`The role "${role.name}" is unchangeable`, 'unchangeable_role');
 }
 
-export async function updateRole(db: Kysely<Database>, id: number, changes: { name?: string; description?: string | null }): Promise<void> {
+export async function updateRole(db: Kysely<Database>, id: number, changes: RoleInput): Promise<void> {
   await db.transaction().execute(async (trx) => {
     assertChangeable(await getRole(trx, id));
     if (changes.name !== undefined) await assertNameFree(trx, changes.name, id);
-    await trx.updateTable('roles').set({ ...changes, modified: nowIso() }).where('id', '=', id).execute();
+    const { permissions, ...rest } = changes;
+    await trx
+      .updateTable('roles')
+      .set({ ...rest, ...(permissions !== undefined ? { permissions: JSON.stringify(permissions) } : {}), modified: nowIso() })
+      .where('id', '=', id)
+      .execute();
   });
 }
 

@@ -1,14 +1,18 @@
-// /signup and /signup/activation (anonymous): a new user starts as `draft`, unverified and
-// without a role; the activation link in its mail turns it `on` and verified.
-import type { Request } from 'express';
+// /signup and /signup/activation (anonymous, when FOLIO_SIGNUP=on): a new user starts as `draft`,
+// unverified and without a role; the activation link in its mail turns it `on` and verified and
+// gives it the roles of FOLIO_SIGNUP_ROLES. Both count towards FOLIO_MAIL_LIMIT.
+import type { Request, RequestHandler } from 'express';
+import type { Transaction } from 'kysely';
+import type { Database } from '../../db/tables.js';
 import type { AppContext } from '../../context.js';
 import { nowIso } from '../../db/time.js';
-import { badRequest } from '../../http/errors.js';
+import { badRequest, forbidden } from '../../http/errors.js';
 import { resourceUrl, sendResource } from '../../http/jsonapi.js';
 import type { RouteDef } from '../../http/router.js';
 import { linkMail } from '../../mail/link-mail.js';
 import type { Mailer } from '../../mail/mailer.js';
 import { flatBody, linkWithParams, requiredString, urlField } from '../accounts/flat-body.js';
+import { limitRequests, mailLimit } from '../accounts/rate-limits.js';
 import { validateAttributes } from '../accounts/schemas.js';
 import { consumeAccountToken, issueAccountToken } from '../accounts/tokens.js';
 import { hashPassword } from '../auth/passwords.js';
@@ -28,12 +32,31 @@ function signupResource(req: Request, user: Awaited<ReturnType<typeof getUser>>)
   return resource;
 }
 
+/** FOLIO_SIGNUP=off (the default): 403 `signup_disabled`, before anything else is looked at. */
+function signupOpen(ctx: AppContext): RequestHandler {
+  return (_req, _res, next) => next(ctx.config.signup ? undefined : forbidden('Signing up is disabled on this server', 'signup_disabled'));
+}
+
+/** The roles FOLIO_SIGNUP_ROLES names (those that exist), given to a user on activation. */
+async function giveSignupRoles(ctx: AppContext, trx: Transaction<Database>, userId: number): Promise<void> {
+  if (!ctx.config.signupRoles.length) return;
+  const roles = await trx.selectFrom('roles').select('id').where('name', 'in', ctx.config.signupRoles).execute();
+  if (!roles.length) return;
+  await trx
+    .insertInto('roles_users')
+    .values(roles.map((r) => ({ role_id: Number(r.id), user_id: userId, created: nowIso() })))
+    .onConflict((oc) => oc.columns(['role_id', 'user_id']).doNothing())
+    .execute();
+}
+
 export function signupRoutes(ctx: AppContext, mailer: Mailer): RouteDef[] {
+  const before = [signupOpen(ctx), limitRequests(ctx, mailLimit(ctx), 'Too many signup requests from this address; try again later')];
   return [
     {
       method: 'post',
       path: '/signup',
       guard: 'anonymous',
+      before,
       handler: async (req, res) => {
         const body = flatBody(req, SIGNUP_FIELDS);
         const email = requiredString(body, 'email');
@@ -66,12 +89,14 @@ export function signupRoutes(ctx: AppContext, mailer: Mailer): RouteDef[] {
       method: 'post',
       path: '/signup/activation',
       guard: 'anonymous',
+      before,
       handler: async (req, res) => {
         const body = flatBody(req, ['uuid']);
         if (body.uuid === undefined) throw badRequest('"uuid" is required', 'invalid_uuid');
         await inTransaction(ctx, undefined, async (trx) => {
           const userId = await consumeAccountToken(trx, body.uuid, 'activation');
           await updateObject(ctx, userId, { attributes: { status: 'on' }, own: { verified: nowIso() } }, userId, { typeName: 'users' }, trx);
+          await giveSignupRoles(ctx, trx, userId);
         });
         res.status(202).end();
       },

@@ -109,7 +109,7 @@ export function streamsRoutes(ctx: AppContext): RouteDef[] {
       guard: 'user',
       handler: async (req, res) => {
         await streams.readableStream(req.auth, String(req.params.uuid));
-        await streams.deleteStream(String(req.params.uuid));
+        await streams.deleteStreamAs(String(req.params.uuid), req.auth);
         sendNoContent(res);
       },
     },

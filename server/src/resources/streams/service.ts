@@ -13,13 +13,13 @@ import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
 import { nowIso } from '../../db/time.js';
-import { ApiError, badRequest, conflict, notFound } from '../../http/errors.js';
+import { ApiError, badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import type { AuthInfo } from '../../http/request.js';
 import { FileStore, isUuid } from '../../storage/file-store.js';
 import { receiveToTemp, UploadAbortedError, UploadTooLargeError, type ReceivedFile } from '../../storage/receive.js';
 import { probeImage } from '../../thumbs/sharp-pipeline.js';
 import { isSubtypeOf, typeById, typeByName } from '../objects/model.js';
-import { getObject, visibleStatuses, visibleWhere } from '../objects/read.js';
+import { getObject, getObjectsByIds, visibleWhere } from '../objects/read.js';
 import type { ObjectRow } from '../objects/rows.js';
 import { declaredMimeType, resolveMimeType } from './mime.js';
 import type { StreamsTable } from './tables.js';
@@ -193,11 +193,28 @@ export class StreamService {
     return row ? this.toView(row) : undefined;
   }
 
-  /** The stream if `auth` may see it, else 404 (anonymous: only streams of published objects). */
+  /** The stream if `auth` may see it, else 404 (see canRead). */
   async readableStream(auth: AuthInfo, uuid: string): Promise<StreamView> {
     const s = await this.findStream(uuid.toLowerCase());
-    if (!s || !streamVisible(auth, s)) throw notFound(`No stream ${uuid}`);
+    if (!s || !(await this.canRead(auth, [s])).has(s.uuid)) throw notFound(`No stream ${uuid}`);
     return s;
+  }
+
+  /**
+   * Which streams `auth` may see (uuids): admins all; an unlinked stream only its uploader; a
+   * linked one whoever may read its media object (the read path decides: status, role and
+   * object permissions), never while the object is in the trash.
+   */
+  async canRead(auth: AuthInfo, streams: StreamView[]): Promise<Set<string>> {
+    if (auth.isAdmin) return new Set(streams.map((s) => s.uuid));
+    const linked = streams.filter((s) => s.object_id !== null && !s.object_deleted).map((s) => s.object_id!);
+    const readable = new Set((await getObjectsByIds(this.ctx, linked, { viewer: auth })).map((r) => r.id));
+    const out = new Set<string>();
+    for (const s of streams) {
+      const seen = s.object_id === null ? auth.userId !== null && s.created_by === auth.userId : readable.has(s.object_id);
+      if (seen) out.add(s.uuid);
+    }
+    return out;
   }
 
   /** Streams with these exact bytes (legacy /files answers 409 for a duplicate). */
@@ -210,20 +227,20 @@ export class StreamService {
   async streamsByUuid(auth: AuthInfo, uuids: string[]): Promise<StreamView[]> {
     const valid = uuids.map((u) => u.toLowerCase()).filter(isUuid);
     if (!valid.length) return [];
-    const rows = await this.selectStreams().where('streams.uuid', 'in', valid).orderBy('streams.created').orderBy('streams.uuid').execute();
-    return rows.map((r) => this.toView(r)).filter((s) => streamVisible(auth, s));
+    const rows = (await this.selectStreams().where('streams.uuid', 'in', valid).orderBy('streams.created').orderBy('streams.uuid').execute()).map((r) => this.toView(r));
+    const shown = await this.canRead(auth, rows);
+    return rows.filter((s) => shown.has(s.uuid));
   }
 
   /** The visibility condition of stream lists, as a query. */
   visibleQuery(auth: AuthInfo) {
-    let q = this.selectStreams();
+    const q = this.selectStreams();
     if (auth.isAdmin) return q;
-    if (auth.userId !== null) {
-      q = q.where((eb) => eb.or([eb('streams.object_id', 'is', null), eb('objects.deleted', '=', false)]));
-    } else {
-      q = q.where('objects.deleted', '=', false).where((eb) => visibleWhere(auth, eb) ?? eb.lit(true));
-    }
-    return q;
+    return q.where((eb) => {
+      const linked = eb.and([eb('objects.deleted', '=', false), visibleWhere(this.ctx, auth, eb) ?? eb.lit(true)]);
+      if (auth.userId === null) return linked;
+      return eb.or([eb.and([eb('streams.object_id', 'is', null), eb('streams.created_by', '=', auth.userId)]), linked]);
+    });
   }
 
   /** Streams of these objects (for decorating media objects), by object id. */
@@ -274,9 +291,13 @@ export class StreamService {
     });
   }
 
-  /** A stream link is an update of its media object: guarded and recorded by the pipeline. */
+  /**
+   * A stream link is an update of its media object: guarded and recorded by the pipeline; a
+   * locked object's stream stays as it is for everyone but admins.
+   */
   private async streamLinkWritten(trx: Transaction<Database>, row: ObjectRow, actor: Actor, uuid: string | null): Promise<void> {
     const type = typeById(this.ctx, row.object_type_id)!;
+    if (Boolean(row.locked) && !actor.isAdmin) throw forbidden(`Object ${row.id} is locked: its file cannot change`, 'object_locked');
     await authorizeWrite(this.ctx, { action: 'update', actor, type, row, trx });
     await recordChanges(this.ctx, trx, [changeOf('update', row, type.name, actor, { stream: uuid })]);
   }
@@ -289,7 +310,39 @@ export class StreamService {
     await trx.updateTable('streams').set({ object_id: objectId, modified: nowIso() }).where('uuid', '=', stream.uuid).execute();
   }
 
-  /** Delete a stream and, after the commit, its files. */
+  /**
+   * DELETE /streams/{uuid} by `actor`: deleting a linked stream is an update of its media object
+   * (guarded, recorded; refused on a locked object but for admins); the files go after the commit.
+   */
+  async deleteStreamAs(uuid: string, actorLike: ActorLike): Promise<void> {
+    const actor = toActor(actorLike);
+    const gone = await inTransaction(this.ctx, undefined, async (trx) => {
+      const stream = await this.findStream(uuid.toLowerCase(), trx);
+      if (!stream) throw notFound(`No stream ${uuid}`);
+      const owner = stream.object_id === null ? undefined : await getObject(this.ctx, stream.object_id, { trashed: 'any', db: trx });
+      if (owner) await this.streamLinkWritten(trx, owner, actor, null);
+      await trx.deleteFrom('streams').where('uuid', '=', stream.uuid).execute();
+      return stream.uuid;
+    });
+    await this.store.removeStream(gone);
+  }
+
+  /**
+   * Streams never linked to an object are deleted `unlinkedStreamHours` (24) after their upload,
+   * files included (a scheduled job; upload tokens expire as long after).
+   */
+  async purgeUnlinkedStreams(now = Date.now()): Promise<number> {
+    const before = nowIso(new Date(now - this.ctx.config.unlinkedStreamHours * 3600_000));
+    const old = await this.db.selectFrom('streams').select('uuid').where('object_id', 'is', null).where('created', '<=', before).execute();
+    for (const { uuid } of old) {
+      // Linked meanwhile: kept.
+      const res = await this.db.deleteFrom('streams').where('uuid', '=', uuid).where('object_id', 'is', null).executeTakeFirst();
+      if (Number(res.numDeletedRows)) await this.store.removeStream(uuid);
+    }
+    return old.length;
+  }
+
+  /** Delete a stream and, after the commit, its files (server code: expired uploads). */
   async deleteStream(uuid: string): Promise<void> {
     const stream = await this.findStream(uuid.toLowerCase());
     if (!stream) throw notFound(`No stream ${uuid}`);
@@ -315,19 +368,6 @@ export class StreamService {
 
 function tooLarge(limit: number) {
   return new ApiError(413, 'payload_too_large', `The file is larger than the upload limit of ${limit} bytes`, undefined, undefined, { Connection: 'close' });
-}
-
-/**
- * Who sees a stream: admins all; users those of objects not in the trash and unlinked ones;
- * anonymous clients (and application tokens) only those of published objects.
- */
-export function streamVisible(auth: AuthInfo, s: Pick<StreamView, 'object_id' | 'object_status' | 'object_deleted'>): boolean {
-  if (auth.isAdmin) return true;
-  if (s.object_id === null) return auth.userId !== null;
-  if (s.object_deleted) return false;
-  // A linked stream follows its media object (the read path's rule).
-  const statuses = visibleStatuses(auth);
-  return !statuses || statuses.includes(s.object_status ?? '');
 }
 
 /** Core media types and the files they take; custom sub-types inherit from their core ancestor. */

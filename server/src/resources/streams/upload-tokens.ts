@@ -98,9 +98,20 @@ export async function consumeUploadToken(trx: Transaction<Database>, token: unkn
   return row.stream_uuid;
 }
 
-/** Start the hourly clean-up of expired tokens; stopped when the server closes. */
+/**
+ * Start the hourly clean-up of expired tokens and of streams left unlinked 24 hours after their
+ * upload (also once soon after start); stopped when the server closes.
+ */
 export function scheduleUploadPurge(ctx: AppContext): void {
-  const timer = setInterval(() => ctx.tasks.run('purge expired upload tokens', () => purgeExpiredUploads(ctx)), 60 * 60 * 1000);
+  const sweep = () =>
+    ctx.tasks.run('purge expired uploads', async () => {
+      await purgeExpiredUploads(ctx);
+      await ctx.streams.purgeUnlinkedStreams();
+    });
+  const first = setTimeout(sweep, 60 * 1000);
+  first.unref();
+  const timer = setInterval(sweep, 60 * 60 * 1000);
+  ctx.onClose.push(() => clearTimeout(first));
   timer.unref();
   ctx.onClose.push(() => clearInterval(timer));
 }

@@ -8,7 +8,8 @@ import { badRequest, notFound } from '../../http/errors.js';
 import type { AuthInfo } from '../../http/request.js';
 import { MAX_PAGE_SIZE } from '../../http/query.js';
 import { renderThumbnail, thumbFormat, type ThumbFit, type ThumbSpec } from '../../thumbs/sharp-pipeline.js';
-import { findMediaObject, streamVisible, type StreamService, type StreamView } from '../streams/service.js';
+import { findMediaObject, type StreamService, type StreamView } from '../streams/service.js';
+import { getObjectsByIds } from '../objects/read.js';
 
 export interface ThumbRequest {
   spec: ThumbSpec;
@@ -187,8 +188,10 @@ export class ThumbService {
   /** Thumbnail entries of media objects; an id that is unknown, not media or hidden gives 404. */
   async thumbnailsOf(auth: AuthInfo, ids: number[], request: ThumbRequest, base: string): Promise<ThumbEntry[]> {
     const objects = await Promise.all(ids.map((id) => findMediaObject(this.ctx, id)));
+    // A thumbnail follows its media object's visibility (the read path decides).
+    const readable = new Set((await getObjectsByIds(this.ctx, ids, { viewer: auth, trashed: 'any' })).map((r) => r.id));
     objects.forEach((o, i) => {
-      const hidden = !o || !o.mediaRoot || !streamVisible(auth, { object_id: o.id, object_status: o.status, object_deleted: o.deleted });
+      const hidden = !o || !o.mediaRoot || (o.deleted && !auth.isAdmin) || !readable.has(o.id);
       if (hidden) throw notFound(`No media object ${ids[i]}`);
     });
     const streams = await this.streams.streamsOfObjects(ids);

@@ -1,5 +1,6 @@
-// /users: accounts, their roles and the relationship writes. Admins manage users; any
-// authenticated user reads them and may edit its own profile (see docs/decisions.md).
+// /users: accounts, their roles and the relationship writes. Admins manage users; every user
+// reads and edits its own account (profile fields; email and password with the current
+// password as `old_password`), and no one else's (see docs/decisions.md, Permissions).
 import type { Request, Response } from 'express';
 import type { AppContext } from '../../context.js';
 import { badRequest, forbidden } from '../../http/errors.js';
@@ -20,10 +21,14 @@ import { getUser, listUsers, serializeUser, USER_LIST_SPEC } from './service.js'
 /** Attributes a user may change on its own account; the rest is for admins. */
 const SELF_EDITABLE = new Set(['name', 'surname', 'title', 'description', 'lang', 'email', 'password']);
 
+/** Attributes of one's own account that need the current password: they take the account over. */
+const CREDENTIALS = ['email', 'password'];
+
 /**
- * PATCH /users/{id} as a pipeline input. Non-admins change only their own profile; a new
- * password needs the current one as `old_password`, so a stolen access token cannot take the
- * account over.
+ * PATCH /users/{id} as a pipeline input. Non-admins change only their own profile. Whoever
+ * changes their own email or password (admins too) sends the current password as
+ * `old_password`, so a stolen access token cannot take the account over; missing or wrong gives
+ * 400 `wrong_password` and nothing changes.
  */
 async function userPatch(req: Request, ctx: AppContext, id: number): Promise<ObjectInput> {
   const input = resourceInput(req, 'users', id);
@@ -35,16 +40,21 @@ async function userPatch(req: Request, ctx: AppContext, id: number): Promise<Obj
     if (refused.length) throw forbidden(`Only administrators may change ${refused.join(', ')}`);
     if (input.meta.locked !== undefined) throw forbidden('Only administrators may lock or unlock');
   }
-  if (typeof valid.password === 'string') {
-    if (!isAdmin) {
-      if (typeof oldPassword !== 'string') throw badRequest('Changing your password needs "old_password"', 'old_password_required');
-      const user = await ctx.db.selectFrom('users').select('password_hash').where('id', '=', id).executeTakeFirst();
-      if (!(await verifyPassword(oldPassword, user?.password_hash ?? null))) throw badRequest('"old_password" is wrong', 'wrong_password');
+  const user = await ctx.db.selectFrom('users').select(['password_hash', 'email']).where('id', '=', id).executeTakeFirst();
+  const changing = CREDENTIALS.filter((k) => valid[k] !== undefined && (k !== 'email' || (valid.email || null) !== user?.email));
+  if (changing.length && req.auth.userId === id) {
+    if (typeof oldPassword !== 'string' || !(await verifyPassword(oldPassword, user?.password_hash ?? null))) {
+      throw badRequest(`Changing your ${changing.join(' or ')} needs your current password as "old_password"`, 'wrong_password');
     }
-  } else if (oldPassword !== undefined) {
-    throw badRequest('"old_password" goes only with a new "password"', 'invalid_data');
+  } else if (oldPassword !== undefined && typeof oldPassword !== 'string') {
+    throw badRequest('"old_password" must be a string', 'invalid_data');
   }
   return { attributes, meta: input.meta };
+}
+
+/** 403 unless the caller is an admin or `id` is its own account. */
+function assertSelfOrAdmin(req: Request, id: number): void {
+  if (!req.auth.isAdmin && req.auth.userId !== id) throw forbidden('Only administrators may read or change other users');
 }
 
 export function userRoutes(ctx: AppContext): RouteDef[] {
@@ -58,7 +68,7 @@ export function userRoutes(ctx: AppContext): RouteDef[] {
     {
       method: 'get',
       path: '/users',
-      guard: 'user',
+      guard: 'admin',
       handler: async (req, res) => {
         const ids = queryIds(req);
         const q = parseListQuery(req, USER_LIST_SPEC);
@@ -77,14 +87,22 @@ export function userRoutes(ctx: AppContext): RouteDef[] {
         await sendOne(req, res, id, 201);
       },
     },
-    { method: 'get', path: '/users/:id', guard: 'user', handler: (req, res) => sendOne(req, res, pathId(req)) },
+    {
+      method: 'get',
+      path: '/users/:id',
+      guard: 'user',
+      handler: (req, res) => {
+        assertSelfOrAdmin(req, pathId(req));
+        return sendOne(req, res, pathId(req));
+      },
+    },
     {
       method: 'patch',
       path: '/users/:id',
       guard: 'user',
       handler: async (req, res) => {
         const id = pathId(req);
-        if (!req.auth.isAdmin && req.auth.userId !== id) throw forbidden('Only administrators may change other users');
+        assertSelfOrAdmin(req, id);
         await getUser(ctx.db, id);
         await updateObject(ctx, id, await userPatch(req, ctx, id), req.auth, { typeName: 'users' });
         await sendOne(req, res, id);
@@ -105,6 +123,7 @@ export function userRoutes(ctx: AppContext): RouteDef[] {
       guard: 'user',
       handler: async (req, res) => {
         const id = pathId(req);
+        assertSelfOrAdmin(req, id);
         await getUser(ctx.db, id);
         const q = parseListQuery(req, { ...ROLE_LIST_SPEC, includes: [] });
         const { rows, count } = await listRoles(ctx.db, q, { userId: id });

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import type { Request } from 'express';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
 import { nowIso } from '../../db/time.js';
@@ -17,6 +17,7 @@ import type { WriteGuard } from '../objects/pipeline.js';
 import { createObject } from '../objects/write.js';
 import { validateAttributes } from '../accounts/schemas.js';
 import { containsText } from '../accounts/search.js';
+import { accountKey, hasInvisibleCharacters } from './account-key.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -125,15 +126,18 @@ const USER_COLUMNS_WRITTEN = ['username', 'email', 'name', 'surname', 'blocked']
 /** Attributes kept on the `objects` row of a user. */
 const OBJECT_ATTRIBUTES = ['uname', 'title', 'description', 'lang', 'status'] as const;
 
-/** 400 when the username or the email (compared case-insensitively) belongs to another user. */
+/**
+ * 400 when the username or the email belongs to another user, compared after NFKC
+ * normalisation and case folding (`Admin`, `ADMIN` and `ａｄｍｉｎ` are one name).
+ */
 export async function assertUniqueAccount(db: Db, fields: { username?: unknown; email?: unknown }, excludeId?: number) {
   if (typeof fields.username === 'string') {
-    let q = db.selectFrom('users').select('id').where('username', '=', fields.username);
+    let q = db.selectFrom('users').select('id').where('username_key', '=', accountKey(fields.username));
     if (excludeId !== undefined) q = q.where('id', '!=', excludeId);
     if (await q.executeTakeFirst()) throw badRequest(`The username "${fields.username}" is already used`, 'username_taken');
   }
   if (typeof fields.email === 'string' && fields.email) {
-    let q = db.selectFrom('users').select('id').where(sql<boolean>`lower(email) = ${fields.email.toLowerCase()}`);
+    let q = db.selectFrom('users').select('id').where('email_key', '=', accountKey(fields.email));
     if (excludeId !== undefined) q = q.where('id', '!=', excludeId);
     if (await q.executeTakeFirst()) throw badRequest(`The email "${fields.email}" is already used`, 'email_taken');
   }
@@ -169,9 +173,18 @@ export async function getUser(db: Db, id: number): Promise<UserRow> {
   return user;
 }
 
-/** Sessions of these users end: refresh tokens go (access tokens fail their next check). */
+/**
+ * Sessions of these users end at once: refresh tokens go, and the session version moves on, so
+ * access tokens issued before fail their next request (http/auth.ts).
+ */
 async function revokeSessions(trx: Transaction<Database>, ids: number[]): Promise<void> {
-  if (ids.length) await trx.deleteFrom('refresh_tokens').where('user_id', 'in', ids).execute();
+  if (!ids.length) return;
+  await trx.deleteFrom('refresh_tokens').where('user_id', 'in', ids).execute();
+  await trx
+    .updateTable('users')
+    .set((eb) => ({ session_version: eb('session_version', '+', 1) }))
+    .where('id', 'in', ids)
+    .execute();
 }
 
 export const usersExtension: ObjectExtension = {
@@ -182,6 +195,9 @@ export const usersExtension: ObjectExtension = {
     const hashed = typeof w.own.passwordHash === 'string';
     const a = validateAttributes(ctx, 'users', attributes, create && !hashed);
     if (create && typeof a.username !== 'string') throw badRequest('Invalid data: "username" is required', 'invalid_data');
+    if (typeof a.username === 'string' && hasInvisibleCharacters(a.username)) {
+      throw badRequest('A username cannot hold spaces, control or invisible (format) characters', 'invalid_username');
+    }
     for (const key of USER_COLUMNS_WRITTEN) if (a[key] !== undefined) w.own[key] = a[key];
     if (typeof a.email === 'string' || a.email === null) w.own.email = (typeof a.email === 'string' && a.email.trim()) || null;
     if (typeof a.password === 'string') w.own.passwordHash = await hashPassword(a.password);
@@ -213,6 +229,8 @@ export const usersExtension: ObjectExtension = {
         .values({
           id,
           username: w.own.username as string,
+          username_key: accountKey(w.own.username as string),
+          email_key: typeof w.own.email === 'string' ? accountKey(w.own.email) : null,
           password_hash: w.own.passwordHash as string,
           email: (w.own.email as string | null | undefined) ?? null,
           name: (w.own.name as string | null | undefined) ?? null,
@@ -235,6 +253,8 @@ export const usersExtension: ObjectExtension = {
       // The change is recorded, never the password.
       changed.credentials_changed = true;
     }
+    if (typeof set.username === 'string') set.username_key = accountKey(set.username);
+    if (set.email !== undefined) set.email_key = typeof set.email === 'string' ? accountKey(set.email) : null;
     if (Object.keys(set).length) await trx.updateTable('users').set(set).where('id', '=', id).execute();
     // A new password, a block or switching the account off ends every session at once.
     const off = w.attributes.status !== undefined && w.attributes.status !== 'on';
@@ -328,7 +348,7 @@ export async function usersByRole(db: Db, roleIds: number[]): Promise<Map<number
   return out;
 }
 
-/** The user (not trashed) with this email, compared case-insensitively. */
+/** The user (not trashed) with this email, compared as account keys (NFKC, case folded). */
 export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
-  return selectUsers(db).where(sql<boolean>`lower(users.email) = ${email.toLowerCase()}`).where('objects.deleted', '=', false).executeTakeFirst();
+  return selectUsers(db).where('users.email_key', '=', accountKey(email)).where('objects.deleted', '=', false).executeTakeFirst();
 }

@@ -16,12 +16,15 @@ import { useToast } from '../../components/toast';
 import { useSaveShortcut, useUnsavedChanges } from '../../components/unsaved';
 import { MediaDetails } from '../media/MediaDetails';
 import { HistoryPanel } from '../../components/history-panel';
+import { may, useRights } from '../../components/rights';
+import { ObjectPermsPanel } from './ObjectPermsPanel';
 import { FoldersOfObject } from './FoldersOfObject';
 import { RelationsPanel } from './RelationsPanel';
 
 export function ObjectEditor({ type, id }: { type: string; id: string }) {
   const { properties, error: schemaError } = useSchema(type);
   const { types } = useObjectTypes();
+  const rights = useRights();
   const [object, setObject] = useState<Resource | null>(null);
   const [included, setIncluded] = useState<Resource[]>([]);
   const [loadError, setLoadError] = useState<unknown>(null);
@@ -46,7 +49,8 @@ export function ObjectEditor({ type, id }: { type: string; id: string }) {
       </p>
       <ObjectForm key={version} type={type} object={object} properties={properties} onSaved={setObject} media={isMediaType(types, type) ? <MediaDetails object={object} included={included} /> : null} />
       <FoldersOfObject object={object} />
-      <RelationsPanel object={object} />
+      <RelationsPanel object={object} readOnly={!may(rights, 'update', type, object)} />
+      <ObjectPermsPanel object={object} onSaved={setObject} />
       <HistoryPanel objectPath={`/${type}/${object.id}`} refresh={object} onRestored={() => setVersion((v) => v + 1)} />
     </section>
   );
@@ -103,6 +107,13 @@ function ObjectForm({
   };
   useUnsavedChanges(dirty, save);
   useSaveShortcut(form);
+  // Only what the user's roles allow: no Publish without `publish`, no trash without `delete`.
+  const rights = useRights();
+  const canWrite = may(rights, 'update', type, object);
+  const canPublish = may(rights, 'publish', type, object);
+  const canDelete = may(rights, 'delete', type, object);
+  const published = object.attributes.status === 'on';
+  const statusOptions = canPublish || published ? STATUS_OPTIONS : STATUS_OPTIONS.filter(([v]) => v !== 'on');
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -121,9 +132,12 @@ function ObjectForm({
           </span>
         ) : null}
         <span className="spacer" />
-        <button type="submit" form={formId} className="primary" disabled={busy} title="Save (Ctrl+S)">
-          <Save aria-hidden size={16} /> Save
-        </button>
+        {canWrite ? (
+          <button type="submit" form={formId} className="primary" disabled={busy} title="Save (Ctrl+S)">
+            <Save aria-hidden size={16} /> Save
+          </button>
+        ) : null}
+        {canDelete ? (
         <ConfirmButton
           label="Move to trash"
           icon={<Trash2 aria-hidden size={16} />}
@@ -137,11 +151,12 @@ function ObjectForm({
           disabled={locked}
           buttonTitle={locked ? 'A locked object cannot be deleted' : undefined}
         />
+        ) : null}
       </div>
       {media}
       <form id={formId} className="panel" onSubmit={submit} aria-label="Edit object" ref={form}>
         <div className="form-grid">
-          <SelectField label="Status" name="status" values={values} onChange={setValues} options={STATUS_OPTIONS} disabled={locked} />
+          <SelectField label="Status" name="status" values={values} onChange={setValues} options={statusOptions} disabled={locked || !canWrite || (published && !canPublish)} />
           <SchemaFields properties={main} values={values} onChange={setValues} />
         </div>
         {advanced.length ? (
@@ -156,12 +171,16 @@ function ObjectForm({
           #{object.id} · created {formatDate(object.meta.created)} · modified {formatDate(object.meta.modified)} · published {formatDate(object.meta.published)}
         </p>
         <ErrorNote error={error} />
-        <div className="actions">
-          <span className="muted shortcut-hint">Ctrl+S saves</span>
-          <button type="submit" className="primary" disabled={busy}>
-            Save changes
-          </button>
-        </div>
+        {canWrite ? (
+          <div className="actions">
+            <span className="muted shortcut-hint">Ctrl+S saves</span>
+            <button type="submit" className="primary" disabled={busy}>
+              Save changes
+            </button>
+          </div>
+        ) : (
+          <p className="muted">Your roles let you read this object, not change it.</p>
+        )}
       </form>
     </>
   );

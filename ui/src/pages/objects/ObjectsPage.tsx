@@ -14,6 +14,7 @@ import { forceNavigate, href, navigate, useHashQuery } from '../../components/ro
 import { SortHeader } from '../../components/sort-header';
 import { useToast } from '../../components/toast';
 import { useAction, useList } from '../../components/use-list';
+import { may, useRights } from '../../components/rights';
 import { BulkBar } from './BulkBar';
 import { ObjectEditor } from './ObjectEditor';
 import { editorTypes, singularOf } from './object-types';
@@ -53,15 +54,20 @@ function ObjectList({ type, creating = false }: { type: string; creating?: boole
   // A new list (filter, page, type) starts with nothing selected.
   useEffect(() => setSelected(new Map()), [type, q, status, sort, page]);
   const filtered = Boolean(q || status);
+  // "New" only where the user's roles allow creating (any listed type when none is chosen).
+  const rights = useRights();
+  const canCreate = type ? may(rights, 'create', type) : choices.some((t) => may(rights, 'create', t.name));
 
   return (
     <section>
       <div className="page-head">
         <h1>{type ? type.charAt(0).toUpperCase() + type.slice(1) : 'Objects'}</h1>
         <span className="spacer" />
-        <button type="button" className="primary" onClick={() => setShowCreate(true)} disabled={!choices.length}>
-          <Plus aria-hidden size={16} /> New {type ? singularOf(types, type) : 'object'}
-        </button>
+        {canCreate ? (
+          <button type="button" className="primary" onClick={() => setShowCreate(true)} disabled={!choices.length}>
+            <Plus aria-hidden size={16} /> New {type ? singularOf(types, type) : 'object'}
+          </button>
+        ) : null}
       </div>
       <ErrorNote error={typesError} />
       <SearchBox key={q} label="Search" placeholder="Words in title, description or body" initial={q} onSearch={(text) => setParams({ q: text, page: null })}>
@@ -98,11 +104,11 @@ function ObjectList({ type, creating = false }: { type: string; creating?: boole
             <button type="button" onClick={() => setParams({ q: null, status: null, page: null })}>
               Clear filters
             </button>
-          ) : (
+          ) : canCreate ? (
             <button type="button" onClick={() => setShowCreate(true)} disabled={!choices.length}>
               <Plus aria-hidden size={16} /> New {type ? singularOf(types, type) : 'object'}
             </button>
-          )
+          ) : null
         }
         label="Object pages"
       >

@@ -46,7 +46,8 @@ function useRelationLabels(): Map<string, RelationInfo> | null {
 
 const humanize = (name: string) => name.charAt(0).toUpperCase() + name.slice(1).replace(/_/g, ' ');
 
-export function RelationsPanel({ object }: { object: Resource }) {
+/** `readOnly`: the user may not change the object (relationship writes are updates of it). */
+export function RelationsPanel({ object, readOnly = false }: { object: Resource; readOnly?: boolean }) {
   const labels = useRelationLabels();
   const names = Object.keys(object.relationships ?? {}).filter((n) => !NOT_RELATIONS.has(n));
   if (!labels) return null;
@@ -55,13 +56,13 @@ export function RelationsPanel({ object }: { object: Resource }) {
       <h2 id="object-relations">Relations</h2>
       {names.length === 0 ? <Empty>This type has no relations.</Empty> : null}
       {names.map((name) => (
-        <Relation key={name} object={object} name={name} info={labels.get(name) ?? { label: humanize(name), description: null, side: 'right_object_types', relation: name }} />
+        <Relation key={name} object={object} name={name} readOnly={readOnly} info={labels.get(name) ?? { label: humanize(name), description: null, side: 'right_object_types', relation: name }} />
       ))}
     </section>
   );
 }
 
-function Relation({ object, name, info }: { object: Resource; name: string; info: RelationInfo }) {
+function Relation({ object, name, info, readOnly }: { object: Resource; name: string; info: RelationInfo; readOnly: boolean }) {
   const base = `/${object.type}/${object.id}`;
   const list = useList(`${base}/${name}`);
   const [open, setOpen] = useState<boolean | null>(null);
@@ -111,7 +112,7 @@ function Relation({ object, name, info }: { object: Resource; name: string; info
           </button>
         </h3>
         <span className="spacer" />
-        {expanded ? (
+        {expanded && !readOnly ? (
           <button type="button" onClick={() => setAdding(!adding)} aria-expanded={adding}>
             {adding ? 'Done' : <><Plus aria-hidden size={16} /> Add to {info.label}</>}
           </button>
@@ -129,9 +130,11 @@ function Relation({ object, name, info }: { object: Resource; name: string; info
               </a>
               <span className="muted">{r.type}</span>
               <StatusBadge status={r.attributes.status} />
-              <button type="button" className="small" onClick={() => void change('DELETE', r)} disabled={busy} aria-label={`Remove ${titleOf(r)} from ${info.label}`}>
-                <X aria-hidden size={14} /> Remove
-              </button>
+              {readOnly ? null : (
+                <button type="button" className="small" onClick={() => void change('DELETE', r)} disabled={busy} aria-label={`Remove ${titleOf(r)} from ${info.label}`}>
+                  <X aria-hidden size={14} /> Remove
+                </button>
+              )}
             </li>
           ))}
         </ul>

@@ -1,4 +1,5 @@
-// Roles: list and create; a detail page to edit, delete and see the role's users. Unchangeable
+// Roles: list and create; a detail page to edit, delete, set the permissions (a matrix of types
+// × actions) and see the role's users. Unchangeable
 // roles are shown as such and their controls are disabled (the API refuses them with 403).
 import { useState, type FormEvent } from 'react';
 import { api } from '../../api/client';
@@ -10,6 +11,7 @@ import { Field, nullIfEmpty, type Values, FormFooter } from '../../components/fi
 import { formatDate } from '../../components/format';
 import { href, navigate } from '../../components/route';
 import { useAction, useList } from '../../components/use-list';
+import { RolePermissions } from './role-permissions';
 
 export function RolesPage({ route }: { route: string[] }) {
   return route[0] ? <RoleDetail id={route[0]} /> : <RoleList />;
@@ -116,6 +118,7 @@ function RoleDetail({ id }: { id: string }) {
         </div>
         <FormFooter error={save.error} notice={notice} busy={save.busy || fixed} label="Save changes" />
       </form>
+      <RolePermissions role={role} disabled={fixed} />
       <h2>Users with this role</h2>
       <ListView list={users} empty="No user has this role." label="Pages of users">
         {(data) => (

@@ -1,0 +1,124 @@
+// Admin UI, permissions: an admin sets a role's permissions with the matrix (the "done when"
+// editor role), restricts an object to roles; an editor signs in and sees only what it may use —
+// no admin areas, no Publish, no trash button on others' documents — and changes its password
+// from its own account page (asked for the current one).
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { signInAsAdmin, startE2E, type E2E } from './helpers/browser.js';
+
+describe('permissions in the admin UI', () => {
+  let e: E2E;
+  let adminDoc = '';
+  before(async () => {
+    e = await startE2E();
+    const admin = await e.server.adminToken();
+    const doc = await e.server.request('POST', '/documents', { token: admin, body: { data: { type: 'documents', attributes: { title: 'The admin’s page', status: 'on' } } } });
+    adminDoc = doc.body.data.id;
+    await signInAsAdmin(e.page, '#/roles');
+  });
+  after(async () => {
+    await e?.close();
+  });
+
+  test('the matrix sets a role to documents: read, create, update own, delete own', async () => {
+    const { page } = e;
+    const form = page.getByRole('form', { name: 'New role' });
+    await form.getByLabel('Name').fill('editors');
+    await form.getByRole('button', { name: 'Create role' }).click();
+    await page.getByRole('link', { name: 'editors' }).click();
+    const matrix = page.getByRole('form', { name: 'Permissions' });
+    await matrix.getByRole('table', { name: 'Permissions' }).waitFor();
+    // Without a rule of its own a type follows `*` (greyed).
+    assert.equal(await matrix.getByLabel('documents: read').isDisabled(), true);
+    await matrix.getByLabel('documents: own rule').check();
+    await matrix.getByLabel('documents: read').selectOption('all');
+    await matrix.getByLabel('documents: create').selectOption('all');
+    await matrix.getByLabel('documents: update').selectOption('own');
+    await matrix.getByLabel('documents: delete').selectOption('own');
+    await matrix.getByRole('button', { name: 'Save permissions' }).click();
+    await matrix.getByText('Permissions saved.').waitFor();
+    await e.shot('role-permissions-matrix');
+    const roles = await e.server.request('GET', '/roles?filter[name]=editors', { token: await e.server.adminToken() });
+    assert.deepEqual(roles.body.data[0].attributes.permissions, { documents: ['read', 'create', 'update:own', 'delete:own'] });
+  });
+
+  test('an admin restricts an object to roles on its page', async () => {
+    const { page } = e;
+    await page.goto(`/admin/#/objects/documents/${adminDoc}`);
+    const panel = page.getByRole('region', { name: 'Object permissions' });
+    await panel.getByLabel('editors').check();
+    await panel.getByRole('button', { name: 'Save permissions' }).click();
+    await panel.getByText('The object is restricted to the chosen roles.').waitFor();
+    await e.shot('object-permissions');
+    assert.equal((await e.server.request('GET', `/documents/${adminDoc}`)).status, 401);
+    await panel.getByLabel('editors').uncheck();
+    await panel.getByRole('button', { name: 'Save permissions' }).click();
+    await panel.getByText('Everyone who may read this type may read it.').waitFor();
+    assert.equal((await e.server.request('GET', `/documents/${adminDoc}`)).status, 200);
+  });
+
+  test('an editor sees only its areas and buttons, and changes its password with the current one', async () => {
+    const { page, server } = e;
+    const admin = await server.adminToken();
+    const user = await server.request('POST', '/users', { token: admin, body: { data: { type: 'users', attributes: { username: 'edna', password: 'edna-password-1', name: 'Edna' } } } });
+    const roles = await server.request('GET', '/roles?filter[name]=editors', { token: admin });
+    await server.request('POST', `/users/${user.body.data.id}/relationships/roles`, { token: admin, body: { data: [{ type: 'roles', id: roles.body.data[0].id }] } });
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Username').fill('edna');
+    await page.getByLabel('Password').fill('edna-password-1');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('link', { name: 'My account: Edna' }).waitFor();
+
+    const sidebar = page.getByRole('navigation', { name: 'Areas' });
+    const areas = await sidebar.getByRole('link').allInnerTexts();
+    assert.deepEqual(areas, ['Objects', 'Folders', 'Media']);
+
+    // Documents: New is there; events: not (no create).
+    await page.goto('/admin/#/objects/events');
+    await page.getByRole('heading', { name: 'Objects' }).waitFor();
+    assert.equal(await page.getByRole('link', { name: /^New / }).count(), 0);
+    await page.goto('/admin/#/objects/documents');
+    await page.getByRole('link', { name: 'New document' }).click();
+    const newForm = page.getByRole('form', { name: 'New object' });
+    const statuses = await newForm.getByLabel('Status').locator('option').allInnerTexts();
+    assert.ok(!statuses.some((s) => /^On/.test(s)), `no Publish without publish: ${statuses}`);
+    await newForm.getByLabel('Title').fill('Edna’s draft');
+    await newForm.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('heading', { name: 'Edna’s draft' }).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Move to trash' }).count(), 1, 'its own document may go to the trash');
+    assert.equal(await page.getByRole('region', { name: 'Object permissions' }).count(), 0);
+    await e.shot('editor-own-document');
+
+    // Someone else's document: readable, not changeable, no trash.
+    await page.goto(`/admin/#/objects/documents/${adminDoc}`);
+    await page.getByText('Your roles let you read this object, not change it.').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Move to trash' }).count(), 0);
+    assert.equal(await page.getByRole('button', { name: 'Save changes' }).count(), 0);
+    assert.equal(await page.getByRole('button', { name: /^Add to / }).count(), 0, 'no relationship writes on it either');
+    await e.shot('editor-other-document');
+
+    // An admin area by URL: not offered.
+    await page.goto('/admin/#/users');
+    await page.getByText('This area is for administrators.').waitFor();
+    await e.shot('editor-restricted-ui');
+
+    // My account: the password changes only with the current password.
+    await page.getByRole('link', { name: 'My account: Edna' }).click();
+    const pw = page.getByRole('form', { name: 'Password' });
+    await pw.getByLabel('Current password').fill('not-my-password');
+    await pw.getByLabel('New password', { exact: true }).fill('edna-password-2');
+    await pw.getByLabel('Repeat the new password').fill('edna-password-2');
+    await pw.getByRole('button', { name: 'Change password' }).click();
+    await pw.getByRole('alert').waitFor();
+    assert.match(await pw.getByRole('alert').innerText(), /current password/);
+    await pw.getByLabel('Current password').fill('edna-password-1');
+    await pw.getByRole('button', { name: 'Change password' }).click();
+    await pw.getByText('Password changed.').waitFor();
+    await e.shot('profile-password');
+    // Still signed in (with the new password's session), and the old password is gone.
+    await page.goto('/admin/#/objects/documents');
+    await page.getByRole('link', { name: 'New document' }).waitFor();
+    assert.equal((await server.request('POST', '/auth', { body: { username: 'edna', password: 'edna-password-1' } })).status, 401);
+    assert.equal((await server.request('POST', '/auth', { body: { username: 'edna', password: 'edna-password-2' } })).status, 200);
+  });
+});

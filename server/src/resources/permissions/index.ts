@@ -1,0 +1,61 @@
+// The permissions family, wired into the object pipeline: the write guard of role and object
+// permissions, `meta.perms` of objects (read for everyone who sees the object, written by
+// admins), and the check of FOLIO_SIGNUP_ROLES. Reads are decided in objects/read.ts.
+import type { AppContext } from '../../context.js';
+import { forbidden } from '../../http/errors.js';
+import type { RouteDef } from '../../http/router.js';
+import { registerObjectExtension } from '../objects/extensions.js';
+import type { WriteGuard } from '../objects/pipeline.js';
+import { blockedAmong, parsePermsMeta, permsOf, restrictionsExist, writeObjectPerms } from './object-perms.js';
+import { reaches, rightsOn } from './rules.js';
+
+const VERBS = { create: 'create', update: 'change', delete: 'delete', publish: 'publish or unpublish', restore: 'restore', purge: 'delete for good' } as const;
+
+/**
+ * Role permissions and object permissions on every object write, from every entry point. Users'
+ * accounts keep their own guard (admins; each user its own account: users/service.ts).
+ */
+export const permissionsWriteGuard: WriteGuard = async ({ action, actor, type, row, trx }) => {
+  if (actor.isAdmin || type.name === 'users') return;
+  const refuse = () => forbidden(`You may not ${VERBS[action]} ${type.name}${row ? ` (object ${row.id})` : ''}`, 'forbidden');
+  // The trash is for admins.
+  if (action === 'restore' || action === 'purge') throw refuse();
+  const reach = rightsOn(actor.permissions, type)[action];
+  const allowed = action === 'create' || !row ? reach !== null : reaches(reach, actor.userId, row.created_by);
+  if (!allowed) throw refuse();
+  if (row && (await blockedAmong(trx, actor.roleIds ?? [], [row.id])).size) throw forbidden(`Object ${row.id} is restricted to other roles`, 'restricted');
+};
+
+export function permissionsFamily(ctx: AppContext): RouteDef[] {
+  ctx.objects.guards.push(permissionsWriteGuard);
+  registerObjectExtension(ctx, {
+    name: 'object-perms',
+    types: ['objects'],
+    async beforeWrite(_trx, w) {
+      if (w.meta?.perms !== undefined && !w.actor.isAdmin) throw forbidden('Only administrators may set object permissions', 'perms_admin_only');
+    },
+    async afterWrite(trx, w) {
+      if (w.meta?.perms === undefined) return;
+      const roles = parsePermsMeta(w.meta.perms);
+      await writeObjectPerms(trx, w.row!.id, roles, w.actor.userId);
+      w.changed.perms = { roles };
+    },
+    async decorate(_req, _ctx, items) {
+      if (!(await restrictionsExist(ctx))) return;
+      const perms = await permsOf(ctx.db, items.map((i) => i.id));
+      for (const item of items) {
+        const p = perms.get(item.id);
+        if (p) item.resource.meta = { ...(item.resource.meta ?? {}), perms: p };
+      }
+    },
+  });
+  const signupRoles = ctx.config.signupRoles;
+  if (signupRoles.length) {
+    ctx.tasks.run('check FOLIO_SIGNUP_ROLES', async () => {
+      const found = await ctx.db.selectFrom('roles').select('name').where('name', 'in', signupRoles).execute();
+      const missing = signupRoles.filter((n) => !found.some((r) => r.name === n));
+      if (missing.length) ctx.log(`FOLIO_SIGNUP_ROLES names roles that do not exist (yet): ${missing.join(', ')}`);
+    });
+  }
+  return [];
+}

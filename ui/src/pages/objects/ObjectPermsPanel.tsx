@@ -1,0 +1,73 @@
+// Object permissions on the object page (admins only): restrict the object — and, for a folder,
+// everything below it — to some roles; an empty choice lifts the restriction. A restriction
+// inherited from a folder above is shown, and is changed on that folder.
+import { useEffect, useState } from 'react';
+import { api, type Resource } from '../../api/client';
+import { ErrorNote, Notice } from '../../components/feedback';
+import { useRights } from '../../components/rights';
+import { useAction } from '../../components/use-list';
+
+interface Perms {
+  roles: string[];
+  inherited: boolean;
+}
+
+export function ObjectPermsPanel({ object, onSaved }: { object: Resource; onSaved: (r: Resource) => void }) {
+  const rights = useRights();
+  const [roles, setRoles] = useState<string[] | null>(null);
+  const [loadError, setLoadError] = useState<unknown>(null);
+  const perms = (object.meta.perms as Perms | undefined) ?? null;
+  const own = perms && !perms.inherited ? perms.roles : [];
+  const [chosen, setChosen] = useState<string[]>(own);
+  const [notice, setNotice] = useState<string | null>(null);
+  const { busy, error, run } = useAction();
+
+  useEffect(() => setChosen(perms && !perms.inherited ? perms.roles : []), [object]);
+  useEffect(() => {
+    if (!rights.admin) return;
+    api.list('/roles', { page_size: 100, sort: 'name' }).then((r) => setRoles(r.data.map((role) => String(role.attributes.name))), setLoadError);
+  }, [rights.admin]);
+
+  if (!rights.admin) return null;
+  const toggle = (name: string) => setChosen(chosen.includes(name) ? chosen.filter((n) => n !== name) : [...chosen, name]);
+  const save = async () => {
+    setNotice(null);
+    const saved = await run(() => api.update(`/${object.type}/${object.id}`, object.type, object.id, {}, { perms: { roles: chosen } }));
+    if (saved) {
+      onSaved(saved.data);
+      setNotice(chosen.length ? 'The object is restricted to the chosen roles.' : 'Everyone who may read this type may read it.');
+    }
+  };
+  return (
+    <section className="panel" aria-label="Object permissions">
+      <h2>Permissions</h2>
+      <p className="muted">
+        Only users with one of the chosen roles (and administrators) may see this object
+        {object.type === 'folders' ? ' and everything in this folder' : ''}. Choose none to lift the restriction.
+      </p>
+      {perms?.inherited ? (
+        <p role="note">
+          Restricted by a folder above it to: <strong>{perms.roles.join(', ') || 'administrators'}</strong>.
+        </p>
+      ) : null}
+      <ErrorNote error={loadError} />
+      {roles ? (
+        <fieldset className="checks">
+          <legend>Roles that may see it</legend>
+          {roles
+            .filter((name) => name !== 'admin')
+            .map((name) => (
+              <label key={name} className="inline">
+                <input type="checkbox" checked={chosen.includes(name)} onChange={() => toggle(name)} /> {name}
+              </label>
+            ))}
+        </fieldset>
+      ) : null}
+      <ErrorNote error={error} />
+      <Notice text={notice} />
+      <button type="button" onClick={() => void save()} disabled={busy || !roles}>
+        Save permissions
+      </button>
+    </section>
+  );
+}
