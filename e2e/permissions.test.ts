@@ -71,20 +71,20 @@ describe('permissions in the admin UI', () => {
 
     const sidebar = page.getByRole('navigation', { name: 'Areas' });
     const areas = await sidebar.getByRole('link').allInnerTexts();
-    assert.deepEqual(areas, ['Objects', 'Folders', 'Media']);
+    assert.deepEqual(areas, ['Home', 'Objects', 'Folders', 'Media']);
 
     // Documents: New is there; events: not (no create).
     await page.goto('/admin/#/objects/events');
-    await page.getByRole('heading', { name: 'Objects' }).waitFor();
-    assert.equal(await page.getByRole('link', { name: /^New / }).count(), 0);
+    await page.getByRole('heading', { name: 'Events' }).waitFor();
+    assert.equal(await page.getByRole('button', { name: /^New / }).count(), 0);
     await page.goto('/admin/#/objects/documents');
-    await page.getByRole('link', { name: 'New document' }).click();
-    const newForm = page.getByRole('form', { name: 'New object' });
-    const statuses = await newForm.getByLabel('Status').locator('option').allInnerTexts();
-    assert.ok(!statuses.some((s) => /^On/.test(s)), `no Publish without publish: ${statuses}`);
-    await newForm.getByLabel('Title').fill('Edna’s draft');
-    await newForm.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('button', { name: 'New document' }).first().click();
+    const create = page.getByRole('form', { name: 'Create object' });
+    await create.getByLabel('Title').fill('Edna’s draft');
+    await create.getByRole('button', { name: 'Create document' }).click();
     await page.getByRole('heading', { name: 'Edna’s draft' }).waitFor();
+    const statuses = await page.getByRole('form', { name: 'Edit object' }).getByLabel('Status').locator('option').allInnerTexts();
+    assert.ok(!statuses.some((st) => /^On/.test(st)), `no Publish without publish: ${statuses}`);
     assert.equal(await page.getByRole('button', { name: 'Move to trash' }).count(), 1, 'its own document may go to the trash');
     assert.equal(await page.getByRole('region', { name: 'Object permissions' }).count(), 0);
     await e.shot('editor-own-document');
@@ -117,7 +117,7 @@ describe('permissions in the admin UI', () => {
     await e.shot('profile-password');
     // Still signed in (with the new password's session), and the old password is gone.
     await page.goto('/admin/#/objects/documents');
-    await page.getByRole('link', { name: 'New document' }).waitFor();
+    await page.getByRole('button', { name: 'New document' }).first().waitFor();
     assert.equal((await server.request('POST', '/auth', { body: { username: 'edna', password: 'edna-password-1' } })).status, 401);
     assert.equal((await server.request('POST', '/auth', { body: { username: 'edna', password: 'edna-password-2' } })).status, 200);
   });

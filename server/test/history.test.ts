@@ -59,10 +59,20 @@ describe('history of object writes', () => {
   };
 
   before(async () => {
-    s = await startServer();
+    // Signup on: an anonymous signup is one of the writes recorded.
+    s = await startServer({ FOLIO_SIGNUP: 'on' });
     admin = await s.adminToken();
     adminId = Number((await s.request('GET', '/auth', { token: admin })).body.data.id);
     editor = await createUser(s, admin, { username: 'editor', password: 'editor-secret-1' });
+    // An editor with every right on objects (but no admin): reads drafts, writes documents.
+    const role = await s.request('POST', '/roles', {
+      token: admin,
+      body: { data: { type: 'roles', attributes: { name: 'writers', permissions: { '*': ['read', 'create', 'update', 'delete', 'publish'] } } } },
+    });
+    assert.equal(role.status, 201, role.text);
+    const member = await s.request('POST', `/roles/${role.body.data.id}/relationships/users`, { token: admin, body: { data: [{ type: 'users', id: editor.id }] } });
+    assert.ok(member.status < 300, member.text);
+    editor.jwt = (await s.login('editor', 'editor-secret-1')).jwt;
     const site = await s.request('POST', '/folders', { token: admin, body: { data: { type: 'folders', attributes: { title: 'Site', status: 'on' } } } });
     siteId = site.body.data.id;
     db = new Database(path.join(s.dataDir, 'folio.sqlite'), { readonly: true });
@@ -128,7 +138,11 @@ describe('history of object writes', () => {
     assert.equal(entries[0].meta.object_type, 'users');
     assert.equal(entries[0].attributes.changed.username, 'writer');
     assert.equal(entries[0].attributes.changed.email, 'writer@example.com');
-    assert.deepEqual(actions(entries.slice(1)), [['update', { name: 'Writer' }]]);
+    // A password change is recorded as such, never with the password.
+    assert.deepEqual(actions(entries.slice(1)), [
+      ['update', { name: 'Writer', credentials_changed: true }],
+      ['update', { credentials_changed: true }],
+    ]);
     const typed = await s.request('GET', `/users/${id}/history`, { token: admin });
     assert.deepEqual(typed.body.data, entries);
     // An anonymous signup is a create with no user.

@@ -10,7 +10,8 @@ import { useToast } from '../../components/toast';
 import { FolderPickerDialog } from '../folders/FolderPickerDialog';
 import { folderPath, useFolderTree, type FolderNode } from '../folders/folder-tree-data';
 
-export function FoldersOfObject({ object }: { object: Resource }) {
+/** `readOnly`: the user may not change the object (its folders are part of it). */
+export function FoldersOfObject({ object, readOnly = false }: { object: Resource; readOnly?: boolean }) {
   const [version, setVersion] = useState(0);
   const [parents, setParents] = useState<Resource[] | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -50,9 +51,11 @@ export function FoldersOfObject({ object }: { object: Resource }) {
       <div className="page-head">
         <h2 id="object-folders">Folders</h2>
         <span className="spacer" />
-        <button type="button" onClick={() => setPicking(true)} disabled={busy}>
-          <FolderPlus aria-hidden size={16} /> Add to folder…
-        </button>
+        {readOnly ? null : (
+          <button type="button" onClick={() => setPicking(true)} disabled={busy}>
+            <FolderPlus aria-hidden size={16} /> Add to folder…
+          </button>
+        )}
       </div>
       <ErrorNote error={error} />
       {parents && parents.length === 0 ? <Empty icon={<Folder size={28} />}>Not in any folder yet.</Empty> : null}
@@ -64,9 +67,11 @@ export function FoldersOfObject({ object }: { object: Resource }) {
               <li key={p.id}>
                 <Folder aria-hidden size={14} />
                 <a href={href('folders', p.id)}>{path}</a>
-                <button type="button" className="icon-button" aria-label={`Remove from ${path}`} disabled={busy} onClick={() => void change('DELETE', p.id, `“${name}” removed from “${path}”.`)}>
-                  <X aria-hidden size={14} />
-                </button>
+                {readOnly ? null : (
+                  <button type="button" className="icon-button" aria-label={`Remove from ${path}`} disabled={busy} onClick={() => void change('DELETE', p.id, `“${name}” removed from “${path}”.`)}>
+                    <X aria-hidden size={14} />
+                  </button>
+                )}
               </li>
             );
           })}

@@ -48,10 +48,10 @@ export function ObjectEditor({ type, id }: { type: string; id: string }) {
         <a href={href('objects', type)}>‹ {type}</a>
       </p>
       <ObjectForm key={version} type={type} object={object} properties={properties} onSaved={setObject} media={isMediaType(types, type) ? <MediaDetails object={object} included={included} /> : null} />
-      <FoldersOfObject object={object} />
+      <FoldersOfObject object={object} readOnly={!may(rights, 'update', type, object)} />
       <RelationsPanel object={object} readOnly={!may(rights, 'update', type, object)} />
       <ObjectPermsPanel object={object} onSaved={setObject} />
-      <HistoryPanel objectPath={`/${type}/${object.id}`} refresh={object} onRestored={() => setVersion((v) => v + 1)} />
+      <HistoryPanel objectPath={`/${type}/${object.id}`} refresh={object} onRestored={() => setVersion((v) => v + 1)} canRestore={may(rights, 'update', type, object)} />
     </section>
   );
 }
@@ -155,6 +155,8 @@ function ObjectForm({
       </div>
       {media}
       <form id={formId} className="panel" onSubmit={submit} aria-label="Edit object" ref={form}>
+        {/* Read-only for users whose roles do not allow changing it. */}
+        <fieldset className="plain" disabled={!canWrite}>
         <div className="form-grid">
           <SelectField label="Status" name="status" values={values} onChange={setValues} options={statusOptions} disabled={locked || !canWrite || (published && !canPublish)} />
           <SchemaFields properties={main} values={values} onChange={setValues} />
@@ -167,6 +169,7 @@ function ObjectForm({
             </div>
           </details>
         ) : null}
+        </fieldset>
         <p className="muted">
           #{object.id} · created {formatDate(object.meta.created)} · modified {formatDate(object.meta.modified)} · published {formatDate(object.meta.published)}
         </p>

@@ -9,6 +9,7 @@ import { ListView } from '../../components/list-view';
 import { useResource } from '../../components/use-resource';
 import { Field, SelectField, STATUS_OPTIONS, StatusBadge, nullIfEmpty, type Values, FormFooter, SearchBox } from '../../components/fields';
 import { formatDate } from '../../components/format';
+import { useCurrentUser } from '../../components/current-user';
 import { href, navigate } from '../../components/route';
 import { useAction, useList } from '../../components/use-list';
 
@@ -123,6 +124,7 @@ function NewUser() {
 }
 
 function UserDetail({ id }: { id: string }) {
+  const me = useCurrentUser();
   // Bumped when the history panel restored a version: the user loads again.
   const [version, setVersion] = useState(0);
   const { resource: user, values, setValues, loadError, notice, save, submit: write } = useResource(`/users/${id}`, version);
@@ -169,7 +171,16 @@ function UserDetail({ id }: { id: string }) {
         <FormFooter error={save.error} notice={notice} busy={save.busy} label="Save changes" />
       </form>
       <div className="two-cols">
-        <PasswordForm id={id} />
+        {me?.id === id ? (
+          <section className="panel" aria-label="Set password">
+            <h2>Your password</h2>
+            <p className="muted">
+              Your own password changes under <a href={href('profile')}>My account</a>, which asks for the current one.
+            </p>
+          </section>
+        ) : (
+          <PasswordForm id={id} />
+        )}
         <UserRoles id={id} />
       </div>
       <HistoryPanel objectPath={`/users/${id}`} refresh={user} onRestored={() => setVersion((v) => v + 1)} />
