@@ -213,6 +213,21 @@ export async function parentsOf(db: Db, ids: number[], onlyPublished = false): P
   return out;
 }
 
+/** Subquery of the ids of every object placed anywhere below the folders `folderIds` selects (nested set). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function objectsBelow(eb: ExpressionBuilder<any, any>, folderIds: unknown) {
+  return eb
+    .selectFrom('trees as below_top')
+    .innerJoin('trees as below_node', (join: any) =>
+      join
+        .onRef('below_node.root_id', '=', 'below_top.root_id')
+        .onRef('below_node.tree_left', '>', 'below_top.tree_left')
+        .onRef('below_node.tree_right', '<', 'below_top.tree_right'),
+    )
+    .select('below_node.object_id')
+    .where('below_top.object_id', 'in', folderIds as never);
+}
+
 /** `meta.path` of folders: '/' and the ids from the root down to the folder. */
 export async function pathsOf(db: Db, folderIds: number[]): Promise<Map<number, string>> {
   const out = new Map<number, string>();

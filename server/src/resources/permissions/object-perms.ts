@@ -12,6 +12,7 @@ import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
 import { nowIso } from '../../db/time.js';
 import { badRequest } from '../../http/errors.js';
+import { objectsBelow } from '../folders/service.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -29,17 +30,7 @@ function blockedSources(eb: AnyEb, roleIds: readonly number[]) {
  * restricted objects and every object placed below a blocked folder (one pass over the tree).
  */
 export function blockedIds(eb: AnyEb, roleIds: readonly number[]) {
-  const below = eb
-    .selectFrom('trees as perm_top')
-    .innerJoin('trees as perm_below', (join) =>
-      join
-        .onRef('perm_below.root_id', '=', 'perm_top.root_id')
-        .onRef('perm_below.tree_left', '>', 'perm_top.tree_left')
-        .onRef('perm_below.tree_right', '<', 'perm_top.tree_right'),
-    )
-    .select('perm_below.object_id')
-    .where('perm_top.object_id', 'in', blockedSources(eb, roleIds));
-  return blockedSources(eb, roleIds).union(below);
+  return blockedSources(eb, roleIds).union(objectsBelow(eb, blockedSources(eb, roleIds)));
 }
 
 /** Whether any object permission exists (kept until the next write: most sites have none). */
