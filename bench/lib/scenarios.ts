@@ -67,7 +67,7 @@ export function scenarios(seed: SeedResult, adminToken: string, thumbPath: strin
       spec: { ...read, path: '/documents', paths: ids.map((id) => `/documents/${id}`) },
     },
     {
-      // A signed-in reader is never served from the response cache: every request is built.
+      // A signed-in reader over 10,000 different ids: answers are cached per user, but every id is new.
       name: 'GET /documents/{id} signed in',
       target: 'folio',
       comparedTo: 'ref GET /documents/{id}',
@@ -77,7 +77,7 @@ export function scenarios(seed: SeedResult, adminToken: string, thumbPath: strin
     { name: `GET list page=${deepPage}`, target: 'folio', comparedTo: 'ref GET list of 20', spec: { ...read, path: `/documents?${LIST_QUERY}&page=${deepPage}` } },
     { name: 'GET full-text search', target: 'folio', spec: { ...read, path: `/objects?filter[query]=${encodeURIComponent(seed.searchWord)}` } },
     { name: 'GET folder children (1,000)', target: 'folio', spec: { ...read, path: `/folders/${seed.bigFolderId}/children` } },
-    // Signed in: no response cache, only the read cache of counts, page ids and placements.
+    // Signed in: the same URL again, answered from the user's own response-cache entries.
     { name: 'GET full-text search signed in', target: 'folio', spec: { ...signedIn, path: `/objects?filter[query]=${encodeURIComponent(seed.searchWord)}` } },
     { name: 'GET folder children signed in', target: 'folio', spec: { ...signedIn, path: `/folders/${seed.bigFolderId}/children` } },
     {

@@ -1,6 +1,7 @@
 // What the speed work must never change: cached answers and cached list figures follow every
-// write (of this server and of another process), signed-in callers are never served a cached
-// anonymous answer, writes that share a transaction (group commit) succeed or fail one by one,
+// write (of this server and of another process), signed-in callers never get an answer cached for
+// anyone else (each user has their own entries), writes that share a transaction (group commit)
+// succeed or fail one by one,
 // and unames stay unique however many objects share a title.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -235,5 +236,75 @@ describe('response cache with request-dependent middleware', () => {
       await server.close();
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('signed-in answers in the response cache', () => {
+  let t: TestServer;
+  let admin: string;
+  before(async () => {
+    t = await startServer();
+    admin = await t.adminToken();
+  });
+  after(() => t.close());
+
+  const role = async (name: string, permissions: Record<string, string[]>) => {
+    const r = await t.request('POST', '/roles', { token: admin, body: { data: { type: 'roles', attributes: { name, permissions } } } });
+    assert.equal(r.status, 201, r.text);
+    return r.body.data.id as string;
+  };
+  const user = async (username: string, roleId: string | null) => {
+    const u = await t.request('POST', '/users', { token: admin, body: { data: { type: 'users', attributes: { username, password: `${username}-secret-1` } } } });
+    assert.equal(u.status, 201, u.text);
+    if (roleId) await t.request('POST', `/users/${u.body.data.id}/relationships/roles`, { token: admin, body: { data: [{ type: 'roles', id: roleId }] } });
+    return (await t.login(username, `${username}-secret-1`)).jwt;
+  };
+  /** The server's own count of cache hits is not exposed: a hit is what the entry count shows. */
+  const entries = () => t.server.ctx.responseCache.size;
+
+  test('each user gets their own cached answers: one who may read drafts never serves one who may not', async () => {
+    const readers = await role('readers', { documents: ['read'] });
+    const reader = await user('reader', readers);
+    const stranger = await user('stranger', null);
+    const draft = await t.request('POST', '/documents', { token: admin, body: doc({ title: 'Draft only', status: 'draft' }) });
+    const id = draft.body.data.id;
+    const first = await t.request('GET', `/documents/${id}`, { token: reader });
+    assert.equal(first.status, 200);
+    const stored = entries();
+    assert.ok(stored > 0, 'the signed-in answer was stored');
+    const again = await t.request('GET', `/documents/${id}`, { token: reader });
+    assert.equal(again.text, first.text);
+    assert.equal(entries(), stored, 'the second read was a hit');
+    // Another signed-in user without the right, and anonymous callers: not found.
+    assert.equal((await t.request('GET', `/documents/${id}`, { token: stranger })).status, 404);
+    assert.equal((await t.request('GET', `/documents/${id}`)).status, 404);
+    assert.equal((await t.request('GET', `/documents/${id}`, { token: reader })).status, 200);
+  });
+
+  test("changing a role's rights between two reads takes effect on the next read", async () => {
+    const editors = await role('cache-editors', { documents: ['read'] });
+    const editor = await user('cache-editor', editors);
+    const draft = await t.request('POST', '/documents', { token: admin, body: doc({ title: 'Soon hidden', status: 'draft' }) });
+    const id = draft.body.data.id;
+    assert.equal((await t.request('GET', `/documents/${id}`, { token: editor })).status, 200);
+    assert.equal((await t.request('GET', `/documents?filter[status]=draft`, { token: editor })).body.data.some((d: { id: string }) => d.id === id), true);
+    const patched = await t.request('PATCH', `/roles/${editors}`, { token: admin, body: { data: { id: editors, type: 'roles', attributes: { permissions: {} } } } });
+    assert.equal(patched.status, 200, patched.text);
+    assert.equal((await t.request('GET', `/documents/${id}`, { token: editor })).status, 404);
+    assert.equal((await t.request('GET', `/documents?filter[status]=draft`, { token: editor })).body.data.some((d: { id: string }) => d.id === id), false);
+  });
+
+  test("restricting an object between two reads takes effect on the next read", async () => {
+    const viewers = await role('cache-viewers', { documents: ['read'] });
+    const viewer = await user('cache-viewer', viewers);
+    await role('insiders', { documents: ['read'] });
+    const pub = await t.request('POST', '/documents', { token: admin, body: doc({ title: 'Public for now', status: 'on' }) });
+    const id = pub.body.data.id;
+    assert.equal((await t.request('GET', `/documents/${id}`, { token: viewer })).status, 200);
+    assert.equal((await t.request('GET', `/documents/${id}`)).status, 200);
+    const restricted = await t.request('PATCH', `/documents/${id}`, { token: admin, body: { data: { id, type: 'documents', meta: { perms: { roles: ['insiders'] } } } } });
+    assert.equal(restricted.status, 200, restricted.text);
+    assert.equal((await t.request('GET', `/documents/${id}`, { token: viewer })).status, 403);
+    assert.equal((await t.request('GET', `/documents/${id}`)).status, 401);
   });
 });

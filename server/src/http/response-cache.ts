@@ -9,7 +9,11 @@
 // What makes two requests the same answer: the method (GET and HEAD share the body), the URL
 // with its query, the Accept header (negotiation picks the layout), the base URL that links are
 // built on (the configured one, or the Host the client used) and the API key's application.
-// Only anonymous callers: a signed-in user's answer depends on roles and is never stored.
+// And who asks: anonymous answers are shared by every anonymous caller of the same application;
+// a signed-in user's answers are kept for that user alone (what a user may see depends on roles,
+// object permissions and `:own` rules; keyed by the user, no answer is ever served to someone
+// who may see less). A change of roles, rights or object permissions is a write: it drops
+// everything. A token that no longer passes (blocked, re-passworded) is refused before the cache.
 // Only 200 answers with a string body are stored; any write of this process and any commit of
 // another (the data version, see db/dialect/sqlite.ts) drops every entry. Bounded in bytes.
 import type { Request, Response } from 'express';
@@ -56,9 +60,10 @@ export function createResponseCache(dataVersion: DataVersion, maxBytes = 16 * 10
   /** A GET or HEAD without a body (a GET with a body is not what was stored: the routes judge it). */
   const plainRead = (method: string | undefined, h: http.IncomingHttpHeaders) =>
     (method === 'GET' || method === 'HEAD') && !h['transfer-encoding'] && (h['content-length'] === undefined || h['content-length'] === '0');
-  const cacheable = (req: Request) => req.auth.userId === null && !req.authError && plainRead(req.method, req.headers);
-  const key = (url: string, accept: string | undefined, base: string, applicationId: number | null) => `${url}\u0000${accept ?? ''}\u0000${base}\u0000${applicationId ?? ''}`;
-  const keyOf = (req: Request) => key(req.originalUrl, req.headers.accept, baseUrl(req), req.auth.applicationId);
+  const cacheable = (req: Request) => !req.authError && plainRead(req.method, req.headers);
+  const key = (url: string, accept: string | undefined, base: string, applicationId: number | null, userId: number | null = null) =>
+    `${url}\u0000${accept ?? ''}\u0000${base}\u0000${applicationId ?? ''}\u0000${userId ?? ''}`;
+  const keyOf = (req: Request) => key(req.originalUrl, req.headers.accept, baseUrl(req), req.auth.applicationId, req.auth.userId);
   const current = () => {
     const v = dataVersion.current();
     if (v !== version) {
