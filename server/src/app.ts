@@ -96,13 +96,14 @@ function expressClasses(app: Express) {
 export async function createServer(config: Config, options: ServerOptions = {}): Promise<FolioServer> {
   const log = options.log ?? ((line: string) => console.log(line));
   fs.mkdirSync(config.dataDir, { recursive: true });
-  const database = await openDatabase(config);
+  const database = await openDatabase(config, log);
   const mailer = createMailer(config, log);
   // The services every family is given, built once here with their types. Streams and
   // thumbnails take the context itself, so they are set right after it exists.
   const ctx: AppContext = {
     config,
     db: database.db,
+    dialect: database.dialect,
     dataVersion: database.dataVersion,
     readCache: createReadCache(database.dataVersion),
     writes: createWriteBatcher(database.db),
@@ -186,13 +187,16 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     for (const check of ctx.requestChecks) await check(req);
     // A request a cacheable route answered before, with nothing written since: answered here,
     // without walking the routes (see http/response-cache.ts).
+    // PostgreSQL: the data version is read first, so another instance's writes drop the cache.
+    const fresh = ctx.dataVersion.refresh();
+    if (typeof fresh !== 'number') await fresh;
     if (ctx.responseCache.serve(req, res)) return;
     next();
   });
   for (const family of families) mountRoutes(app, ctx, await family(ctx));
   app.use(methodFallback(ctx));
   app.use(notFoundRoute);
-  app.use(errorHandler(config.debug, log));
+  app.use(errorHandler(config.debug, log, database.dialect.errors.isBusy));
 
   const initialAdmin = await ensureInitialAdmin(ctx);
 
@@ -211,7 +215,18 @@ export async function createServer(config: Config, options: ServerOptions = {}):
         log(`${req.method} ${pathname} ${res.statusCode} ${ms.toFixed(1)}ms`);
       });
     }
-    if (rawHits && ctx.responseCache.serveRaw(req, res)) return;
+    if (rawHits && ctx.responseCache.size) {
+      const fresh = ctx.dataVersion.refresh();
+      if (typeof fresh !== 'number') {
+        // PostgreSQL: whether the cache still holds depends on the version the database holds.
+        fresh.then(
+          () => ctx.responseCache.serveRaw(req, res) || app(req, res),
+          () => app(req, res),
+        );
+        return;
+      }
+      if (ctx.responseCache.serveRaw(req, res)) return;
+    }
     app(req, res);
   };
   let server: http.Server | null = null;

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createServer, type FolioServer, type ServerOptions } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
+import { createTestDatabase } from './test-database.js';
 
 export const ADMIN = { username: 'admin', password: 'admin-secret-1' };
 
@@ -42,11 +43,26 @@ export async function startServer(
   options: Omit<ServerOptions, 'log'> = {},
 ): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-test-'));
+  // FOLIO_TEST_DB=postgres: a fresh PostgreSQL database per server (see test-database.ts).
+  const database = await createTestDatabase();
   const config = loadConfig(
-    { FOLIO_ADMIN_USERNAME: ADMIN.username, FOLIO_ADMIN_PASSWORD: ADMIN.password, FOLIO_LOGIN_LIMIT: '0', ...env, FOLIO_DATA_DIR: dataDir },
+    {
+      FOLIO_ADMIN_USERNAME: ADMIN.username,
+      FOLIO_ADMIN_PASSWORD: ADMIN.password,
+      FOLIO_LOGIN_LIMIT: '0',
+      ...(database ? { FOLIO_DATABASE_URL: database.url } : {}),
+      ...env,
+      FOLIO_DATA_DIR: dataDir,
+    },
     { logRequests: false, ...overrides },
   );
-  const server = await createServer(config, { ...options, log: () => {} });
+  let server: FolioServer;
+  try {
+    server = await createServer(config, { ...options, log: () => {} });
+  } catch (err) {
+    await database?.drop();
+    throw err;
+  }
   const { port } = await server.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${port}`;
   let cachedAdmin: string | null = null;
@@ -90,6 +106,7 @@ export async function startServer(
     },
     async close() {
       await server.close();
+      await database?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
