@@ -1,6 +1,5 @@
 // createServer(config): opens the database, wires every family and returns {app, listen, close}.
 // The same factory serves `npm start`, the Electron main process and the tests; no global state.
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -43,15 +42,6 @@ export interface ServerOptions {
   /** Where the built admin UI lives (default: ui/dist of this checkout). */
   uiDir?: string;
   log?: (line: string) => void;
-}
-
-function loadSecret(config: Config): string {
-  if (config.jwtSecret) return config.jwtSecret;
-  const file = path.join(config.dataDir, 'secret');
-  if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
-  const secret = crypto.randomBytes(48).toString('base64url');
-  fs.writeFileSync(file, secret + '\n', { mode: 0o600 });
-  return secret;
 }
 
 /** Requests Node's parser refuses (too large headers, too slow, malformed) get a JSON API error. */
@@ -108,7 +98,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     readCache: createReadCache(database.dataVersion),
     writes: createWriteBatcher(database.db),
     responseCache: createResponseCache(database.dataVersion),
-    jwtSecret: loadSecret(config),
+    jwtSecret: config.jwtSecret ?? (await database.keptJwtSecret()),
     log,
     tasks: createTasks(log),
     routes: [],

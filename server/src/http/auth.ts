@@ -120,12 +120,13 @@ export function authenticate(ctx: AppContext): RequestHandler {
     if (!token) return next();
     try {
       const claims = verifyAccessToken(ctx.tokens, token, ctx.jwtSecret);
-      if (typeof claims.id === 'number') {
-        const info = await loadAuthInfo(ctx, claims.id);
+      // Whole ids only: PostgreSQL refuses to compare 1.5 with an integer column (SQLite finds nothing).
+      if (Number.isSafeInteger(claims.id)) {
+        const info = await loadAuthInfo(ctx, claims.id!);
         if (!info) throw new ApiError(401, 'invalid_token', 'The user of this token no longer exists or is blocked');
         req.auth = info;
-      } else if (typeof claims.app === 'number') {
-        req.auth = { ...ANONYMOUS, applicationId: claims.app };
+      } else if (Number.isSafeInteger(claims.app)) {
+        req.auth = { ...ANONYMOUS, applicationId: claims.app! };
       } else {
         throw new ApiError(401, 'invalid_token', 'The access token is not valid');
       }

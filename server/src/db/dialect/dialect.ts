@@ -30,6 +30,8 @@ export interface JsonText {
 
 /** Table definitions where the engines differ (migrations). */
 export interface SchemaDialect {
+  /** The database as migrations write to it (column types the engine must read its own way). */
+  forMigrations(db: Kysely<any>): Kysely<any>;
   /** An integer primary key numbered by the database (SQLite: autoincrement; PostgreSQL: identity). */
   generatedId(column: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
   /** After rows went in with explicit ids: the numbering of `table` continues past the highest id. */

@@ -7,8 +7,11 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import type { Config } from '../../config.js';
 import type { BackupEngine, TableInfo } from '../../resources/backups/engine.js';
 
-/** Tables that are not data: derived (the search index), the data version and kysely's own. */
-const DERIVED = new Set(['objects_search', 'folio_data_version', 'kysely_migration', 'kysely_migration_lock']);
+/**
+ * Tables that are not data: derived (the search index), the data version, kysely's own, and the
+ * kept secrets (a backup file must not carry what signs the live server's tokens).
+ */
+const DERIVED = new Set(['objects_search', 'folio_data_version', 'folio_secrets', 'kysely_migration', 'kysely_migration_lock']);
 
 /** Tables with an identity column `id`, and the sequence behind it. */
 async function identitySequences(db: Kysely<any>): Promise<Array<{ table: string; sequence: string }>> {
@@ -28,8 +31,9 @@ export function postgresBackupEngine(config: Config): BackupEngine {
 
     async withSnapshot(read) {
       // Loaded when used, as openDatabase loads it: a SQLite install never pays for the driver.
-      const { createPool } = await import('./postgres.js');
-      const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: createPool(url, 1) }) });
+      const [{ createPool }, { default: Cursor }] = await Promise.all([import('./postgres.js'), import('pg-cursor')]);
+      // A cursor streams each table (kysely's stream()) instead of reading it whole.
+      const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: createPool(url, 1), cursor: Cursor }) });
       try {
         return await db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(read);
       } finally {

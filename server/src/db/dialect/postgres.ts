@@ -3,6 +3,8 @@
 import pg from 'pg';
 import {
   CompiledQuery,
+  DataTypeNode,
+  OperationNodeTransformer,
   PostgresDialect,
   PostgresDriver,
   sql,
@@ -10,6 +12,7 @@ import {
   type Dialect,
   type Driver,
   type Kysely,
+  type KyselyPlugin,
   type PostgresDialectConfig,
   type TransactionSettings,
 } from 'kysely';
@@ -87,12 +90,20 @@ export function openPostgres(url: string, poolSize: number, log?: (line: string)
   };
 }
 
+/** The secret kept under `name`, made by `make()` by whichever instance asks first. */
+export async function keptSecret(db: Kysely<any>, name: string, make: () => string): Promise<string> {
+  await sql`insert into folio_secrets (name, value) values (${name}, ${make()}) on conflict (name) do nothing`.execute(db);
+  const row = await sql<{ value: string }>`select value from folio_secrets where name = ${name}`.execute(db);
+  return row.rows[0].value;
+}
+
 /**
  * What every start makes sure of, after the migrations (idempotent, in one transaction so that
  * instances starting together take turns):
  *  - the data version: one counter row, moved by the first row a transaction writes to any table
  *    (a row trigger that acts once per transaction) or by a TRUNCATE; instances read it before a
  *    cached read, so another instance's write is never answered from a stale cache;
+ *  - the table of kept secrets (keptSecret);
  *  - foreign keys deferrable (still checked at once by default): a restore defers them to commit,
  *    as SQLite's defer_foreign_keys does.
  */
@@ -116,6 +127,9 @@ export async function installDatabaseUpkeep(db: Kysely<any>): Promise<void> {
       await sql`create or replace trigger folio_data_version after insert or update or delete on ${t} for each row execute function folio_bump_data_version()`.execute(trx);
       await sql`create or replace trigger folio_data_version_truncate after truncate on ${t} for each statement execute function folio_bump_data_version()`.execute(trx);
     }
+    // Secrets every instance must share (the JWT secret when FOLIO_JWT_SECRET is unset); never
+    // in backups (see postgres-backup.ts).
+    await sql`create table if not exists folio_secrets (name varchar(64) primary key, value text not null)`.execute(trx);
     const fks = await sql<{ table: string; name: string }>`select cl.relname as table, co.conname as name from pg_constraint co
       join pg_class cl on cl.oid = co.conrelid join pg_namespace n on n.oid = cl.relnamespace
       where co.contype = 'f' and not co.condeferrable and n.nspname = current_schema()`.execute(trx);
@@ -155,7 +169,7 @@ const search: ObjectSearch = {
                case when jsonb_typeof(properties::jsonb) = 'object' then properties::jsonb else '{}'::jsonb end)
              where jsonb_typeof(value) = 'string'))), 'C')
         || setweight(to_tsvector('folio_search', folio_search_words(body)), 'D') $$`).execute(db);
-    await sql`create table objects_search (id integer primary key references objects (id) on delete cascade, document tsvector not null)`.execute(db);
+    await sql`create table objects_search (id bigint primary key references objects (id) on delete cascade, document tsvector not null)`.execute(db);
     await sql`create index objects_search_document on objects_search using gin (document)`.execute(db);
     await sql.raw(`create function folio_objects_search() returns trigger language plpgsql as $$
       begin
@@ -195,7 +209,27 @@ const json: JsonText = {
   withoutProperty: (column, name) => sql<string | null>`(${sql.ref(column)}::jsonb - ${name}::text)::text`,
 };
 
+/**
+ * Column types as SQLite reads them. `integer` becomes `bigint`: SQLite's integers are 64-bit, so
+ * an id or integer filter of 15 digits is a lookup that finds nothing there, never an out-of-range
+ * error. `varchar(n)` becomes `text`: SQLite enforces no length, so a value SQLite keeps must not
+ * be a 500 here (lengths are the API's to check).
+ */
+class SqliteLikeTypes extends OperationNodeTransformer {
+  protected override transformDataType(node: DataTypeNode): DataTypeNode {
+    if (node.dataType === 'integer') return DataTypeNode.create('bigint');
+    if (/^varchar\(\d+\)$/.test(node.dataType)) return DataTypeNode.create('text');
+    return node;
+  }
+}
+
+const sqliteLikeTypes: KyselyPlugin = {
+  transformQuery: (args) => new SqliteLikeTypes().transformNode(args.node),
+  transformResult: async (args) => args.result,
+};
+
 const schema: SchemaDialect = {
+  forMigrations: (db) => db.withPlugin(sqliteLikeTypes),
   generatedId: (c) => c.generatedByDefaultAsIdentity(),
   async continueIds(db, table) {
     await sql`select setval(pg_get_serial_sequence(${table}, 'id'), coalesce(max(id), 0) + 1, false) from ${sql.table(table)}`.execute(db);

@@ -196,6 +196,7 @@ const json: JsonText = {
 };
 
 const schema: SchemaDialect = {
+  forMigrations: (db) => db,
   generatedId: (c) => c.autoIncrement(),
   // sqlite_sequence follows the highest id inserted, explicit ones included.
   async continueIds() {},
