@@ -186,7 +186,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   for (const family of families) mountRoutes(app, ctx, await family(ctx));
   app.use(methodFallback(ctx));
   app.use(notFoundRoute);
-  app.use(errorHandler(config.debug, log, database.dialect.errors.isBusy));
+  app.use(errorHandler(config.debug, log, database.dialect.errors));
 
   const initialAdmin = await ensureInitialAdmin(ctx);
 

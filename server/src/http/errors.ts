@@ -1,5 +1,6 @@
 // ApiError and the one middleware that renders every failure as the spec's JSON API error body.
 // Only this module writes error bodies; everything else throws.
+import type { DriverErrors } from '../db/dialect/dialect.js';
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { homeUrl, selfUrl } from './links.js';
 
@@ -45,7 +46,7 @@ export const methodNotAllowed = (allow: string[]) =>
   new ApiError(405, 'method_not_allowed', `Allowed methods: ${allow.join(', ')}`, undefined, undefined, { Allow: allow.join(', ') });
 
 /** Express 5 errors from body parsers and friends carry `status`/`type`; map them to ApiError. */
-function toApiError(err: unknown, isBusy: (err: unknown) => boolean): ApiError {
+function toApiError(err: unknown, driver: DriverErrors): ApiError {
   if (err instanceof ApiError) return err;
   const e = err as { status?: number; statusCode?: number; type?: string; message?: string; code?: string };
   const status = e?.status ?? e?.statusCode;
@@ -56,7 +57,8 @@ function toApiError(err: unknown, isBusy: (err: unknown) => boolean): ApiError {
   }
   if (e?.type === 'request.aborted') return new ApiError(400, 'request_aborted', 'The request was aborted');
   // The database engine's "busy" (see db/dialect: SQLITE_BUSY…, PostgreSQL's lock and connection errors).
-  if (isBusy(err)) return new ApiError(503, 'busy', 'The database is busy, retry', undefined, undefined, { 'Retry-After': '1' });
+  if (driver.isUnstorableText(err)) return new ApiError(400, 'invalid_text', 'Text values may not contain NUL characters');
+  if (driver.isBusy(err)) return new ApiError(503, 'busy', 'The database is busy, retry', undefined, undefined, { 'Retry-After': '1' });
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return new ApiError(status, 'bad_request', e.message ?? TITLES[status] ?? 'Bad request');
   }
@@ -83,9 +85,9 @@ export function errorBody(req: Request, err: ApiError, debug: boolean, original?
   return body;
 }
 
-export function errorHandler(debug: boolean, log: (line: string) => void, isBusy: (err: unknown) => boolean): ErrorRequestHandler {
+export function errorHandler(debug: boolean, log: (line: string) => void, driver: DriverErrors): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    const apiErr = toApiError(err, isBusy);
+    const apiErr = toApiError(err, driver);
     if (apiErr.status >= 500) log(`error ${req.method} ${req.originalUrl}: ${(err as Error)?.stack ?? String(err)}`);
     if (res.headersSent) {
       res.destroy();

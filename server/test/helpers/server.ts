@@ -13,6 +13,8 @@ export interface TestServer {
   url: string;
   server: FolioServer;
   dataDir: string;
+  /** The PostgreSQL database the server runs on (FOLIO_TEST_DB=postgres), else null: SQLite in dataDir. */
+  databaseUrl: string | null;
   /** Issue a request; JSON bodies are serialised; the answer's JSON (if any) is parsed. */
   request(method: string, path: string, opts?: RequestOptions): Promise<TestResponse>;
   login(username?: string, password?: string): Promise<{ jwt: string; renew: string }>;
@@ -98,6 +100,7 @@ export async function startServer(
     url,
     server,
     dataDir,
+    databaseUrl: database?.url ?? null,
     request,
     login,
     async adminToken() {
@@ -110,6 +113,11 @@ export async function startServer(
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The environment of another server on the same data as `t` (its data dir and, on PostgreSQL, its database). */
+export function sameData(t: Pick<TestServer, 'dataDir' | 'databaseUrl'>): Record<string, string> {
+  return { FOLIO_DATA_DIR: t.dataDir, ...(t.databaseUrl ? { FOLIO_DATABASE_URL: t.databaseUrl } : {}) };
 }
 
 /** Assert the spec's error body and return it. */

@@ -44,6 +44,8 @@ export interface DriverErrors {
   isConstraintViolation(err: unknown): boolean;
   /** The database could not serve now (locked, busy, out of connections): worth a retry. */
   isBusy(err: unknown): boolean;
+  /** A value the engine cannot hold as text (PostgreSQL: a NUL character): the client's mistake. */
+  isUnstorableText(err: unknown): boolean;
 }
 
 export interface SqlDialect {

@@ -243,6 +243,8 @@ const errors: DriverErrors = {
   isConstraintViolation: (err) => /^23\d{3}$/.test(sqlState(err)),
   // Serialization failure, deadlock, lock not available, too many connections, cannot connect now.
   isBusy: (err) => ['40001', '40P01', '55P03', '53300', '57P03'].includes(sqlState(err)),
+  // A NUL character in a text value (22021) or in JSON text (22P05): PostgreSQL's text cannot hold it.
+  isUnstorableText: (err) => ['22021', '22P05'].includes(sqlState(err)),
 };
 
 export const postgresDialect: SqlDialect = { name: 'postgres', search, json, schema, errors };

@@ -206,6 +206,8 @@ const errors: DriverErrors = {
   isConstraintViolation: (err) => /^SQLITE_CONSTRAINT/.test(String((err as { code?: unknown })?.code ?? '')),
   // better-sqlite3 reports extended codes (SQLITE_BUSY_SNAPSHOT, SQLITE_BUSY_RECOVERY…).
   isBusy: (err) => /^SQLITE_(BUSY|LOCKED)/.test(String((err as { code?: unknown })?.code ?? '')),
+  // SQLite keeps any text, NUL characters included.
+  isUnstorableText: () => false,
 };
 
 export const sqliteDialect: SqlDialect = { name: 'sqlite', search, json, schema, errors };
