@@ -3,7 +3,8 @@
 // second pass of the server API test files listed in POSTGRES_FILES against a PostgreSQL server
 // of its own (server/test/helpers/postgres-run.ts), each test server on a fresh database.
 // Arguments filter files by substring. FOLIO_TEST_DB=sqlite runs the first pass only,
-// FOLIO_TEST_DB=postgres the second only (then any matching server test file may be named).
+// FOLIO_TEST_DB=postgres the second only (then any matching server test file may be named);
+// FOLIO_TEST_PG_URL names a PostgreSQL server to use instead of starting one.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,7 +20,7 @@ const POSTGRES_FILES = [
   'accounts-applications', 'accounts-mail', 'accounts-users', 'auth', 'folders', 'foundation', 'legacy',
   'media-objects', 'media-streams', 'media-thumbs', 'model', 'objects', 'operations', 'performance-caches',
   'reliability-auth', 'reliability-concurrency', 'reliability-files', 'reliability-fuzz', 'reliability-limits',
-  'structure', 'webhooks',
+  'structure', 'webhooks', 'objects-search', 'backups-postgres',
 ].map((name) => `server/test/${name}.test.ts`);
 
 const roots = ['server/test', 'electron/test', 'e2e', 'bench/test'];
@@ -54,6 +55,8 @@ function havePostgres() {
 }
 
 async function postgresPass(list) {
+  // A server of the developer's own (trust authentication, may create databases).
+  if (process.env.FOLIO_TEST_PG_URL) return runTests(list, { ...process.env, FOLIO_TEST_DB: 'postgres' });
   if (!havePostgres()) {
     console.log('# PostgreSQL pass skipped: PostgreSQL 15+ binaries not found (apt-get install postgresql-15, or set FOLIO_PG_BIN)');
     return 0;
