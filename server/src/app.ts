@@ -25,6 +25,7 @@ import { errorHandler, notFoundRoute, rawErrorResponse } from './http/errors.js'
 import { methodFallback, mountRoutes } from './http/router.js';
 import { families } from './resources/index.js';
 import { createObjectsRuntime } from './resources/objects/pipeline.js';
+import { reloadModel } from './resources/objects/model.js';
 import { ensureInitialAdmin } from './resources/users/service.js';
 
 export interface FolioServer {
@@ -172,14 +173,23 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     res.sendFile(index);
   });
 
+  /** The model version the loaded model is at least as new as; a reload under way. */
+  let modelSeen = database.dataVersion.model();
+  let modelReload: Promise<unknown> | null = null;
   app.use(authenticate(ctx));
   app.use(async (req, res, next) => {
     for (const check of ctx.requestChecks) await check(req);
     // A request a cacheable route answered before, with nothing written since: answered here,
     // without walking the routes (see http/response-cache.ts).
-    // PostgreSQL: the data version is read first, so another instance's writes drop the cache.
+    // PostgreSQL: the data version is read first, so another instance's writes drop the cache,
+    // and another instance's change of the object model is loaded here too.
     const fresh = ctx.dataVersion.refresh();
     if (typeof fresh !== 'number') await fresh;
+    if (ctx.dataVersion.model() !== modelSeen) {
+      modelSeen = ctx.dataVersion.model();
+      modelReload ??= reloadModel(ctx).finally(() => (modelReload = null));
+    }
+    if (modelReload) await modelReload;
     if (ctx.responseCache.serve(req, res)) return;
     next();
   });

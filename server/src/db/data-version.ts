@@ -14,5 +14,10 @@ export interface DataVersion {
   current(): number;
   /** The latest version: a number at once when current() is always up to date, else a query. */
   refresh(): number | Promise<number>;
+  /**
+   * The version of the object model (types, properties, relations) as last refreshed: it changes
+   * when another instance changes the model (PostgreSQL). SQLite: always 0 (one process serves it).
+   */
+  model(): number;
   bump(): void;
 }

@@ -68,9 +68,15 @@ export interface PostgresHandle {
   dataVersion: DataVersion;
 }
 
+/** Rows of folio_data_version: any data, and the object model (types, properties, relations). */
+const DATA = 1;
+const MODEL = 2;
+const MODEL_TABLES = ['object_types', 'properties', 'relations', 'relation_types'];
+
 export function openPostgres(url: string, poolSize: number, log?: (line: string) => void): PostgresHandle {
   const pool = createPool(url, poolSize, log);
   let seen = 0;
+  let modelSeen = 0;
   let local = 0;
   return {
     dialect: new LockingPostgresDialect({ pool }),
@@ -79,10 +85,14 @@ export function openPostgres(url: string, poolSize: number, log?: (line: string)
       // Both parts only grow (seen never goes back): their sum changes whenever either does.
       current: () => seen + local,
       async refresh() {
-        const res = await pool.query<{ version: number }>({ name: 'folio-data-version', text: 'select version from folio_data_version' });
-        seen = Math.max(seen, Number(res.rows[0]?.version ?? 0));
+        const res = await pool.query<{ id: number; version: number }>({ name: 'folio-data-version', text: 'select id, version from folio_data_version' });
+        for (const row of res.rows) {
+          if (Number(row.id) === DATA) seen = Math.max(seen, Number(row.version));
+          if (Number(row.id) === MODEL) modelSeen = Math.max(modelSeen, Number(row.version));
+        }
         return seen + local;
       },
+      model: () => modelSeen,
       bump: () => {
         local++;
       },
@@ -102,30 +112,37 @@ export async function keptSecret(db: Kysely<any>, name: string, make: () => stri
  * instances starting together take turns):
  *  - the data version: one counter row, moved by the first row a transaction writes to any table
  *    (a row trigger that acts once per transaction) or by a TRUNCATE; instances read it before a
- *    cached read, so another instance's write is never answered from a stale cache;
+ *    cached read, so another instance's write is never answered from a stale cache; and a second
+ *    row for writes to the object model, so that every instance reloads it;
  *  - the table of kept secrets (keptSecret);
  *  - foreign keys deferrable (still checked at once by default): a restore defers them to commit,
  *    as SQLite's defer_foreign_keys does.
  */
 export async function installDatabaseUpkeep(db: Kysely<any>): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    await sql`create table if not exists folio_data_version (id integer primary key check (id = 1), version bigint not null)`.execute(trx);
-    await sql`insert into folio_data_version (id, version) values (1, 1) on conflict (id) do nothing`.execute(trx);
-    await sql.raw(`create or replace function folio_bump_data_version() returns trigger language plpgsql as $$
+    await sql`create table if not exists folio_data_version (id integer primary key, version bigint not null)`.execute(trx);
+    await sql`insert into folio_data_version (id, version) values (${DATA}, 1), (${MODEL}, 1) on conflict (id) do nothing`.execute(trx);
+    // Moves row TG_ARGV[0] once per transaction (a transaction-local setting remembers it did).
+    await sql.raw(`create or replace function folio_bump_version() returns trigger language plpgsql as $$
+      declare done text := 'folio.version_bumped_' || tg_argv[0];
       begin
-        if current_setting('folio.data_version_bumped', true) is distinct from 'on' then
-          update folio_data_version set version = version + 1 where id = 1;
-          perform set_config('folio.data_version_bumped', 'on', true);
+        if current_setting(done, true) is distinct from 'on' then
+          update folio_data_version set version = version + 1 where id = tg_argv[0]::integer;
+          perform set_config(done, 'on', true);
         end if;
         return null;
       end $$`).execute(trx);
     const tables = await sql<{ name: string }>`select table_name as name from information_schema.tables
       where table_schema = current_schema() and table_type = 'BASE TABLE'
         and table_name not in ('folio_data_version', 'kysely_migration', 'kysely_migration_lock')`.execute(trx);
+    const bump = (row: number) => sql.raw(`folio_bump_version('${row}')`);
     for (const { name } of tables.rows) {
       const t = sql.table(name);
-      await sql`create or replace trigger folio_data_version after insert or update or delete on ${t} for each row execute function folio_bump_data_version()`.execute(trx);
-      await sql`create or replace trigger folio_data_version_truncate after truncate on ${t} for each statement execute function folio_bump_data_version()`.execute(trx);
+      await sql`create or replace trigger folio_data_version after insert or update or delete on ${t} for each row execute function ${bump(DATA)}`.execute(trx);
+      await sql`create or replace trigger folio_data_version_truncate after truncate on ${t} for each statement execute function ${bump(DATA)}`.execute(trx);
+      if (MODEL_TABLES.includes(name)) {
+        await sql`create or replace trigger folio_model_version after insert or update or delete on ${t} for each row execute function ${bump(MODEL)}`.execute(trx);
+      }
     }
     // Secrets every instance must share (the JWT secret when FOLIO_JWT_SECRET is unset); never
     // in backups (see postgres-backup.ts).

@@ -144,6 +144,7 @@ export function openSqlite(file: string, nativeBinding: string | null = null): S
       // Both counters only grow: their combination changes whenever either does.
       current,
       refresh: current,
+      model: () => 0,
       bump: () => {
         connection.writes++;
       },
