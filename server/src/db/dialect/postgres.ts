@@ -2,8 +2,11 @@
 // version the database holds, full-text search (tsvector + GIN) and the rest of SqlDialect.
 import pg from 'pg';
 import {
+  ColumnNode,
   CompiledQuery,
   DataTypeNode,
+  OrderByItemNode,
+  RawNode,
   OperationNodeTransformer,
   PostgresDialect,
   PostgresDriver,
@@ -11,8 +14,10 @@ import {
   type DatabaseConnection,
   type Dialect,
   type Driver,
+  type CreateIndexNode,
   type Kysely,
   type KyselyPlugin,
+  type QueryId,
   type PostgresDialectConfig,
   type TransactionSettings,
 } from 'kysely';
@@ -110,8 +115,9 @@ export async function keptSecret(db: Kysely<any>, name: string, make: () => stri
 /**
  * What every start makes sure of, after the migrations (idempotent, in one transaction so that
  * instances starting together take turns):
- *  - the data version: one counter row, moved by the first row a transaction writes to any table
- *    (a row trigger that acts once per transaction) or by a TRUNCATE; instances read it before a
+ *  - the data version: one counter row, moved by a transaction's first writing statement on any
+ *    table (a statement trigger that acts once per transaction; a statement that matched no row
+ *    counts too, as every write statement does on SQLite); instances read it before a
  *    cached read, so another instance's write is never answered from a stale cache; and a second
  *    row for writes to the object model, so that every instance reloads it;
  *  - the table of kept secrets (keptSecret);
@@ -138,12 +144,14 @@ export async function installDatabaseUpkeep(db: Kysely<any>): Promise<void> {
     const bump = (row: number) => sql.raw(`folio_bump_version('${row}')`);
     for (const { name } of tables.rows) {
       const t = sql.table(name);
-      await sql`create or replace trigger folio_data_version after insert or update or delete on ${t} for each row execute function ${bump(DATA)}`.execute(trx);
-      await sql`create or replace trigger folio_data_version_truncate after truncate on ${t} for each statement execute function ${bump(DATA)}`.execute(trx);
+      await sql`create or replace trigger folio_data_version after insert or update or delete or truncate on ${t} for each statement execute function ${bump(DATA)}`.execute(trx);
       if (MODEL_TABLES.includes(name)) {
-        await sql`create or replace trigger folio_model_version after insert or update or delete on ${t} for each row execute function ${bump(MODEL)}`.execute(trx);
+        await sql`create or replace trigger folio_model_version after insert or update or delete or truncate on ${t} for each statement execute function ${bump(MODEL)}`.execute(trx);
       }
     }
+    // The nested set rewrites a root's rows on every placement: vacuumed after 1,000 dead rows
+    // instead of 20% of the table, so that its index does not fill with dead entries under load.
+    await sql`alter table trees set (autovacuum_vacuum_threshold = 1000, autovacuum_vacuum_scale_factor = 0)`.execute(trx);
     // Secrets every instance must share (the JWT secret when FOLIO_JWT_SECRET is unset); never
     // in backups (see postgres-backup.ts).
     await sql`create table if not exists folio_secrets (name varchar(64) primary key, value text not null)`.execute(trx);
@@ -237,6 +245,26 @@ class SqliteLikeTypes extends OperationNodeTransformer {
     if (node.dataType === 'integer') return DataTypeNode.create('bigint');
     if (/^varchar\(\d+\)$/.test(node.dataType)) return DataTypeNode.create('text');
     return node;
+  }
+
+  /**
+   * Index columns keep nulls where SQLite sorts them (first ascending, last descending), the order
+   * lists ask for (http/query.ts, applySort): PostgreSQL's opposite default would leave a sorted
+   * page unable to walk the index. Ids are never null: they keep the plain order, as lists sort them.
+   */
+  protected override transformCreateIndex(node: CreateIndexNode, queryId?: QueryId): CreateIndexNode {
+    const columns = node.columns?.map((c) => {
+      if (ColumnNode.is(c)) {
+        if (c.column.name === 'id') return c;
+        return OrderByItemNode.cloneWith(OrderByItemNode.create(c, RawNode.createWithSql('asc')), { nulls: 'first' });
+      }
+      if (OrderByItemNode.is(c)) {
+        const desc = RawNode.is(c.direction!) && c.direction.sqlFragments.join('').trim().toLowerCase() === 'desc';
+        return OrderByItemNode.cloneWith(c, { nulls: desc ? 'last' : 'first' });
+      }
+      return c;
+    });
+    return super.transformCreateIndex({ ...node, columns }, queryId);
   }
 }
 
