@@ -3,7 +3,7 @@
 // second pass of the server API test files listed in POSTGRES_FILES against a PostgreSQL server
 // of its own (server/test/helpers/postgres-run.ts), each test server on a fresh database.
 // Arguments filter files by substring. FOLIO_TEST_DB=sqlite runs the first pass only,
-// FOLIO_TEST_DB=postgres the second only (then any matching server test file may be named);
+// FOLIO_TEST_DB=postgres the second only (then any server test file may be named, listed or not);
 // FOLIO_TEST_PG_URL names a PostgreSQL server to use instead of starting one.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -43,7 +43,9 @@ const runTests = (list, env = process.env) =>
 let status = 0;
 if (which !== 'postgres' && files.length) status = runTests(files);
 
-const postgresFiles = which === 'postgres' ? files.filter((f) => f.startsWith(path.join('server', 'test'))) : POSTGRES_FILES.filter((f) => files.includes(f));
+// Named files run on PostgreSQL when FOLIO_TEST_DB=postgres asks for it, listed or not.
+const named = which === 'postgres' && only.length;
+const postgresFiles = named ? files.filter((f) => f.startsWith(path.join('server', 'test'))) : POSTGRES_FILES.filter((f) => files.includes(f));
 if (which !== 'sqlite' && postgresFiles.length) status = (await postgresPass(postgresFiles)) || status;
 process.exit(status);
 
