@@ -1,19 +1,52 @@
-// The reference server: node:http + better-sqlite3 with prepared statements, no framework. It
-// answers the GET-by-id and list scenarios on the same database file, with the same visibility
+// The reference server: node:http + better-sqlite3 (or pg, given a PostgreSQL URL) with prepared
+// statements, no framework. It answers the GET-by-id and list scenarios on the same database, with the same visibility
 // rules (active, status on) and a comparable JSON body, to put Folio's figures in proportion.
 import http from 'node:http';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 
-const dataDir = process.argv[2];
-const db = new Database(path.join(dataDir, 'folio.sqlite'), { readonly: true, fileMustExist: true });
-db.pragma('journal_mode = WAL');
-const byId = db.prepare(`select * from objects where id = ? and deleted = 0 and status = 'on'`);
-const typeId = db.prepare(`select id from object_types where name = ?`);
-const count = db.prepare(`select count(*) as n from objects where object_type_id = ? and deleted = 0 and status = 'on' and lang = ?`);
-const page = db.prepare(
-  `select * from objects where object_type_id = ? and deleted = 0 and status = 'on' and lang = ? order by created desc, id desc limit ? offset ?`,
-);
+/** The three reads the reference answers, on SQLite (prepared statements) or PostgreSQL (named ones). */
+interface Reads {
+  byId(id: number): Promise<Record<string, unknown> | undefined>;
+  typeId(name: string): Promise<number>;
+  count(type: number, lang: string): Promise<number>;
+  page(type: number, lang: string, size: number, offset: number): Promise<Record<string, unknown>[]>;
+}
+
+const BY_ID = `select * from objects where id = ? and deleted = false and status = 'on'`;
+const TYPE_ID = `select id from object_types where name = ?`;
+const COUNT = `select count(*) as n from objects where object_type_id = ? and deleted = false and status = 'on' and lang = ?`;
+const PAGE = `select * from objects where object_type_id = ? and deleted = false and status = 'on' and lang = ? order by created desc, id desc limit ? offset ?`;
+
+function sqliteReads(dataDir: string): Reads {
+  const db = new Database(path.join(dataDir, 'folio.sqlite'), { readonly: true, fileMustExist: true });
+  db.pragma('journal_mode = WAL');
+  const [byId, typeId, count, page] = [BY_ID, TYPE_ID, COUNT, PAGE].map((q) => db.prepare(q));
+  return {
+    byId: async (id) => byId.get(id) as Record<string, unknown> | undefined,
+    typeId: async (name) => (typeId.get(name) as { id: number }).id,
+    count: async (t, lang) => (count.get(t, lang) as { n: number }).n,
+    page: async (t, lang, size, offset) => page.all(t, lang, size, offset) as Record<string, unknown>[],
+  };
+}
+
+function postgresReads(url: string): Reads {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const run = async (name: string, text: string, values: unknown[]) => {
+    let i = 0;
+    return (await pool.query({ name, text: text.replace(/\?/g, () => `$${++i}`), values })).rows as Record<string, unknown>[];
+  };
+  return {
+    byId: async (id) => (await run('by-id', BY_ID, [id]))[0],
+    typeId: async (name) => Number((await run('type-id', TYPE_ID, [name]))[0].id),
+    count: async (t, lang) => Number((await run('count', COUNT, [t, lang]))[0].n),
+    page: (t, lang, size, offset) => run('page', PAGE, [t, lang, size, offset]),
+  };
+}
+
+const [dataDir, databaseUrl] = process.argv.slice(2);
+const reads = databaseUrl ? postgresReads(databaseUrl) : sqliteReads(dataDir);
 
 const resource = (row: Record<string, unknown>) => ({
   id: String(row.id),
@@ -22,24 +55,24 @@ const resource = (row: Record<string, unknown>) => ({
   meta: { created: row.created, modified: row.modified, published: row.published, locked: Boolean(row.locked) },
 });
 
-const server = http.createServer((req, res) => {
+const server = http.createServer(async (req, res) => {
   const u = new URL(req.url ?? '/', 'http://x');
   let body: unknown;
   const m = /^\/documents\/(\d+)$/.exec(u.pathname);
   if (m) {
-    const row = byId.get(Number(m[1])) as Record<string, unknown> | undefined;
+    const row = await reads.byId(Number(m[1]));
     if (!row) {
       res.writeHead(404).end();
       return;
     }
     body = { data: resource(row) };
   } else if (u.pathname === '/documents') {
-    const t = (typeId.get('documents') as { id: number }).id;
+    const t = await reads.typeId('documents');
     const lang = u.searchParams.get('filter[lang]') ?? 'en';
     const p = Math.max(1, Number(u.searchParams.get('page') ?? 1));
     const size = Number(u.searchParams.get('page_size') ?? 20);
-    const n = (count.get(t, lang) as { n: number }).n;
-    body = { data: (page.all(t, lang, size, (p - 1) * size) as Record<string, unknown>[]).map(resource), meta: { pagination: { count: n, page: p } } };
+    const [n, rows] = await Promise.all([reads.count(t, lang), reads.page(t, lang, size, (p - 1) * size)]);
+    body = { data: rows.map(resource), meta: { pagination: { count: n, page: p } } };
   } else {
     res.writeHead(404).end();
     return;

@@ -3,7 +3,8 @@
 // minimal reference server, prints the table and writes it as JSON to bench/results/.
 // Options for working on one figure: `--data DIR` keeps the seeded data dir (and reuses it when
 // it holds a seed already); `--only a,b` runs the scenarios whose names contain a or b;
-// `--seconds N` sets each scenario's duration.
+// `--seconds N` sets each scenario's duration; `--db postgres` runs Folio and the reference server
+// on PostgreSQL (a database on FOLIO_BENCH_PG_URL, or on a server it starts itself).
 // Folio is served from its bundled build (server/dist/*.bundle.js, rebuilt first), as `npm start` runs it.
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -23,6 +24,9 @@ const quick = argv.includes('--quick');
 const keptDir = option('--data');
 const only = option('--only')?.split(',');
 const seconds = Number(option('--seconds') ?? (quick ? 3 : 10));
+const database = option('--db') ?? 'sqlite';
+if (database !== 'sqlite' && database !== 'postgres') throw new Error('--db is sqlite or postgres');
+if (database === 'postgres' && keptDir) throw new Error('--data keeps a SQLite data set; it cannot be combined with --db postgres');
 const tsx = ['--import', 'tsx'];
 
 function child(script: string, args: string[]): ChildProcess {
@@ -87,10 +91,48 @@ async function runLoad(spec: LoadSpec, serverPid: number, alongside?: LoadSpec):
 
 const stop = (p: ChildProcess) => new Promise<void>((resolve) => (p.exitCode !== null ? resolve() : (p.once('exit', () => resolve()), p.kill('SIGTERM'))));
 
+/**
+ * `--db postgres`: a fresh database on FOLIO_BENCH_PG_URL (a server where we may create one), or on
+ * a PostgreSQL server of our own (Debian's binaries, as the tests start it).
+ */
+async function postgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const { default: pg } = await import('pg');
+  let base = process.env.FOLIO_BENCH_PG_URL;
+  let stopServer = () => {};
+  if (!base) {
+    const { startPostgres } = await import('../server/test/helpers/postgres.js');
+    const server = await startPostgres();
+    base = server.url;
+    stopServer = server.stop;
+  }
+  const name = `folio_bench_${Date.now()}`;
+  const admin = async (text: string) => {
+    const client = new pg.Client({ connectionString: base });
+    await client.connect();
+    try {
+      await client.query(text);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`create database ${name} encoding 'UTF8' template template0 locale 'C.UTF-8'`);
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      await admin(`drop database if exists ${name} with (force)`);
+      stopServer();
+    },
+  };
+}
+
 async function main() {
   const startedAt = new Date().toISOString();
   const dataDir = keptDir ? path.resolve(keptDir) : fs.mkdtempSync(path.join(os.tmpdir(), 'folio-bench-'));
   const seedFile = path.join(dataDir, 'bench-seed.json');
+  const pgDatabase = database === 'postgres' ? await postgresDatabase() : null;
+  const dbArgs = pgDatabase ? [pgDatabase.url] : [];
   try {
     let seeded: { result: SeedResult; rss: number };
     if (keptDir && fs.existsSync(seedFile)) {
@@ -99,7 +141,7 @@ async function main() {
     } else {
       fs.mkdirSync(dataDir, { recursive: true });
       console.log(`seeding ${quick ? 'quick' : 'full'} data set in ${dataDir} …`);
-      const seeder = child('server.ts', ['seed', dataDir, quick ? 'quick' : 'full']);
+      const seeder = child('server.ts', ['seed', dataDir, quick ? 'quick' : 'full', ...dbArgs]);
       seeded = await message<{ result: SeedResult; rss: number }>(seeder, 'seeded');
       await new Promise((r) => seeder.once('exit', r));
       console.log(`seeded in ${seeded.result.seconds.toFixed(1)} s`);
@@ -109,14 +151,14 @@ async function main() {
     console.log('building the server (server/dist) …');
     execFileSync('npm', ['run', '--silent', 'build:server'], { cwd: path.join(here, '..'), stdio: 'inherit' });
     const spawnedAt = performance.now();
-    const server = child('serve.mjs', [dataDir]);
+    const server = child('serve.mjs', [dataDir, ...dbArgs]);
     const ready = await message<{ url: string; readyMs: number }>(server, 'ready');
     await firstAnswer(ready.url);
     const startToFirstAnswerMs = performance.now() - spawnedAt;
     // Idle: restarted on the seeded database, answering, nothing asked of it yet.
     await new Promise((r) => setTimeout(r, 1000));
     const idleRssMb = rssMb(server.pid!);
-    const reference = child('reference.ts', [dataDir]);
+    const reference = child('reference.ts', [dataDir, ...dbArgs]);
     const ref = await message<{ url: string }>(reference, 'ready');
 
     try {
@@ -167,6 +209,7 @@ async function main() {
       const report: BenchReport = {
         startedAt,
         mode: quick ? 'quick' : 'full',
+        database: database as 'sqlite' | 'postgres',
         seed: { ...seedInfo, searchMatches: (search as { meta: { pagination: { count: number } } }).meta.pagination.count },
         seedRssMb: seeded.rss / 1024 / 1024,
         idleRssMb,
@@ -189,6 +232,7 @@ async function main() {
     }
   } finally {
     if (!keptDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    await pgDatabase?.drop();
   }
 }
 

@@ -4,10 +4,11 @@
 import { createServer } from '../server/dist/app.bundle.js';
 import { loadConfig } from '../server/dist/config.bundle.js';
 
-const [dataDir] = process.argv.slice(2);
+const [dataDir, databaseUrl] = process.argv.slice(2);
 const config = loadConfig(
   {
     FOLIO_DATA_DIR: dataDir,
+    ...(databaseUrl ? { FOLIO_DATABASE_URL: databaseUrl } : {}),
     FOLIO_LOGIN_LIMIT: '0',
     FOLIO_JWT_SECRET: 'bench-secret-bench-secret-bench-secret',
   },

@@ -8,12 +8,13 @@ import { FULL, QUICK, seed } from './lib/seed.js';
 
 export const BENCH_ADMIN = { username: 'bench-admin', password: 'bench-admin-password' };
 
-const [mode, dataDir, size] = process.argv.slice(2);
+const [mode, dataDir, size, databaseUrl] = process.argv.slice(2);
 const send = (msg: unknown) => process.send?.(msg);
 
 const config = loadConfig(
   {
     FOLIO_DATA_DIR: dataDir,
+    ...(databaseUrl ? { FOLIO_DATABASE_URL: databaseUrl } : {}),
     FOLIO_ADMIN_USERNAME: BENCH_ADMIN.username,
     FOLIO_ADMIN_PASSWORD: BENCH_ADMIN.password,
     // The benchmark logs in thousands of times from one address on purpose.

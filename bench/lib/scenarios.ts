@@ -143,6 +143,8 @@ export interface ScenarioResult extends LoadFigures {
 export interface BenchReport {
   startedAt: string;
   mode: 'quick' | 'full';
+  /** The database Folio and the reference server ran on (absent in reports before --db). */
+  database?: 'sqlite' | 'postgres';
   seed: Omit<SeedResult, 'documentIds' | 'imageIds'> & { searchMatches: number };
   seedRssMb: number;
   idleRssMb: number | null;
@@ -161,7 +163,7 @@ const pad = (s: string, n: number, right = false) => (right ? s.padEnd(n) : s.pa
 /** The human-readable table of a run. */
 export function formatReport(r: BenchReport): string {
   const lines: string[] = [];
-  lines.push(`Folio benchmark (${r.mode}), ${r.startedAt}`);
+  lines.push(`Folio benchmark (${r.mode}${r.database ? `, ${r.database}` : ''}), ${r.startedAt}`);
   lines.push(
     `seed: ${r.seed.sizes.objects} objects, ${r.seed.sizes.folders} folders, ${r.seed.sizes.relations} relation sources, ${r.seed.sizes.images} images in ${r.seed.seconds.toFixed(1)} s`,
   );

@@ -1,6 +1,5 @@
 // createServer(config): opens the database, wires every family and returns {app, listen, close}.
 // The same factory serves `npm start`, the Electron main process and the tests; no global state.
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -26,6 +25,7 @@ import { errorHandler, notFoundRoute, rawErrorResponse } from './http/errors.js'
 import { methodFallback, mountRoutes } from './http/router.js';
 import { families } from './resources/index.js';
 import { createObjectsRuntime } from './resources/objects/pipeline.js';
+import { reloadModel } from './resources/objects/model.js';
 import { ensureInitialAdmin } from './resources/users/service.js';
 
 export interface FolioServer {
@@ -43,15 +43,6 @@ export interface ServerOptions {
   /** Where the built admin UI lives (default: ui/dist of this checkout). */
   uiDir?: string;
   log?: (line: string) => void;
-}
-
-function loadSecret(config: Config): string {
-  if (config.jwtSecret) return config.jwtSecret;
-  const file = path.join(config.dataDir, 'secret');
-  if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
-  const secret = crypto.randomBytes(48).toString('base64url');
-  fs.writeFileSync(file, secret + '\n', { mode: 0o600 });
-  return secret;
 }
 
 /** Requests Node's parser refuses (too large headers, too slow, malformed) get a JSON API error. */
@@ -96,18 +87,19 @@ function expressClasses(app: Express) {
 export async function createServer(config: Config, options: ServerOptions = {}): Promise<FolioServer> {
   const log = options.log ?? ((line: string) => console.log(line));
   fs.mkdirSync(config.dataDir, { recursive: true });
-  const database = await openDatabase(config);
+  const database = await openDatabase(config, log);
   const mailer = createMailer(config, log);
   // The services every family is given, built once here with their types. Streams and
   // thumbnails take the context itself, so they are set right after it exists.
   const ctx: AppContext = {
     config,
     db: database.db,
+    dialect: database.dialect,
     dataVersion: database.dataVersion,
     readCache: createReadCache(database.dataVersion),
     writes: createWriteBatcher(database.db),
     responseCache: createResponseCache(database.dataVersion),
-    jwtSecret: loadSecret(config),
+    jwtSecret: config.jwtSecret ?? (await database.keptJwtSecret()),
     log,
     tasks: createTasks(log),
     routes: [],
@@ -181,18 +173,30 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     res.sendFile(index);
   });
 
+  /** The model version the loaded model is at least as new as; a reload under way. */
+  let modelSeen = database.dataVersion.model();
+  let modelReload: Promise<unknown> | null = null;
   app.use(authenticate(ctx));
   app.use(async (req, res, next) => {
     for (const check of ctx.requestChecks) await check(req);
     // A request a cacheable route answered before, with nothing written since: answered here,
     // without walking the routes (see http/response-cache.ts).
+    // PostgreSQL: the data version is read first, so another instance's writes drop the cache,
+    // and another instance's change of the object model is loaded here too.
+    const fresh = ctx.dataVersion.refresh();
+    if (typeof fresh !== 'number') await fresh;
+    if (ctx.dataVersion.model() !== modelSeen) {
+      modelSeen = ctx.dataVersion.model();
+      modelReload ??= reloadModel(ctx).finally(() => (modelReload = null));
+    }
+    if (modelReload) await modelReload;
     if (ctx.responseCache.serve(req, res)) return;
     next();
   });
   for (const family of families) mountRoutes(app, ctx, await family(ctx));
   app.use(methodFallback(ctx));
   app.use(notFoundRoute);
-  app.use(errorHandler(config.debug, log));
+  app.use(errorHandler(config.debug, log, database.dialect.errors));
 
   const initialAdmin = await ensureInitialAdmin(ctx);
 
@@ -211,7 +215,18 @@ export async function createServer(config: Config, options: ServerOptions = {}):
         log(`${req.method} ${pathname} ${res.statusCode} ${ms.toFixed(1)}ms`);
       });
     }
-    if (rawHits && ctx.responseCache.serveRaw(req, res)) return;
+    if (rawHits && ctx.responseCache.size) {
+      const fresh = ctx.dataVersion.refresh();
+      if (typeof fresh !== 'number') {
+        // PostgreSQL: whether the cache still holds depends on the version the database holds.
+        fresh.then(
+          () => ctx.responseCache.serveRaw(req, res) || app(req, res),
+          () => app(req, res),
+        );
+        return;
+      }
+      if (ctx.responseCache.serveRaw(req, res)) return;
+    }
     app(req, res);
   };
   let server: http.Server | null = null;

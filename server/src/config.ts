@@ -38,6 +38,8 @@ export interface Config {
   /** Path of the better-sqlite3 native addon to load instead of the installed one (the desktop app,
    *  run from a checkout, passes one built for Electron's ABI); never read from the environment. */
   sqliteNativeBinding: string | null;
+  /** Connections each server keeps to PostgreSQL at most (never read from the environment). */
+  databasePoolSize: number;
   /** Longest time a client may take to send a whole request (headers and body), then 408. */
   requestTimeoutMs: number;
   /** Longest time a client may take to send the request headers, then 408. */
@@ -151,6 +153,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     logRequests: true,
     baseUrl: null,
     sqliteNativeBinding: null,
+    databasePoolSize: 10,
     requestTimeoutMs: 10 * 60 * 1000,
     headersTimeoutMs: 60 * 1000,
     mailRetryDelaysMs: [2000, 10000, 60000, 300000],

@@ -4,6 +4,7 @@
 import type { Request } from 'express';
 import type { Config } from './config.js';
 import type { DB } from './db/database.js';
+import type { SqlDialect } from './db/dialect/dialect.js';
 import type { ReadCache } from './db/read-cache.js';
 import type { WriteBatcher } from './db/write-batch.js';
 import type { ResponseCache } from './http/response-cache.js';
@@ -27,6 +28,8 @@ export interface BackgroundTasks {
 export interface AppContext {
   config: Config;
   db: DB;
+  /** What differs between SQLite and PostgreSQL: search, JSON values, driver errors (db/dialect/dialect.ts). */
+  dialect: SqlDialect;
   /** Costly read results kept until the next write (see db/read-cache.ts). */
   readCache: ReadCache;
   /** Group commit of object writes (see db/write-batch.ts). */

@@ -3,9 +3,8 @@
 // transaction; /history and /{type}/{id}/history with their filters, sorting, paging and
 // visibility; restoring a version writes the object back as a new entry.
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import Database from 'better-sqlite3';
+import { connectOutside, type OutsideConnection } from './helpers/outside.js';
 import { createUser, tinyPng } from './helpers/fixtures.js';
 import { expectError, startServer, type TestServer } from './helpers/server.js';
 
@@ -35,7 +34,7 @@ describe('history of object writes', () => {
   let admin: string;
   let adminId: number;
   let editor: { id: string; jwt: string };
-  let db: Database.Database;
+  let db: OutsideConnection;
   /** The first root folder: the legacy layout's publication. */
   let siteId: string;
 
@@ -46,7 +45,7 @@ describe('history of object writes', () => {
     return res.body.data;
   };
   const actions = (entries: Entry[]) => entries.map((e) => [e.attributes.user_action, e.attributes.changed]);
-  const countEntries = () => (db.prepare('select count(*) as n from history').get() as { n: number }).n;
+  const countEntries = async () => Number((await db.all<{ n: number }>('select count(*) as n from history'))[0].n);
   const create = async (attributes: Record<string, unknown>, token = admin) => {
     const res = await s.request('POST', '/documents', { token, body: doc(attributes) });
     assert.equal(res.status, 201, res.text);
@@ -75,10 +74,10 @@ describe('history of object writes', () => {
     editor.jwt = (await s.login('editor', 'editor-secret-1')).jwt;
     const site = await s.request('POST', '/folders', { token: admin, body: { data: { type: 'folders', attributes: { title: 'Site', status: 'on' } } } });
     siteId = site.body.data.id;
-    db = new Database(path.join(s.dataDir, 'folio.sqlite'), { readonly: true });
+    db = await connectOutside(s, { readonly: true });
   });
   after(async () => {
-    db.close();
+    await db.close();
     await s.close();
   });
 
@@ -157,7 +156,7 @@ describe('history of object writes', () => {
     assert.equal(joined.meta.username, null);
     assert.equal(joined.attributes.changed.username, 'newcomer');
     // Nowhere in the table: neither the passwords nor their hashes.
-    const texts = (db.prepare('select changed from history').all() as Array<{ changed: string }>).map((r) => r.changed).join('\n');
+    const texts = (await db.all<{ changed: string }>('select changed from history')).map((r) => r.changed).join('\n');
     for (const secret of ['writer-secret-1', 'another-secret-2', 'third-secret-3', 'newcomer-secret-1', 'password', '$argon2', '$2b$', 'scrypt']) {
       assert.ok(!texts.includes(secret), `history holds "${secret}"`);
     }
@@ -192,9 +191,9 @@ describe('history of object writes', () => {
     };
     const top = await mk('Top');
     const subs = [await mk('Sub 1', top), await mk('Sub 2', top), await mk('Sub 3', top)];
-    const before = countEntries();
+    const before = await countEntries();
     assert.equal((await s.request('DELETE', `/folders/${top}`, { token: admin })).status, 204);
-    assert.equal(countEntries(), before + 4);
+    assert.equal(await countEntries(), before + 4);
     for (const id of [top, ...subs]) assert.deepEqual(actions((await historyOf(id)).slice(-1)), [['trash', { deleted: true }]]);
   });
 
@@ -260,15 +259,15 @@ describe('history of object writes', () => {
       ['trash', { deleted: true }],
     ]);
 
-    const before = countEntries();
+    const before = await countEntries();
     const failed = await s.request('POST', '/operations', {
       token: admin,
       headers: { 'Content-Type': ATOMIC, Accept: ATOMIC },
       body: { 'atomic:operations': [{ op: 'add', data: { type: 'documents', attributes: { title: 'Never' } } }, { op: 'add', data: { type: 'documents', attributes: { nonsense: 1 } } }] },
     });
     expectError(failed, 400);
-    assert.equal(countEntries(), before, 'no entry of a rolled-back write');
-    assert.equal((db.prepare(`select count(*) as n from history where changed like '%Never%'`).get() as { n: number }).n, 0);
+    assert.equal(await countEntries(), before, 'no entry of a rolled-back write');
+    assert.equal(Number((await db.all<{ n: number }>(`select count(*) as n from history where changed like '%Never%'`))[0].n), 0);
   });
 
   test('writes through an API key record the application', async () => {
@@ -299,7 +298,7 @@ describe('history of object writes', () => {
     assert.equal(ids.length, 3);
 
     // Paging over everything, oldest first by default.
-    const total = countEntries();
+    const total = await countEntries();
     res = await get('page_size=2&page=2');
     assert.equal(res.status, 200);
     assert.equal(res.body.meta.pagination.count, total);

@@ -1,9 +1,8 @@
 // JSON:API atomic operations at POST /operations: many writes in one request and one
 // transaction. Each operation behaves like its own endpoint; the first failure rolls back all.
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import Database from 'better-sqlite3';
+import { connectOutside, type OutsideConnection } from './helpers/outside.js';
 import { expectError, startServer, type TestServer } from './helpers/server.js';
 
 const ATOMIC = 'application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"';
@@ -12,19 +11,20 @@ const add = (attributes: Record<string, unknown>, lid?: string) => ({ op: 'add',
 describe('atomic operations (POST /operations)', () => {
   let t: TestServer;
   let token: string;
-  let db: Database.Database;
+  let db: OutsideConnection;
   const ops = (operations: unknown[], headers: Record<string, string> = { 'Content-Type': ATOMIC, Accept: ATOMIC }) =>
     t.request('POST', '/operations', { token, headers, body: { 'atomic:operations': operations } });
-  const countObjects = () => (db.prepare('select count(*) as n from objects').get() as { n: number }).n;
-  const countRelations = () => (db.prepare('select count(*) as n from object_relations').get() as { n: number }).n;
+  const count = async (table: string) => Number((await db.all<{ n: number }>(`select count(*) as n from ${table}`))[0].n);
+  const countObjects = () => count('objects');
+  const countRelations = () => count('object_relations');
 
   before(async () => {
     t = await startServer();
     token = await t.adminToken();
-    db = new Database(path.join(t.dataDir, 'folio.sqlite'), { readonly: true });
+    db = await connectOutside(t, { readonly: true });
   });
   after(async () => {
-    db.close();
+    await db.close();
     await t.close();
   });
 
@@ -62,19 +62,19 @@ describe('atomic operations (POST /operations)', () => {
   });
 
   test('the first failing operation rolls back every other one and says which it was', async () => {
-    const objects = countObjects();
-    const relations = countRelations();
+    const objects = await countObjects();
+    const relations = await countRelations();
     const res = await ops([add({ title: 'Rolled back 1' }, 'a'), add({ title: 'Rolled back 2' }), add({ title: 'Bad', nonsense: 1 })]);
     const err = expectError(res, 400, 'unknown_attribute');
     assert.equal(err.source.pointer, '/atomic:operations/2/data');
     assert.equal(err.meta.operation, 2);
     assert.match(err.detail, /^Operation 2: /);
-    assert.equal(countObjects(), objects, 'nothing of the request was kept');
-    assert.equal(countRelations(), relations);
+    assert.equal(await countObjects(), objects, 'nothing of the request was kept');
+    assert.equal(await countRelations(), relations);
 
     const missing = await ops([add({ title: 'Also rolled back' }), { op: 'remove', ref: { type: 'documents', id: '999999' } }]);
     expectError(missing, 404);
-    assert.equal(countObjects(), objects);
+    assert.equal(await countObjects(), objects);
   });
 
   test('"href" may name the target instead of "ref", as a path or a full URL', async () => {
@@ -94,7 +94,7 @@ describe('atomic operations (POST /operations)', () => {
     assert.deepEqual(more.body['atomic:results'][1].data.map((d: { id: string }) => d.id), [second]);
     expectError(await t.request('GET', `/documents/${second}`, { token }), 404);
 
-    const objects = countObjects();
+    const objects = await countObjects();
     expectError(await ops([{ op: 'add', href: '/news', data: { type: 'documents', attributes: { title: 'x' } } }]), 409, 'type_mismatch');
     expectError(await ops([{ op: 'remove', href: '/documents' }]), 409, 'type_mismatch');
     const both = expectError(await ops([{ op: 'remove', href: `/documents/${first}`, ref: { type: 'documents', id: first } }]), 400, 'invalid_op');
@@ -102,21 +102,21 @@ describe('atomic operations (POST /operations)', () => {
     expectError(await ops([{ op: 'remove', href: '/documents/1/2/3/4/5' }]), 400, 'invalid_href');
     expectError(await ops([{ op: 'remove', href: '/documents/%E0%A4%A' }]), 400, 'invalid_href');
     expectError(await ops([{ op: 'remove', href: 42 }]), 400, 'invalid_href');
-    assert.equal(countObjects(), objects);
+    assert.equal(await countObjects(), objects);
   });
 
   test('plain JSON API content types are accepted too, and a big batch lands whole', async () => {
-    const before = countObjects();
+    const before = await countObjects();
     const batch = Array.from({ length: 200 }, (_, i) => add({ title: `Bulk ${i}`, body: `<p>${'text '.repeat(200)}</p>` }));
     const res = await ops(batch, { 'Content-Type': 'application/vnd.api+json', Accept: 'application/vnd.api+json' });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body['atomic:results'].length, 200);
     assert.equal(new Set(res.body['atomic:results'].map((r: { data: { id: string } }) => r.data.id)).size, 200);
-    assert.equal(countObjects(), before + 200);
+    assert.equal(await countObjects(), before + 200);
   });
 
   test('bad requests are refused before anything is written', async () => {
-    const before = countObjects();
+    const before = await countObjects();
     expectError(await t.request('POST', '/operations', { body: { 'atomic:operations': [add({ title: 'anonymous' })] }, headers: { 'Content-Type': ATOMIC } }), 401);
     expectError(await t.request('POST', '/operations', { token, body: { data: {} } }), 400, 'invalid_body');
     expectError(await ops([]), 400, 'invalid_body');
@@ -138,7 +138,7 @@ describe('atomic operations (POST /operations)', () => {
     expectError(await t.request('POST', '/operations', { token, body: { 'atomic:operations': [add({ title: 'x' })] }, headers: { Accept: 'text/html' } }), 406);
     const otherExtension = 'application/vnd.api+json; ext="https://example.com/ext/other"';
     expectError(await t.request('POST', '/operations', { token, body: { 'atomic:operations': [add({ title: 'x' })] }, headers: { Accept: otherExtension } }), 406);
-    assert.equal(countObjects(), before);
+    assert.equal(await countObjects(), before);
   });
 
   test('a type cannot be named "operations"', async () => {

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { Kysely, Migrator } from 'kysely';
 import { createServer } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { openSqlite } from '../src/db/dialect/sqlite.js';
+import { openSqlite, sqliteDialect } from '../src/db/dialect/sqlite.js';
 import { migrations } from '../src/db/migrations/index.js';
 import { hashPassword } from '../src/resources/auth/passwords.js';
 import { ADMIN } from './helpers/server.js';
@@ -19,7 +19,7 @@ test('0080-permissions gives existing roles every right; new roles none; old cas
   try {
     // The database as it was before: every migration but 0080, one role, a document, users.
     const db = new Kysely<any>({ dialect: openSqlite(path.join(dataDir, 'folio.sqlite')).dialect });
-    const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '0080'));
+    const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '0080').map(([name, m]) => [name, { up: (d: Kysely<any>) => m.up(d, sqliteDialect) }]));
     const { error } = await new Migrator({ db, provider: { getMigrations: async () => before } }).migrateToLatest();
     assert.equal(error, undefined);
     const now = new Date().toISOString().replace(/\.\d{3}Z$/, '+00:00');

@@ -26,7 +26,8 @@ describe('files stay inside the data dir', () => {
   before(async () => {
     s = await startServer({ FOLIO_UPLOAD_MAX_BYTES: '200000', FOLIO_THUMBS_ALLOW_ANY: '1' });
     admin = await s.adminToken();
-    secret = fs.readFileSync(path.join(s.dataDir, 'secret'), 'utf8').trim();
+    // The secret kept for the server (in the data dir with SQLite, in the database with PostgreSQL).
+    secret = s.server.ctx.jwtSecret;
   });
   after(() => s.close());
 

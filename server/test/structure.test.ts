@@ -244,9 +244,9 @@ describe('caches follow every write', () => {
     const id = Number(r.body.data.id);
     assert.equal((await s.request('GET', `/documents/${id}`)).body.data.attributes.title, 'Cached');
     assert.equal((await s.request('GET', `/documents/${id}`)).body.data.attributes.title, 'Cached', 'second read (from the cache)');
-    const before = s.server.ctx.dataVersion.current();
+    const before = await s.server.ctx.dataVersion.refresh();
     await s.server.ctx.db.updateTable('objects').set({ title: 'Changed behind' }).where('id', '=', id).returning('id').execute();
-    assert.notEqual(s.server.ctx.dataVersion.current(), before);
+    assert.notEqual(await s.server.ctx.dataVersion.refresh(), before);
     assert.equal((await s.request('GET', `/documents/${id}`)).body.data.attributes.title, 'Changed behind');
   });
 

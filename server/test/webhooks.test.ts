@@ -7,10 +7,10 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import Database from 'better-sqlite3';
 import { createServer, type FolioServer } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { ADMIN, expectError, startServer, type TestServer } from './helpers/server.js';
+import { connectOutside } from './helpers/outside.js';
+import { ADMIN, expectError, sameData, startServer, type TestServer } from './helpers/server.js';
 import { startReceiver, type Received } from './helpers/webhook-receiver.js';
 
 const hmac = (secret: string, raw: string) => 'sha256=' + crypto.createHmac('sha256', secret).update(raw).digest('hex');
@@ -399,10 +399,10 @@ describe('webhook retries', () => {
       assert.equal(d.meta.state, 'failed', 'one more try only');
       assert.equal(receiver.received.length, 3);
       await first.server.close();
-      const db = new Database(`${first.dataDir}/folio.sqlite`);
-      db.prepare("update webhook_deliveries set created = '2020-01-01T00:00:00+00:00'").run();
-      db.close();
-      second = await createServer(loadConfig({ FOLIO_DATA_DIR: first.dataDir }, { logRequests: false }), { log: () => {} });
+      const db = await connectOutside(first);
+      await db.run("update webhook_deliveries set created = '2020-01-01T00:00:00+00:00'");
+      await db.close();
+      second = await createServer(loadConfig(sameData(first), { logRequests: false }), { log: () => {} });
       const { url } = await second.listen(0, '127.0.0.1');
       await sleep(200);
       const login = await fetch(`${url}/auth`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(ADMIN) });
@@ -438,7 +438,7 @@ describe('webhook retries', () => {
       const ops = Array.from({ length: 40 }, (_, i) => ({ op: 'add', data: { type: 'documents', attributes: { title: `Doc ${i}` } } }));
       const res = await a.request('POST', '/operations', { token: admin, headers: { 'Content-Type': ATOMIC, Accept: ATOMIC }, body: { 'atomic:operations': ops } });
       assert.equal(res.status, 200, res.text);
-      b = await createServer(loadConfig({ FOLIO_DATA_DIR: a.dataDir }, { logRequests: false }), { log: () => {} });
+      b = await createServer(loadConfig(sameData(a), { logRequests: false }), { log: () => {} });
       const deadline = Date.now() + 15_000;
       while (received.size < 40 && Date.now() < deadline) await sleep(50);
       await sleep(300);
@@ -465,7 +465,7 @@ describe('webhook retries', () => {
       assert.equal(receiver.received.length, 1);
 
       const config = loadConfig(
-        { FOLIO_ADMIN_USERNAME: ADMIN.username, FOLIO_ADMIN_PASSWORD: ADMIN.password, FOLIO_DATA_DIR: first.dataDir },
+        { FOLIO_ADMIN_USERNAME: ADMIN.username, FOLIO_ADMIN_PASSWORD: ADMIN.password, ...sameData(first) },
         { logRequests: false, webhookRetryDelaysMs: [100, 100, 100] },
       );
       second = await createServer(config, { log: () => {} });

@@ -3,12 +3,21 @@
 // the number it was read under is current. One implementation per engine:
 //  - SQLite (dialect/sqlite.ts): every statement this process runs that is not read-only counts
 //    (whatever kysely method ran it, `returning` included), plus SQLite's `data_version`, which
-//    changes on every commit of another connection or process.
-//  - PostgreSQL (to come): a counter row the database holds, incremented by every writing
-//    transaction (a statement trigger), read at the start of a cached read; other instances'
-//    writes then invalidate this one's caches, so a read after a write elsewhere is never stale.
+//    changes on every commit of another connection or process. current() is always up to date.
+//  - PostgreSQL (dialect/postgres.ts): a counter row the database holds, moved by every writing
+//    transaction (a trigger on every table), read by refresh() at the start of a cached read and
+//    of a request the response cache may answer; other instances' writes then invalidate this
+//    one's caches, so a read that starts after a write answered elsewhere is never stale.
 // `bump()` counts a change the database cannot see, such as the in-memory model being reloaded.
 export interface DataVersion {
+  /** The version as last seen (SQLite: always the latest). */
   current(): number;
+  /** The latest version: a number at once when current() is always up to date, else a query. */
+  refresh(): number | Promise<number>;
+  /**
+   * The version of the object model (types, properties, relations) as last refreshed: it changes
+   * when another instance changes the model (PostgreSQL). SQLite: always 0 (one process serves it).
+   */
+  model(): number;
   bump(): void;
 }

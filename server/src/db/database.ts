@@ -1,10 +1,13 @@
-// Opens the database named by the configuration and runs the migrations. Everything outside
-// db/dialect talks to it through kysely only, so another dialect can be added here.
+// Opens the database named by the configuration and runs the migrations: SQLite in the data
+// folder by default, PostgreSQL when FOLIO_DATABASE_URL names one. Everything outside db/dialect
+// talks to it through kysely and the dialect's interfaces only (dialect/dialect.ts).
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely } from 'kysely';
-import { ConfigError, type Config } from '../config.js';
-import { openSqlite } from './dialect/sqlite.js';
+import type { Config } from '../config.js';
+import type { SqlDialect } from './dialect/dialect.js';
+import { openSqlite, sqliteDialect } from './dialect/sqlite.js';
 import { migrateToLatest } from './migrate.js';
 import type { DataVersion } from './data-version.js';
 import type { Database } from './tables.js';
@@ -13,21 +16,49 @@ export type DB = Kysely<Database>;
 
 export interface OpenedDatabase {
   db: DB;
-  dialectName: 'sqlite';
-  file: string;
+  /** What differs between the engines: search, JSON values, schema, driver errors. */
+  dialect: SqlDialect;
+  /** The SQLite file; null on PostgreSQL. */
+  file: string | null;
   /** Changes whenever the data may have changed (see data-version.ts). */
   dataVersion: DataVersion;
+  /**
+   * The JWT secret when none is configured, made on first use: in `$FOLIO_DATA_DIR/secret` (mode
+   * 0600) with SQLite; in the database with PostgreSQL, so that every instance agrees.
+   */
+  keptJwtSecret(): Promise<string>;
   close: () => Promise<void>;
 }
 
-export async function openDatabase(config: Config): Promise<OpenedDatabase> {
+export async function openDatabase(config: Config, log?: (line: string) => void): Promise<OpenedDatabase> {
   if (config.databaseUrl) {
-    throw new ConfigError('FOLIO_DATABASE_URL: PostgreSQL is not bundled in this build yet; unset it to use SQLite');
+    // Loaded only when used: a desktop install never pays for the driver.
+    const { openPostgres, postgresDialect, installDatabaseUpkeep, keptSecret } = await import('./dialect/postgres.js');
+    const { dialect, dataVersion } = openPostgres(config.databaseUrl, config.databasePoolSize, log);
+    const db = new Kysely<Database>({ dialect });
+    try {
+      await migrateToLatest(db, postgresDialect);
+      await installDatabaseUpkeep(db);
+      await dataVersion.refresh();
+    } catch (err) {
+      await db.destroy();
+      throw err;
+    }
+    return { db, dialect: postgresDialect, file: null, dataVersion, keptJwtSecret: () => keptSecret(db, 'jwt', newSecret), close: () => db.destroy() };
   }
   fs.mkdirSync(config.dataDir, { recursive: true });
   const file = path.join(config.dataDir, 'folio.sqlite');
   const { dialect, dataVersion } = openSqlite(file, config.sqliteNativeBinding);
   const db = new Kysely<Database>({ dialect });
-  await migrateToLatest(db);
-  return { db, dialectName: 'sqlite', file, dataVersion, close: () => db.destroy() };
+  await migrateToLatest(db, sqliteDialect);
+  return { db, dialect: sqliteDialect, file, dataVersion, keptJwtSecret: async () => secretFile(path.join(config.dataDir, 'secret')), close: () => db.destroy() };
+}
+
+const newSecret = () => crypto.randomBytes(48).toString('base64url');
+
+function secretFile(file: string): string {
+  if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
+  const secret = newSecret();
+  fs.writeFileSync(file, secret + '\n', { mode: 0o600 });
+  return secret;
 }

@@ -42,10 +42,21 @@ export interface Prepared<Row, Args extends readonly unknown[]> {
   (db: Executor, ...args: Args): Promise<Row[]>;
 }
 
+/**
+ * The engine a query is compiled for: its SQL differs (placeholders, quoting), so compiled forms
+ * are kept per engine (one process may hold a SQLite and a PostgreSQL database, e.g. a restore).
+ */
+const engineOf = (db: Executor): object => db.getExecutor().adapter.constructor;
+
 /** A query of fixed shape: `build(db, p)` uses p(0), p(1)… where the arguments go. */
 export function prepared<Row, Args extends readonly unknown[]>(build: (db: Executor, p: Param) => Compilable<Row>): Prepared<Row, Args> {
-  let compiled: Compiled<Row> | undefined;
-  return (db, ...args) => run(db, (compiled ??= compile(build(db, param), args.length)), args);
+  const compiled = new Map<object, Compiled<Row>>();
+  return (db, ...args) => {
+    const engine = engineOf(db);
+    let c = compiled.get(engine);
+    if (!c) compiled.set(engine, (c = compile(build(db, param), args.length)));
+    return run(db, c, args);
+  };
 }
 
 /**
@@ -53,8 +64,11 @@ export function prepared<Row, Args extends readonly unknown[]>(build: (db: Execu
  * to `maxShapes` distinct counts, built afresh past it. `build(db, p, n)` uses p(0)…p(n-1).
  */
 export function preparedList<Row>(build: (db: Executor, p: Param, n: number) => Compilable<Row>, maxShapes = 32): (db: Executor, values: readonly unknown[]) => Promise<Row[]> {
-  const shapes = new Map<number, Compiled<Row>>();
+  const engines = new Map<object, Map<number, Compiled<Row>>>();
   return (db, values) => {
+    const engine = engineOf(db);
+    let shapes = engines.get(engine);
+    if (!shapes) engines.set(engine, (shapes = new Map()));
     let compiled = shapes.get(values.length);
     if (!compiled) {
       compiled = compile(build(db, param, values.length), values.length);

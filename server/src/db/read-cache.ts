@@ -1,6 +1,6 @@
 // Results of costly reads (a list's count, the ids of a ranked or sorted page, a folder's
 // placements, a user's roles) kept until the database changes. The key names the query (its SQL
-// and parameters); the data version (see dialect/sqlite.ts) changes on every write of this
+// and parameters); the data version (see db/data-version.ts) changes on every write of this
 // process and every commit of another, so a cached result is never older than the data it was
 // read from. Values are shared between requests: callers treat them as read-only. Bounded by a
 // weight (about one unit per row held), oldest use dropped first.
@@ -34,7 +34,8 @@ export function createReadCache(dataVersion: DataVersion, maxWeight = 100_000): 
   };
   return {
     async get<T>(key: string, load: () => Promise<T>): Promise<T> {
-      const version = dataVersion.current();
+      // Another instance's write (PostgreSQL) is seen here: the version is read before the cache.
+      const version = await dataVersion.refresh();
       sync(version);
       const hit = entries.get(key);
       if (hit) {

@@ -140,13 +140,14 @@ export function authenticate(ctx: AppContext): RequestHandler {
     if (!token) return next();
     try {
       const claims = verifyAccessToken(ctx.tokens, token, ctx.jwtSecret);
-      if (typeof claims.id === 'number') {
-        const info = await loadAuthInfo(ctx, claims.id);
+      // Whole ids only: PostgreSQL refuses to compare 1.5 with an integer column (SQLite finds nothing).
+      if (Number.isSafeInteger(claims.id)) {
+        const info = await loadAuthInfo(ctx, claims.id!);
         // A token from before the user's sessions were ended (new password, block, off, trash).
         if (!info || (claims.sv ?? 0) !== info.sessionVersion) throw new ApiError(401, 'invalid_token', 'The session of this token has ended; log in again');
         req.auth = info;
-      } else if (typeof claims.app === 'number') {
-        req.auth = { ...ANONYMOUS, applicationId: claims.app };
+      } else if (Number.isSafeInteger(claims.app)) {
+        req.auth = { ...ANONYMOUS, applicationId: claims.app! };
       } else {
         throw new ApiError(401, 'invalid_token', 'The access token is not valid');
       }

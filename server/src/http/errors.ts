@@ -1,5 +1,6 @@
 // ApiError and the one middleware that renders every failure as the spec's JSON API error body.
 // Only this module writes error bodies; everything else throws.
+import type { DriverErrors } from '../db/dialect/dialect.js';
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { homeUrl, selfUrl } from './links.js';
 
@@ -48,7 +49,7 @@ export const methodNotAllowed = (allow: string[]) =>
   new ApiError(405, 'method_not_allowed', `Allowed methods: ${allow.join(', ')}`, undefined, undefined, { Allow: allow.join(', ') });
 
 /** Express 5 errors from body parsers and friends carry `status`/`type`; map them to ApiError. */
-function toApiError(err: unknown): ApiError {
+function toApiError(err: unknown, driver: DriverErrors): ApiError {
   if (err instanceof ApiError) return err;
   const e = err as { status?: number; statusCode?: number; type?: string; message?: string; code?: string };
   const status = e?.status ?? e?.statusCode;
@@ -58,11 +59,12 @@ function toApiError(err: unknown): ApiError {
     return new ApiError(415, 'unsupported_media_type', e.message ?? 'Unsupported encoding');
   }
   if (e?.type === 'request.aborted') return new ApiError(400, 'request_aborted', 'The request was aborted');
-  // better-sqlite3 reports extended codes (SQLITE_BUSY_SNAPSHOT, SQLITE_BUSY_RECOVERY…).
-  if (typeof e?.code === 'string' && /^SQLITE_(BUSY|LOCKED)/.test(e.code)) return new ApiError(503, 'busy', 'The database is busy, retry', undefined, undefined, { 'Retry-After': '1' });
+  // The database engine's "busy" (see db/dialect: SQLITE_BUSY…, PostgreSQL's lock and connection errors).
+  if (driver.isUnstorableText(err)) return new ApiError(400, 'invalid_text', 'Text values may not contain NUL characters');
+  if (driver.isBusy(err)) return new ApiError(503, 'busy', 'The database is busy, retry', undefined, undefined, { 'Retry-After': '1' });
   // A last line of defence: requests are capped well below the database's variable limit
   // (tooManyIdentifiers), but no list of ids a client sent may ever end in a 500.
-  if (typeof e?.message === 'string' && /too many SQL variables|too many terms in compound SELECT/i.test(e.message)) return tooManyIdentifiers();
+  if (typeof e?.message === 'string' && /too many SQL variables|too many terms in compound SELECT|number of parameters must be between|bind message has \d+ parameter/i.test(e.message)) return tooManyIdentifiers();
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return new ApiError(status, 'bad_request', e.message ?? TITLES[status] ?? 'Bad request');
   }
@@ -89,9 +91,9 @@ export function errorBody(req: Request, err: ApiError, debug: boolean, original?
   return body;
 }
 
-export function errorHandler(debug: boolean, log: (line: string) => void): ErrorRequestHandler {
+export function errorHandler(debug: boolean, log: (line: string) => void, driver: DriverErrors): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    const apiErr = toApiError(err);
+    const apiErr = toApiError(err, driver);
     if (apiErr.status >= 500) log(`error ${req.method} ${req.originalUrl}: ${(err as Error)?.stack ?? String(err)}`);
     if (res.headersSent) {
       res.destroy();

@@ -248,7 +248,10 @@ export function applySort<DB, TB extends keyof DB, O>(
   for (const s of sort) {
     const col = columns[s.field];
     if (!col) throw new Error(`no column for sort ${s.field}`);
-    qb = qb.orderBy(columnExpr(col), s.desc ? 'desc' : 'asc');
+    // Nulls sort first, as SQLite sorts them (PostgreSQL's default puts them last). Ids are never
+    // null: their plain order lets PostgreSQL walk the primary key.
+    if (s.field === 'id') qb = qb.orderBy(columnExpr(col), s.desc ? 'desc' : 'asc');
+    else qb = qb.orderBy(columnExpr(col), (ob) => (s.desc ? ob.desc().nullsLast() : ob.asc().nullsFirst()));
   }
   if (tieBreaker && !sort.some((s) => columns[s.field] === tieBreaker)) qb = qb.orderBy(sql.ref(tieBreaker), 'asc');
   return qb;

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createServer, type FolioServer, type ServerOptions } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
+import { createTestDatabase } from './test-database.js';
 
 export const ADMIN = { username: 'admin', password: 'admin-secret-1' };
 
@@ -12,6 +13,8 @@ export interface TestServer {
   url: string;
   server: FolioServer;
   dataDir: string;
+  /** The PostgreSQL database the server runs on (FOLIO_TEST_DB=postgres), else null: SQLite in dataDir. */
+  databaseUrl: string | null;
   /** Issue a request; JSON bodies are serialised; the answer's JSON (if any) is parsed. */
   request(method: string, path: string, opts?: RequestOptions): Promise<TestResponse>;
   login(username?: string, password?: string): Promise<{ jwt: string; renew: string }>;
@@ -42,11 +45,26 @@ export async function startServer(
   options: Omit<ServerOptions, 'log'> = {},
 ): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-test-'));
+  // FOLIO_TEST_DB=postgres: a fresh PostgreSQL database per server (see test-database.ts).
+  const database = await createTestDatabase();
   const config = loadConfig(
-    { FOLIO_ADMIN_USERNAME: ADMIN.username, FOLIO_ADMIN_PASSWORD: ADMIN.password, FOLIO_LOGIN_LIMIT: '0', ...env, FOLIO_DATA_DIR: dataDir },
+    {
+      FOLIO_ADMIN_USERNAME: ADMIN.username,
+      FOLIO_ADMIN_PASSWORD: ADMIN.password,
+      FOLIO_LOGIN_LIMIT: '0',
+      ...(database ? { FOLIO_DATABASE_URL: database.url } : {}),
+      ...env,
+      FOLIO_DATA_DIR: dataDir,
+    },
     { logRequests: false, ...overrides },
   );
-  const server = await createServer(config, { ...options, log: () => {} });
+  let server: FolioServer;
+  try {
+    server = await createServer(config, { ...options, log: () => {} });
+  } catch (err) {
+    await database?.drop();
+    throw err;
+  }
   const { port } = await server.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${port}`;
   let cachedAdmin: string | null = null;
@@ -82,6 +100,7 @@ export async function startServer(
     url,
     server,
     dataDir,
+    databaseUrl: database?.url ?? null,
     request,
     login,
     async adminToken() {
@@ -90,9 +109,15 @@ export async function startServer(
     },
     async close() {
       await server.close();
+      await database?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The environment of another server on the same data as `t` (its data dir and, on PostgreSQL, its database). */
+export function sameData(t: Pick<TestServer, 'dataDir' | 'databaseUrl'>): Record<string, string> {
+  return { FOLIO_DATA_DIR: t.dataDir, ...(t.databaseUrl ? { FOLIO_DATABASE_URL: t.databaseUrl } : {}) };
 }
 
 /** Assert the spec's error body and return it. */

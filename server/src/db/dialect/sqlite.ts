@@ -2,6 +2,8 @@
 // binding booleans (better-sqlite3 refuses JS booleans), and SQLite-only SQL (FTS5 lives here too).
 import Database from 'better-sqlite3';
 import type { DataVersion } from '../data-version.js';
+import type { DriverErrors, JsonText, ObjectSearch, SchemaDialect, SqlDialect } from './dialect.js';
+import { searchWords } from './search-words.js';
 import {
   CompiledQuery,
   SqliteDialect,
@@ -10,8 +12,6 @@ import {
   type DatabaseConnection,
   type Dialect,
   type Driver,
-  type Kysely,
-  type RawBuilder,
   type SqliteDatabase,
   type SqliteDialectConfig,
   type SqliteStatement,
@@ -136,12 +136,15 @@ export function openSqlite(file: string, nativeBinding: string | null = null): S
   raw.pragma('optimize = 0x10002');
   const connection = new Connection(raw);
   const external = raw.prepare('pragma data_version').pluck();
+  const current = () => (raw.open ? (external.get() as number) : -1) * 2 ** 32 + connection.writes;
   return {
     dialect: new ImmediateSqliteDialect({ database: connection }),
     raw,
     dataVersion: {
       // Both counters only grow: their combination changes whenever either does.
-      current: () => (raw.open ? (external.get() as number) : -1) * 2 ** 32 + connection.writes,
+      current,
+      refresh: current,
+      model: () => 0,
       bump: () => {
         connection.writes++;
       },
@@ -162,62 +165,56 @@ const ftsRow = (r: 'new') =>
   `${r}.title, ${r}.description, ${r}.body, ` +
   `(select group_concat(value, ' ') from json_each(case when json_valid(${r}.properties) then ${r}.properties else '{}' end) where type = 'text')`;
 
-export async function createObjectSearchIndex(db: Kysely<any>): Promise<void> {
-  await sql`create virtual table objects_fts using fts5(title, description, body, props, tokenize = 'unicode61 remove_diacritics 2')`.execute(db);
-  await sql.raw(`create trigger objects_fts_insert after insert on objects begin
-    insert into objects_fts(rowid, title, description, body, props) values (new.id, ${ftsRow('new')}); end`).execute(db);
-  await sql.raw(`create trigger objects_fts_delete after delete on objects begin
-    delete from objects_fts where rowid = old.id; end`).execute(db);
-  await sql.raw(`create trigger objects_fts_update after update of title, description, body, properties on objects begin
-    delete from objects_fts where rowid = old.id;
-    insert into objects_fts(rowid, title, description, body, props) values (new.id, ${ftsRow('new')}); end`).execute(db);
-  await sql`insert into objects_fts(rowid, title, description, body, props) select id, title, description, body, null from objects`.execute(db);
-}
+const search: ObjectSearch = {
+  async createIndex(db) {
+    await sql`create virtual table objects_fts using fts5(title, description, body, props, tokenize = 'unicode61 remove_diacritics 2')`.execute(db);
+    await sql.raw(`create trigger objects_fts_insert after insert on objects begin
+      insert into objects_fts(rowid, title, description, body, props) values (new.id, ${ftsRow('new')}); end`).execute(db);
+    await sql.raw(`create trigger objects_fts_delete after delete on objects begin
+      delete from objects_fts where rowid = old.id; end`).execute(db);
+    await sql.raw(`create trigger objects_fts_update after update of title, description, body, properties on objects begin
+      delete from objects_fts where rowid = old.id;
+      insert into objects_fts(rowid, title, description, body, props) values (new.id, ${ftsRow('new')}); end`).execute(db);
+    await sql`insert into objects_fts(rowid, title, description, body, props) select id, title, description, body, null from objects`.execute(db);
+  },
 
-/** Words of a user's query as an FTS5 expression: every word must match, the last as a prefix. */
-export function searchExpression(text: string): string | null {
-  const words = text.match(/[\p{L}\p{N}_]+/gu)?.slice(0, 32) ?? [];
-  if (!words.length) return null;
-  return words.map((w, i) => `"${w}"${i === words.length - 1 ? '*' : ''}`).join(' ');
-}
+  expression(text) {
+    const words = searchWords(text);
+    if (!words.length) return null;
+    return words.map((w, i) => `"${w}"${i === words.length - 1 ? '*' : ''}`).join(' ');
+  },
 
-/**
- * A derived table `(search_id, search_rank)` of the objects matching an expression of
- * searchExpression(), best first by bm25 (title weighs most). Join it on objects.id.
- */
-export function searchRanks(expr: string): RawBuilder<{ search_id: number; search_rank: number }> {
-  return sql`(select rowid as search_id, bm25(objects_fts, 10.0, 3.0, 1.0, 2.0) as search_rank from objects_fts where objects_fts match ${expr})`;
-}
+  // bm25 is lower for better matches; weights: title 10, description 3, body 1, properties 2.
+  ranks: (expr) => sql`(select rowid as search_id, bm25(objects_fts, 10.0, 3.0, 1.0, 2.0) as search_rank from objects_fts where objects_fts match ${expr})`,
 
-/** The ids of the objects matching an expression of searchExpression(), as a subquery for `in`. */
-export function searchRowids(expr: string): RawBuilder<number> {
-  return sql<number>`(select rowid from objects_fts where objects_fts match ${expr})`;
-}
+  ids: (expr) => sql<number>`(select rowid from objects_fts where objects_fts match ${expr})`,
+};
 
-/** A custom property's value inside the `properties` JSON column of `objects`. */
-export function jsonProperty(column: string, name: string): RawBuilder<unknown> {
-  return sql`json_extract(${sql.ref(column)}, ${'$.' + name})`;
-}
+const json: JsonText = {
+  // json_extract gives numbers and booleans (as 1/0) typed already. Dates compare as instants
+  // (stored with any offset) or calendar days: normalised to UTC text or YYYY-MM-DD.
+  property(column, name, kind) {
+    const value = sql`json_extract(${sql.ref(column)}, ${'$.' + name})`;
+    if (kind === 'date') return sql`strftime('%Y-%m-%dT%H:%M:%S+00:00', ${value})`;
+    if (kind === 'day') return sql`date(${value})`;
+    return value;
+  },
+  withoutProperty: (column, name) => sql<string | null>`json_remove(${sql.ref(column)}, ${'$.' + name})`,
+};
 
-/**
- * A stored date-time (any offset, fractions) as Folio's UTC timestamp text, so that filters
- * compare instants, not spellings; null when it is no date.
- */
-export function utcTimestampOf(value: RawBuilder<unknown>): RawBuilder<string | null> {
-  return sql<string | null>`strftime('%Y-%m-%dT%H:%M:%S+00:00', ${value})`;
-}
+const schema: SchemaDialect = {
+  forMigrations: (db) => db,
+  generatedId: (c) => c.autoIncrement(),
+  // sqlite_sequence follows the highest id inserted, explicit ones included.
+  async continueIds() {},
+};
 
-/** A stored date (or date-time) as its calendar day, YYYY-MM-DD; null when it is no date. */
-export function calendarDayOf(value: RawBuilder<unknown>): RawBuilder<string | null> {
-  return sql<string | null>`date(${value})`;
-}
+const errors: DriverErrors = {
+  isConstraintViolation: (err) => /^SQLITE_CONSTRAINT/.test(String((err as { code?: unknown })?.code ?? '')),
+  // better-sqlite3 reports extended codes (SQLITE_BUSY_SNAPSHOT, SQLITE_BUSY_RECOVERY…).
+  isBusy: (err) => /^SQLITE_(BUSY|LOCKED)/.test(String((err as { code?: unknown })?.code ?? '')),
+  // SQLite keeps any text, NUL characters included.
+  isUnstorableText: () => false,
+};
 
-/** The `properties` JSON without one key (for a dropped custom property). */
-export function removeJsonProperty(column: string, name: string): RawBuilder<string | null> {
-  return sql<string | null>`json_remove(${sql.ref(column)}, ${'$.' + name})`;
-}
-
-/** Whether a write failed on a unique or other constraint (a lost race with another write). */
-export function isConstraintViolation(err: unknown): boolean {
-  return typeof (err as { code?: unknown })?.code === 'string' && String((err as { code: string }).code).startsWith('SQLITE_CONSTRAINT');
-}
+export const sqliteDialect: SqlDialect = { name: 'sqlite', search, json, schema, errors };

@@ -1,13 +1,14 @@
 // Core schema: object types, objects (one id sequence for every type, users and folders too),
 // users, roles and refresh tokens, with the types and the admin role of a new install.
 import type { Kysely } from 'kysely';
+import type { SqlDialect } from '../dialect/dialect.js';
 
 // Timestamp columns hold ISO 8601 text with offset; JSON columns hold text.
 
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<any>, d: SqlDialect): Promise<void> {
   await db.schema
     .createTable('object_types')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', (c) => d.schema.generatedId(c.primaryKey()))
     .addColumn('name', 'varchar(64)', (c) => c.notNull().unique())
     .addColumn('singular', 'varchar(64)', (c) => c.notNull())
     .addColumn('description', 'text')
@@ -22,7 +23,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('objects')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', (c) => d.schema.generatedId(c.primaryKey()))
     .addColumn('object_type_id', 'integer', (c) => c.notNull().references('object_types.id'))
     .addColumn('status', 'varchar(16)', (c) => c.notNull().defaultTo('draft'))
     .addColumn('uname', 'varchar(255)', (c) => c.notNull().unique())
@@ -60,7 +61,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('roles')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', (c) => d.schema.generatedId(c.primaryKey()))
     .addColumn('name', 'varchar(32)', (c) => c.notNull().unique())
     .addColumn('description', 'text')
     .addColumn('unchangeable', 'boolean', (c) => c.notNull().defaultTo(false))
@@ -70,7 +71,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('roles_users')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', (c) => d.schema.generatedId(c.primaryKey()))
     .addColumn('role_id', 'integer', (c) => c.notNull().references('roles.id').onDelete('cascade'))
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('created', 'varchar(32)', (c) => c.notNull())
@@ -81,7 +82,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   // Refresh tokens: random 256-bit values, stored as SHA-256 hashes; revoking deletes the row.
   await db.schema
     .createTable('refresh_tokens')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', (c) => d.schema.generatedId(c.primaryKey()))
     .addColumn('token_hash', 'varchar(64)', (c) => c.notNull().unique())
     .addColumn('user_id', 'integer', (c) => c.references('users.id').onDelete('cascade'))
     .addColumn('application_id', 'integer')
@@ -130,6 +131,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .insertInto('roles')
     .values({ id: 1, name: 'admin', description: 'Administrators: may do everything', unchangeable: true, created: now, modified: now })
     .execute();
+  await d.schema.continueIds(db, 'roles');
 }
 
 export async function down(): Promise<void> {

@@ -1,12 +1,12 @@
 // The model of the objects family: custom properties of object types, relations with their left
 // and right object types, the relations between objects, and the full-text index of objects.
 import type { Kysely } from 'kysely';
-import { createObjectSearchIndex } from '../dialect/sqlite.js';
+import type { SqlDialect } from '../dialect/dialect.js';
 
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<any>, d: SqlDialect): Promise<void> {
   await db.schema
     .createTable('properties')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', (c) => d.schema.generatedId(c.primaryKey()))
     .addColumn('name', 'varchar(64)', (c) => c.notNull())
     .addColumn('property_type_name', 'varchar(16)', (c) => c.notNull())
     .addColumn('object_type_id', 'integer', (c) => c.notNull().references('object_types.id').onDelete('cascade'))
@@ -19,7 +19,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('relations')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', (c) => d.schema.generatedId(c.primaryKey()))
     .addColumn('name', 'varchar(64)', (c) => c.notNull().unique())
     .addColumn('inverse_name', 'varchar(64)', (c) => c.notNull().unique())
     .addColumn('label', 'varchar(255)')
@@ -32,7 +32,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('relation_types')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', (c) => d.schema.generatedId(c.primaryKey()))
     .addColumn('relation_id', 'integer', (c) => c.notNull().references('relations.id').onDelete('cascade'))
     .addColumn('object_type_id', 'integer', (c) => c.notNull().references('object_types.id').onDelete('cascade'))
     .addColumn('side', 'varchar(5)', (c) => c.notNull()) // 'left' | 'right'
@@ -41,7 +41,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('object_relations')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', (c) => d.schema.generatedId(c.primaryKey()))
     .addColumn('left_id', 'integer', (c) => c.notNull().references('objects.id').onDelete('cascade'))
     .addColumn('relation_id', 'integer', (c) => c.notNull().references('relations.id'))
     .addColumn('right_id', 'integer', (c) => c.notNull().references('objects.id').onDelete('cascade'))
@@ -53,7 +53,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('object_relations_right').on('object_relations').columns(['right_id', 'relation_id']).execute();
   await db.schema.createIndex('object_relations_relation').on('object_relations').column('relation_id').execute();
 
-  await createObjectSearchIndex(db);
+  await d.search.createIndex(db);
 
   // The contract's relations of a new install.
   const now = new Date().toISOString().replace(/\.\d{3}Z$/, '+00:00');

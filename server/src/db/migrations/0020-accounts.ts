@@ -1,11 +1,12 @@
 // Accounts: single-use tokens of signup activation and credential change, and applications
 // (API keys with a hashed client secret).
 import type { Kysely } from 'kysely';
+import type { SqlDialect } from '../dialect/dialect.js';
 
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<any>, d: SqlDialect): Promise<void> {
   await db.schema
     .createTable('account_tokens')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', (c) => d.schema.generatedId(c.primaryKey()))
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('purpose', 'varchar(16)', (c) => c.notNull())
     .addColumn('token_hash', 'varchar(64)', (c) => c.notNull().unique())
@@ -17,7 +18,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('applications')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', (c) => d.schema.generatedId(c.primaryKey()))
     .addColumn('name', 'varchar(255)', (c) => c.notNull().unique())
     .addColumn('description', 'text')
     .addColumn('api_key', 'varchar(64)', (c) => c.notNull().unique())

@@ -2,11 +2,12 @@
 // object one node per folder it sits in), and the record of which folders a folder's trashing
 // took with it, so that restoring it brings back exactly those.
 import type { Kysely } from 'kysely';
+import type { SqlDialect } from '../dialect/dialect.js';
 
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<any>, d: SqlDialect): Promise<void> {
   await db.schema
     .createTable('trees')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', (c) => d.schema.generatedId(c.primaryKey()))
     .addColumn('object_id', 'integer', (c) => c.notNull().references('objects.id'))
     .addColumn('parent_id', 'integer', (c) => c.references('objects.id'))
     .addColumn('root_id', 'integer', (c) => c.notNull().references('objects.id'))

@@ -1,12 +1,13 @@
 // Legacy envelope data: categories and tags (created on first use), geo tags and date items of
 // objects, and the upload tokens of `/files`. The JSON API shows them in objects' meta.
 import type { Kysely } from 'kysely';
+import type { SqlDialect } from '../dialect/dialect.js';
 
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<any>, d: SqlDialect): Promise<void> {
   for (const table of ['categories', 'tags']) {
     await db.schema
       .createTable(table)
-      .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+      .addColumn('id', 'integer', (c) => d.schema.generatedId(c.primaryKey()))
       .addColumn('name', 'varchar(255)', (c) => c.notNull().unique())
       .addColumn('label', 'varchar(255)', (c) => c.notNull())
       .addColumn('created', 'varchar(32)', (c) => c.notNull())
@@ -24,7 +25,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('geo_tags')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', (c) => d.schema.generatedId(c.primaryKey()))
     .addColumn('object_id', 'integer', (c) => c.notNull().references('objects.id').onDelete('cascade'))
     .addColumn('title', 'varchar(255)')
     .addColumn('address', 'text')
@@ -36,7 +37,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('date_items')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', (c) => d.schema.generatedId(c.primaryKey()))
     .addColumn('object_id', 'integer', (c) => c.notNull().references('objects.id').onDelete('cascade'))
     .addColumn('start_date', 'varchar(32)')
     .addColumn('end_date', 'varchar(32)')
@@ -49,7 +50,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   // byte. Expired unused rows are removed together with their stream.
   await db.schema
     .createTable('upload_tokens')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', (c) => d.schema.generatedId(c.primaryKey()))
     .addColumn('token_hash', 'varchar(64)', (c) => c.notNull().unique())
     .addColumn('user_id', 'integer', (c) => c.notNull())
     .addColumn('object_type', 'varchar(64)', (c) => c.notNull())

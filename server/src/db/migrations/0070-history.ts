@@ -2,11 +2,12 @@
 // written by the history observer inside the write's own transaction (see resources/history).
 // No foreign key to `objects`: a permanently deleted object keeps its history.
 import type { Kysely } from 'kysely';
+import type { SqlDialect } from '../dialect/dialect.js';
 
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<any>, d: SqlDialect): Promise<void> {
   await db.schema
     .createTable('history')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', (c) => d.schema.generatedId(c.primaryKey()))
     .addColumn('resource_id', 'integer', (c) => c.notNull())
     // What kind of resource: 'objects' for every object type (users and folders included).
     .addColumn('resource_type', 'varchar(32)', (c) => c.notNull())

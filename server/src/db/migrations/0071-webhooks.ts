@@ -4,11 +4,12 @@
 // Scheduling columns hold epoch milliseconds (retries in tests are sub-second); the timestamps
 // shown by the API are ISO strings like everywhere else.
 import type { Kysely } from 'kysely';
+import type { SqlDialect } from '../dialect/dialect.js';
 
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<any>, d: SqlDialect): Promise<void> {
   await db.schema
     .createTable('webhooks')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', (c) => d.schema.generatedId(c.primaryKey()))
     .addColumn('name', 'varchar(255)', (c) => c.notNull())
     .addColumn('url', 'text', (c) => c.notNull())
     .addColumn('events', 'text', (c) => c.notNull()) // JSON array of event names or ["*"]
@@ -21,7 +22,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('webhook_deliveries')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', (c) => d.schema.generatedId(c.primaryKey()))
     .addColumn('uuid', 'varchar(36)', (c) => c.notNull().unique())
     .addColumn('webhook_id', 'integer', (c) => c.notNull().references('webhooks.id').onDelete('cascade'))
     .addColumn('event', 'varchar(64)', (c) => c.notNull())

@@ -45,8 +45,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     if (emailKey !== null) taken.email.add(emailKey);
     await db.updateTable('users').set({ username_key: usernameKey, email_key: emailKey }).where('id', '=', u.id).execute();
   }
-  await db.schema.createIndex('users_username_key').on('users').column('username_key').unique().execute();
-  await db.schema.createIndex('users_email_key').on('users').column('email_key').unique().execute();
+  await db.schema.createIndex('users_username_norm').on('users').column('username_key').unique().execute();
+  await db.schema.createIndex('users_email_norm').on('users').column('email_key').unique().execute();
 
   await db.schema
     .createTable('rate_hits')

@@ -1,5 +1,6 @@
 // Every migration, by name. Add a line per new file; names sort in the order they run.
-import type { Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { SqlDialect } from '../dialect/dialect.js';
 import * as m0001 from './0001-core.js';
 import * as m0010 from './0010-model.js';
 import * as m0020 from './0020-accounts.js';
@@ -12,7 +13,12 @@ import * as m0070 from './0070-history.js';
 import * as m0071 from './0071-webhooks.js';
 import * as m0080 from './0080-permissions.js';
 
-export const migrations: Record<string, Migration> = {
+/** A migration: forward only, told the dialect for what the engines write differently. */
+export interface FolioMigration {
+  up(db: Kysely<any>, dialect: SqlDialect): Promise<void>;
+}
+
+export const migrations: Record<string, FolioMigration> = {
   '0001-core': m0001,
   '0010-model': m0010,
   '0020-accounts': m0020,

@@ -2,10 +2,11 @@
 // while the server keeps writing, the list of tables with their columns, the id sequences, and
 // what a restore must switch off for one transaction. Rows themselves are read and written with
 // kysely only, so the same backup restores into SQLite or PostgreSQL. The SQLite implementation
-// is db/dialect/sqlite-backup.ts; a PostgreSQL one takes the snapshot with a REPEATABLE READ,
-// READ ONLY transaction and reads sequences with pg_sequences.
+// is db/dialect/sqlite-backup.ts; the PostgreSQL one (db/dialect/postgres-backup.ts) takes the
+// snapshot with a REPEATABLE READ, READ ONLY transaction and reads sequences with pg_sequences.
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.js';
+import { postgresBackupEngine } from '../../db/dialect/postgres-backup.js';
 import { sqliteBackupEngine } from '../../db/dialect/sqlite-backup.js';
 
 export interface ColumnInfo {
@@ -43,6 +44,6 @@ export interface BackupEngine {
 
 /** The engine of the configured database. */
 export function backupEngine(config: Config): BackupEngine {
-  if (config.databaseUrl) throw new Error('backups of PostgreSQL databases arrive with PostgreSQL support');
+  if (config.databaseUrl) return postgresBackupEngine(config);
   return sqliteBackupEngine(config);
 }

@@ -20,7 +20,6 @@ import {
   type RelationDef,
 } from '../objects/model.js';
 import { resourceSchema, validateAgainstSchema, type ResourceSchema } from '../objects/schema.js';
-import { isConstraintViolation, removeJsonProperty } from '../../db/dialect/sqlite.js';
 
 /** Paths the product keeps for itself (contract: Routes reserved by the product). */
 export const RESERVED_ROUTES = ['admin', 'auth', 'signup', 'status', 'home', 'model', 'trash', 'streams', 'media', 'files', 'posters', 'poster', 'objects', 'users', 'roles', 'folders', 'applications', 'operations', 'history', 'backups', 'webhooks'];
@@ -30,7 +29,7 @@ async function writeModel<T>(ctx: AppContext, work: (trx: Transaction<Database>)
   try {
     return await ctx.db.transaction().execute(work);
   } catch (err) {
-    if (isConstraintViolation(err)) throw badRequest('The change conflicts with an existing entry of the model', 'model_conflict');
+    if (ctx.dialect.errors.isConstraintViolation(err)) throw badRequest('The change conflicts with an existing entry of the model', 'model_conflict');
     throw err;
   } finally {
     await reloadModel(ctx);
@@ -287,7 +286,7 @@ export async function deleteProperty(ctx: AppContext, p: PropertyDef): Promise<v
   const typeIds = [...model(ctx).types.values()].filter((t) => t.lineage.includes(p.objectTypeName)).map((t) => t.id);
   await writeModel(ctx, async (trx) => {
     await trx.deleteFrom('properties').where('id', '=', p.id).execute();
-    await trx.updateTable('objects').set({ properties: removeJsonProperty('properties', p.name) }).where('object_type_id', 'in', typeIds).where('properties', 'is not', null).execute();
+    await trx.updateTable('objects').set({ properties: ctx.dialect.json.withoutProperty('properties', p.name) }).where('object_type_id', 'in', typeIds).where('properties', 'is not', null).execute();
     await bumpRevision(trx, ctx, p.objectTypeName);
   });
 }

@@ -5,7 +5,6 @@
 import type { Request } from 'express';
 import { expressionBuilder, sql, type Expression, type SqlBool } from 'kysely';
 import type { AppContext } from '../../context.js';
-import { calendarDayOf, jsonProperty, searchExpression, searchRanks, searchRowids, utcTimestampOf } from '../../db/dialect/sqlite.js';
 import { cachedRead } from '../../db/read-cache.js';
 import type { Database } from '../../db/tables.js';
 import { badRequest } from '../../http/errors.js';
@@ -73,9 +72,7 @@ function listColumns(ctx: AppContext, types: ObjectType[]) {
     const kind = PROPERTY_KINDS[p.type];
     if (!kind || !rest.every((t) => t.properties.some((q) => q.name === p.name && q.type === p.type))) continue;
     fields[p.name] = kind;
-    // Dates compare as dates: stored values may be written with any offset.
-    const value = jsonProperty('objects.properties', p.name);
-    columns[p.name] = kind === 'date' ? utcTimestampOf(value) : kind === 'day' ? calendarDayOf(value) : value;
+    columns[p.name] = ctx.dialect.json.property('objects.properties', p.name, kind);
   }
   return { fields, columns };
 }
@@ -119,7 +116,8 @@ export async function listObjects(req: Request, ctx: AppContext, opts: ListOptio
   }
   if (opts.extraWhere) conditions.push(opts.extraWhere(eb));
 
-  const searchText = q.special.query ? searchExpression(q.special.query[0]) : undefined;
+  const search = ctx.dialect.search;
+  const searchText = q.special.query ? search.expression(q.special.query[0]) : undefined;
   let base = ctx.db.selectFrom('objects').where('objects.deleted', '=', opts.trashed ?? false);
   // A search narrows to its matches first, each then looked up by id: the type must not steer
   // SQLite to the (type, deleted) index, which it probes once per type for every match (measured:
@@ -135,7 +133,7 @@ export async function listObjects(req: Request, ctx: AppContext, opts: ListOptio
   // Ranking joins the matches with their rank instead (never both: SQLite then runs the search
   // twice and, for a signed-in reader, took seconds).
   const ranked = !!searchText && q.defaultSorted;
-  const matching = searchText ? base.where('objects.id', 'in', searchRowids(searchText)) : base;
+  const matching = searchText ? base.where('objects.id', 'in', search.ids(searchText)) : base;
 
   const countQuery = matching.select((e) => e.fn.countAll<number>().as('n')).compile();
   const count = await cachedRead(ctx, countQuery, async () => Number((await ctx.db.executeQuery(countQuery)).rows[0]?.n ?? 0));
@@ -144,7 +142,7 @@ export async function listObjects(req: Request, ctx: AppContext, opts: ListOptio
   let idsQuery = (ranked ? base : matching).select('objects.id as id');
   if (ranked) {
     idsQuery = idsQuery
-      .innerJoin(searchRanks(searchText!).as('search'), (join) => join.onRef(sql.ref('search.search_id') as never, '=', 'objects.id' as never))
+      .innerJoin(search.ranks(searchText!).as('search'), (join) => join.onRef(sql.ref('search.search_id') as never, '=', 'objects.id' as never))
       .orderBy(sql.ref('search.search_rank'), 'asc')
       .orderBy('objects.id', 'asc');
   } else idsQuery = applySort(idsQuery, q.sort, columns, 'objects.id');

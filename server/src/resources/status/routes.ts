@@ -1,4 +1,5 @@
-// GET /status: the service's health; debug mode adds versions, plugins and errors.
+// GET /status: the service's health (503 when the database does not answer, so that a load
+// balancer's health check takes the instance out); debug mode adds versions, plugins and errors.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -12,7 +13,7 @@ const require = createRequire(import.meta.url);
 
 function versions(): Record<string, string> {
   const out: Record<string, string> = { node: process.versions.node };
-  for (const name of ['express', 'kysely', 'better-sqlite3', 'sharp']) {
+  for (const name of ['express', 'kysely', 'better-sqlite3', 'pg', 'sharp']) {
     try {
       out[name] = (require(`${name}/package.json`) as { version: string }).version;
     } catch {
@@ -57,9 +58,9 @@ export function statusRoutes(ctx: AppContext): RouteDef[] {
         }
         const status: Record<string, unknown> = { environment: ctx.config.debug ? 'development' : 'production' };
         if (ctx.config.debug) {
-          Object.assign(status, { errors, debug: true, plugins: [], versions: { folio: folioVersion, ...versions() } });
+          Object.assign(status, { errors, debug: true, plugins: [], database: ctx.dialect.name, versions: { folio: folioVersion, ...versions() } });
         }
-        sendMeta(req, res, { status });
+        sendMeta(req, res, { status }, errors.length ? 503 : 200);
       },
     },
   ];

@@ -1,0 +1,57 @@
+// What differs between the database engines, as one small interface per concern; sqlite.ts and
+// postgres.ts each implement all of them. Everything else talks to the database through kysely
+// only, so the same query runs on either engine.
+import type { ColumnDefinitionBuilder, Kysely, RawBuilder } from 'kysely';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+/** Full-text search of objects: title, description, body and the text values of `properties`. */
+export interface ObjectSearch {
+  /** Creates the index and what keeps it in step with every write to `objects` (migration 0010). */
+  createIndex(db: Kysely<any>): Promise<void>;
+  /** A user's words as this engine's query: every word must match, the last as a prefix; null: no words. */
+  expression(text: string): string | null;
+  /** A derived table `(search_id, search_rank)` of the matches, best first by ascending rank (title weighs most). */
+  ranks(expr: string): RawBuilder<{ search_id: number; search_rank: number }>;
+  /** The ids of the matches, as a subquery for `in`. */
+  ids(expr: string): RawBuilder<number>;
+}
+
+/** How a value inside JSON text is compared: numbers and booleans as such, the rest as text. */
+export type JsonValueKind = 'string' | 'integer' | 'number' | 'boolean' | 'date' | 'day';
+
+/** Values inside the JSON text columns (`objects.properties`). */
+export interface JsonText {
+  /** The value of key `name` of the JSON object in `column`, typed by `kind` (null when absent). */
+  property(column: string, name: string, kind: JsonValueKind): RawBuilder<unknown>;
+  /** The JSON object in `column` without key `name`. */
+  withoutProperty(column: string, name: string): RawBuilder<string | null>;
+}
+
+/** Table definitions where the engines differ (migrations). */
+export interface SchemaDialect {
+  /** The database as migrations write to it (column types the engine must read its own way). */
+  forMigrations(db: Kysely<any>): Kysely<any>;
+  /** An integer primary key numbered by the database (SQLite: autoincrement; PostgreSQL: identity). */
+  generatedId(column: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
+  /** After rows went in with explicit ids: the numbering of `table` continues past the highest id. */
+  continueIds(db: Kysely<any>, table: string): Promise<void>;
+}
+
+/** Errors of the driver, told apart. */
+export interface DriverErrors {
+  /** A write failed on a unique or other constraint (a lost race with another write). */
+  isConstraintViolation(err: unknown): boolean;
+  /** The database could not serve now (locked, busy, out of connections): worth a retry. */
+  isBusy(err: unknown): boolean;
+  /** A value the engine cannot hold as text (PostgreSQL: a NUL character): the client's mistake. */
+  isUnstorableText(err: unknown): boolean;
+}
+
+export interface SqlDialect {
+  readonly name: DialectName;
+  readonly search: ObjectSearch;
+  readonly json: JsonText;
+  readonly schema: SchemaDialect;
+  readonly errors: DriverErrors;
+}

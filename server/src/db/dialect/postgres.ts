@@ -1,0 +1,305 @@
+// The only home of PostgreSQL-specific code: the connection pool, the write lock, the data
+// version the database holds, full-text search (tsvector + GIN) and the rest of SqlDialect.
+import pg from 'pg';
+import {
+  ColumnNode,
+  CompiledQuery,
+  DataTypeNode,
+  OrderByItemNode,
+  RawNode,
+  OperationNodeTransformer,
+  PostgresDialect,
+  PostgresDriver,
+  sql,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type CreateIndexNode,
+  type Kysely,
+  type KyselyPlugin,
+  type QueryId,
+  type PostgresDialectConfig,
+  type TransactionSettings,
+} from 'kysely';
+import type { DataVersion } from '../data-version.js';
+import type { DriverErrors, JsonText, ObjectSearch, SchemaDialect, SqlDialect } from './dialect.js';
+import { searchWords } from './search-words.js';
+
+/**
+ * Key of the advisory lock every transaction takes first. SQLite lets one transaction write at a
+ * time (BEGIN IMMEDIATE); taking one lock at BEGIN gives PostgreSQL the same order across every
+ * instance on the database, so the checks a write makes before writing (a free uname, the
+ * nested-set positions of the tree, the last admin) hold until it commits. Reads outside
+ * transactions never wait for it; group commit (db/write-batch.ts) amortises it.
+ */
+const WRITE_LOCK_KEY = 0x466f6c696f; // "Folio"
+
+class LockingPostgresDriver extends PostgresDriver {
+  override async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    await super.beginTransaction(connection, settings);
+    // A read-only transaction (a backup's snapshot) writes nothing: it needs no turn.
+    if (settings.accessMode !== 'read only') await connection.executeQuery(CompiledQuery.raw(`select pg_advisory_xact_lock(${WRITE_LOCK_KEY})`));
+  }
+}
+
+class LockingPostgresDialect extends PostgresDialect {
+  constructor(private readonly driverConfig: PostgresDialectConfig) {
+    super(driverConfig);
+  }
+  override createDriver(): Driver {
+    return new LockingPostgresDriver(this.driverConfig);
+  }
+}
+
+/** bigint (count(*), sum(), bigint columns) and numeric read as JS numbers, as SQLite gives them. */
+const NUMERIC_OIDS = new Set([20, 1700]);
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    NUMERIC_OIDS.has(oid) && format !== 'binary' ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+
+/** A pool of connections to `url` as Folio uses them. */
+export function createPool(url: string, max: number, log?: (line: string) => void): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max, types, application_name: 'folio' });
+  // An idle connection the server dropped (a restart, a failover) is replaced on next use.
+  pool.on('error', (err) => log?.(`database connection lost: ${err.message}`));
+  return pool;
+}
+
+export interface PostgresHandle {
+  dialect: Dialect;
+  pool: pg.Pool;
+  /** The counter the database holds (see installDataVersion), plus this process's bumps. */
+  dataVersion: DataVersion;
+}
+
+/** Rows of folio_data_version: any data, and the object model (types, properties, relations). */
+const DATA = 1;
+const MODEL = 2;
+const MODEL_TABLES = ['object_types', 'properties', 'relations', 'relation_types'];
+
+export function openPostgres(url: string, poolSize: number, log?: (line: string) => void): PostgresHandle {
+  const pool = createPool(url, poolSize, log);
+  let seen = 0;
+  let modelSeen = 0;
+  let local = 0;
+  return {
+    dialect: new LockingPostgresDialect({ pool }),
+    pool,
+    dataVersion: {
+      // Both parts only grow (seen never goes back): their sum changes whenever either does.
+      current: () => seen + local,
+      async refresh() {
+        const res = await pool.query<{ id: number; version: number }>({ name: 'folio-data-version', text: 'select id, version from folio_data_version' });
+        for (const row of res.rows) {
+          if (Number(row.id) === DATA) seen = Math.max(seen, Number(row.version));
+          if (Number(row.id) === MODEL) modelSeen = Math.max(modelSeen, Number(row.version));
+        }
+        return seen + local;
+      },
+      model: () => modelSeen,
+      bump: () => {
+        local++;
+      },
+    },
+  };
+}
+
+/** The secret kept under `name`, made by `make()` by whichever instance asks first. */
+export async function keptSecret(db: Kysely<any>, name: string, make: () => string): Promise<string> {
+  await sql`insert into folio_secrets (name, value) values (${name}, ${make()}) on conflict (name) do nothing`.execute(db);
+  const row = await sql<{ value: string }>`select value from folio_secrets where name = ${name}`.execute(db);
+  return row.rows[0].value;
+}
+
+/**
+ * What every start makes sure of, after the migrations (idempotent, in one transaction so that
+ * instances starting together take turns):
+ *  - the data version: one counter row, moved by a transaction's first writing statement on any
+ *    table (a statement trigger that acts once per transaction; a statement that matched no row
+ *    counts too, as every write statement does on SQLite); instances read it before a
+ *    cached read, so another instance's write is never answered from a stale cache; and a second
+ *    row for writes to the object model, so that every instance reloads it;
+ *  - the table of kept secrets (keptSecret);
+ *  - foreign keys deferrable (still checked at once by default): a restore defers them to commit,
+ *    as SQLite's defer_foreign_keys does.
+ */
+export async function installDatabaseUpkeep(db: Kysely<any>): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await sql`create table if not exists folio_data_version (id integer primary key, version bigint not null)`.execute(trx);
+    await sql`insert into folio_data_version (id, version) values (${DATA}, 1), (${MODEL}, 1) on conflict (id) do nothing`.execute(trx);
+    // Moves row TG_ARGV[0] once per transaction (a transaction-local setting remembers it did).
+    await sql.raw(`create or replace function folio_bump_version() returns trigger language plpgsql as $$
+      declare done text := 'folio.version_bumped_' || tg_argv[0];
+      begin
+        if current_setting(done, true) is distinct from 'on' then
+          update folio_data_version set version = version + 1 where id = tg_argv[0]::integer;
+          perform set_config(done, 'on', true);
+        end if;
+        return null;
+      end $$`).execute(trx);
+    const tables = await sql<{ name: string }>`select table_name as name from information_schema.tables
+      where table_schema = current_schema() and table_type = 'BASE TABLE'
+        and table_name not in ('folio_data_version', 'kysely_migration', 'kysely_migration_lock')`.execute(trx);
+    const bump = (row: number) => sql.raw(`folio_bump_version('${row}')`);
+    for (const { name } of tables.rows) {
+      const t = sql.table(name);
+      await sql`create or replace trigger folio_data_version after insert or update or delete or truncate on ${t} for each statement execute function ${bump(DATA)}`.execute(trx);
+      if (MODEL_TABLES.includes(name)) {
+        await sql`create or replace trigger folio_model_version after insert or update or delete or truncate on ${t} for each statement execute function ${bump(MODEL)}`.execute(trx);
+      }
+    }
+    // The nested set rewrites a root's rows on every placement: vacuumed after 1,000 dead rows
+    // instead of 20% of the table, so that its index does not fill with dead entries under load.
+    await sql`alter table trees set (autovacuum_vacuum_threshold = 1000, autovacuum_vacuum_scale_factor = 0)`.execute(trx);
+    // Secrets every instance must share (the JWT secret when FOLIO_JWT_SECRET is unset); never
+    // in backups (see postgres-backup.ts).
+    await sql`create table if not exists folio_secrets (name varchar(64) primary key, value text not null)`.execute(trx);
+    const fks = await sql<{ table: string; name: string }>`select cl.relname as table, co.conname as name from pg_constraint co
+      join pg_class cl on cl.oid = co.conrelid join pg_namespace n on n.oid = cl.relnamespace
+      where co.contype = 'f' and not co.condeferrable and n.nspname = current_schema()`.execute(trx);
+    for (const fk of fks.rows) await sql`alter table ${sql.table(fk.table)} alter constraint ${sql.id(fk.name)} deferrable initially immediate`.execute(trx);
+  });
+}
+
+// ---- Full-text search of objects (tsvector + GIN) ----
+// objects_search holds one document per object, kept in step by a trigger on `objects` in the
+// same transaction as the write (deleted with the object by its foreign key). Weights: title A,
+// description B, the text values of `properties` C, body D. Words are split as SQLite's unicode61
+// tokenizer splits them (punctuation separates; e-mail addresses and URLs are words too), folded
+// to lower case and stripped of accents (the `unaccent` extension, when the server has it).
+
+/** Rank weights of D, C, B, A (body, properties, description, title): SQLite's bm25 ratios. */
+const WEIGHTS = '{0.1, 0.2, 0.3, 1.0}';
+
+const search: ObjectSearch = {
+  async createIndex(db) {
+    // unaccent ships with Debian's server package; creating it needs the CREATE right (it is trusted).
+    const unaccent = await sql<{ ok: boolean }>`select exists (select 1 from pg_extension where extname = 'unaccent')
+      or (exists (select 1 from pg_available_extensions where name = 'unaccent')
+          and ((select rolsuper from pg_roles where rolname = current_user) or has_database_privilege(current_database(), 'CREATE'))) as ok`.execute(db);
+    const withUnaccent = Boolean(unaccent.rows[0]?.ok);
+    await sql`create text search configuration folio_search (copy = simple)`.execute(db);
+    if (withUnaccent) {
+      await sql`create extension if not exists unaccent`.execute(db);
+      await sql`alter text search configuration folio_search alter mapping for asciiword, asciihword, hword_asciipart, word, hword, hword_part, numword, numhword, hword_numpart with unaccent, simple`.execute(db);
+    }
+    await sql.raw(`create function folio_search_words(t text) returns text immutable language sql as $$
+      select regexp_replace(coalesce(t, ''), '[[:punct:]]+', ' ', 'g') $$`).execute(db);
+    await sql.raw(`create function folio_search_document(title text, description text, body text, properties text) returns tsvector stable language sql as $$
+      select setweight(to_tsvector('folio_search', folio_search_words(title)), 'A')
+        || setweight(to_tsvector('folio_search', folio_search_words(description)), 'B')
+        || setweight(to_tsvector('folio_search', folio_search_words((
+             select string_agg(value #>> '{}', ' ') from jsonb_each(
+               case when jsonb_typeof(properties::jsonb) = 'object' then properties::jsonb else '{}'::jsonb end)
+             where jsonb_typeof(value) = 'string'))), 'C')
+        || setweight(to_tsvector('folio_search', folio_search_words(body)), 'D') $$`).execute(db);
+    await sql`create table objects_search (id bigint primary key references objects (id) on delete cascade, document tsvector not null)`.execute(db);
+    await sql`create index objects_search_document on objects_search using gin (document)`.execute(db);
+    await sql.raw(`create function folio_objects_search() returns trigger language plpgsql as $$
+      begin
+        insert into objects_search (id, document) values (new.id, folio_search_document(new.title, new.description, new.body, new.properties))
+          on conflict (id) do update set document = excluded.document;
+        return null;
+      end $$`).execute(db);
+    await sql`create trigger objects_search after insert or update of title, description, body, properties on objects
+      for each row execute function folio_objects_search()`.execute(db);
+    await sql`insert into objects_search (id, document) select id, folio_search_document(title, description, body, properties) from objects`.execute(db);
+  },
+
+  expression(text) {
+    const words = searchWords(text);
+    if (!words.length) return null;
+    // Quoted operands: a word is never read as an operator. Underscores split it into a phrase.
+    return words.map((w, i) => `'${w}'${i === words.length - 1 ? ':*' : ''}`).join(' & ');
+  },
+
+  // ts_rank is higher for better matches: negated, ascending order puts the best first as bm25 does.
+  ranks: (expr) =>
+    sql`(select id as search_id, -ts_rank(${sql.lit(WEIGHTS)}::real[], document, to_tsquery('folio_search', ${expr})) as search_rank
+      from objects_search where document @@ to_tsquery('folio_search', ${expr}))`,
+
+  ids: (expr) => sql<number>`(select id from objects_search where document @@ to_tsquery('folio_search', ${expr}))`,
+};
+
+/** What a stored date-time / date must look like before PostgreSQL is asked to read it. */
+const DATE_TIME = '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])[T ]([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d+)?)?(Z|z|[+-]\\d{2}(:?\\d{2})?)?$';
+const DAY = '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])';
+
+const json: JsonText = {
+  property(column, name, kind) {
+    const value = sql`(${sql.ref(column)}::jsonb -> ${name}::text)`;
+    const text = sql`(${sql.ref(column)}::jsonb ->> ${name}::text)`;
+    // Typed as SQLite's json_extract gives them, so comparisons and sorting agree.
+    if (kind === 'integer' || kind === 'number') return sql`(case when jsonb_typeof(${value}) = 'number' then ${text}::numeric end)`;
+    if (kind === 'boolean') return sql`(case when jsonb_typeof(${value}) = 'boolean' then ${value}::boolean end)`;
+    // Dates compare as instants (any offset, as UTC text) or calendar days, as on SQLite; values
+    // that are no date (the schema lets none in) read as null instead of failing the cast.
+    if (kind === 'date') {
+      return sql`(case when ${text} ~ ${DATE_TIME} then to_char((${text})::timestamptz at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"') end)`;
+    }
+    if (kind === 'day') return sql`(case when ${text} ~ ${DAY} then substr(${text}, 1, 10) end)`;
+    return text;
+  },
+  withoutProperty: (column, name) => sql<string | null>`(${sql.ref(column)}::jsonb - ${name}::text)::text`,
+};
+
+/**
+ * Column types as SQLite reads them. `integer` becomes `bigint`: SQLite's integers are 64-bit, so
+ * an id or integer filter of 15 digits is a lookup that finds nothing there, never an out-of-range
+ * error. `varchar(n)` becomes `text`: SQLite enforces no length, so a value SQLite keeps must not
+ * be a 500 here (lengths are the API's to check).
+ */
+class SqliteLikeTypes extends OperationNodeTransformer {
+  protected override transformDataType(node: DataTypeNode): DataTypeNode {
+    if (node.dataType === 'integer') return DataTypeNode.create('bigint');
+    if (/^varchar\(\d+\)$/.test(node.dataType)) return DataTypeNode.create('text');
+    return node;
+  }
+
+  /**
+   * Index columns keep nulls where SQLite sorts them (first ascending, last descending), the order
+   * lists ask for (http/query.ts, applySort): PostgreSQL's opposite default would leave a sorted
+   * page unable to walk the index. Ids are never null: they keep the plain order, as lists sort them.
+   */
+  protected override transformCreateIndex(node: CreateIndexNode, queryId?: QueryId): CreateIndexNode {
+    const columns = node.columns?.map((c) => {
+      if (ColumnNode.is(c)) {
+        if (c.column.name === 'id') return c;
+        return OrderByItemNode.cloneWith(OrderByItemNode.create(c, RawNode.createWithSql('asc')), { nulls: 'first' });
+      }
+      if (OrderByItemNode.is(c)) {
+        const desc = RawNode.is(c.direction!) && c.direction.sqlFragments.join('').trim().toLowerCase() === 'desc';
+        return OrderByItemNode.cloneWith(c, { nulls: desc ? 'last' : 'first' });
+      }
+      return c;
+    });
+    return super.transformCreateIndex({ ...node, columns }, queryId);
+  }
+}
+
+const sqliteLikeTypes: KyselyPlugin = {
+  transformQuery: (args) => new SqliteLikeTypes().transformNode(args.node),
+  transformResult: async (args) => args.result,
+};
+
+const schema: SchemaDialect = {
+  forMigrations: (db) => db.withPlugin(sqliteLikeTypes),
+  generatedId: (c) => c.generatedByDefaultAsIdentity(),
+  async continueIds(db, table) {
+    await sql`select setval(pg_get_serial_sequence(${table}, 'id'), coalesce(max(id), 0) + 1, false) from ${sql.table(table)}`.execute(db);
+  },
+};
+
+const sqlState = (err: unknown) => String((err as { code?: unknown })?.code ?? '');
+
+const errors: DriverErrors = {
+  // Class 23: integrity constraint violation (unique, foreign key, not null, check).
+  isConstraintViolation: (err) => /^23\d{3}$/.test(sqlState(err)),
+  // Serialization failure, deadlock, lock not available, too many connections, cannot connect now.
+  isBusy: (err) => ['40001', '40P01', '55P03', '53300', '57P03'].includes(sqlState(err)),
+  // A NUL character in a text value (22021) or in JSON text (22P05): PostgreSQL's text cannot hold it.
+  isUnstorableText: (err) => ['22021', '22P05'].includes(sqlState(err)),
+};
+
+export const postgresDialect: SqlDialect = { name: 'postgres', search, json, schema, errors };

@@ -1,0 +1,84 @@
+// Two servers on one database (on SQLite, one file; in the PostgreSQL pass, one database): a
+// write answered by one is read by the other at once — its response cache, read cache and signed-in
+// reads included — and, on PostgreSQL, a change of the object model made on one is served by the other.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createServer, type FolioServer } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { sameData, startServer, type TestServer } from './helpers/server.js';
+import { onPostgres } from './helpers/test-database.js';
+
+describe('two servers on one database', () => {
+  let a: TestServer;
+  let b: FolioServer;
+  let bUrl: string;
+  let admin: string;
+  const onB = async (method: string, p: string, body?: unknown, token?: string) => {
+    const res = await fetch(bUrl + p, {
+      method,
+      headers: { Accept: 'application/vnd.api+json', ...(body ? { 'Content-Type': 'application/json' } : {}), ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null, text };
+  };
+
+  before(async () => {
+    a = await startServer();
+    admin = await a.adminToken();
+    // Same secret: the instances accept each other's tokens.
+    b = await createServer(loadConfig({ ...sameData(a), FOLIO_JWT_SECRET: a.server.ctx.jwtSecret, FOLIO_LOGIN_LIMIT: '0' }, { logRequests: false }), { log: () => {} });
+    bUrl = (await b.listen(0, '127.0.0.1')).url;
+  });
+  after(async () => {
+    await b.close();
+    await a.close();
+  });
+
+  test('a write on one is read on the other at once, cached answers included', async () => {
+    const created = await a.request('POST', '/documents', { token: admin, body: { data: { type: 'documents', attributes: { title: 'First', status: 'on' } } } });
+    assert.equal(created.status, 201, created.text);
+    const id = created.body.data.id;
+    // B answers (and caches) the anonymous read and the list, then A changes the document.
+    for (let i = 0; i < 2; i++) {
+      assert.equal((await onB('GET', `/documents/${id}`)).body.data.attributes.title, 'First');
+      assert.equal((await onB('GET', '/documents?filter[title]=First')).body.meta.pagination.count, 1);
+    }
+    const patched = await a.request('PATCH', `/documents/${id}`, { token: admin, body: { data: { id, type: 'documents', attributes: { title: 'Second' } } } });
+    assert.equal(patched.status, 200, patched.text);
+    assert.equal((await onB('GET', `/documents/${id}`)).body.data.attributes.title, 'Second');
+    assert.equal((await onB('GET', '/documents?filter[title]=First')).body.meta.pagination.count, 0);
+    assert.deepEqual((await onB('GET', '/objects?q=second')).body.data.map((d: { id: string }) => d.id), [id]);
+    // And the other way round, signed in.
+    const onBWrite = await onB('PATCH', `/documents/${id}`, { data: { id, type: 'documents', attributes: { title: 'Third' } } }, admin);
+    assert.equal(onBWrite.status, 200, onBWrite.text);
+    assert.equal((await a.request('GET', `/documents/${id}`, { token: admin })).body.data.attributes.title, 'Third');
+  });
+
+  test('blocking a user on one ends their session on the other', async () => {
+    const user = await a.request('POST', '/users', { token: admin, body: { data: { type: 'users', attributes: { username: 'writer', password: 'writer-secret-1', status: 'on' } } } });
+    assert.equal(user.status, 201, user.text);
+    const { jwt } = await a.login('writer', 'writer-secret-1');
+    assert.equal((await onB('GET', '/auth', undefined, jwt)).status, 200);
+    const id = user.body.data.id;
+    assert.equal((await a.request('PATCH', `/users/${id}`, { token: admin, body: { data: { id, type: 'users', attributes: { blocked: true } } } })).status, 200);
+    assert.equal((await onB('GET', '/auth', undefined, jwt)).status, 401);
+  });
+
+  test('a new object type and property made on one are served by the other', { skip: !onPostgres && 'SQLite is served by one process: the model is reloaded by the server that changes it' }, async () => {
+    const type = await a.request('POST', '/model/object_types', { token: admin, body: { data: { type: 'object_types', attributes: { name: 'recipes', singular: 'recipe' } } } });
+    assert.equal(type.status, 201, type.text);
+    const created = await onB('POST', '/recipes', { data: { type: 'recipes', attributes: { title: 'Soup', status: 'on' } } }, admin);
+    assert.equal(created.status, 201, created.text);
+    const prop = await a.request('POST', '/model/properties', {
+      token: admin,
+      body: { data: { type: 'properties', attributes: { name: 'servings', property_type_name: 'integer', object_type_name: 'recipes' } } },
+    });
+    assert.equal(prop.status, 201, prop.text);
+    const id = created.body.data.id;
+    const patched = await onB('PATCH', `/recipes/${id}`, { data: { id, type: 'recipes', attributes: { servings: 4 } } }, admin);
+    assert.equal(patched.status, 200, patched.text);
+    assert.equal((await onB('GET', '/recipes?filter[servings][gte]=3')).body.data.length, 1);
+    assert.ok('servings' in (await onB('GET', '/model/schema/recipes')).body.properties);
+  });
+});
