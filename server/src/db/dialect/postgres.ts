@@ -115,9 +115,9 @@ export async function keptSecret(db: Kysely<any>, name: string, make: () => stri
 /**
  * What every start makes sure of, after the migrations (idempotent, in one transaction so that
  * instances starting together take turns):
- *  - the data version: one counter row, moved by a transaction's first writing statement on any
- *    table (a statement trigger that acts once per transaction; a statement that matched no row
- *    counts too, as every write statement does on SQLite); instances read it before a
+ *  - the data version: one counter row, moved by the first row a transaction writes to any table
+ *    (a row trigger that acts once per transaction: a statement that changes no row changes no
+ *    version, as SQLite's data_version) or by a TRUNCATE; instances read it before a
  *    cached read, so another instance's write is never answered from a stale cache; and a second
  *    row for writes to the object model, so that every instance reloads it;
  *  - the table of kept secrets (keptSecret);
@@ -144,9 +144,9 @@ export async function installDatabaseUpkeep(db: Kysely<any>): Promise<void> {
     const bump = (row: number) => sql.raw(`folio_bump_version('${row}')`);
     for (const { name } of tables.rows) {
       const t = sql.table(name);
-      await sql`create or replace trigger folio_data_version after insert or update or delete or truncate on ${t} for each statement execute function ${bump(DATA)}`.execute(trx);
-      if (MODEL_TABLES.includes(name)) {
-        await sql`create or replace trigger folio_model_version after insert or update or delete or truncate on ${t} for each statement execute function ${bump(MODEL)}`.execute(trx);
+      for (const [trigger, row] of MODEL_TABLES.includes(name) ? [['folio_data_version', DATA], ['folio_model_version', MODEL]] as const : [['folio_data_version', DATA]] as const) {
+        await sql`create or replace trigger ${sql.id(trigger)} after insert or update or delete on ${t} for each row execute function ${bump(row)}`.execute(trx);
+        await sql`create or replace trigger ${sql.id(`${trigger}_truncate`)} after truncate on ${t} for each statement execute function ${bump(row)}`.execute(trx);
       }
     }
     // The nested set rewrites a root's rows on every placement: vacuumed after 1,000 dead rows
