@@ -168,6 +168,8 @@ async function main() {
         body: JSON.stringify({ username: 'bench-admin', password: 'bench-admin-password' }),
       });
       const token = ((await login.json()) as { meta: { jwt: string } }).meta.jwt;
+      const editorLogin = await fetch(`${ready.url}/auth`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(seeded.result.editor) });
+      const editorToken = ((await editorLogin.json()) as { meta: { jwt: string } }).meta.jwt;
       const accept = { Accept: 'application/vnd.api+json' };
       const search = await (await fetch(`${ready.url}/objects?filter[query]=${encodeURIComponent(seeded.result.searchWord)}&page_size=1`, { headers: accept })).json();
       // The thumbnail is made once here; the scenario then asks for the cached one.
@@ -180,7 +182,7 @@ async function main() {
       const firstPage = (await (await fetch(`${ready.url}/documents?${LIST_QUERY}`, { headers: accept })).json()) as { meta: { pagination: { page_count: number } } };
       const deepPage = Math.min(500, firstPage.meta.pagination.page_count);
       const results: ScenarioResult[] = [];
-      const chosen = scenarios(seeded.result, token, thumbPath, deepPage).filter((s) => !only || s.target === 'reference' || only.some((o) => s.name.includes(o)));
+      const chosen = scenarios(seeded.result, token, thumbPath, deepPage, editorToken).filter((s) => !only || s.target === 'reference' || only.some((o) => s.name.includes(o)));
       for (const s of chosen) {
         const target = s.target === 'folio' ? ready.url : ref.url;
         const pid = s.target === 'folio' ? server.pid! : reference.pid!;

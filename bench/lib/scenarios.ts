@@ -50,12 +50,17 @@ function spread(ids: number[], n = 1000): number[] {
 export const LIST_QUERY = 'filter[lang]=en&sort=-created&page_size=20';
 
 /** `deepPage`: 500, or the list's last page when it has fewer (the quick data set). */
-export function scenarios(seed: SeedResult, adminToken: string, thumbPath: string, deepPage = 500): Scenario[] {
+export function scenarios(seed: SeedResult, adminToken: string, thumbPath: string, deepPage = 500, editorToken = adminToken): Scenario[] {
   const ids = spread(seed.documentIds);
   const read = { method: 'GET', headers: { Accept: JSONAPI } };
   const auth = { Accept: JSONAPI, 'Content-Type': JSONAPI, Authorization: `Bearer ${adminToken}` };
   const patchIds = spread(seed.documentIds, 200);
   const signedIn = { method: 'GET', headers: { Accept: JSONAPI, Authorization: `Bearer ${adminToken}` } };
+  const editor = { method: 'GET', headers: { Accept: JSONAPI, Authorization: `Bearer ${editorToken}` } };
+  const apiKey = { method: 'GET', headers: { Accept: JSONAPI, 'X-Api-Key': seed.apiKey } };
+  // Every seeded document, in an order no cache has seen: more distinct answers than the response
+  // cache keeps (on the full seed), so most requests take the whole read path.
+  const everyId = [...seed.documentIds].sort((a, b) => (a * 7919) % 10007 - (b * 7919) % 10007);
   const login = { method: 'POST', headers: { 'Content-Type': 'application/json' }, path: '/auth', body: JSON.stringify({ username: 'bench-admin', password: 'bench-admin-password' }) };
   return [
     { name: 'ref GET /documents/{id}', target: 'reference', spec: { ...read, path: '/documents', paths: ids.map((id) => `/documents/${id}`) } },
@@ -73,6 +78,9 @@ export function scenarios(seed: SeedResult, adminToken: string, thumbPath: strin
       comparedTo: 'ref GET /documents/{id}',
       spec: { ...signedIn, path: '/documents', paths: ids.map((id) => `/documents/${id}`) },
     },
+    { name: 'GET /documents/{id} editor', target: 'folio', comparedTo: 'ref GET /documents/{id}', spec: { ...editor, path: '/documents', paths: ids.map((id) => `/documents/${id}`) } },
+    { name: 'GET /documents/{id} editor, every id', target: 'folio', comparedTo: 'ref GET /documents/{id}', spec: { ...editor, path: '/documents', paths: everyId.map((id) => `/documents/${id}`) } },
+    { name: 'GET /documents/{id} API key', target: 'folio', comparedTo: 'ref GET /documents/{id}', spec: { ...apiKey, path: '/documents', paths: ids.map((id) => `/documents/${id}`) } },
     { name: 'GET list of 20, filter + sort', target: 'folio', comparedTo: 'ref GET list of 20', spec: { ...read, path: `/documents?${LIST_QUERY}` } },
     { name: `GET list page=${deepPage}`, target: 'folio', comparedTo: 'ref GET list of 20', spec: { ...read, path: `/documents?${LIST_QUERY}&page=${deepPage}` } },
     { name: 'GET full-text search', target: 'folio', spec: { ...read, path: `/objects?filter[query]=${encodeURIComponent(seed.searchWord)}` } },
@@ -80,6 +88,9 @@ export function scenarios(seed: SeedResult, adminToken: string, thumbPath: strin
     // Signed in: the same URL again, answered from the user's own response-cache entries.
     { name: 'GET full-text search signed in', target: 'folio', spec: { ...signedIn, path: `/objects?filter[query]=${encodeURIComponent(seed.searchWord)}` } },
     { name: 'GET folder children signed in', target: 'folio', spec: { ...signedIn, path: `/folders/${seed.bigFolderId}/children` } },
+    { name: 'GET list of 20 editor', target: 'folio', comparedTo: 'ref GET list of 20', spec: { ...editor, path: `/documents?${LIST_QUERY}` } },
+    { name: 'GET list of 20 API key', target: 'folio', comparedTo: 'ref GET list of 20', spec: { ...apiKey, path: `/documents?${LIST_QUERY}` } },
+    { name: 'GET full-text search editor', target: 'folio', spec: { ...editor, path: `/objects?filter[query]=${encodeURIComponent(seed.searchWord)}` } },
     {
       name: 'POST create',
       target: 'folio',

@@ -33,6 +33,9 @@ export interface SeedResult {
   imageIds: number[];
   /** The full-text query used by the search scenario and how many objects it matches. */
   searchWord: string;
+  /** A non-admin editor (role `bench-editor`: read everything, write documents) and an application's API key. */
+  editor: { username: string; password: string };
+  apiKey: string;
   seconds: number;
 }
 
@@ -123,5 +126,28 @@ export async function seed(server: FolioServer, url: string, adminToken: string,
     imageIds.push(id);
   }
 
-  return { sizes, documentIds, bigFolderId, imageIds, searchWord: text.wordOfRank(3000), seconds: (Date.now() - started) / 1000 };
+  const { editor, apiKey } = await seedReaders(url, adminToken);
+  return { sizes, documentIds, bigFolderId, imageIds, searchWord: text.wordOfRank(3000), editor, apiKey, seconds: (Date.now() - started) / 1000 };
+}
+
+export const BENCH_EDITOR = { username: 'bench-editor', password: 'bench-editor-password' };
+
+/** The readers of the signed-in and API-key scenarios, made over the API as an admin would. */
+async function seedReaders(url: string, adminToken: string): Promise<{ editor: typeof BENCH_EDITOR; apiKey: string }> {
+  const call = async (method: string, path: string, body: unknown) => {
+    const res = await fetch(url + path, {
+      method,
+      headers: { Authorization: `Bearer ${adminToken}`, 'Content-Type': 'application/vnd.api+json', Accept: 'application/vnd.api+json' },
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${method} ${path} failed: ${res.status} ${await res.text()}`);
+    return (await res.json()) as { data: { id: string; meta?: { api_key?: string } } };
+  };
+  const permissions = { '*': ['read'], documents: ['read', 'create', 'update', 'delete', 'publish'], news: ['read', 'create', 'update:own', 'delete:own'] };
+  const role = await call('POST', '/roles', { data: { type: 'roles', attributes: { name: 'bench-editor', permissions } } });
+  const user = await call('POST', '/users', { data: { type: 'users', attributes: { ...BENCH_EDITOR, email: 'bench-editor@example.com' } } });
+  await call('POST', `/users/${user.data.id}/relationships/roles`, { data: [{ type: 'roles', id: role.data.id }] });
+  const app = await call('POST', '/applications', { data: { type: 'applications', attributes: { name: 'bench-site', description: 'The benchmark\'s site client' } } });
+  if (!app.data.meta?.api_key) throw new Error('the application has no api_key');
+  return { editor: BENCH_EDITOR, apiKey: app.data.meta.api_key };
 }

@@ -63,6 +63,9 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, base: str
   s.end(rawErrorResponse(status as number, code as string, detail as string, base.replace(/\/$/, '')));
 }
 
+/** Set on a request whose data version was read as it arrived (PostgreSQL), so it is not read twice. */
+const VERSION_READ = Symbol('data version read');
+
 const defaultUiDir = () => fileURLToPath(new URL('../../ui/dist', import.meta.url));
 
 /**
@@ -183,8 +186,10 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     // without walking the routes (see http/response-cache.ts).
     // PostgreSQL: the data version is read first, so another instance's writes drop the cache,
     // and another instance's change of the object model is loaded here too.
-    const fresh = ctx.dataVersion.refresh();
-    if (typeof fresh !== 'number') await fresh;
+    if (!(req as typeof req & { [VERSION_READ]?: true })[VERSION_READ]) {
+      const fresh = ctx.dataVersion.refresh();
+      if (typeof fresh !== 'number') await fresh;
+    }
     if (ctx.dataVersion.model() !== modelSeen) {
       modelSeen = ctx.dataVersion.model();
       modelReload ??= reloadModel(ctx).finally(() => (modelReload = null));
@@ -215,18 +220,22 @@ export async function createServer(config: Config, options: ServerOptions = {}):
         log(`${req.method} ${pathname} ${res.statusCode} ${ms.toFixed(1)}ms`);
       });
     }
-    if (rawHits && ctx.responseCache.size) {
-      const fresh = ctx.dataVersion.refresh();
-      if (typeof fresh !== 'number') {
-        // PostgreSQL: whether the cache still holds depends on the version the database holds.
-        fresh.then(
-          () => ctx.responseCache.serveRaw(req, res) || app(req, res),
-          () => app(req, res),
-        );
-        return;
-      }
-      if (ctx.responseCache.serveRaw(req, res)) return;
+    // The data version is read once, as the request starts: every cache the request consults
+    // (answers, auth, counts) is checked against it, so another instance's write answered before
+    // this request began is always seen (PostgreSQL: one query; SQLite: always current).
+    const fresh = ctx.dataVersion.refresh();
+    if (typeof fresh !== 'number') {
+      fresh.then(
+        () => {
+          (req as http.IncomingMessage & { [VERSION_READ]?: true })[VERSION_READ] = true;
+          if (!(rawHits && ctx.responseCache.size && ctx.responseCache.serveRaw(req, res))) app(req, res);
+        },
+        // The database is out of reach: the app tries again and reports it.
+        () => app(req, res),
+      );
+      return;
     }
+    if (rawHits && ctx.responseCache.size && ctx.responseCache.serveRaw(req, res)) return;
     app(req, res);
   };
   let server: http.Server | null = null;

@@ -13,6 +13,7 @@ describe('one write pipeline', () => {
   let s: TestServer;
   let admin: string;
   const recorded: ObjectChange[] = [];
+  let failRecord = false;
   const committed: ObjectChange[] = [];
   let refuse: ((c: { action: string; type: string; id?: number }) => boolean) | null = null;
 
@@ -33,6 +34,7 @@ describe('one write pipeline', () => {
     s.server.ctx.objects.observers.push({
       name: 'test',
       async record(_trx, changes) {
+        if (failRecord) throw new Error('the test observer fails');
         recorded.push(...changes);
       },
       afterCommit(changes) {
@@ -140,8 +142,26 @@ describe('one write pipeline', () => {
     });
     expectError(ops, 403, 'object_locked');
     assert.deepEqual(since(mark), []);
-    assert.ok(recorded.length > recordedMark, 'the first write had been recorded inside the transaction');
+    // Observers record a unit's changes as its work ends, in its transaction: a unit that fails records none.
+    assert.equal(recorded.length, recordedMark);
     const list = await s.request('GET', '/documents?filter[title]=Rolled%20back', { token: admin });
+    assert.equal(list.body.data.length, 0);
+  });
+
+  test("observers record inside the write's transaction: a record that fails undoes the whole write", async () => {
+    const mark = committed.length;
+    failRecord = true;
+    try {
+      const res = await s.request('POST', '/operations', {
+        token: admin,
+        body: { 'atomic:operations': [1, 2].map((n) => ({ op: 'add', data: { type: 'documents', attributes: { title: `Unrecorded ${n}` } } })) },
+      });
+      assert.equal(res.status, 500);
+    } finally {
+      failRecord = false;
+    }
+    assert.deepEqual(since(mark), []);
+    const list = await s.request('GET', '/documents?filter[title]=Unrecorded%201', { token: admin });
     assert.equal(list.body.data.length, 0);
   });
 

@@ -34,8 +34,9 @@ export function createReadCache(dataVersion: DataVersion, maxWeight = 100_000): 
   };
   return {
     async get<T>(key: string, load: () => Promise<T>): Promise<T> {
-      // Another instance's write (PostgreSQL) is seen here: the version is read before the cache.
-      const version = await dataVersion.refresh();
+      // Another instance's write (PostgreSQL) is seen through the version the request read when
+      // it started (app.ts refreshes it first thing): one round trip per request, not per read.
+      const version = dataVersion.current();
       sync(version);
       const hit = entries.get(key);
       if (hit) {

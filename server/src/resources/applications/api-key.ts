@@ -8,6 +8,20 @@ import { ApiError, forbidden } from '../../http/errors.js';
 import { baseUrl } from '../../http/links.js';
 import { findEnabledByApiKey, isEnabledApplication } from './service.js';
 
+/**
+ * The application of an API key (id or null), through the read cache: a site client sends its key
+ * with every request; disabling or deleting the application is a write, which drops the entry.
+ */
+const applicationOfKey = (ctx: AppContext, key: string): Promise<number> =>
+  ctx.readCache.get(`api-key:${key}`, async () => {
+    const app = await findEnabledByApiKey(ctx.db, key);
+    // Unknown keys are not kept: a client trying keys must not push the known ones out.
+    if (!app) throw forbidden('The API key is unknown or disabled', 'invalid_api_key');
+    return app.id;
+  });
+
+const applicationEnabled = (ctx: AppContext, id: number): Promise<boolean> => ctx.readCache.get(`application-enabled:${id}`, () => isEnabledApplication(ctx.db, id));
+
 /** Requests of the admin UI: browser fetches from a page of this very server. */
 export function isAdminUiRequest(req: Request): boolean {
   if (req.headers['sec-fetch-site'] === 'same-origin') return true;
@@ -20,14 +34,13 @@ export function apiKeyCheck(ctx: AppContext) {
     const header = req.headers['x-api-key'];
     if (header !== undefined) {
       const key = Array.isArray(header) ? header[0] : header;
-      const app = key ? await findEnabledByApiKey(ctx.db, key) : undefined;
-      if (!app) throw forbidden('The API key is unknown or disabled', 'invalid_api_key');
-      req.auth = { ...req.auth, applicationId: app.id };
+      if (!key) throw forbidden('The API key is unknown or disabled', 'invalid_api_key');
+      req.auth = { ...req.auth, applicationId: await applicationOfKey(ctx, key) };
       return;
     }
     if (req.auth.applicationId !== null) {
       // An application token whose application was disabled or deleted since.
-      if (!(await isEnabledApplication(ctx.db, req.auth.applicationId))) {
+      if (!(await applicationEnabled(ctx, req.auth.applicationId))) {
         throw new ApiError(401, 'invalid_token', 'The application of this token is unknown or disabled');
       }
       return;

@@ -5,7 +5,8 @@
 //
 //   1. authorizeWrite(ctx, check)       the write guards: may this actor do this? (permissions)
 //   2. … the write itself, with the type's hooks (ObjectExtension: users, folders, media…)
-//   3. recordChanges(ctx, trx, changes) observers' record(): inside the same transaction (history)
+//   3. recordChanges(ctx, trx, changes) observers' record(): inside the same transaction (history),
+//                                       once per unit of work with all its changes, as its work ends
 //   4. after the commit                 observers' afterCommit(): events (webhooks), never on rollback
 //
 // A unit of work is one transaction: inTransaction() opens it (through group commit) or joins
@@ -69,8 +70,16 @@ export async function recordChanges(ctx: AppContext, trx: Transaction<Database>,
   if (!changes.length) return;
   const unit = ctx.objects.units.get(trx);
   if (!unit) throw new Error('An object write ran outside a unit of work: open it with inTransaction()');
-  for (const o of ctx.objects.observers) if (o.record) await o.record(trx, changes);
   unit.push(...changes);
+}
+
+/**
+ * The observers' record() of a unit's changes, once, as its work ends and before the commit: 50
+ * creates of one /operations request cost one history insert and one webhook lookup, not 50 of each.
+ */
+async function recordUnit(ctx: AppContext, trx: Transaction<Database>, changes: ObjectChange[]): Promise<void> {
+  if (!changes.length) return;
+  for (const o of ctx.objects.observers) if (o.record) await o.record(trx, changes);
 }
 
 /** Hook point 3: after the commit. An observer's failure is logged, never the caller's. */
@@ -111,7 +120,9 @@ export async function inTransaction<T>(
     changes = [];
     ctx.objects.units.set(t, changes);
     try {
-      return await work(t);
+      const out = await work(t);
+      await recordUnit(ctx, t, changes);
+      return out;
     } finally {
       ctx.objects.units.delete(t);
     }

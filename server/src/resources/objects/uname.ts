@@ -40,6 +40,24 @@ const SPREAD = 16;
  * of indexed look-ups (each query asks whether up to 16 candidate names are taken) instead of
  * reading every namesake, so creating the 10,000th "Untitled" costs what the 10th did.
  */
+/**
+ * The name a create tries first, in the insert itself (ON CONFLICT DO NOTHING), saving the
+ * look-up when it is free: the wanted name made URL-friendly, or right after the last suffix
+ * handed out for it (the hint). Null when the name is random anyway (no usable title).
+ */
+export function firstUnameGuess(hints: Map<string, number>, wanted: string | null | undefined): { name: string; taken(): void; used(): void } | null {
+  const base = slugify(wanted ?? '');
+  if (!base) return null;
+  const hint = hints.get(base);
+  const n = hint === undefined ? 1 : hint + 1;
+  return {
+    name: n === 1 ? base : `${base}-${n}`,
+    // Taken meanwhile (or the hint is stale): the look-up decides, and leaves its own hint.
+    taken: () => hints.delete(base),
+    used: () => void (n > 1 && rememberSuffix(hints, base, n)),
+  };
+}
+
 export async function uniqueUname(
   db: Kysely<Database>,
   hints: Map<string, number>,
