@@ -111,6 +111,14 @@ export class S3Storage implements Storage {
     }
   }
 
+  /** `call`, with null for "not found". */
+  private async find<T>(work: () => Promise<T>): Promise<T | null> {
+    return this.call(work).catch((err) => {
+      if (isNotFound(err)) return null;
+      throw err;
+    });
+  }
+
   localPath(): null {
     return null;
   }
@@ -140,13 +148,8 @@ export class S3Storage implements Storage {
   }
 
   async stat(file: StoredFile): Promise<StoredStat | null> {
-    try {
-      const head = await this.call(() => this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.key(file) })));
-      return { size: Number(head.ContentLength ?? 0), mtime: head.LastModified ?? new Date(0) };
-    } catch (err) {
-      if (isNotFound(err)) return null;
-      throw err;
-    }
+    const head = await this.find(() => this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.key(file) })));
+    return head && { size: Number(head.ContentLength ?? 0), mtime: head.LastModified ?? new Date(0) };
   }
 
   async exists(file: StoredFile): Promise<boolean> {
@@ -154,15 +157,10 @@ export class S3Storage implements Storage {
   }
 
   async read(file: StoredFile, range?: ByteRange): Promise<Readable | null> {
-    try {
-      const out = await this.call(() =>
-        this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.key(file), Range: range ? `bytes=${range.start}-${range.end}` : undefined })),
-      );
-      return out.Body as Readable;
-    } catch (err) {
-      if (isNotFound(err)) return null;
-      throw err;
-    }
+    const out = await this.find(() =>
+      this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.key(file), Range: range ? `bytes=${range.start}-${range.end}` : undefined })),
+    );
+    return out && (out.Body as Readable);
   }
 
   async copyTo(file: StoredFile, target: string): Promise<boolean> {
@@ -191,9 +189,7 @@ export class S3Storage implements Storage {
 
   private async deleteKeys(keys: string[]): Promise<void> {
     if (keys.length === 1) {
-      await this.call(() => this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: keys[0] }))).catch((err) => {
-        if (!isNotFound(err)) throw err;
-      });
+      await this.find(() => this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: keys[0] })));
       return;
     }
     for (let i = 0; i < keys.length; i += DELETE_BATCH) {
