@@ -57,6 +57,12 @@ const parseHttpDate = (date: unknown) => {
 /** The comma-separated tokens of a header (send's parseTokenList). */
 const tokens = (value: string) => value.split(',').map((t) => t.trim()).filter(Boolean);
 
+/** Undo the content headers of an answer that turns into an error before its body. */
+function forgetContent(res: Response): void {
+  res.statusCode = 200;
+  for (const name of ['Content-Length', 'Content-Range', 'Content-Type']) res.removeHeader(name);
+}
+
 /** send's steps for bytes that are not a local file. */
 async function sendRemote(
   req: Request,
@@ -113,11 +119,13 @@ async function sendRemote(
     return;
   }
   // An empty file: nothing to fetch (a Range on it is never satisfiable, so no range here).
-  const body = size === 0 ? null : await open(range);
+  if (size === 0) return void res.end();
+  const body = await open(range).catch((err) => {
+    forgetContent(res);
+    throw err;
+  });
   if (!body) {
-    if (size === 0) return void res.end();
-    res.statusCode = 200;
-    res.removeHeader('Content-Range');
+    forgetContent(res);
     throw notFound('The file is missing');
   }
   try {
