@@ -12,6 +12,7 @@ import { restoreBackup } from '../server/src/resources/backups/restore.js';
 import { backupFileName, backupsDir, isBackupId, makeStoredBackup, newBackupId } from '../server/src/resources/backups/service.js';
 import { writeBackup } from '../server/src/resources/backups/write.js';
 import { ownVersion } from '../server/src/resources/status/routes.js';
+import { LocalStorage } from '../server/src/storage/local-storage.js';
 import type { RunningServer } from './embedded-server.js';
 
 export interface DesktopBackupOptions {
@@ -21,6 +22,8 @@ export interface DesktopBackupOptions {
 }
 
 const configOf = (o: DesktopBackupOptions) => loadConfig({ FOLIO_DATA_DIR: o.dataDir }, { sqliteNativeBinding: o.sqliteNativeBinding ?? null });
+/** The desktop keeps its files in the data folder; a server may be writing to it (its temp files are left alone). */
+const storageOf = (dataDir: string) => new LocalStorage({ dataDir, clearTemp: false });
 
 /** Where the save dialog proposes to put a new backup: the backups folder the admin UI lists. */
 export const suggestedBackupPath = (dataDir: string) => path.join(backupsDir(dataDir), backupFileName(newBackupId()));
@@ -31,10 +34,10 @@ export async function backUpTo(o: DesktopBackupOptions, target: string): Promise
   const engine = backupEngine(config);
   const m = /^folio-backup-(.+)\.tar\.gz$/.exec(path.basename(target));
   if (path.dirname(path.resolve(target)) === backupsDir(config.dataDir) && m && isBackupId(m[1])) {
-    const b = await makeStoredBackup(config.dataDir, engine, 'manual', { id: m[1] });
+    const b = await makeStoredBackup(config.dataDir, storageOf(config.dataDir), engine, 'manual', { id: m[1] });
     return { file: target, size: b.size, counts: b.counts! };
   }
-  const { manifest, size } = await writeBackup({ engine, dataDir: config.dataDir, target, folioVersion: ownVersion() });
+  const { manifest, size } = await writeBackup({ engine, dataDir: config.dataDir, storage: storageOf(config.dataDir), target, folioVersion: ownVersion() });
   return { file: target, size, counts: countsOf(manifest) };
 }
 
@@ -43,7 +46,7 @@ export async function restoreFrom(o: DesktopBackupOptions, file: string): Promis
   const config = configOf(o);
   const database = await openDatabase(config);
   try {
-    return await restoreBackup({ engine: backupEngine(config), db: database.db, dataDir: config.dataDir, file, replace: true });
+    return await restoreBackup({ engine: backupEngine(config), db: database.db, dataDir: config.dataDir, storage: storageOf(config.dataDir), file, replace: true });
   } finally {
     await database.close();
   }

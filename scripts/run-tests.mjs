@@ -20,7 +20,7 @@ const POSTGRES_FILES = [
   'accounts-applications', 'accounts-mail', 'accounts-users', 'auth', 'folders', 'foundation', 'legacy',
   'media-objects', 'media-streams', 'media-thumbs', 'model', 'objects', 'operations', 'performance-caches',
   'reliability-auth', 'reliability-concurrency', 'reliability-files', 'reliability-fuzz', 'reliability-limits',
-  'structure', 'webhooks', 'objects-search', 'backups-postgres', 'instances', 'history', 'permissions', 'account-security',
+  'structure', 'webhooks', 'objects-search', 'backups-postgres', 'storage-s3', 'instances', 'history', 'permissions', 'account-security',
 ].map((name) => `server/test/${name}.test.ts`);
 
 const roots = ['server/test', 'electron/test', 'e2e', 'bench/test'];

@@ -27,6 +27,7 @@ import { families } from './resources/index.js';
 import { createObjectsRuntime } from './resources/objects/pipeline.js';
 import { reloadModel } from './resources/objects/model.js';
 import { ensureInitialAdmin } from './resources/users/service.js';
+import { openStorage } from './storage/open-storage.js';
 
 export interface FolioServer {
   app: Express;
@@ -91,6 +92,11 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   const log = options.log ?? ((line: string) => console.log(line));
   fs.mkdirSync(config.dataDir, { recursive: true });
   const database = await openDatabase(config, log);
+  const storage = await openStorage(config.storage, { dataDir: config.dataDir });
+  if (storage.kind !== 'local') {
+    // Not awaited: a bucket that is down at start is reported, and requests answer 503 until it is back.
+    storage.check().catch((err) => log(`storage: ${storage.description} does not answer: ${(err as Error).message}`));
+  }
   const mailer = createMailer(config, log);
   // The services every family is given, built once here with their types. Streams and
   // thumbnails take the context itself, so they are set right after it exists.
@@ -114,6 +120,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     unameHints: new Map(),
     ownUrl: null,
     mailer,
+    storage,
     streams: undefined as unknown as StreamService,
     thumbs: undefined as unknown as ThumbService,
     requestChecks: [],
@@ -287,6 +294,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       }
       await ctx.tasks.drain();
       for (const hook of ctx.onClose) await hook();
+      await storage.close();
       await database.close();
     },
   };

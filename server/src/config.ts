@@ -2,6 +2,22 @@
 // contract's defaults. A bad value throws ConfigError naming the variable (main.ts prints it).
 import path from 'node:path';
 
+/** Where stream files and thumbnails live (FOLIO_STORAGE_URL). */
+export type StorageConfig =
+  | { kind: 'local' }
+  | {
+      kind: 's3';
+      bucket: string;
+      /** Key prefix inside the bucket, without slashes at either end; '' for none. */
+      prefix: string;
+      /** Endpoint of an S3-compatible service (MinIO, R2…); null: AWS. */
+      endpoint: string | null;
+      region: string;
+      pathStyle: boolean;
+      /** AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (/ AWS_SESSION_TOKEN); null: the SDK's default chain (instance roles). */
+      credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string } | null;
+    };
+
 export interface Config {
   port: number;
   host: string;
@@ -54,6 +70,8 @@ export interface Config {
   backupIntervalHours: number | null;
   /** Scheduled backups kept (FOLIO_BACKUP_KEEP); older scheduled ones are deleted. */
   backupKeep: number;
+  /** FOLIO_STORAGE_URL: the local folder (default) or an S3-compatible bucket. */
+  storage: StorageConfig;
 }
 
 export class ConfigError extends Error {}
@@ -100,6 +118,64 @@ function list(env: Env, name: string): string[] | null {
   const v = str(env, name);
   if (v === null) return null;
   return v.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+const S3_PARAMS = new Set(['endpoint', 'region', 'path_style']);
+
+/** `s3://BUCKET[/PREFIX]?endpoint=URL&region=R&path_style=1`, checked part by part. */
+function storageConfig(env: Env): StorageConfig {
+  const raw = str(env, 'FOLIO_STORAGE_URL');
+  if (raw === null) return { kind: 'local' };
+  const bad = (why: string) => new ConfigError(`FOLIO_STORAGE_URL ${why} (expected s3://BUCKET[/PREFIX]?endpoint=URL&region=R&path_style=1)`);
+  const m = /^s3:\/\/([^/?#]*)(\/[^?#]*)?(\?[^#]*)?$/.exec(raw.trim());
+  if (!m) throw bad(`must be an s3:// URL, got "${raw}"`);
+  const bucket = m[1];
+  // S3's bucket naming rules (DNS-compatible names).
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket) || bucket.includes('..') || /^\d+\.\d+\.\d+\.\d+$/.test(bucket)) {
+    throw bad(`has an invalid bucket name "${bucket}": 3 to 63 lowercase letters, digits, dots and hyphens`);
+  }
+  const prefix = (m[2] ?? '').replace(/^\/+|\/+$/g, '');
+  let prefixText: string;
+  try {
+    prefixText = decodeURIComponent(prefix);
+  } catch {
+    throw bad(`has a malformed prefix "${prefix}"`);
+  }
+  if (prefixText && (prefixText.split('/').some((p) => !p || p === '.' || p === '..') || /[\u0000-\u001f\u007f\\]/.test(prefixText) || prefixText.length > 200)) {
+    throw bad(`has an invalid prefix "${prefix}"`);
+  }
+  const params = new URLSearchParams(m[3] ?? '');
+  for (const key of params.keys()) if (!S3_PARAMS.has(key)) throw bad(`has an unknown parameter "${key}" (known: endpoint, region, path_style)`);
+  for (const key of S3_PARAMS) if (params.getAll(key).length > 1) throw bad(`gives "${key}" twice`);
+  const endpoint = params.get('endpoint') || null;
+  if (endpoint !== null) {
+    let url: URL;
+    try {
+      url = new URL(endpoint);
+    } catch {
+      throw bad(`has an endpoint that is not a URL: "${endpoint}"`);
+    }
+    if (!['http:', 'https:'].includes(url.protocol) || url.username || url.password || url.search || url.hash) throw bad(`endpoint must be an http(s) URL without credentials or query, got "${endpoint}"`);
+  }
+  const region = params.get('region') || 'us-east-1';
+  if (!/^[a-z0-9-]{1,40}$/.test(region)) throw bad(`has an invalid region "${region}"`);
+  const style = params.get('path_style');
+  if (style !== null && !['0', '1', 'true', 'false'].includes(style)) throw bad(`path_style must be 1 or 0, got "${style}"`);
+  const accessKeyId = str(env, 'AWS_ACCESS_KEY_ID');
+  const secretAccessKey = str(env, 'AWS_SECRET_ACCESS_KEY');
+  if ((accessKeyId === null) !== (secretAccessKey === null)) {
+    throw new ConfigError('AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together (or neither, to use the AWS default credential chain)');
+  }
+  const sessionToken = str(env, 'AWS_SESSION_TOKEN');
+  return {
+    kind: 's3',
+    bucket,
+    prefix: prefixText,
+    endpoint,
+    region,
+    pathStyle: style === '1' || style === 'true',
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) } : null,
+  };
 }
 
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
@@ -163,6 +239,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     // Fractions allowed (0.5: every 30 minutes); at most a year.
     backupIntervalHours: optPositive(env, 'FOLIO_BACKUP_INTERVAL_HOURS', 8760),
     backupKeep: int(env, 'FOLIO_BACKUP_KEEP', 7, 1, 10000),
+    storage: storageConfig(env),
   };
   return { ...cfg, ...overrides };
 }

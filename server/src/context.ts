@@ -17,6 +17,7 @@ import type { ObjectsRuntime } from './resources/objects/pipeline.js';
 import type { SchemaRegistry } from './resources/objects/schema.js';
 import type { StreamService } from './resources/streams/service.js';
 import type { ThumbService } from './resources/thumbs/service.js';
+import type { Storage } from './storage/storage.js';
 
 export interface BackgroundTasks {
   /** Run work after the response; errors are logged; close() waits for it. */
@@ -59,6 +60,8 @@ export interface AppContext {
   /** The URL the server listens on, once it does (links outside requests when no public URL is set). */
   ownUrl: string | null;
   mailer: Mailer;
+  /** Where stream files and thumbnails live: the local folder or an S3 bucket (storage/storage.ts). */
+  storage: Storage;
   streams: StreamService;
   thumbs: ThumbService;
   /**

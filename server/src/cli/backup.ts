@@ -1,4 +1,4 @@
-// npm run backup -- [FILE]: writes one backup file of the configured database and file store while
+// npm run backup -- [FILE]: writes one backup file of the configured database and storage while
 // a server may keep serving them. Without FILE (or with a folder) it goes to $FOLIO_DATA_DIR/backups
 // under a generated name, where the API and the admin UI list it.
 // Exit 0 when written, 1 when the backup failed, 2 when it cannot run (usage, configuration).
@@ -10,6 +10,7 @@ import { countsOf } from '../resources/backups/format.js';
 import { backupFileName, makeStoredBackup, newBackupId } from '../resources/backups/service.js';
 import { ownVersion } from '../resources/status/routes.js';
 import { writeBackup, type BackupProgress } from '../resources/backups/write.js';
+import { openStorage } from '../storage/open-storage.js';
 import { printCounts, progressPrinter, UsageError } from './output.js';
 
 async function main(args: string[]): Promise<number> {
@@ -29,12 +30,18 @@ async function main(args: string[]): Promise<number> {
   let target = files[0] ? path.resolve(files[0]) : null;
   if (target && fs.existsSync(target) && fs.statSync(target).isDirectory()) target = path.join(target, backupFileName(newBackupId()));
   let written: { file: string; size: number; counts: ReturnType<typeof countsOf>; missing: string[] };
-  if (target) {
-    const { manifest, size } = await writeBackup({ engine, dataDir: config.dataDir, target, folioVersion: ownVersion(), onProgress });
-    written = { file: target, size, counts: countsOf(manifest), missing: manifest.missing_files };
-  } else {
-    const b = await makeStoredBackup(config.dataDir, engine, 'manual', { onProgress });
-    written = { file: path.join(config.dataDir, 'backups', b.file_name), size: b.size, counts: b.counts!, missing: b.missing_files };
+  // A second user of the storage a server may be writing to: its temp files are left alone.
+  const storage = await openStorage(config.storage, { dataDir: config.dataDir, clearTemp: false });
+  try {
+    if (target) {
+      const { manifest, size } = await writeBackup({ engine, dataDir: config.dataDir, storage, target, folioVersion: ownVersion(), onProgress });
+      written = { file: target, size, counts: countsOf(manifest), missing: manifest.missing_files };
+    } else {
+      const b = await makeStoredBackup(config.dataDir, storage, engine, 'manual', { onProgress });
+      written = { file: path.join(config.dataDir, 'backups', b.file_name), size: b.size, counts: b.counts!, missing: b.missing_files };
+    }
+  } finally {
+    await storage.close();
   }
   console.log(`backup: wrote ${written.file} (${written.size} bytes)`);
   printCounts(written.counts);

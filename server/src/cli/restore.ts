@@ -1,5 +1,5 @@
-// npm run restore -- FILE [--replace]: restores a backup into the configured database and file
-// store. The whole file is checked first; a database that holds content (any object but users) is
+// npm run restore -- FILE [--replace]: restores a backup into the configured database and
+// storage. The whole file is checked first; a database that holds content (any object but users) is
 // only replaced with --replace. Stop the server first (the desktop app does so itself).
 // Exit 0 when restored, 1 when refused or the file is damaged (nothing changed), 2 on usage errors.
 import fs from 'node:fs';
@@ -9,6 +9,7 @@ import { openDatabase } from '../db/database.js';
 import { backupEngine } from '../resources/backups/engine.js';
 import { BackupFileError } from '../resources/backups/format.js';
 import { restoreBackup, RestoreRefusedError, type RestoreProgress } from '../resources/backups/restore.js';
+import { openStorage } from '../storage/open-storage.js';
 import { printCounts, progressPrinter, UsageError } from './output.js';
 
 async function main(args: string[]): Promise<number> {
@@ -25,12 +26,16 @@ async function main(args: string[]): Promise<number> {
   }
   const config = loadConfig();
   const database = await openDatabase(config);
+  const storage = await openStorage(config.storage, { dataDir: config.dataDir, clearTemp: false }).catch(async (err) => {
+    await database.close();
+    throw err;
+  });
   try {
     const onProgress = progressPrinter<RestoreProgress>('restore', (p) =>
       p.phase === 'checking' && p.bytes_total ? `checking the backup: ${Math.floor((100 * p.bytes_done) / p.bytes_total)}%` : `${p.phase}…`,
     );
-    const counts = await restoreBackup({ engine: backupEngine(config), db: database.db, dataDir: config.dataDir, file, replace, onProgress });
-    console.log(`restore: restored ${file} into ${config.dataDir}`);
+    const counts = await restoreBackup({ engine: backupEngine(config), db: database.db, dataDir: config.dataDir, storage, file, replace, onProgress });
+    console.log(`restore: restored ${file} into ${config.dataDir}${storage.kind === 'local' ? '' : ` and ${storage.description}`}`);
     printCounts(counts);
     console.log('restore: sessions are not restored: everyone signs in again');
     return 0;
@@ -42,6 +47,7 @@ async function main(args: string[]): Promise<number> {
     }
     throw err;
   } finally {
+    await storage.close();
     await database.close();
   }
 }

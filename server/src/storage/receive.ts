@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { Transform, type TransformCallback } from 'node:stream';
-import type { FileStore } from './file-store.js';
+import type { Storage } from './storage.js';
 
 /** Bytes kept from the start of the body for sniffing (file-type needs about 4 kB). */
 const HEAD_BYTES = 4100;
@@ -60,10 +60,10 @@ class Meter extends Transform {
 }
 
 /**
- * Copy `source` into a new temp file of `store`, at most `limit` bytes. Past the limit the
+ * Copy `source` into a new local temp file of `store`, at most `limit` bytes. Past the limit the
  * source is detached and drained (so an error answer can still be sent) and the file removed.
  */
-export function receiveToTemp(source: Readable, store: FileStore, limit: number): Promise<ReceivedFile> {
+export function receiveToTemp(source: Readable, store: Pick<Storage, 'tempPath'>, limit: number): Promise<ReceivedFile> {
   const tempFile = store.tempPath();
   const meter = new Meter(limit);
   const out = fs.createWriteStream(tempFile, { flags: 'wx', mode: 0o600 });

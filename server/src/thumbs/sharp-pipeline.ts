@@ -51,8 +51,8 @@ export function thumbFormat(spec: ThumbSpec, mimeType: string): ThumbFormat {
   return 'png';
 }
 
-/** Render `source` to `target` (written through a temp file beside it); returns the real size. */
-export async function renderThumbnail(source: string, target: string, tempFile: string, spec: ThumbSpec, format: ThumbFormat) {
+/** Render `source` to the new file `target` (removed again when rendering fails); returns the real size. */
+export async function renderThumbnail(source: string, target: string, spec: ThumbSpec, format: ThumbFormat) {
   const sharp = await loadSharp();
   let image = sharp(source, inputOptions).autoOrient();
   if (spec.width || spec.height) {
@@ -63,11 +63,10 @@ export async function renderThumbnail(source: string, target: string, tempFile: 
   else if (format === 'webp') image = image.webp({ quality: quality ?? 80 });
   else image = image.png({ compressionLevel: 9 });
   try {
-    const info = await image.toFile(tempFile);
-    await fsp.rename(tempFile, target);
+    const info = await image.toFile(target);
     return { width: info.width, height: info.height };
   } catch (err) {
-    await fsp.rm(tempFile, { force: true });
+    await fsp.rm(target, { force: true });
     throw err;
   }
 }

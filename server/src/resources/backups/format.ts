@@ -7,7 +7,7 @@
 //                                 its row count, size and SHA-256, for every file its size and SHA-256
 // The manifest comes last because its checksums are computed while the archive is written (no file
 // is read twice); a reader must read the whole archive anyway before trusting any of it.
-import { isThumbName, isUuid } from '../../storage/file-store.js';
+import { isThumbName, isUuid } from '../../storage/storage.js';
 
 export const FORMAT = 'folio-backup';
 export const FORMAT_VERSION = 1;

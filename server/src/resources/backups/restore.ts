@@ -1,13 +1,13 @@
-// Restoring a backup file into the configured database and file store. The whole file is read and
+// Restoring a backup file into the configured database and storage (local folder or bucket). The whole file is read and
 // checked before anything changes: every entry is extracted into a staging folder while its SHA-256,
 // size and (for tables) line count are computed, and only when all of them match the manifest (and
 // the manifest names exactly the entries found) does the restore begin. Then:
-//  - stream files and thumbnails new to the store are moved into place (orphans until the commit);
+//  - stream files and thumbnails new to the storage are put into place (orphans until the commit);
 //  - one database transaction empties every table (sessions included: everyone signs in again),
 //    inserts the backup's rows and sets the id sequences — all or nothing;
-//  - after the commit the remaining files are moved over their old copies, and files of streams
-//    the restored database does not have are deleted. When the transaction fails, the files moved
-//    in before it are removed again: the store never lacks a file the database names.
+//  - after the commit the remaining files are put over their old copies, and files of streams
+//    the restored database does not have are deleted. When the transaction fails, the files put
+//    in before it are removed again: the storage never lacks a file the database names.
 import crypto from 'node:crypto';
 import { once } from 'node:events';
 import fs from 'node:fs';
@@ -17,7 +17,7 @@ import readline from 'node:readline';
 import zlib from 'node:zlib';
 import type { Kysely } from 'kysely';
 import tar from 'tar-stream';
-import { FileStore } from '../../storage/file-store.js';
+import { streamFile, thumbFile, type Storage, type StoredFile } from '../../storage/storage.js';
 import type { BackupEngine, TableInfo } from './engine.js';
 import {
   BackupFileError,
@@ -45,7 +45,10 @@ export interface RestoreOptions {
   engine: BackupEngine;
   /** The configured database (migrated to this build's latest schema). */
   db: Kysely<any>;
+  /** Where the staging folder goes (its backups folder). */
   dataDir: string;
+  /** The configured storage the files go to. */
+  storage: Storage;
   file: string;
   /** Replace a database that holds content (any object but users). */
   replace: boolean;
@@ -197,7 +200,7 @@ async function loadTable(trx: Kysely<any>, engine: BackupEngine, table: string, 
 
 interface FileMove {
   from: string;
-  to: string;
+  to: StoredFile;
 }
 
 /** Restore `options.file`; resolves with what was restored. Nothing changes unless all is well. */
@@ -228,18 +231,18 @@ export async function restoreBackup(options: RestoreOptions): Promise<BackupCoun
     report(true);
 
     // Files: new ones now, those replacing an existing file after the commit.
-    const store = new FileStore(options.dataDir, { clearTemp: false });
+    const store = options.storage;
     const before: FileMove[] = [];
     const after: FileMove[] = [];
     for (const e of entries.values()) {
-      const to = e.kind.kind === 'stream' ? store.streamPath(e.kind.uuid) : e.kind.kind === 'thumb' ? store.thumbPath(e.kind.uuid, e.kind.name) : null;
+      const to = e.kind.kind === 'stream' ? streamFile(e.kind.uuid) : e.kind.kind === 'thumb' ? thumbFile(e.kind.uuid, e.kind.name) : null;
       if (!to) continue;
       ((await store.exists(to)) ? after : before).push({ from: e.file, to });
     }
-    const placed: string[] = [];
+    const placed: StoredFile[] = [];
     try {
       for (const move of before) {
-        await moveFile(move.from, move.to);
+        await store.put(move.to, move.from);
         placed.push(move.to);
       }
       await db.transaction().execute(async (trx) => {
@@ -251,10 +254,10 @@ export async function restoreBackup(options: RestoreOptions): Promise<BackupCoun
         await engine.setSequences(trx, manifest.sequences);
       });
     } catch (err) {
-      for (const file of placed) await fsp.rm(file, { force: true });
+      for (const file of placed) await store.remove(file);
       throw err;
     }
-    for (const move of after) await moveFile(move.from, move.to);
+    for (const move of after) await store.put(move.to, move.from);
     await removeUnreferencedFiles(store, manifest);
     progress.phase = 'done';
     report(true);
@@ -264,21 +267,8 @@ export async function restoreBackup(options: RestoreOptions): Promise<BackupCoun
   }
 }
 
-/** Rename into place (copy and remove across file systems). */
-async function moveFile(from: string, to: string): Promise<void> {
-  await fsp.mkdir(path.dirname(to), { recursive: true });
-  try {
-    await fsp.rename(from, to);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
-    const temp = `${to}.${crypto.randomBytes(6).toString('hex')}.part`;
-    await fsp.copyFile(from, temp);
-    await fsp.rename(temp, to);
-  }
-}
-
 /** After the commit: stream files and thumbnails of streams the restored database does not have. */
-async function removeUnreferencedFiles(store: FileStore, manifest: Manifest): Promise<void> {
+async function removeUnreferencedFiles(store: Storage, manifest: Manifest): Promise<void> {
   const keepStreams = new Set<string>();
   const keepThumbs = new Set<string>();
   for (const name of Object.keys(manifest.files)) {
@@ -287,13 +277,13 @@ async function removeUnreferencedFiles(store: FileStore, manifest: Manifest): Pr
     if (kind?.kind === 'thumb') keepThumbs.add(`${kind.uuid}/${kind.name}`);
   }
   for (const uuid of manifest.missing_files) keepStreams.add(uuid);
-  for (const uuid of await store.listStreams()) if (!keepStreams.has(uuid)) await store.remove(store.streamPath(uuid));
+  for (const uuid of await store.listStreams()) if (!keepStreams.has(uuid)) await store.remove(streamFile(uuid));
   for (const uuid of await store.listThumbStreams()) {
     if (!keepStreams.has(uuid)) {
-      await store.remove(store.thumbDir(uuid));
+      await store.removeThumbs(uuid);
       continue;
     }
-    for (const name of await store.listThumbs(uuid)) if (!keepThumbs.has(`${uuid}/${name}`)) await store.remove(store.thumbPath(uuid, name));
+    for (const name of await store.listThumbs(uuid)) if (!keepThumbs.has(`${uuid}/${name}`)) await store.remove(thumbFile(uuid, name));
   }
 }
 

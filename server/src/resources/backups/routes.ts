@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.js';
 import { resourceUrl, sendList, sendNoContent, sendResource, type Resource } from '../../http/jsonapi.js';
 import { parseListQuery, type ListSpec } from '../../http/query.js';
 import type { RouteDef } from '../../http/router.js';
-import { sendStoredFile } from '../streams/routes.js';
+import { sendLocalFile } from '../../http/send-stored.js';
 import { BackupService, type BackupInfo } from './service.js';
 
 const LIST: ListSpec = { fields: {}, sortable: ['created', 'size', 'file_name'], defaultSort: '-created' };
@@ -68,7 +68,7 @@ export function backupsRoutes(ctx: AppContext): RouteDef[] {
         res.attachment(info.file_name);
         res.setHeader('Content-Type', 'application/gzip');
         res.setHeader('Cache-Control', 'private, no-store');
-        await sendStoredFile(res, file);
+        await sendLocalFile(res, file);
       },
     },
     {

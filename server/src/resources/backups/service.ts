@@ -8,6 +8,7 @@ import crypto from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { AppContext } from '../../context.js';
+import type { Storage } from '../../storage/storage.js';
 import { conflict, notFound } from '../../http/errors.js';
 import { ownVersion } from '../status/routes.js';
 import { backupEngine, type BackupEngine } from './engine.js';
@@ -75,6 +76,7 @@ export async function describeBackup(dataDir: string, id: string, d: Description
  */
 export async function makeStoredBackup(
   dataDir: string,
+  storage: Storage,
   engine: BackupEngine,
   kind: BackupKind,
   opts: { id?: string; onProgress?: (p: BackupProgress) => void; signal?: AbortSignal } = {},
@@ -83,7 +85,7 @@ export async function makeStoredBackup(
   const dir = backupsDir(dataDir);
   await fsp.mkdir(dir, { recursive: true });
   const target = path.join(dir, backupFileName(id));
-  const { manifest, size } = await writeBackup({ engine, dataDir, target, folioVersion: ownVersion(), onProgress: opts.onProgress, signal: opts.signal });
+  const { manifest, size } = await writeBackup({ engine, dataDir, storage, target, folioVersion: ownVersion(), onProgress: opts.onProgress, signal: opts.signal });
   const description: Description = { created: manifest.created, kind, counts: countsOf(manifest), missing_files: manifest.missing_files };
   await describeBackup(dataDir, id, description);
   return { id, file_name: backupFileName(id), size, ...description };
@@ -115,7 +117,7 @@ export class BackupService {
     const id = newBackupId();
     const abort = new AbortController();
     const progress: BackupProgress = { phase: 'files', entries_done: 0, entries_total: 0, bytes_done: 0, bytes_total: 0 };
-    const work = makeStoredBackup(this.ctx.config.dataDir, this.engine, kind, {
+    const work = makeStoredBackup(this.ctx.config.dataDir, this.ctx.storage, this.engine, kind, {
       id,
       signal: abort.signal,
       onProgress: (p) => Object.assign(progress, p),

@@ -1,6 +1,7 @@
 // Making one backup file while the server keeps serving (see format.ts for the layout):
-//  1. every file of the store is hard-linked into a staging folder (a copy where links are not
-//     possible), so a file the snapshot references survives a delete that commits meanwhile;
+//  1. every file of the storage is hard-linked into a staging folder (a copy where links are not
+//     possible; downloaded from a bucket), so a file the snapshot references survives a delete
+//     that commits meanwhile;
 //  2. the database snapshot (engine.withSnapshot) is dumped table by table to JSON lines in the
 //     staging folder, hashed and counted on the way; files of streams created between 1 and 2 are
 //     linked right after it;
@@ -19,7 +20,7 @@ import zlib from 'node:zlib';
 import type { Kysely } from 'kysely';
 import tar from 'tar-stream';
 import { nowIso } from '../../db/time.js';
-import { FileStore } from '../../storage/file-store.js';
+import { streamFile, thumbFile, type Storage, type StoredFile } from '../../storage/storage.js';
 import type { BackupEngine } from './engine.js';
 import {
   FORMAT,
@@ -47,7 +48,10 @@ export interface BackupProgress {
 
 export interface WriteBackupOptions {
   engine: BackupEngine;
+  /** Where the staging folder goes (its backups folder). */
   dataDir: string;
+  /** The storage the files are read from (local folder or bucket). */
+  storage: Storage;
   /** Where the finished file goes (replaced atomically); its folder must exist. */
   target: string;
   folioVersion: string | null;
@@ -87,16 +91,24 @@ async function linkOrCopy(from: string, to: string): Promise<boolean> {
 
 const exists = (p: string) => fsp.access(p).then(() => true, () => false);
 
+/** Stage one file of the storage: a link to a local one, a download of one in a bucket. */
+async function stageFile(storage: Storage, file: StoredFile, to: string): Promise<void> {
+  if (await exists(to)) return;
+  const local = storage.localPath(file);
+  if (local) {
+    await linkOrCopy(local, to);
+    return;
+  }
+  await fsp.mkdir(path.dirname(to), { recursive: true });
+  await storage.copyTo(file, to);
+}
+
 /** Stage the stream file and thumbnails of each uuid not staged yet. */
-async function stageFiles(store: FileStore, staging: string, uuids: string[], signal?: AbortSignal): Promise<void> {
+async function stageFiles(storage: Storage, staging: string, uuids: string[], signal?: AbortSignal): Promise<void> {
   for (const uuid of uuids) {
     if (signal?.aborted) throw new BackupAbortedError();
-    const streamCopy = path.join(staging, streamEntryName(uuid));
-    if (!(await exists(streamCopy))) await linkOrCopy(store.streamPath(uuid), streamCopy);
-    for (const name of await store.listThumbs(uuid)) {
-      const thumbCopy = path.join(staging, thumbEntryName(uuid, name));
-      if (!(await exists(thumbCopy))) await linkOrCopy(store.thumbPath(uuid, name), thumbCopy);
-    }
+    await stageFile(storage, streamFile(uuid), path.join(staging, streamEntryName(uuid)));
+    for (const name of await storage.listThumbs(uuid)) await stageFile(storage, thumbFile(uuid, name), path.join(staging, thumbEntryName(uuid, name)));
   }
 }
 
@@ -174,13 +186,13 @@ function addSmallEntry(pack: tar.Pack, name: string, body: string): Promise<void
   return new Promise((resolve, reject) => pack.entry({ name, mode: 0o644, mtime: new Date(0) }, body, (err) => (err ? reject(err) : resolve())));
 }
 
-/** Write one backup of the configured database and file store to `options.target`. */
+/** Write one backup of the configured database and storage to `options.target`. */
 export async function writeBackup(options: WriteBackupOptions): Promise<{ manifest: Manifest; size: number }> {
   const { engine, signal } = options;
   const progress: BackupProgress = { phase: 'files', entries_done: 0, entries_total: 0, bytes_done: 0, bytes_total: 0 };
   const report = () => options.onProgress?.({ ...progress });
   report();
-  const store = new FileStore(options.dataDir, { clearTemp: false });
+  const store = options.storage;
   const stagingRoot = path.join(options.dataDir, 'backups');
   await fsp.mkdir(stagingRoot, { recursive: true });
   const staging = await fsp.mkdtemp(path.join(stagingRoot, '.staging-'));

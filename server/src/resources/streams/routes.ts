@@ -2,10 +2,12 @@
 // to a media object, delete. Every read follows the linked media object's visibility.
 import type { Request, Response } from 'express';
 import type { AppContext } from '../../context.js';
-import { badRequest, notFound } from '../../http/errors.js';
+import { badRequest } from '../../http/errors.js';
 import { identifiersInput, requestData, sendList, sendLinks, sendNoContent, sendResource } from '../../http/jsonapi.js';
 import { flatValues, listPage, parseListQuery, type ListSpec } from '../../http/query.js';
 import type { RouteDef } from '../../http/router.js';
+import { sendStored } from '../../http/send-stored.js';
+import { streamFile } from '../../storage/storage.js';
 import { registerMediaObjects } from './media-objects.js';
 import { serializeStream } from './serialize.js';
 import type { StreamService } from './service.js';
@@ -38,9 +40,9 @@ async function listStreams(req: Request, res: Response, streams: StreamService) 
   sendList(req, res, data, { count: Number(count), page: q.page, pageSize: q.pageSize });
 }
 
-async function download(req: Request, res: Response, streams: StreamService) {
+async function download(req: Request, res: Response, ctx: AppContext) {
+  const streams = ctx.streams;
   const s = await streams.readableStream(req.auth, String(req.params.uuid));
-  const file = streams.store.streamPath(s.uuid);
   res.attachment(s.file_name);
   res.setHeader('Content-Type', s.mime_type);
   // Uploaded HTML or SVG must never run as a page of this origin.
@@ -48,17 +50,7 @@ async function download(req: Request, res: Response, streams: StreamService) {
   res.setHeader('Cache-Control', s.object_status === 'on' && !s.object_deleted ? 'public, max-age=3600' : 'private, no-cache');
   // A strong validator from the content hash: the same on every server, stable across restores.
   res.setHeader('ETag', `"${s.hash_sha1}"`);
-  await sendStoredFile(res, file, { etag: false });
-}
-
-/** Serve a file of the store with express's send (Range, ETag, conditional GET); 404 when missing. */
-export function sendStoredFile(res: Response, file: string, options: { etag?: boolean } = {}): Promise<void> {
-  return new Promise((resolve, reject) => {
-    res.sendFile(file, { dotfiles: 'allow', cacheControl: false, ...options }, (err) => {
-      if (!err || res.headersSent) return resolve();
-      reject((err as NodeJS.ErrnoException).code === 'ENOENT' ? notFound('The file is missing') : err);
-    });
-  });
+  await sendStored(req, res, ctx.storage, streamFile(s.uuid), { etag: false });
 }
 
 export function streamsRoutes(ctx: AppContext): RouteDef[] {
@@ -83,7 +75,7 @@ export function streamsRoutes(ctx: AppContext): RouteDef[] {
       path: '/streams/download/:uuid',
       guard: 'anonymous',
       produces: 'any',
-      handler: (req, res) => download(req, res, streams),
+      handler: (req, res) => download(req, res, ctx),
     },
     {
       method: 'get',

@@ -7,15 +7,16 @@
 //   await streams.storeWith(p, (trx) => streams.insertStream(trx, p, userId, objectIdOrNull));
 //   streams.linkStream(uuid, {id, type}, userId) / streams.deleteStream(uuid)
 //   thumbService(ctx).thumbnail(stream, sizedThumbRequest(w, h))          // ../thumbs/service.ts
-import type { Readable } from 'node:stream';
 import crypto from 'node:crypto';
+import fsp from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
 import { nowIso } from '../../db/time.js';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import type { AuthInfo } from '../../http/request.js';
-import { FileStore, isUuid } from '../../storage/file-store.js';
+import { isUuid, streamFile } from '../../storage/storage.js';
 import { receiveToTemp, UploadAbortedError, UploadTooLargeError, type ReceivedFile } from '../../storage/receive.js';
 import { probeImage } from '../../thumbs/sharp-pipeline.js';
 import { isSubtypeOf, typeById, typeByName } from '../objects/model.js';
@@ -70,12 +71,13 @@ export function safeFileName(raw: string): string {
 }
 
 export class StreamService {
-  readonly store: FileStore;
   /** Stream uuids of objects being purged, between onPurge and afterPurge. */
   private purging = new Map<number, string[]>();
 
-  constructor(private ctx: AppContext) {
-    this.store = new FileStore(ctx.config.dataDir);
+  constructor(private ctx: AppContext) {}
+
+  private get store() {
+    return this.ctx.storage;
   }
 
   private get db() {
@@ -105,7 +107,7 @@ export class StreamService {
       const size = mimeType.startsWith('image/') ? await probeImage(received.tempFile) : null;
       return { uuid: crypto.randomUUID(), received, fileName, mimeType, width: size?.width ?? null, height: size?.height ?? null };
     } catch (err) {
-      await this.store.remove(received.tempFile);
+      await fsp.rm(received.tempFile, { force: true });
       throw err;
     }
   }
@@ -133,33 +135,39 @@ export class StreamService {
       .execute();
   }
 
-  /** Move the prepared file into place: the last step inside the transaction that inserted its row. */
+  /** Put the prepared file into the storage under its stream's key (its temp file is consumed). */
   placeFile(p: PreparedStream): Promise<void> {
-    return this.store.commit(p.received.tempFile, this.store.streamPath(p.uuid));
+    return this.store.put(streamFile(p.uuid), p.received.tempFile);
   }
 
-  /** Forget a prepared or stored stream's files after a failed transaction. */
+  /** Forget a prepared or stored stream's files after a failed transaction (never throws: the first error is what counts). */
   async discard(p: PreparedStream): Promise<void> {
-    await this.store.remove(p.received.tempFile);
-    await this.store.removeStream(p.uuid);
+    await fsp.rm(p.received.tempFile, { force: true });
+    await this.removeFiles(p.uuid);
   }
 
   /**
-   * Run `work` (which inserts rows) and place the prepared file in one transaction; on failure
-   * nothing stays, neither rows nor files.
+   * Remove a stream's file and thumbnails once no row names them. A storage that cannot be reached
+   * then does not undo the committed delete: the leftover is logged (it is never served, having no row).
+   */
+  private async removeFiles(uuid: string): Promise<void> {
+    try {
+      await this.store.removeStream(uuid);
+    } catch (err) {
+      this.ctx.log(`streams: could not remove the files of stream ${uuid} from ${this.store.description}: ${(err as Error)?.message ?? err}`);
+    }
+  }
+
+  /**
+   * Place the prepared file, then run `work` (which inserts rows) in one transaction; on failure
+   * nothing stays, neither rows nor files. The file goes first, outside the transaction: a bucket
+   * upload may take seconds and must not hold the database's write lock meanwhile; until the
+   * commit no row names the file's fresh uuid, so no one can see it.
    */
   async storeWith<T>(p: PreparedStream, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
     try {
-      return await inTransaction(
-        this.ctx,
-        undefined,
-        async (trx) => {
-          const result = await work(trx);
-          await this.placeFile(p);
-          return result;
-        },
-        { alone: true },
-      );
+      await this.placeFile(p);
+      return await inTransaction(this.ctx, undefined, (trx) => work(trx), { alone: true });
     } catch (err) {
       await this.discard(p);
       throw err;
@@ -324,7 +332,7 @@ export class StreamService {
       await trx.deleteFrom('streams').where('uuid', '=', stream.uuid).execute();
       return stream.uuid;
     });
-    await this.store.removeStream(gone);
+    await this.removeFiles(gone);
   }
 
   /**
@@ -337,7 +345,7 @@ export class StreamService {
     for (const { uuid } of old) {
       // Linked meanwhile: kept.
       const res = await this.db.deleteFrom('streams').where('uuid', '=', uuid).where('object_id', 'is', null).executeTakeFirst();
-      if (Number(res.numDeletedRows)) await this.store.removeStream(uuid);
+      if (Number(res.numDeletedRows)) await this.removeFiles(uuid);
     }
     return old.length;
   }
@@ -347,7 +355,7 @@ export class StreamService {
     const stream = await this.findStream(uuid.toLowerCase());
     if (!stream) throw notFound(`No stream ${uuid}`);
     await this.db.deleteFrom('streams').where('uuid', '=', stream.uuid).execute();
-    await this.store.removeStream(stream.uuid);
+    await this.removeFiles(stream.uuid);
   }
 
   /** Purge hooks: rows go inside the purge transaction, files after its commit. */
@@ -360,7 +368,7 @@ export class StreamService {
 
   async afterPurge(ids: number[]): Promise<void> {
     for (const id of ids) {
-      for (const uuid of this.purging.get(id) ?? []) await this.store.removeStream(uuid);
+      for (const uuid of this.purging.get(id) ?? []) await this.removeFiles(uuid);
       this.purging.delete(id);
     }
   }

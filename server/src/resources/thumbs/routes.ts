@@ -5,7 +5,8 @@ import { notFound } from '../../http/errors.js';
 import { sendMeta } from '../../http/jsonapi.js';
 import { baseUrl } from '../../http/links.js';
 import type { RouteDef } from '../../http/router.js';
-import { sendStoredFile } from '../streams/routes.js';
+import { sendStored } from '../../http/send-stored.js';
+import { thumbFile } from '../../storage/storage.js';
 import { parseMediaIds, parseThumbQuery } from './service.js';
 
 const SERVED_NAME = /^[0-9a-f]{24}\.(jpg|png|webp)$/;
@@ -32,10 +33,9 @@ export function thumbsRoutes(ctx: AppContext): RouteDef[] {
         const name = String(req.params.name);
         const stream = await streams.readableStream(req.auth, String(req.params.uuid));
         if (!SERVED_NAME.test(name)) throw notFound('No such thumbnail');
-        const file = streams.store.thumbPath(stream.uuid, name);
         const isPublic = stream.object_status === 'on' && !stream.object_deleted;
         res.setHeader('Cache-Control', `${isPublic ? 'public' : 'private'}, max-age=31536000, immutable`);
-        await sendStoredFile(res, file);
+        await sendStored(req, res, ctx.storage, thumbFile(stream.uuid, name));
       },
     },
   ];

@@ -8,6 +8,7 @@ import { badRequest, notFound } from '../../http/errors.js';
 import type { AuthInfo } from '../../http/request.js';
 import { MAX_PAGE_SIZE } from '../../http/query.js';
 import { renderThumbnail, thumbFormat, type ThumbFit, type ThumbSpec } from '../../thumbs/sharp-pipeline.js';
+import { streamFile, thumbFile, withLocalCopy } from '../../storage/storage.js';
 import { findMediaObject, type StreamService, type StreamView } from '../streams/service.js';
 import { getObjectsByIds } from '../objects/read.js';
 
@@ -138,34 +139,54 @@ export class ThumbService {
   private names(stream: StreamView, spec: ThumbSpec) {
     const key = specKey(spec);
     const format = thumbFormat(spec, stream.mime_type);
-    const store = this.streams.store;
     return {
       name: `${key}.${format}`,
       format,
-      file: store.thumbPath(stream.uuid, `${key}.${format}`),
-      marker: store.thumbPath(stream.uuid, `${key}.failed`),
+      file: thumbFile(stream.uuid, `${key}.${format}`),
+      marker: thumbFile(stream.uuid, `${key}.failed`),
     };
   }
 
-  /** Make the thumbnail file; false (and a marker remembering it) when sharp cannot. */
+  /**
+   * Make the thumbnail file; false (and a marker remembering it) when sharp cannot. The source is
+   * read in place when local, else from a temp copy; the result is rendered to a temp file and put
+   * into the storage. A storage that cannot be reached fails the request (no marker is written).
+   */
   private generate(stream: StreamView, spec: ThumbSpec): Promise<boolean> {
-    const { file, marker, format } = this.names(stream, spec);
-    const running = this.jobs.get(file);
+    const { name, file, marker, format } = this.names(stream, spec);
+    const jobKey = `${stream.uuid}/${name}`;
+    const running = this.jobs.get(jobKey);
     if (running) return running;
-    const store = this.streams.store;
+    const storage = this.ctx.storage;
     const job = (async () => {
-      await fsp.mkdir(store.thumbDir(stream.uuid), { recursive: true });
+      const temp = storage.tempPath();
       try {
-        const temp = `${file}.${crypto.randomUUID()}.part`;
-        await this.withRenderSlot(() => renderThumbnail(store.streamPath(stream.uuid), file, temp, spec, format));
-        return true;
-      } catch (err) {
-        this.ctx.log(`thumbnail of stream ${stream.uuid} not possible: ${(err as Error).message}`);
-        await fsp.writeFile(marker, '').catch(() => {});
+        const rendered = await withLocalCopy(storage, streamFile(stream.uuid), (source) =>
+          this.withRenderSlot(() => renderThumbnail(source, temp, spec, format)).then(
+            () => true,
+            (err: Error) => {
+              this.ctx.log(`thumbnail of stream ${stream.uuid} not possible: ${err.message}`);
+              return false;
+            },
+          ),
+        );
+        if (rendered === null) {
+          // Nothing to remember: the file may come back (a restore).
+          this.ctx.log(`thumbnail of stream ${stream.uuid} not possible: its file is missing from ${storage.description}`);
+          return false;
+        }
+        if (rendered) {
+          await storage.put(file, temp);
+          return true;
+        }
+        await fsp.writeFile(temp, '');
+        await storage.put(marker, temp);
         return false;
+      } finally {
+        await fsp.rm(temp, { force: true });
       }
-    })().finally(() => this.jobs.delete(file));
-    this.jobs.set(file, job);
+    })().finally(() => this.jobs.delete(jobKey));
+    this.jobs.set(jobKey, job);
     return job;
   }
 
@@ -173,12 +194,12 @@ export class ThumbService {
   async thumbnail(stream: StreamView, request: ThumbRequest): Promise<ThumbResult> {
     if (!THUMBABLE.has(stream.mime_type)) return { ready: false, acceptable: false };
     const { name, file, marker } = this.names(stream, request.spec);
-    const store = this.streams.store;
+    const storage = this.ctx.storage;
     const path = `/media/thumbs/${stream.uuid}/${name}`;
-    if (await store.exists(file)) return { ready: true, acceptable: true, path };
-    if (await store.exists(marker)) return { ready: false, acceptable: false };
+    if (await storage.exists(file)) return { ready: true, acceptable: true, path };
+    if (await storage.exists(marker)) return { ready: false, acceptable: false };
     if (request.async) {
-      if (!this.jobs.has(file)) this.ctx.tasks.run(`thumbnail ${stream.uuid}`, () => this.generate(stream, request.spec));
+      if (!this.jobs.has(`${stream.uuid}/${name}`)) this.ctx.tasks.run(`thumbnail ${stream.uuid}`, () => this.generate(stream, request.spec));
       return { ready: false, acceptable: true, path };
     }
     const ok = await this.generate(stream, request.spec);
