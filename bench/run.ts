@@ -207,7 +207,7 @@ async function main() {
       }
       const p1 = results.find((r) => r.name === 'GET list of 20, filter + sort');
       const p500 = results.find((r) => r.name === `GET list page=${deepPage}`);
-      const { documentIds: _d, imageIds: _i, ...seedInfo } = seeded.result;
+      const { documentIds: _d, imageIds: _i, editor: _e, apiKey: _k, ...seedInfo } = seeded.result;
       const report: BenchReport = {
         startedAt,
         mode: quick ? 'quick' : 'full',

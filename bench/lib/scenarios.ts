@@ -156,7 +156,7 @@ export interface BenchReport {
   mode: 'quick' | 'full';
   /** The database Folio and the reference server ran on (absent in reports before --db). */
   database?: 'sqlite' | 'postgres';
-  seed: Omit<SeedResult, 'documentIds' | 'imageIds'> & { searchMatches: number };
+  seed: Omit<SeedResult, 'documentIds' | 'imageIds' | 'editor' | 'apiKey'> & { searchMatches: number };
   seedRssMb: number;
   idleRssMb: number | null;
   /** After a login, a search and a thumbnail (which loads the image library). */
