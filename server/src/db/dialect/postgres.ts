@@ -22,7 +22,7 @@ import {
   type TransactionSettings,
 } from 'kysely';
 import type { DataVersion } from '../data-version.js';
-import type { DriverErrors, JsonText, ObjectSearch, SchemaDialect, SqlDialect } from './dialect.js';
+import type { DriverErrors, JsonText, ObjectSearch, RowLocks, SchemaDialect, SqlDialect } from './dialect.js';
 import { searchWords } from './search-words.js';
 
 /**
@@ -302,4 +302,6 @@ const errors: DriverErrors = {
   isUnstorableText: (err) => ['22021', '22P05'].includes(sqlState(err)),
 };
 
-export const postgresDialect: SqlDialect = { name: 'postgres', search, json, schema, errors };
+const locks: RowLocks = { skipLocked: (query) => query.forUpdate().skipLocked() as typeof query };
+
+export const postgresDialect: SqlDialect = { name: 'postgres', search, json, schema, errors, locks };
