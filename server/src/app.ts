@@ -66,8 +66,6 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, base: str
 
 /** Jobs (mails, thumbnails) one instance runs at once. */
 const JOB_CONCURRENCY = 4;
-/** At shutdown, the longest time given to due and running jobs before they are released. */
-const JOB_SHUTDOWN_GRACE_MS = 5_000;
 
 const defaultUiDir = () => fileURLToPath(new URL('../../ui/dist', import.meta.url));
 
@@ -131,7 +129,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     leaseMs: config.jobLeaseMs,
     pollMs: config.jobPollMs,
     concurrency: JOB_CONCURRENCY,
-    graceMs: JOB_SHUTDOWN_GRACE_MS,
+    graceMs: config.jobShutdownGraceMs,
   });
   ctx.mailer = createMailer(config, ctx.jobs);
   ctx.streams = new StreamService(ctx);

@@ -54,6 +54,8 @@ export interface Config {
   jobLeaseMs: number;
   /** Longest sleep of the job worker between looks at the queue (jobs of other instances, expired leases). */
   jobPollMs: number;
+  /** At shutdown, the longest time given to due and running jobs before they are released. */
+  jobShutdownGraceMs: number;
   /** Hours between scheduled backups (FOLIO_BACKUP_INTERVAL_HOURS); null: none. */
   backupIntervalHours: number | null;
   /** Scheduled backups kept (FOLIO_BACKUP_KEEP); older scheduled ones are deleted. */
@@ -166,6 +168,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     webhookTimeoutMs: 10_000,
     jobLeaseMs: 10_000,
     jobPollMs: 2_000,
+    jobShutdownGraceMs: 5_000,
     // Fractions allowed (0.5: every 30 minutes); at most a year.
     backupIntervalHours: optPositive(env, 'FOLIO_BACKUP_INTERVAL_HOURS', 8760),
     backupKeep: int(env, 'FOLIO_BACKUP_KEEP', 7, 1, 10000),

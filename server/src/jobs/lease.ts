@@ -31,7 +31,7 @@ export async function claimDue(db: Kysely<Database>, dialect: SqlDialect, c: Cla
   if (c.limit < 1 || (c.only && !c.only.values.length)) return [];
   const now = Date.now();
   const anyDb = db as unknown as Kysely<any>;
-  const due = dialect.locks.skipLocked(
+  const dueRows = () =>
     anyDb
       .selectFrom(c.table)
       .select('id')
@@ -40,8 +40,11 @@ export async function claimDue(db: Kysely<Database>, dialect: SqlDialect, c: Cla
       .$if(!!c.only, (q) => q.where(c.only!.column, 'in', c.only!.values))
       .orderBy('next_at')
       .orderBy('id')
-      .limit(c.limit),
-  );
+      .limit(c.limit);
+  // A plain read first: a look that finds nothing writes nothing (on SQLite a write waits for
+  // the database lock, and better-sqlite3 waits synchronously).
+  if (!(await dueRows().executeTakeFirst())) return [];
+  const due = dialect.locks.skipLocked(dueRows());
   const rows = await anyDb
     .updateTable(c.table)
     .set({ lease_until: now + c.leaseMs, lease_owner: c.owner })

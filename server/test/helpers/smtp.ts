@@ -13,6 +13,10 @@ export interface TestSmtp {
   refuseNext: number[];
   /** How many messages were offered (accepted or refused). */
   attempts: number;
+  /** Messages whose answer is held back now (see hold). */
+  held: number;
+  /** Hold back the answer to every message until the returned function is called. */
+  hold(): () => void;
   /** Resolves with the first received message matching, polling up to `ms`. */
   waitFor(match: (m: ParsedMail) => boolean, ms?: number): Promise<ParsedMail>;
   close(): Promise<void>;
@@ -34,9 +38,19 @@ export async function startSmtp(): Promise<TestSmtp> {
     received: [],
     refuseNext: [],
     attempts: 0,
+    held: 0,
+    hold() {
+      let release!: () => void;
+      gate = new Promise<void>((resolve) => (release = resolve));
+      return () => {
+        gate = null;
+        release();
+      };
+    },
     waitFor: (match, ms = 5000) => waitUntil(() => state.received.find(match), ms, 'a mail'),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+  let gate: Promise<void> | null = null;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -45,6 +59,11 @@ export async function startSmtp(): Promise<TestSmtp> {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', async () => {
+        if (gate) {
+          state.held++;
+          await gate;
+          state.held--;
+        }
         state.attempts++;
         const code = state.refuseNext.shift();
         if (code) {
