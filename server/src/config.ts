@@ -60,6 +60,11 @@ export interface Config {
   backupIntervalHours: number | null;
   /** Scheduled backups kept (FOLIO_BACKUP_KEEP); older scheduled ones are deleted. */
   backupKeep: number;
+  /**
+   * Started by an npm script (npm sets npm_lifecycle_event): stop when the parent process goes
+   * away. A process manager that signals npm alone ends npm and its shell, not node (main.ts).
+   */
+  stopWithParent: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -172,6 +177,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     // Fractions allowed (0.5: every 30 minutes); at most a year.
     backupIntervalHours: optPositive(env, 'FOLIO_BACKUP_INTERVAL_HOURS', 8760),
     backupKeep: int(env, 'FOLIO_BACKUP_KEEP', 7, 1, 10000),
+    stopWithParent: str(env, 'npm_lifecycle_event') !== null,
   };
   return { ...cfg, ...overrides };
 }
