@@ -15,6 +15,8 @@ export interface TestSmtp {
   attempts: number;
   /** Messages whose answer is held back now (see hold). */
   held: number;
+  /** Held messages whose sender went away meanwhile (counted when it does; never received). */
+  dropped: number;
   /** Hold back the answer to every message until the returned function is called. */
   hold(): () => void;
   /** Resolves with the first received message matching, polling up to `ms`. */
@@ -39,6 +41,7 @@ export async function startSmtp(): Promise<TestSmtp> {
     refuseNext: [],
     attempts: 0,
     held: 0,
+    dropped: 0,
     hold() {
       let release!: () => void;
       gate = new Promise<void>((resolve) => (release = resolve));
@@ -51,18 +54,28 @@ export async function startSmtp(): Promise<TestSmtp> {
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
   let gate: Promise<void> | null = null;
+  const held = new Set<string>();
+  const gone = new Set<string>();
   const server = new SMTPServer({
     authOptional: true,
+    onClose(session) {
+      if (!held.has(session.id)) return;
+      gone.add(session.id);
+      state.dropped++;
+    },
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
-    onData(stream, _session, callback) {
+    onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', async () => {
         if (gate) {
           state.held++;
+          held.add(session.id);
           await gate;
+          held.delete(session.id);
           state.held--;
+          if (gone.has(session.id)) return;
         }
         state.attempts++;
         const code = state.refuseNext.shift();
