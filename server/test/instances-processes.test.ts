@@ -8,10 +8,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import Sqlite from 'better-sqlite3';
-import pg from 'pg';
 import sharp from 'sharp';
 import { startChildServer, type ChildServer } from './helpers/child-server.js';
+import { connectOutside } from './helpers/outside.js';
 import { ADMIN } from './helpers/server.js';
 import { recipients, startSmtp, waitUntil, type TestSmtp } from './helpers/smtp.js';
 import { createTestDatabase, type TestDatabase } from './helpers/test-database.js';
@@ -34,20 +33,12 @@ async function call(base: string, method: string, p: string, token?: string, bod
 
 /** Pending jobs of `kind`, read straight from the shared database. */
 async function pendingJobs(kind: string): Promise<number> {
-  if (database) {
-    const client = new pg.Client({ connectionString: database.url });
-    await client.connect();
-    try {
-      return Number((await client.query("select count(*) as n from jobs where kind = $1 and state = 'pending'", [kind])).rows[0].n);
-    } finally {
-      await client.end();
-    }
-  }
-  const db = new Sqlite(path.join(dataDir, 'folio.sqlite'), { readonly: true });
+  const outside = await connectOutside({ dataDir, databaseUrl: database?.url ?? null }, { readonly: true });
   try {
-    return (db.prepare("select count(*) as n from jobs where kind = ? and state = 'pending'").get(kind) as { n: number }).n;
+    const [row] = await outside.all<{ n: number }>("select count(*) as n from jobs where kind = ? and state = 'pending'", [kind]);
+    return Number(row.n);
   } finally {
-    db.close();
+    await outside.close();
   }
 }
 
