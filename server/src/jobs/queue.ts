@@ -164,13 +164,18 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
       handlers.set(kind, handler as JobHandler<unknown>);
     },
     async enqueue(kind, payload, options = {}) {
-      const { trx } = options;
+      const { trx, dedupeKey } = options;
+      // Already queued: a read answers it, without a write (asked again by every poll of an async thumbnail).
+      if (dedupeKey !== undefined && !trx) {
+        const queued = await db.selectFrom('jobs').select('id').where('dedupe_key', '=', dedupeKey).where('state', '=', 'pending').executeTakeFirst();
+        if (queued) return;
+      }
       await (trx ?? db)
         .insertInto('jobs')
         .values({
           kind,
           payload: JSON.stringify(payload),
-          dedupe_key: options.dedupeKey ?? null,
+          dedupe_key: dedupeKey ?? null,
           state: 'pending',
           created: nowIso(),
           next_at: Date.now(),
