@@ -11,7 +11,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LIST_QUERY, formatReport, scenarios, type BenchReport, type LoadFigures, type LoadSpec, type ScenarioResult } from './lib/scenarios.js';
+import { entrySize } from '../scripts/ui-entry-size.mjs';
+import { LIST_QUERY, checkTargets, formatReport, scenarios, type BenchReport, type LoadFigures, type LoadSpec, type ScenarioResult } from './lib/scenarios.js';
 import type { SeedResult } from './lib/seed.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -127,6 +128,15 @@ async function postgresDatabase(): Promise<{ url: string; drop(): Promise<void> 
   };
 }
 
+/** The admin UI's first-load JavaScript in kB (gzip), from the built ui/dist; null when not built. */
+function uiFirstLoadKb(): number | null {
+  try {
+    return entrySize(path.join(here, '..', 'ui', 'dist')).total / 1000;
+  } catch {
+    return null;
+  }
+}
+
 async function main() {
   const startedAt = new Date().toISOString();
   const dataDir = keptDir ? path.resolve(keptDir) : fs.mkdtempSync(path.join(os.tmpdir(), 'folio-bench-'));
@@ -220,8 +230,10 @@ async function main() {
         startInProcessMs: ready.readyMs,
         deepPage,
         page500VsPage1: p1 && p500 ? p1.rps / p500.rps : null,
+        uiFirstLoadKb: uiFirstLoadKb(),
         scenarios: results,
       };
+      report.targets = checkTargets(report);
       console.log('\n' + formatReport(report));
       const dir = path.join(here, 'results');
       fs.mkdirSync(dir, { recursive: true });

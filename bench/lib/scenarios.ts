@@ -86,11 +86,11 @@ export function scenarios(seed: SeedResult, adminToken: string, thumbPath: strin
     { name: 'GET full-text search', target: 'folio', spec: { ...read, path: `/objects?filter[query]=${encodeURIComponent(seed.searchWord)}` } },
     { name: 'GET folder children (1,000)', target: 'folio', spec: { ...read, path: `/folders/${seed.bigFolderId}/children` } },
     // Signed in: the same URL again, answered from the user's own response-cache entries.
-    { name: 'GET full-text search signed in', target: 'folio', spec: { ...signedIn, path: `/objects?filter[query]=${encodeURIComponent(seed.searchWord)}` } },
+    { name: 'GET full-text search signed in', target: 'folio', comparedTo: 'ref GET list of 20', spec: { ...signedIn, path: `/objects?filter[query]=${encodeURIComponent(seed.searchWord)}` } },
     { name: 'GET folder children signed in', target: 'folio', spec: { ...signedIn, path: `/folders/${seed.bigFolderId}/children` } },
     { name: 'GET list of 20 editor', target: 'folio', comparedTo: 'ref GET list of 20', spec: { ...editor, path: `/documents?${LIST_QUERY}` } },
     { name: 'GET list of 20 API key', target: 'folio', comparedTo: 'ref GET list of 20', spec: { ...apiKey, path: `/documents?${LIST_QUERY}` } },
-    { name: 'GET full-text search editor', target: 'folio', spec: { ...editor, path: `/objects?filter[query]=${encodeURIComponent(seed.searchWord)}` } },
+    { name: 'GET full-text search editor', target: 'folio', comparedTo: 'ref GET list of 20', spec: { ...editor, path: `/objects?filter[query]=${encodeURIComponent(seed.searchWord)}` } },
     {
       name: 'POST create',
       target: 'folio',
@@ -166,7 +166,51 @@ export interface BenchReport {
   /** The deep page measured (500, or the last page of a smaller data set) and its cost. */
   deepPage: number;
   page500VsPage1: number | null;
+  /** The admin UI's first-load JavaScript, gzipped (entry script and preloaded chunks). */
+  uiFirstLoadKb?: number | null;
   scenarios: ScenarioResult[];
+  /** Each target of issue 24 with the figure measured against it. */
+  targets?: TargetCheck[];
+}
+
+export interface TargetCheck {
+  what: string;
+  figure: string;
+  met: boolean | null;
+}
+
+/** The performance targets (issue 24) checked against a run's figures; null when not measured. */
+export function checkTargets(r: BenchReport): TargetCheck[] {
+  const pg = r.database === 'postgres';
+  const by = (name: string) => r.scenarios.find((s) => s.name === name);
+  const out: TargetCheck[] = [];
+  const ratio = (name: string, min: number) => {
+    const s = by(name);
+    out.push({ what: `${name}: at least ${min * 100}% of the reference`, figure: s?.ratio == null ? '-' : `${(s.ratio * 100).toFixed(0)}%`, met: s?.ratio == null ? null : s.ratio >= min });
+  };
+  const p99 = (name: string, max: number) => {
+    const s = by(name);
+    out.push({ what: `${name}: p99 under ${max} ms`, figure: s ? `${s.p99} ms` : '-', met: s ? s.p99 < max : null });
+  };
+  const rate = (name: string, min: number) => {
+    const s = by(name);
+    out.push({ what: `${name}: at least ${min} objects/s`, figure: s?.objectsPerSecond === undefined ? '-' : s.objectsPerSecond.toFixed(0), met: s?.objectsPerSecond === undefined ? null : s.objectsPerSecond >= min });
+  };
+  if (pg) {
+    for (const n of ['GET /documents/{id}', 'GET /documents/{id} signed in', 'GET /documents/{id} editor', 'GET /documents/{id} API key']) ratio(n, 0.5);
+    for (const n of ['GET list of 20, filter + sort', 'GET list of 20 editor', 'GET full-text search', 'GET full-text search editor']) p99(n, 25);
+    rate('POST /operations, 50 creates', 1500);
+  } else {
+    ratio('GET /documents/{id}', 0.6);
+    for (const n of ['GET /documents/{id} signed in', 'GET /documents/{id} editor', 'GET /documents/{id} API key']) ratio(n, 0.4);
+    for (const n of ['GET list of 20 editor', 'GET list of 20 API key', 'GET full-text search editor', 'GET full-text search signed in']) ratio(n, 0.25);
+    for (const n of ['GET /documents/{id} signed in', 'GET /documents/{id} editor', 'GET /documents/{id} API key', 'GET list of 20 editor', 'GET full-text search editor']) p99(n, 20);
+    rate('POST create', 1000);
+  }
+  out.push({ what: 'idle RSS under 120 MB', figure: r.idleRssMb === null ? '-' : `${r.idleRssMb.toFixed(0)} MB`, met: r.idleRssMb === null ? null : r.idleRssMb < 120 });
+  out.push({ what: 'start to first answer under 1 s', figure: `${r.startToFirstAnswerMs.toFixed(0)} ms`, met: r.startToFirstAnswerMs < 1000 });
+  if (r.uiFirstLoadKb !== undefined) out.push({ what: 'admin UI first load at most 250 kB gzipped JS', figure: r.uiFirstLoadKb === null ? '-' : `${r.uiFirstLoadKb.toFixed(1)} kB`, met: r.uiFirstLoadKb === null ? null : r.uiFirstLoadKb <= 250 });
+  return out;
 }
 
 const pad = (s: string, n: number, right = false) => (right ? s.padEnd(n) : s.padStart(n));
@@ -196,5 +240,11 @@ export function formatReport(r: BenchReport): string {
   lines.push(`start to first answer on the existing db: ${r.startToFirstAnswerMs.toFixed(0)} ms (in-process to listening: ${r.startInProcessMs.toFixed(0)} ms)`);
   lines.push(`search "${r.seed.searchWord}" matches ${r.seed.searchMatches} objects`);
   lines.push(`page=${r.deepPage} vs page=1 cost (req/s of page 1 over page ${r.deepPage}): ${r.page500VsPage1 === null ? '-' : r.page500VsPage1.toFixed(2) + 'x'}`);
+  if (r.uiFirstLoadKb !== undefined) lines.push(`admin UI first load: ${r.uiFirstLoadKb === null ? '- (ui/dist not built)' : `${r.uiFirstLoadKb.toFixed(1)} kB of gzipped JavaScript`}`);
+  if (r.targets?.length) {
+    lines.push('');
+    lines.push('targets (issue 24):');
+    for (const t of r.targets) lines.push(`  ${t.met === null ? ' - ' : t.met ? 'met' : 'MISSED'}  ${pad(t.figure, 8)}  ${t.what}`);
+  }
   return lines.join('\n');
 }

@@ -17,14 +17,15 @@ import { createReadCache } from './db/read-cache.js';
 import { createWriteBatcher } from './db/write-batch.js';
 import { createResponseCache } from './http/response-cache.js';
 import { authenticate, createTokenCache } from './http/auth.js';
-import { createMailer } from './mail/mailer.js';
+import { createJobQueue, type JobQueue } from './jobs/queue.js';
+import { createMailer, type Mailer } from './mail/mailer.js';
 import { createSchemaRegistry } from './resources/objects/schema.js';
 import { StreamService } from './resources/streams/service.js';
 import { ThumbService } from './resources/thumbs/service.js';
 import { errorHandler, notFoundRoute, rawErrorResponse } from './http/errors.js';
 import { methodFallback, mountRoutes } from './http/router.js';
 import { families } from './resources/index.js';
-import { createObjectsRuntime } from './resources/objects/pipeline.js';
+import { createObjectsRuntime, whenCommitted } from './resources/objects/pipeline.js';
 import { reloadModel } from './resources/objects/model.js';
 import { ensureInitialAdmin } from './resources/users/service.js';
 import { openStorage } from './storage/open-storage.js';
@@ -66,6 +67,8 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, base: str
 
 /** Set on a request whose data version was read as it arrived (PostgreSQL), so it is not read twice. */
 const VERSION_READ = Symbol('data version read');
+/** Jobs (mails, thumbnails) one instance runs at once. */
+const JOB_CONCURRENCY = 4;
 
 const defaultUiDir = () => fileURLToPath(new URL('../../ui/dist', import.meta.url));
 
@@ -97,9 +100,8 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     // Not awaited: a bucket that is down at start is reported, and requests answer 503 until it is back.
     storage.check().catch((err) => log(`storage: ${storage.description} does not answer: ${(err as Error).message}`));
   }
-  const mailer = createMailer(config, log);
-  // The services every family is given, built once here with their types. Streams and
-  // thumbnails take the context itself, so they are set right after it exists.
+  // The services every family is given, built once here with their types. The job queue, mail,
+  // streams and thumbnails take the context (or part of it), so they are set right after it exists.
   const ctx: AppContext = {
     config,
     db: database.db,
@@ -112,19 +114,33 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     log,
     tasks: createTasks(log),
     routes: [],
-    onClose: [() => mailer.close()],
+    // The job queue stops first (due work gets its grace time), then the mail transport closes.
+    onClose: [() => ctx.jobs.stop(), () => ctx.mailer.close()],
     objects: createObjectsRuntime(),
     model: {},
     schemas: createSchemaRegistry(),
     tokens: createTokenCache(),
     unameHints: new Map(),
     ownUrl: null,
-    mailer,
     storage,
+    jobs: undefined as unknown as JobQueue,
+    mailer: undefined as unknown as Mailer,
     streams: undefined as unknown as StreamService,
     thumbs: undefined as unknown as ThumbService,
     requestChecks: [],
   };
+  ctx.jobs = createJobQueue({
+    db: database.db,
+    dialect: database.dialect,
+    log,
+    // A job queued inside a unit of work wakes the worker after its commit.
+    afterCommit: (trx, fn) => whenCommitted(ctx, trx, fn),
+    leaseMs: config.jobLeaseMs,
+    pollMs: config.jobPollMs,
+    concurrency: JOB_CONCURRENCY,
+    graceMs: config.jobShutdownGraceMs,
+  });
+  ctx.mailer = createMailer(config, ctx.jobs);
   ctx.streams = new StreamService(ctx);
   ctx.thumbs = new ThumbService(ctx, ctx.streams);
 
@@ -211,6 +227,8 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   app.use(errorHandler(config.debug, log, database.dialect.errors));
 
   const initialAdmin = await ensureInitialAdmin(ctx);
+  // Every kind of job is defined by now (mail, thumbnails): the worker may claim.
+  ctx.jobs.start();
 
   const classes = expressClasses(app);
   // Cached anonymous answers go out before express when no middleware in front of the routes
@@ -246,6 +264,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     app(req, res);
   };
   let server: http.Server | null = null;
+  let closing: Promise<void> | null = null;
   return {
     app,
     ctx,
@@ -277,25 +296,31 @@ export async function createServer(config: Config, options: ServerOptions = {}):
         });
       });
     },
-    async close() {
-      if (server) {
-        const s = server;
-        server = null;
-        await new Promise<void>((resolve) => {
-          // A connection whose request finishes after close() turns idle and would otherwise
-          // stay open until keepAliveTimeout: sweep idle ones until the last is gone.
-          const sweep = setInterval(() => s.closeIdleConnections(), 50);
-          s.close(() => {
-            clearInterval(sweep);
-            resolve();
-          });
-          s.closeIdleConnections();
-        });
-      }
-      await ctx.tasks.drain();
-      for (const hook of ctx.onClose) await hook();
-      await storage.close();
-      await database.close();
+    close() {
+      // A second call waits for the first (the database closes once).
+      closing ??= closeAll();
+      return closing;
     },
   };
+
+  async function closeAll(): Promise<void> {
+    if (server) {
+      const s = server;
+      server = null;
+      await new Promise<void>((resolve) => {
+        // A connection whose request finishes after close() turns idle and would otherwise
+        // stay open until keepAliveTimeout: sweep idle ones until the last is gone.
+        const sweep = setInterval(() => s.closeIdleConnections(), 50);
+        s.close(() => {
+          clearInterval(sweep);
+          resolve();
+        });
+        s.closeIdleConnections();
+      });
+    }
+    await ctx.tasks.drain();
+    for (const hook of ctx.onClose) await hook();
+    await storage.close();
+    await database.close();
+  }
 }

@@ -66,12 +66,23 @@ export interface Config {
   webhookRetryDelaysMs: number[];
   /** Longest wait for a webhook receiver's answer. */
   webhookTimeoutMs: number;
+  /** How long an instance holds a claimed job without renewing it: a killed instance's jobs return after it. */
+  jobLeaseMs: number;
+  /** Longest sleep of the job worker between looks at the queue (jobs of other instances, expired leases). */
+  jobPollMs: number;
+  /** At shutdown, the longest time given to due and running jobs before they are released. */
+  jobShutdownGraceMs: number;
   /** Hours between scheduled backups (FOLIO_BACKUP_INTERVAL_HOURS); null: none. */
   backupIntervalHours: number | null;
   /** Scheduled backups kept (FOLIO_BACKUP_KEEP); older scheduled ones are deleted. */
   backupKeep: number;
   /** FOLIO_STORAGE_URL: the local folder (default) or an S3-compatible bucket. */
   storage: StorageConfig;
+  /**
+   * Started by an npm script (npm sets npm_lifecycle_event): stop when the parent process goes
+   * away. A process manager that signals npm alone ends npm and its shell, not node (main.ts).
+   */
+  stopWithParent: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -236,10 +247,14 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     // 9 tries over about 10 h 40 min: 10 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h.
     webhookRetryDelaysMs: [10_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 10_800_000, 21_600_000],
     webhookTimeoutMs: 10_000,
+    jobLeaseMs: 10_000,
+    jobPollMs: 2_000,
+    jobShutdownGraceMs: 5_000,
     // Fractions allowed (0.5: every 30 minutes); at most a year.
     backupIntervalHours: optPositive(env, 'FOLIO_BACKUP_INTERVAL_HOURS', 8760),
     backupKeep: int(env, 'FOLIO_BACKUP_KEEP', 7, 1, 10000),
     storage: storageConfig(env),
+    stopWithParent: str(env, 'npm_lifecycle_event') !== null,
   };
   return { ...cfg, ...overrides };
 }

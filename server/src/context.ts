@@ -11,6 +11,7 @@ import type { ResponseCache } from './http/response-cache.js';
 import type { RouteRecord } from './http/router.js';
 import type { DataVersion } from './db/data-version.js';
 import type { TokenCache } from './http/auth.js';
+import type { JobQueue } from './jobs/queue.js';
 import type { Mailer } from './mail/mailer.js';
 import type { ModelHolder } from './resources/objects/model.js';
 import type { ObjectsRuntime } from './resources/objects/pipeline.js';
@@ -59,6 +60,8 @@ export interface AppContext {
   unameHints: Map<string, number>;
   /** The URL the server listens on, once it does (links outside requests when no public URL is set). */
   ownUrl: string | null;
+  /** Background work kept in the database, done by any instance (jobs/queue.ts). */
+  jobs: JobQueue;
   mailer: Mailer;
   /** Where stream files and thumbnails live: the local folder or an S3 bucket (storage/storage.ts). */
   storage: Storage;

@@ -1,4 +1,5 @@
-// npm start: configuration → createServer → listen → clean shutdown on SIGINT/SIGTERM.
+// npm start: configuration → createServer → listen → clean shutdown on SIGINT/SIGTERM, or when
+// the npm that started it is gone.
 import { createServer } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 
@@ -33,6 +34,25 @@ async function main() {
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+  if (config.stopWithParent) watchParent(() => void stop('npm exited'));
+}
+
+/** How often the parent process is looked at. */
+const PARENT_CHECK_MS = 500;
+
+/**
+ * `npm start` runs `sh -c "node …"`; `kill <npm pid>` makes npm pass SIGTERM to that shell, which
+ * dies without passing it on, and node is left listening, adopted by init. The parent changing
+ * is how node learns of it (a poll: no event exists), and then it stops as on SIGTERM.
+ */
+function watchParent(onGone: () => void): void {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    onGone();
+  }, PARENT_CHECK_MS);
+  timer.unref();
 }
 
 main().catch((err) => {

@@ -5,10 +5,11 @@ import { after, before, describe, test } from 'node:test';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createServer } from '../src/app.js';
+import { createServer, type FolioServer } from '../src/app.js';
+import { inTransaction } from '../src/resources/objects/pipeline.js';
 import { loadConfig } from '../src/config.js';
-import { createMailer } from '../src/mail/mailer.js';
-import { expectError, startServer, type TestServer } from './helpers/server.js';
+import { expectError, sameData, startServer, type TestServer } from './helpers/server.js';
+import { createTestDatabase } from './helpers/test-database.js';
 import { linkIn, readOutbox, recipients, startSmtp, waitUntil, type TestSmtp } from './helpers/smtp.js';
 
 const json = { 'Content-Type': 'application/json', Accept: 'application/json' };
@@ -201,18 +202,76 @@ describe('mail on a default start (outbox)', () => {
 describe('the mail queue', () => {
   test('a failure is logged: each retry, then the give-up', async () => {
     const smtp = await startSmtp();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-mail-'));
+    const database = await createTestDatabase();
     const lines: string[] = [];
-    const mailer = createMailer(loadConfig({ FOLIO_SMTP_URL: smtp.url }, { mailRetryDelaysMs: [10] }), (l) => lines.push(l));
+    const env = { FOLIO_DATA_DIR: dir, FOLIO_ADMIN_PASSWORD: 'admin-secret-1', FOLIO_SMTP_URL: smtp.url, ...(database ? { FOLIO_DATABASE_URL: database.url } : {}) };
+    const server = await createServer(loadConfig(env, { logRequests: false, mailRetryDelaysMs: [10] }), { log: (l) => lines.push(l) });
     try {
       smtp.refuseNext.push(451, 451);
-      mailer.send({ to: 'x@example.com', subject: 'Hi', text: 'text', html: '<p>html</p>' });
-      await mailer.idle();
+      await server.ctx.mailer.send({ to: 'x@example.com', subject: 'Hi', text: 'text', html: '<p>html</p>' });
+      await server.ctx.mailer.idle();
       assert.equal(smtp.attempts, 2);
       assert.equal(smtp.received.length, 0);
-      assert.match(lines[0], /failed \(attempt 1\), retrying in 10 ms/);
-      assert.match(lines[1], /not sent, giving up after 2 attempt/);
+      const mailLines = lines.filter((l) => l.startsWith('mail "Hi" to x@example.com'));
+      assert.match(mailLines[0], /failed \(attempt 1\), retrying in 10 ms/);
+      assert.match(mailLines[1], /not done, giving up after 2 attempt/);
+      // Given up: kept for a while as failed, without the message (it may hold a sign-up link).
+      const failed = await server.ctx.db.selectFrom('jobs').selectAll().where('kind', '=', 'mail').execute();
+      assert.deepEqual(failed.map((j) => [j.state, j.attempts, j.payload]), [['failed', 2, null]]);
     } finally {
-      await mailer.close();
+      await server.close();
+      await smtp.close();
+      await database?.drop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a mail queued in a transaction that rolls back is never sent', async () => {
+    const smtp = await startSmtp();
+    const s = await startServer({ FOLIO_SMTP_URL: smtp.url });
+    try {
+      const { ctx } = s.server;
+      await assert.rejects(
+        inTransaction(ctx, undefined, async (trx) => {
+          await ctx.mailer.send({ to: 'ghost@example.com', subject: 'Never', text: 't', html: '<p>h</p>' }, trx);
+          throw new Error('the write fails after queuing its mail');
+        }),
+        /the write fails/,
+      );
+      await inTransaction(ctx, undefined, (trx) => ctx.mailer.send({ to: 'kept@example.com', subject: 'Kept', text: 't', html: '<p>h</p>' }, trx));
+      await smtp.waitFor((m) => recipients(m) === 'kept@example.com');
+      await ctx.mailer.idle();
+      assert.deepEqual(smtp.received.map(recipients), ['kept@example.com']);
+      assert.equal(smtp.attempts, 1);
+    } finally {
+      await s.close();
+      await smtp.close();
+    }
+  });
+
+  test('a mail waiting for a retry when the server stops is delivered after the next start', async () => {
+    const down = await startSmtp();
+    const url = down.url;
+    await down.close(); // nothing listens there now
+    const first = await startServer({ FOLIO_SMTP_URL: url }, { mailRetryDelaysMs: [60_000] });
+    let second: FolioServer | null = null;
+    const smtp = await startSmtp();
+    try {
+      await first.server.ctx.mailer.send({ to: 'later@example.com', subject: 'Later', text: 't', html: '<p>h</p>' });
+      const jobs = () => first.server.ctx.db.selectFrom('jobs').selectAll().execute();
+      await waitUntil(async () => ((await jobs())[0]?.attempts === 1 ? true : undefined), 15_000, 'the first attempt');
+      await first.server.close();
+      // The next start (here with a reachable SMTP server), once the retry is due.
+      second = await createServer(loadConfig({ ...sameData(first), FOLIO_SMTP_URL: smtp.url }, { logRequests: false }), { log: () => {} });
+      await second.ctx.db.updateTable('jobs').set({ next_at: Date.now() }).execute();
+      second.ctx.jobs.wake();
+      await smtp.waitFor((m) => recipients(m) === 'later@example.com');
+      await second.ctx.mailer.idle();
+      assert.equal(smtp.received.length, 1);
+    } finally {
+      await second?.close();
+      await first.close();
       await smtp.close();
     }
   });
@@ -224,7 +283,7 @@ describe('the mail queue', () => {
       const { url } = await server.listen(0, '127.0.0.1');
       const res = await fetch(`${url}/auth/change`, { method: 'POST', headers: json, body: JSON.stringify({ contact: 'nobody@example.com', change_url: 'https://x.example/c' }) });
       assert.equal(res.status, 202);
-      server.ctx.mailer.send({ to: 'late@example.com', subject: 'Late', text: 't', html: '<p>h</p>' });
+      await server.ctx.mailer.send({ to: 'late@example.com', subject: 'Late', text: 't', html: '<p>h</p>' });
       await server.close();
       const mails = await readOutbox(dir);
       assert.deepEqual(mails.map(recipients), ['late@example.com']);

@@ -2,7 +2,7 @@
 // starts on a fresh data dir, answers the API and the admin UI, knows its own version, and stops
 // cleanly on SIGTERM.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -46,6 +46,68 @@ test('the production bundle starts, answers and stops cleanly', async () => {
     assert.equal(await exited, 0);
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+/** Pids of every process below `pid` (Linux / procps `ps`). */
+function descendants(pid: number): number[] {
+  const out = spawnSync('ps', ['-eo', 'pid=,ppid='], { encoding: 'utf8' }).stdout;
+  const rows = out.trim().split('\n').map((l) => l.trim().split(/\s+/).map(Number));
+  const found: number[] = [];
+  const walk = (p: number) => {
+    for (const [child, parent] of rows) if (parent === p) found.push(child), walk(child);
+  };
+  walk(pid);
+  return found;
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+test('npm start stops the server when a process manager signals npm alone', { skip: process.platform === 'win32' && 'POSIX signals' }, async () => {
+  assert.ok(fs.existsSync(bundle), `${bundle} is missing: run npm run build`);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-npm-start-'));
+  const npm = spawn('npm', ['start'], {
+    cwd: root,
+    env: { ...process.env, FOLIO_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', FOLIO_ADMIN_USERNAME: 'admin', FOLIO_ADMIN_PASSWORD: 'bundle-secret-1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let below: number[] = [];
+  try {
+    let out = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no start within 30 s: ${out}`)), 30_000);
+      npm.stdout.on('data', (d) => {
+        out += d;
+        const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(out);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
+      });
+      npm.once('exit', (code) => reject(new Error(`npm exited with ${code}: ${out}`)));
+    });
+    assert.equal((await fetch(`${url}/status`)).status, 200);
+    below = descendants(npm.pid!);
+    assert.ok(below.length >= 1, 'node runs below npm');
+    const npmExited = new Promise((resolve) => npm.once('exit', resolve));
+    process.kill(npm.pid!, 'SIGTERM'); // as `kill <npm pid>` does: npm alone
+    await npmExited;
+    const end = Date.now() + 5000;
+    while (below.some(alive) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(below.filter(alive), [], 'no process of npm start is left');
+    await assert.rejects(fetch(`${url}/status`), 'the port no longer answers');
+    assert.match(out, /npm exited: finishing requests in flight/);
+  } finally {
+    for (const pid of below.filter(alive)) process.kill(pid, 'SIGKILL');
+    if (npm.exitCode === null && npm.signalCode === null) npm.kill('SIGKILL');
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 });

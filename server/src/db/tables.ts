@@ -9,6 +9,7 @@ import type { ObjectsFamilyTables } from '../resources/objects/tables.js';
 import type { MediaTables } from '../resources/streams/tables.js';
 import type { PermissionTables } from '../resources/permissions/tables.js';
 import type { WebhookTables } from '../resources/webhooks/tables.js';
+import type { JobTables } from '../jobs/tables.js';
 
 type Bool = boolean | number;
 
@@ -100,4 +101,4 @@ export interface CoreTables {
   refresh_tokens: RefreshTokensTable;
 }
 
-export interface Database extends CoreTables, ObjectsFamilyTables, FolderTables, AccountsTables, MediaTables, LegacyTables, WebhookTables, HistoryTables, PermissionTables {}
+export interface Database extends CoreTables, ObjectsFamilyTables, FolderTables, AccountsTables, MediaTables, LegacyTables, WebhookTables, HistoryTables, PermissionTables, JobTables {}

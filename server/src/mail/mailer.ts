@@ -1,12 +1,16 @@
 // Outgoing mail with nodemailer: over SMTP when FOLIO_SMTP_URL is set, otherwise each message is
 // built by nodemailer's stream transport and written as an .eml file to $FOLIO_DATA_DIR/outbox/.
-// send() only queues: a request never waits for mail nor fails because of it. A transient failure
-// is retried after each of config.mailRetryDelaysMs; a permanent one (SMTP 5xx) or the last retry
-// is logged and dropped. close() gives every waiting message one last try.
+// send() only queues — a `mail` job in the database (jobs/queue.ts), inside the caller's
+// transaction when there is one, so a rolled-back signup sends nothing — and any instance's
+// worker delivers it. A transient failure is retried after each of config.mailRetryDelaysMs; a
+// permanent one (SMTP 5xx) or the last retry is logged and given up.
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import type { Transaction } from 'kysely';
 import type { Config } from '../config.js';
+import type { Database } from '../db/tables.js';
+import type { JobQueue } from '../jobs/queue.js';
 
 export interface MailMessage {
   to: string;
@@ -16,11 +20,11 @@ export interface MailMessage {
 }
 
 export interface Mailer {
-  /** Queue a message; never throws, never blocks. */
-  send(message: MailMessage): void;
-  /** Resolves when every queued message was delivered or given up. */
+  /** Queue a message: in `trx` when given (then it goes out only if that commits). Never waits for delivery. */
+  send(message: MailMessage, trx?: Transaction<Database>): Promise<void>;
+  /** Resolves when no mail is queued any more (each delivered or given up), on any instance. */
   idle(): Promise<void>;
-  /** Stop waiting between retries, give each waiting message a last try, close the transport. */
+  /** Close the transport (after the job queue stopped). */
   close(): Promise<void>;
 }
 
@@ -44,7 +48,10 @@ async function writeEml(outbox: string, content: Buffer): Promise<string> {
   return name;
 }
 
-export function createMailer(config: Config, log: (line: string) => void): Mailer {
+/** The `mail` job kind. */
+export const MAIL_JOB = 'mail';
+
+export function createMailer(config: Config, jobs: JobQueue): Mailer {
   const outbox = path.join(config.dataDir, 'outbox');
   // nodemailer (about 15 MB resident) is loaded with the first message, not at start.
   let transport: Promise<Transport> | null = null;
@@ -55,61 +62,25 @@ export function createMailer(config: Config, log: (line: string) => void): Maile
         : (nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }) as unknown as Transport),
     ));
 
-  const pending = new Set<Promise<void>>();
-  const wakers = new Set<() => void>();
-  let closing = false;
-
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      if (closing) return resolve();
-      const wake = () => {
-        clearTimeout(timer);
-        wakers.delete(wake);
-        resolve();
-      };
-      const timer = setTimeout(wake, ms);
-      wakers.add(wake);
-    });
-
-  async function deliver(message: MailMessage): Promise<void> {
-    const info = await (await openTransport()).sendMail({ from: config.mailFrom, ...message });
-    if (!config.smtpUrl) await writeEml(outbox, info.message as Buffer);
-  }
-
-  async function deliverWithRetries(message: MailMessage): Promise<void> {
-    for (let attempt = 0; ; attempt++) {
-      const lastChance = closing;
-      try {
-        await deliver(message);
-        return;
-      } catch (err) {
-        const delay = config.mailRetryDelaysMs[attempt];
-        const what = `mail "${message.subject}" to ${message.to}`;
-        if (isPermanent(err) || delay === undefined || lastChance) {
-          log(`${what} not sent, giving up after ${attempt + 1} attempt(s): ${(err as Error).message}`);
-          return;
-        }
-        log(`${what} failed (attempt ${attempt + 1}), retrying in ${delay} ms: ${(err as Error).message}`);
-        await sleep(delay);
-      }
-    }
-  }
+  jobs.define<MailMessage>(MAIL_JOB, {
+    retryDelaysMs: config.mailRetryDelaysMs,
+    isPermanent,
+    describe: (m) => `mail "${m.subject}" to ${m.to}`,
+    async run(message) {
+      const info = await (await openTransport()).sendMail({ from: config.mailFrom, ...message });
+      if (!config.smtpUrl) await writeEml(outbox, info.message as Buffer);
+    },
+  });
 
   return {
-    send(message) {
-      const p: Promise<void> = deliverWithRetries(message)
-        .catch((err) => log(`mail queue error: ${(err as Error)?.stack ?? err}`))
-        .finally(() => pending.delete(p));
-      pending.add(p);
+    async send(message, trx) {
+      const { to, subject, text, html } = message;
+      await jobs.enqueue(MAIL_JOB, { to, subject, text, html }, { trx });
     },
-    async idle() {
-      while (pending.size) await Promise.allSettled([...pending]);
-    },
+    idle: () => jobs.idle(MAIL_JOB),
     async close() {
-      closing = true;
-      for (const wake of [...wakers]) wake();
-      await this.idle();
       if (transport) (await transport).close();
+      transport = null;
     },
   };
 }

@@ -13,6 +13,12 @@ export interface TestSmtp {
   refuseNext: number[];
   /** How many messages were offered (accepted or refused). */
   attempts: number;
+  /** Messages whose answer is held back now (see hold). */
+  held: number;
+  /** Held messages whose sender went away meanwhile (counted when it does; never received). */
+  dropped: number;
+  /** Hold back the answer to every message until the returned function is called. */
+  hold(): () => void;
   /** Resolves with the first received message matching, polling up to `ms`. */
   waitFor(match: (m: ParsedMail) => boolean, ms?: number): Promise<ParsedMail>;
   close(): Promise<void>;
@@ -34,17 +40,43 @@ export async function startSmtp(): Promise<TestSmtp> {
     received: [],
     refuseNext: [],
     attempts: 0,
+    held: 0,
+    dropped: 0,
+    hold() {
+      let release!: () => void;
+      gate = new Promise<void>((resolve) => (release = resolve));
+      return () => {
+        gate = null;
+        release();
+      };
+    },
     waitFor: (match, ms = 5000) => waitUntil(() => state.received.find(match), ms, 'a mail'),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+  let gate: Promise<void> | null = null;
+  const held = new Set<string>();
+  const gone = new Set<string>();
   const server = new SMTPServer({
     authOptional: true,
+    onClose(session) {
+      if (!held.has(session.id)) return;
+      gone.add(session.id);
+      state.dropped++;
+    },
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
-    onData(stream, _session, callback) {
+    onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', async () => {
+        if (gate) {
+          state.held++;
+          held.add(session.id);
+          await gate;
+          held.delete(session.id);
+          state.held--;
+          if (gone.has(session.id)) return;
+        }
         state.attempts++;
         const code = state.refuseNext.shift();
         if (code) {

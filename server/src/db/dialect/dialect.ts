@@ -1,7 +1,7 @@
 // What differs between the database engines, as one small interface per concern; sqlite.ts and
 // postgres.ts each implement all of them. Everything else talks to the database through kysely
 // only, so the same query runs on either engine.
-import type { ColumnDefinitionBuilder, Kysely, RawBuilder } from 'kysely';
+import type { ColumnDefinitionBuilder, Kysely, RawBuilder, SelectQueryBuilder } from 'kysely';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -48,8 +48,19 @@ export interface DriverErrors {
   isUnstorableText(err: unknown): boolean;
 }
 
+/** Queue tables (jobs, webhook deliveries): how a claim passes over rows another claim holds. */
+export interface RowLocks {
+  /**
+   * The rows a claim's subquery picks, locked for the claiming statement and skipping rows other
+   * claims hold (PostgreSQL: FOR UPDATE SKIP LOCKED). SQLite runs one writing statement at a time
+   * (the database lock), so the query is used as it is.
+   */
+  skipLocked<Q extends SelectQueryBuilder<any, any, any>>(query: Q): Q;
+}
+
 export interface SqlDialect {
   readonly name: DialectName;
+  readonly locks: RowLocks;
   readonly search: ObjectSearch;
   readonly json: JsonText;
   readonly schema: SchemaDialect;

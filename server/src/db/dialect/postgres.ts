@@ -22,7 +22,7 @@ import {
   type TransactionSettings,
 } from 'kysely';
 import type { DataVersion } from '../data-version.js';
-import type { DriverErrors, JsonText, ObjectSearch, SchemaDialect, SqlDialect } from './dialect.js';
+import type { DriverErrors, JsonText, ObjectSearch, RowLocks, SchemaDialect, SqlDialect } from './dialect.js';
 import { searchWords } from './search-words.js';
 
 /**
@@ -140,7 +140,8 @@ export async function installDatabaseUpkeep(db: Kysely<any>): Promise<void> {
       end $$`).execute(trx);
     const tables = await sql<{ name: string }>`select table_name as name from information_schema.tables
       where table_schema = current_schema() and table_type = 'BASE TABLE'
-        and table_name not in ('folio_data_version', 'kysely_migration', 'kysely_migration_lock')`.execute(trx);
+        and table_name not in ('folio_data_version', 'kysely_migration', 'kysely_migration_lock', 'jobs')`.execute(trx);
+    // (jobs: the queue's claims and lease renewals change nothing any cached read shows.)
     const bump = (row: number) => sql.raw(`folio_bump_version('${row}')`);
     for (const { name } of tables.rows) {
       const t = sql.table(name);
@@ -302,4 +303,6 @@ const errors: DriverErrors = {
   isUnstorableText: (err) => ['22021', '22P05'].includes(sqlState(err)),
 };
 
-export const postgresDialect: SqlDialect = { name: 'postgres', search, json, schema, errors };
+const locks: RowLocks = { skipLocked: (query) => query.forUpdate().skipLocked() as typeof query };
+
+export const postgresDialect: SqlDialect = { name: 'postgres', search, json, schema, errors, locks };

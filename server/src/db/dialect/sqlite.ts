@@ -2,7 +2,7 @@
 // binding booleans (better-sqlite3 refuses JS booleans), and SQLite-only SQL (FTS5 lives here too).
 import Database from 'better-sqlite3';
 import type { DataVersion } from '../data-version.js';
-import type { DriverErrors, JsonText, ObjectSearch, SchemaDialect, SqlDialect } from './dialect.js';
+import type { DriverErrors, JsonText, ObjectSearch, RowLocks, SchemaDialect, SqlDialect } from './dialect.js';
 import { searchWords } from './search-words.js';
 import {
   CompiledQuery,
@@ -232,4 +232,6 @@ const errors: DriverErrors = {
   isUnstorableText: () => false,
 };
 
-export const sqliteDialect: SqlDialect = { name: 'sqlite', search, json, schema, errors };
+const locks: RowLocks = { skipLocked: (query) => query };
+
+export const sqliteDialect: SqlDialect = { name: 'sqlite', search, json, schema, errors, locks };

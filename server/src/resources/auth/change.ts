@@ -33,17 +33,21 @@ export function credentialChangeRoutes(ctx: AppContext, mailer: Mailer): RouteDe
         const user = await findUserByEmail(ctx.db, contact);
         // Blocked or trashed accounts get nothing: a new password would not let them in.
         if (user && !user.blocked && user.email) {
-          const uuid = await ctx.db.transaction().execute((trx) => issueAccountToken(trx, user.id, 'change'));
-          mailer.send(
-            linkMail({
-              to: user.email,
-              subject: 'Change your password',
-              name: user.name ?? user.username,
-              intro: 'Someone asked to change the password of your account. To choose a new one, open this link within 24 hours:',
-              link: linkWithParams(changeUrl, { uuid }),
-              outro: 'If you did not ask for this, ignore this message: your password stays as it is.',
-            }),
-          );
+          // The token and its mail commit together (a mail is never sent for a token that is not there).
+          await inTransaction(ctx, undefined, async (trx) => {
+            const uuid = await issueAccountToken(trx, user.id, 'change');
+            await mailer.send(
+              linkMail({
+                to: user.email!,
+                subject: 'Change your password',
+                name: user.name ?? user.username,
+                intro: 'Someone asked to change the password of your account. To choose a new one, open this link within 24 hours:',
+                link: linkWithParams(changeUrl, { uuid }),
+                outro: 'If you did not ask for this, ignore this message: your password stays as it is.',
+              }),
+              trx,
+            );
+          });
         }
         res.status(202).end();
       },

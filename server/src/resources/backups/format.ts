@@ -14,8 +14,11 @@ export const FORMAT_VERSION = 1;
 export const HEADER_ENTRY = 'folio-backup.json';
 export const MANIFEST_ENTRY = 'manifest.json';
 
-/** Sessions are not backed up: after a restore everyone signs in again. */
-export const SKIPPED_TABLES = new Set(['refresh_tokens']);
+/**
+ * Sessions are not backed up: after a restore everyone signs in again. Nor are queued jobs
+ * (issue 21, the job queue): a restore must not send a backup's old mails again.
+ */
+export const SKIPPED_TABLES = new Set(['refresh_tokens', 'jobs']);
 
 export interface Digest {
   size: number;

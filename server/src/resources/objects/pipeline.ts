@@ -54,10 +54,12 @@ export interface ObjectsRuntime {
   observers: ObjectObserver[];
   /** Changes recorded so far by the unit of work running in a transaction. */
   units: WeakMap<Transaction<Database>, ObjectChange[]>;
+  /** Work to run after the commit of the unit of work in a transaction (whenCommitted). */
+  commitHooks: WeakMap<Transaction<Database>, Array<() => void>>;
 }
 
 export function createObjectsRuntime(): ObjectsRuntime {
-  return { extensions: [], guards: [], observers: [], units: new WeakMap() };
+  return { extensions: [], guards: [], observers: [], units: new WeakMap(), commitHooks: new WeakMap() };
 }
 
 /** Hook point 1: every write guard, in order; the first refusal wins. */
@@ -95,6 +97,17 @@ function afterCommit(ctx: AppContext, changes: ObjectChange[]): void {
 }
 
 /**
+ * Run `fn` once the unit of work `trx` belongs to has committed (never on rollback), e.g. wake a
+ * queue worker for a job queued inside it. False when `trx` is no unit of work (nothing is kept).
+ */
+export function whenCommitted(ctx: AppContext, trx: Transaction<Database>, fn: () => void): boolean {
+  const hooks = ctx.objects.commitHooks.get(trx);
+  if (!hooks) return false;
+  hooks.push(fn);
+  return true;
+}
+
+/**
  * Run `work` as a unit of work: inside `trx` when the caller has one (its unit collects the
  * changes), else in a transaction of its own or one shared with other writes waiting at the same
  * time (group commit, see db/write-batch.ts); observers hear of the changes after the commit.
@@ -112,22 +125,33 @@ export async function inTransaction<T>(
     return work(trx);
   }
   let changes: ObjectChange[] = [];
+  let hooks: Array<() => void> = [];
   // `alone`: work with effects outside the database (moving a file into place) must not share a
   // batch, which runs its writes again when one of them fails.
   const run = opts.alone ? <R>(w: (t: Transaction<Database>) => Promise<R>) => ctx.db.transaction().execute(w) : ctx.writes.run;
   const result = await run(async (t) => {
     // A batch that failed runs each write again alone: only the last run's changes count.
     changes = [];
+    hooks = [];
     ctx.objects.units.set(t, changes);
+    ctx.objects.commitHooks.set(t, hooks);
     try {
       const out = await work(t);
       await recordUnit(ctx, t, changes);
       return out;
     } finally {
       ctx.objects.units.delete(t);
+      ctx.objects.commitHooks.delete(t);
     }
   });
   afterCommit(ctx, changes);
+  for (const hook of hooks) {
+    try {
+      hook();
+    } catch (err) {
+      ctx.log(`after-commit hook failed: ${(err as Error)?.stack ?? err}`);
+    }
+  }
   return result;
 }
 

@@ -66,22 +66,26 @@ export function signupRoutes(ctx: AppContext, mailer: Mailer): RouteDef[] {
         const a = validateAttributes(ctx, 'users', { ...attributes, email }, true);
         const passwordHash = await hashPassword(a.password as string);
         const { password: _p, ...profile } = a;
-        const { id, uuid } = await inTransaction(ctx, undefined, async (trx) => {
+        // The activation mail is queued in the signup's transaction: no account, no mail.
+        const id = await inTransaction(ctx, undefined, async (trx) => {
           const input = { attributes: { ...profile, email, status: 'draft' }, own: { passwordHash, verified: null } };
           const userId = await createObject(ctx, 'users', input, null, trx);
-          return { id: userId, uuid: await issueAccountToken(trx, userId, 'activation') };
+          const uuid = await issueAccountToken(trx, userId, 'activation');
+          const created = await getUser(trx, userId);
+          await mailer.send(
+            linkMail({
+              to: email,
+              subject: 'Activate your account',
+              name: created.name ?? created.username,
+              intro: 'Thank you for signing up. To activate your account, open this link within 24 hours:',
+              link: linkWithParams(activationUrl, { uuid, redirect_url: redirectUrl }),
+              outro: 'If you did not sign up, ignore this message: the account stays inactive.',
+            }),
+            trx,
+          );
+          return userId;
         });
         const user = await getUser(ctx.db, id);
-        mailer.send(
-          linkMail({
-            to: email,
-            subject: 'Activate your account',
-            name: user.name ?? user.username,
-            intro: 'Thank you for signing up. To activate your account, open this link within 24 hours:',
-            link: linkWithParams(activationUrl, { uuid, redirect_url: redirectUrl }),
-            outro: 'If you did not sign up, ignore this message: the account stays inactive.',
-          }),
-        );
         sendResource(req, res, signupResource(req, user), { status: 202, headers: { Location: resourceUrl(req, `/users/${id}`) } });
       },
     },

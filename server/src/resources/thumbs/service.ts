@@ -1,6 +1,7 @@
 // Thumbnails of media objects: presets and (with FOLIO_THUMBS_ALLOW_ANY) free options, generated
-// with sharp now or in the background (`async` preset), cached on disk by (stream, options) and
-// remembered as not acceptable when sharp cannot read the file.
+// with sharp now or in the background (`async` preset: a `thumbnail` job in the database that any
+// instance renders), cached on disk by (stream, options) and remembered as not acceptable when
+// sharp cannot read the file.
 import crypto from 'node:crypto';
 import fsp from 'node:fs/promises';
 import type { AppContext } from '../../context.js';
@@ -114,8 +115,17 @@ const specKey = (spec: ThumbSpec) =>
 /** Thumbnails rendered at the same time: bounds CPU and decoder memory; others wait their turn. */
 const MAX_PARALLEL_RENDERS = 2;
 
+/** The job kind of `async` thumbnails, and what it carries. */
+const THUMBNAIL_JOB = 'thumbnail';
+interface ThumbnailJob {
+  uuid: string;
+  spec: ThumbSpec;
+}
+/** An async thumbnail that could not be made (not the source's fault) is tried again after these. */
+const THUMBNAIL_RETRY_DELAYS_MS = [1000, 10_000, 60_000];
+
 export class ThumbService {
-  /** Generations in progress, by target file, so one thumbnail is never made twice at once. */
+  /** Generations in progress in this process, by target file, so one thumbnail is never made twice at once. */
   private jobs = new Map<string, Promise<boolean>>();
   private rendering = 0;
   private waiting: Array<() => void> = [];
@@ -134,7 +144,19 @@ export class ThumbService {
   constructor(
     private ctx: AppContext,
     private streams: StreamService,
-  ) {}
+  ) {
+    ctx.jobs.define<ThumbnailJob>(THUMBNAIL_JOB, {
+      retryDelaysMs: THUMBNAIL_RETRY_DELAYS_MS,
+      describe: (job) => `thumbnail of stream ${job.uuid}`,
+      run: async (job) => {
+        const stream = await this.streams.findStream(job.uuid);
+        if (!stream) return; // deleted meanwhile
+        const { file, marker } = this.names(stream, job.spec);
+        if ((await this.ctx.storage.exists(file)) || (await this.ctx.storage.exists(marker))) return;
+        await this.generate(stream, job.spec);
+      },
+    });
+  }
 
   private names(stream: StreamView, spec: ThumbSpec) {
     const key = specKey(spec);
@@ -199,7 +221,11 @@ export class ThumbService {
     if (await storage.exists(file)) return { ready: true, acceptable: true, path };
     if (await storage.exists(marker)) return { ready: false, acceptable: false };
     if (request.async) {
-      if (!this.jobs.has(`${stream.uuid}/${name}`)) this.ctx.tasks.run(`thumbnail ${stream.uuid}`, () => this.generate(stream, request.spec));
+      // Queued once per (stream, options) while pending; whichever instance is free renders it.
+      if (!this.jobs.has(`${stream.uuid}/${name}`)) {
+        const job: ThumbnailJob = { uuid: stream.uuid, spec: request.spec };
+        await this.ctx.jobs.enqueue(THUMBNAIL_JOB, job, { dedupeKey: `${THUMBNAIL_JOB}:${stream.uuid}:${specKey(request.spec)}` });
+      }
       return { ready: false, acceptable: true, path };
     }
     const ok = await this.generate(stream, request.spec);

@@ -1,11 +1,15 @@
 // The delivery queue of webhooks, kept in `webhook_deliveries`. `enqueue` writes one row per
 // matching enabled webhook inside the object write's transaction; the worker claims due rows
-// with a lease (a conditional UPDATE, so two instances never send the same attempt), builds the
+// with a lease (jobs/lease.ts, shared with the job queue: two instances never send the same
+// attempt) in the worker loop of jobs/worker-loop.ts, builds the
 // body once at the first attempt and keeps it, so every retry sends the same bytes and
 // signature. Failed attempts are retried after each delay of the schedule, then given up.
 import crypto from 'node:crypto';
 import type { Insertable, Kysely, Transaction } from 'kysely';
+import type { SqlDialect } from '../../db/dialect/dialect.js';
 import type { Database } from '../../db/tables.js';
+import { claimDue, createPruner, nextLook } from '../../jobs/lease.js';
+import { createWorkerLoop } from '../../jobs/worker-loop.js';
 import { nowIso } from '../../db/time.js';
 import type { Resource } from '../../http/jsonapi.js';
 import type { ObjectChange } from '../objects/changes.js';
@@ -16,6 +20,7 @@ import type { WebhookDeliveriesTable } from './tables.js';
 
 export interface QueueOptions {
   db: Kysely<Database>;
+  dialect: SqlDialect;
   log: (line: string) => void;
   /** Waits before the 2nd, 3rd… attempt; its length + 1 is the number of tries. */
   retryDelaysMs: number[];
@@ -47,9 +52,6 @@ export interface DeliveryQueue {
 
 /** Longest a claim holds a row past the answer timeout (a crashed worker's rows return then). */
 const LEASE_MARGIN_MS = 30_000;
-/** Days a finished (delivered or failed) delivery stays in the list, and how often old ones are deleted. */
-const KEEP_DAYS = 30;
-const PRUNE_EVERY_MS = 3_600_000;
 /** Rows per INSERT (SQLite allows 32,766 bound values; a row binds about 12). */
 const INSERT_CHUNK = 500;
 
@@ -70,10 +72,6 @@ export function createDeliveryQueue(opts: QueueOptions): DeliveryQueue {
   const leaseMs = opts.timeoutMs + LEASE_MARGIN_MS;
   const maxAttempts = opts.retryDelaysMs.length + 1;
 
-  let stopped = true;
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
-  let again = false;
   const inFlight = new Set<AbortController>();
   const attempts = new Set<Promise<void>>();
 
@@ -111,36 +109,6 @@ export function createDeliveryQueue(opts: QueueOptions): DeliveryQueue {
       }
     }
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) await trx.insertInto('webhook_deliveries').values(rows.slice(i, i + INSERT_CHUNK)).execute();
-  }
-
-  /**
-   * Claim up to `n` due rows for this worker. Each claim is a conditional UPDATE that only one
-   * instance can win; on PostgreSQL the same is `SELECT … FOR UPDATE SKIP LOCKED` in the UPDATE.
-   */
-  async function claimDue(n: number): Promise<number[]> {
-    const now = Date.now();
-    const due = await db
-      .selectFrom('webhook_deliveries')
-      .select('id')
-      .where('state', '=', 'pending')
-      .where('next_at', '<=', now)
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-      .orderBy('next_at')
-      .orderBy('id')
-      .limit(n)
-      .execute();
-    const claimed: number[] = [];
-    for (const { id } of due) {
-      const res = await db
-        .updateTable('webhook_deliveries')
-        .set({ lease_until: now + leaseMs, lease_owner: owner })
-        .where('id', '=', id)
-        .where('state', '=', 'pending')
-        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-        .executeTakeFirst();
-      if (Number(res.numUpdatedRows) === 1) claimed.push(id);
-    }
-    return claimed;
   }
 
   /** The exact bytes of a delivery: built from the object as it reads now, once. */
@@ -209,66 +177,19 @@ export function createDeliveryQueue(opts: QueueOptions): DeliveryQueue {
     }
   }
 
-  /** When the worker should look again: the next due row of this instance's view, at most pollMs away. */
-  async function nextLook(): Promise<number> {
-    const now = Date.now();
-    const next = await db
-      .selectFrom('webhook_deliveries')
-      .select((eb) => eb.fn.min('next_at').as('at'))
-      .where('state', '=', 'pending')
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-      .executeTakeFirst();
-    const at = next?.at === null || next?.at === undefined ? Infinity : Number(next.at);
-    return Math.max(10, Math.min(opts.pollMs, at - now));
-  }
+  const pruneOld = createPruner(db, 'webhook_deliveries');
 
-  let lastPrune = 0;
-  /** Finished deliveries are kept KEEP_DAYS days (the deliveries list is a log, not an archive). */
-  async function pruneOld(): Promise<void> {
-    if (Date.now() - lastPrune < PRUNE_EVERY_MS) return;
-    lastPrune = Date.now();
-    const before = nowIso(new Date(Date.now() - KEEP_DAYS * 86_400_000));
-    await db.deleteFrom('webhook_deliveries').where('state', '!=', 'pending').where('created', '<', before).execute();
-  }
-
-  async function drain(): Promise<void> {
+  async function drain(stopping: () => boolean): Promise<void> {
     await pruneOld();
-    do {
-      again = false;
-      while (!stopped) {
-        const ids = await claimDue(opts.concurrency);
-        if (!ids.length) break;
-        await Promise.all(
-          ids.map((id) => attempt(id).catch((err) => log(`webhook delivery ${id} failed: ${(err as Error)?.stack ?? err}`))),
-        );
-      }
-    } while (again && !stopped);
-  }
-
-  function schedule(ms: number) {
-    if (stopped) return;
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(wake, ms);
-    timer.unref?.();
-  }
-
-  function wake(): void {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
+    while (!stopping()) {
+      const ids = await claimDue(db, opts.dialect, { table: 'webhook_deliveries', owner, leaseMs, limit: opts.concurrency });
+      if (!ids.length) break;
+      await Promise.all(ids.map((id) => attempt(id).catch((err) => log(`webhook delivery ${id} failed: ${(err as Error)?.stack ?? err}`))));
     }
-    running = drain()
-      .then(() => (stopped ? 0 : nextLook()))
-      .then((ms) => schedule(ms))
-      .catch((err) => {
-        if (!stopped) log(`webhook queue: ${(err as Error)?.stack ?? err}`);
-        schedule(opts.pollMs);
-      })
-      .finally(() => {
-        running = null;
-      });
   }
+
+  const loop = createWorkerLoop({ name: 'webhook queue', log, pollMs: opts.pollMs, drain, nextLook: () => nextLook(db, 'webhook_deliveries', opts.pollMs) });
+  const wake = () => loop.wake();
 
   return {
     enqueue,
@@ -325,21 +246,14 @@ export function createDeliveryQueue(opts: QueueOptions): DeliveryQueue {
       if (Number(res.numUpdatedRows)) wake();
       return Number(res.numUpdatedRows) === 1;
     },
-    start() {
-      if (!stopped) return;
-      stopped = false;
-      wake();
-    },
+    start: () => loop.start(),
     async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      timer = null;
       // Attempts under way may finish (as requests in flight do) for up to the answer timeout;
       // those still waiting then are abandoned, not counted, and sent again after a restart.
       const abandon = setTimeout(() => {
         for (const ac of inFlight) ac.abort();
       }, opts.timeoutMs);
-      await running;
+      await loop.stop();
       await Promise.allSettled([...attempts]);
       clearTimeout(abandon);
     },

@@ -1,0 +1,20 @@
+// The job queue's table (migration 0090-jobs).
+import type { Generated } from 'kysely';
+
+export interface JobsTable {
+  id: Generated<number>;
+  kind: string;
+  payload: string | null;
+  dedupe_key: string | null;
+  state: 'pending' | 'failed';
+  attempts: Generated<number>;
+  last_error: string | null;
+  created: string;
+  next_at: number;
+  lease_until: number | null;
+  lease_owner: string | null;
+}
+
+export interface JobTables {
+  jobs: JobsTable;
+}
