@@ -66,6 +66,15 @@ describe('behind a trusted proxy (FOLIO_TRUST_PROXY=loopback)', () => {
     assert.equal(await selfLink(s, FORWARDED), 'https://cms.example.org/nowhere');
     assert.equal(await selfLink(s, {}), `${s.url}/nowhere`);
   });
+
+  test('…cached answers too: each forwarded host gets its own links', async () => {
+    const list = async (headers: Record<string, string>) => (await s.request('GET', '/documents', { headers })).body.links.self;
+    for (let i = 0; i < 2; i++) {
+      assert.equal(await list(FORWARDED), 'https://cms.example.org/documents');
+      assert.equal(await list({ ...FORWARDED, 'X-Forwarded-Host': 'other.example.org' }), 'https://other.example.org/documents');
+      assert.equal(await list({}), `${s.url}/documents`);
+    }
+  });
 });
 
 describe('behind one proxy that appends to X-Forwarded-For (FOLIO_TRUST_PROXY=1)', () => {
