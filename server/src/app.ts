@@ -147,7 +147,8 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   const app = express();
   app.locals.ctx = ctx;
   app.disable('x-powered-by');
-  app.set('trust proxy', false);
+  // FOLIO_TRUST_PROXY (issue 21, proxies): req.ip, req.protocol and req.host follow X-Forwarded-* only from trusted proxies.
+  app.set('trust proxy', config.trustProxy);
   const parseQuery = (str: string) => qs.parse(str, { depth: 4, arrayLimit: 100, parameterLimit: 1000 });
   app.set('query parser', parseQuery);
   // express 5 parses the query string again on every read of req.query: parse it once.

@@ -1,5 +1,6 @@
 // The only reader of process.env: turns the environment into a typed, validated Config with the
 // contract's defaults. A bad value throws ConfigError naming the variable (main.ts prints it).
+import net from 'node:net';
 import path from 'node:path';
 
 /** Where stream files and thumbnails live (FOLIO_STORAGE_URL). */
@@ -49,8 +50,13 @@ export interface Config {
   legacyWritableTypes: string[] | null;
   /** Log one line per request (tests and the benchmark turn it off). */
   logRequests: boolean;
-  /** Base URL override for links (otherwise taken from the request). */
+  /** FOLIO_PUBLIC_URL: the base URL of links and token issuers, without a trailing slash (otherwise taken from the request). */
   baseUrl: string | null;
+  /**
+   * FOLIO_TRUST_PROXY, express's `trust proxy`: false (default: the socket's address is the
+   * client), a number of proxy hops, or the addresses/CIDR ranges/named ranges of trusted proxies.
+   */
+  trustProxy: TrustProxy;
   /** Path of the better-sqlite3 native addon to load instead of the installed one (the desktop app,
    *  run from a checkout, passes one built for Electron's ABI); never read from the environment. */
   sqliteNativeBinding: string | null;
@@ -84,6 +90,8 @@ export interface Config {
    */
   stopWithParent: boolean;
 }
+
+export type TrustProxy = false | number | string[];
 
 export class ConfigError extends Error {}
 
@@ -129,6 +137,71 @@ function list(env: Env, name: string): string[] | null {
   const v = str(env, name);
   if (v === null) return null;
   return v.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+/** The named ranges express (proxy-addr) knows. */
+const PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const MAX_PROXY_HOPS = 16;
+
+/** Whether `mask` is a contiguous IPv4 netmask (255.255.240.0), as proxy-addr requires. */
+function isNetmask(mask: string): boolean {
+  if (net.isIPv4(mask) === false) return false;
+  const bits = mask.split('.').reduce((n, octet) => n * 256 + Number(octet), 0);
+  const inverted = 2 ** 32 - 1 - bits;
+  return bits !== 0 && (inverted & (inverted + 1)) === 0;
+}
+
+/** One entry of a trusted-proxy list: a named range, an IP address, `IP/prefix` or `IPv4/netmask`. */
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_RANGES.has(entry)) return true;
+  const slash = entry.lastIndexOf('/');
+  const address = slash === -1 ? entry : entry.slice(0, slash);
+  const kind = address.includes('%') ? 0 : net.isIP(address);
+  if (kind === 0) return false;
+  if (slash === -1) return true;
+  const range = entry.slice(slash + 1);
+  if (/^\d{1,3}$/.test(range)) return Number(range) >= 1 && Number(range) <= (kind === 4 ? 32 : 128);
+  return kind === 4 && isNetmask(range);
+}
+
+/**
+ * FOLIO_TRUST_PROXY: unset or `off` → false; a number of hops (1 for one reverse proxy); or a
+ * comma-separated list of trusted proxies (`loopback`, `10.0.0.0/8`, `192.168.1.5`…). `true`
+ * (trust every hop) is refused: the left-most X-Forwarded-For entry is whatever the client sent.
+ */
+function trustProxyConfig(env: Env): TrustProxy {
+  const name = 'FOLIO_TRUST_PROXY';
+  const raw = str(env, name)?.trim() ?? '';
+  const expected = `expected a number of proxy hops (1 to ${MAX_PROXY_HOPS}), or a comma-separated list of loopback, linklocal, uniquelocal, IP addresses and CIDR ranges`;
+  if (raw === '' || ['off', 'false', '0'].includes(raw.toLowerCase())) return false;
+  if (['on', 'true', 'yes'].includes(raw.toLowerCase())) {
+    throw new ConfigError(`${name}=${raw} would trust any X-Forwarded-For a client sends; ${expected}`);
+  }
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops > MAX_PROXY_HOPS) throw new ConfigError(`${name} must be at most ${MAX_PROXY_HOPS} hops, got ${raw}`);
+    return hops;
+  }
+  const entries = raw.split(',').map((e) => e.trim());
+  const bad = entries.find((e) => !isProxyEntry(e));
+  if (bad !== undefined) throw new ConfigError(`${name} has an invalid entry "${bad}": ${expected}`);
+  return entries;
+}
+
+/** FOLIO_PUBLIC_URL: an http(s) URL without credentials, query or fragment; kept without a trailing slash. */
+function publicUrl(env: Env): string | null {
+  const raw = str(env, 'FOLIO_PUBLIC_URL');
+  if (raw === null) return null;
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    // reported below
+  }
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.username || url.password || url.search || url.hash || raw.includes('?') || raw.includes('#')) {
+    throw new ConfigError(`FOLIO_PUBLIC_URL must be an http(s) URL without credentials, query or fragment (e.g. https://cms.example.org), got "${raw}"`);
+  }
+  return url.toString().replace(/\/+$/, '');
 }
 
 const S3_PARAMS = new Set(['endpoint', 'region', 'path_style']);
@@ -238,7 +311,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     requireApiKey: flag(env, 'FOLIO_REQUIRE_API_KEY'),
     legacyWritableTypes: list(env, 'FOLIO_LEGACY_WRITABLE_TYPES'),
     logRequests: true,
-    baseUrl: null,
+    baseUrl: publicUrl(env),
+    trustProxy: trustProxyConfig(env),
     sqliteNativeBinding: null,
     databasePoolSize: 10,
     requestTimeoutMs: 10 * 60 * 1000,

@@ -1,9 +1,13 @@
-// Two Folio processes on one database (in the PostgreSQL pass one PostgreSQL database; on SQLite
-// one file, shared by both processes) and one data folder, with the JWT secret the data keeps:
-// writes spread over both are read on the other at once; one is killed with SIGKILL mid-load and
-// every acknowledged write is still there; the mail it was sending and the async thumbnail it
-// had queued are done by the survivor once the dead one's lease runs out.
+// Two Folio processes on one database and one bucket (s3rver on loopback), with the JWT secret the
+// data keeps. In the PostgreSQL pass each process has a data folder of its own, as instances on
+// different machines share no disk (the secret is then in the database); on SQLite the database
+// file is in the data folder, so both share that folder, but the files are in the bucket all the
+// same. A file uploaded on one is downloaded (Range) on the other; writes spread over both are
+// read on the other at once; one is killed with SIGKILL mid-load and every acknowledged write is
+// still there; the mail it was sending and the async thumbnail it had queued are done by the
+// survivor once the dead one's lease runs out, the thumbnail put into the bucket and served.
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,13 +15,18 @@ import { after, before, test } from 'node:test';
 import sharp from 'sharp';
 import { startChildServer, type ChildServer } from './helpers/child-server.js';
 import { connectOutside } from './helpers/outside.js';
+import { startS3, type TestBucket } from './helpers/s3.js';
 import { ADMIN } from './helpers/server.js';
 import { recipients, startSmtp, waitUntil, type TestSmtp } from './helpers/smtp.js';
 import { createTestDatabase, type TestDatabase } from './helpers/test-database.js';
 
 const JSONAPI = { Accept: 'application/vnd.api+json', 'Content-Type': 'application/vnd.api+json' };
 
+/** The survivor's data folder, and the victim's (the same one on SQLite). */
 let dataDir: string;
+let victimDir: string;
+let bucket: TestBucket;
+const PREFIX = 'site';
 let database: TestDatabase | null;
 let smtp: TestSmtp;
 let survivor: ChildServer;
@@ -45,19 +54,57 @@ async function pendingJobs(kind: string): Promise<number> {
 before(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-instances-'));
   database = await createTestDatabase();
+  victimDir = database ? fs.mkdtempSync(path.join(os.tmpdir(), 'folio-instances-')) : dataDir;
   smtp = await startSmtp();
+  bucket = await startS3();
   // No FOLIO_JWT_SECRET: the instances agree through the secret the data keeps.
-  const env = { FOLIO_SIGNUP: 'on', FOLIO_MAIL_LIMIT: '0', FOLIO_SMTP_URL: smtp.url, ...(database ? { FOLIO_DATABASE_URL: database.url } : {}) };
+  const env = {
+    FOLIO_SIGNUP: 'on',
+    FOLIO_MAIL_LIMIT: '0',
+    FOLIO_SMTP_URL: smtp.url,
+    ...bucket.env(PREFIX),
+    ...(database ? { FOLIO_DATABASE_URL: database.url } : {}),
+  };
   survivor = await startChildServer(dataDir, env);
-  victim = await startChildServer(dataDir, env);
+  victim = await startChildServer(victimDir, env);
 });
 
 after(async () => {
   await victim?.kill();
   await survivor?.stop();
   await smtp?.close();
+  await bucket?.close();
   await database?.drop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  for (const dir of new Set([dataDir, victimDir])) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** Files under a data folder's local store (none: they are in the bucket). */
+const localFiles = (dir: string) =>
+  ['streams', 'thumbs'].flatMap((family) => {
+    const root = path.join(dir, 'files', family);
+    return fs.existsSync(root) ? (fs.readdirSync(root, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(root, f)).isFile()) : [];
+  });
+
+/** Bytes `start`…`end` of the stream `uuid` from the server at `base`, as a Range request. */
+async function downloadRange(base: string, token: string, uuid: string, start: number, end: number) {
+  const res = await fetch(`${base}/streams/download/${uuid}`, { headers: { Range: `bytes=${start}-${end}`, Authorization: `Bearer ${token}` } });
+  return { status: res.status, contentRange: res.headers.get('content-range'), body: Buffer.from(await res.arrayBuffer()) };
+}
+
+test('a file uploaded on one instance is downloaded with a Range request on the other', async () => {
+  const login = await call(victim.url, 'POST', '/auth', undefined, { username: ADMIN.username, password: ADMIN.password });
+  assert.equal(login.status, 200, login.text);
+  const bytes = crypto.randomBytes(300_000);
+  const upload = await call(victim.url, 'POST', '/streams/upload/data.bin', login.body.meta.jwt, undefined, { data: bytes, type: 'application/octet-stream' });
+  assert.equal(upload.status, 201, upload.text);
+  const uuid: string = upload.body.data.id;
+  assert.deepEqual(await bucket.keys(`${PREFIX}/streams/`), [`${PREFIX}/streams/${uuid.slice(0, 2)}/${uuid}`]);
+  const part = await downloadRange(survivor.url, login.body.meta.jwt, uuid, 123_456, 200_000);
+  assert.equal(part.status, 206);
+  assert.equal(part.contentRange, `bytes 123456-200000/${bytes.length}`);
+  assert.ok(part.body.equals(bytes.subarray(123_456, 200_001)), 'the bytes of the range');
+  assert.deepEqual(localFiles(dataDir).concat(localFiles(victimDir)), [], 'no file in a local store');
+  if (database) assert.ok(!fs.existsSync(path.join(dataDir, 'secret')) && !fs.existsSync(path.join(victimDir, 'secret')), 'the JWT secret is in the database');
 });
 
 test('two processes, one killed mid-load: nothing acknowledged is lost, its mail and thumbnail are done by the other', { timeout: 60_000 }, async () => {
@@ -70,6 +117,10 @@ test('two processes, one killed mid-load: nothing acknowledged is lost, its mail
   const upload = await call(survivor.url, 'POST', '/images/upload/big.png', token, undefined, { data: image, type: 'image/png' });
   assert.equal(upload.status, 201, upload.text);
   const imageId = upload.body.data.id;
+  const imageUuid: string = upload.body.included[0].id;
+  const head = await downloadRange(victim.url, token, imageUuid, 0, 7);
+  assert.equal(head.status, 206, 'uploaded on the survivor, read on the victim');
+  assert.ok(head.body.equals(image.subarray(0, 8)));
 
   let victimDead = false;
   const acknowledged = new Map<string, string>();
@@ -128,12 +179,24 @@ test('two processes, one killed mid-load: nothing acknowledged is lost, its mail
   // The survivor takes the dead one's jobs over when their lease runs out.
   const activation = await smtp.waitFor((m) => recipients(m) === 'late@example.com', 30_000);
   assert.match(activation.text ?? '', /https:\/\/site\.example\/activate\?uuid=/);
-  await waitUntil(
-    async () => ((await call(survivor.url, 'GET', `/media/thumbs/${imageId}?preset=async`, token)).body.meta.thumbnails[0].ready ? true : undefined),
+  const entry = await waitUntil(
+    async () => {
+      const e = (await call(survivor.url, 'GET', `/media/thumbs/${imageId}?preset=async`, token)).body.meta.thumbnails[0];
+      return e.ready ? (e as { url: string }) : undefined;
+    },
     30_000,
     'the thumbnail queued by the victim',
   );
   assert.equal(await pendingJobs('thumbnail'), 0);
   assert.equal(await pendingJobs('mail'), 0);
   assert.ok(Date.now() - killedAt < 30_000);
+  // The survivor rendered it into the bucket, and serves it from there.
+  const name = entry.url.split('/').pop()!;
+  assert.deepEqual(await bucket.keys(`${PREFIX}/thumbs/`), [`${PREFIX}/thumbs/${imageUuid.slice(0, 2)}/${imageUuid}/${name}`]);
+  assert.ok(entry.url.startsWith(survivor.url), entry.url);
+  const served = await fetch(entry.url, { headers: { Authorization: `Bearer ${token}` } });
+  assert.equal(served.status, 200);
+  const meta = await sharp(Buffer.from(await served.arrayBuffer())).metadata();
+  assert.deepEqual([meta.width, meta.height], [600, 600], 'the async preset: within 800×600');
+  assert.deepEqual(localFiles(dataDir).concat(localFiles(victimDir)), [], 'no file in a local store');
 });

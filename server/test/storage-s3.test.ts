@@ -12,6 +12,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createServer } from '../src/app.js';
 import { ConfigError, loadConfig } from '../src/config.js';
+import { runServerToExit } from './helpers/child-server.js';
 import { corruptJpeg, png, textFile } from './helpers/media-files.js';
 import { startS3, type TestBucket } from './helpers/s3.js';
 import { ADMIN, expectError, startServer, type TestServer } from './helpers/server.js';
@@ -324,14 +325,7 @@ describe('FOLIO_STORAGE_URL', () => {
   test('npm start with a bad FOLIO_STORAGE_URL stops at once with a clear message', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-s3-bad-'));
     try {
-      const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/src/main.ts')], {
-        cwd: root,
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0', FOLIO_DATA_DIR: dataDir, FOLIO_STORAGE_URL: 's3://Not A Bucket' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let err = '';
-      child.stderr.on('data', (d) => (err += d));
-      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      const { code, stderr: err } = await runServerToExit({ FOLIO_DATA_DIR: dataDir, FOLIO_STORAGE_URL: 's3://Not A Bucket' });
       assert.equal(code, 2, err);
       assert.match(err, /configuration error: FOLIO_STORAGE_URL .*bucket/);
       assert.doesNotMatch(err, /at .*\.ts:\d+/, 'no stack trace');

@@ -6,12 +6,16 @@ import type { AuthInfo } from './request.js';
 const BASE = Symbol('folio.baseUrl');
 type WithBase = Request & { [BASE]?: string };
 
-/** Worked out once per request: every link of every serialised object starts with it. */
+/**
+ * Worked out once per request: every link of every serialised object starts with it. Without
+ * FOLIO_PUBLIC_URL: the request's scheme and Host, or X-Forwarded-Proto / X-Forwarded-Host when
+ * the request came through a proxy FOLIO_TRUST_PROXY trusts (express's req.protocol, req.host).
+ */
 export function baseUrl(req: Request): string {
   const r = req as WithBase;
   if (r[BASE] === undefined) {
     const configured = req.app.locals.ctx?.config?.baseUrl as string | null | undefined;
-    r[BASE] = configured ? configured.replace(/\/$/, '') : `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+    r[BASE] = configured ? configured.replace(/\/$/, '') : `${req.protocol}://${req.host ?? 'localhost'}`;
   }
   return r[BASE];
 }

@@ -30,6 +30,8 @@ export interface EnqueueOptions {
   trx?: Transaction<Database>;
   /** While a pending job has this key, queuing another with it does nothing. */
   dedupeKey?: string;
+  /** Not before this time (epoch ms); default now. */
+  runAt?: number;
 }
 
 export interface JobQueue {
@@ -164,7 +166,7 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
       handlers.set(kind, handler as JobHandler<unknown>);
     },
     async enqueue(kind, payload, options = {}) {
-      const { trx, dedupeKey } = options;
+      const { trx, dedupeKey, runAt } = options;
       // Already queued: a read answers it, without a write (asked again by every poll of an async thumbnail).
       if (dedupeKey !== undefined && !trx) {
         const queued = await db.selectFrom('jobs').select('id').where('dedupe_key', '=', dedupeKey).where('state', '=', 'pending').executeTakeFirst();
@@ -178,7 +180,7 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
           dedupe_key: dedupeKey ?? null,
           state: 'pending',
           created: nowIso(),
-          next_at: Date.now(),
+          next_at: runAt ?? Date.now(),
         })
         // A pending job with the same dedupe key: this one is already queued.
         .onConflict((oc) => oc.doNothing())

@@ -14,6 +14,7 @@ import {
   type ByteRange,
   type Storage,
   type StorageOptions,
+  type StoredEntry,
   type StoredFile,
   type StoredStat,
 } from './storage.js';
@@ -112,6 +113,25 @@ export class LocalStorage implements Storage {
 
   listThumbStreams(): Promise<string[]> {
     return this.listUuids('thumbs');
+  }
+
+  async listModified(family: 'streams' | 'thumbs'): Promise<StoredEntry[]> {
+    const out: StoredEntry[] = [];
+    for (const uuid of await this.listUuids(family)) {
+      const where = family === 'streams' ? this.localPath({ kind: 'stream', uuid }) : this.inside(thumbsKey(uuid));
+      // Gone meanwhile (deleted by a request): nothing to report.
+      const own = await fsp.stat(where).catch(() => null);
+      if (!own) continue;
+      let newest = own.mtimeMs;
+      if (family === 'thumbs') {
+        for (const name of await fsp.readdir(where).catch(() => [] as string[])) {
+          const st = await fsp.stat(path.join(where, name)).catch(() => null);
+          if (st) newest = Math.max(newest, st.mtimeMs);
+        }
+      }
+      out.push({ uuid, modified: new Date(newest) });
+    }
+    return out;
   }
 
   async listThumbs(uuid: string): Promise<string[]> {

@@ -29,6 +29,7 @@ import {
   type ByteRange,
   type Storage,
   type StorageOptions,
+  type StoredEntry,
   type StoredFile,
   type StoredStat,
 } from './storage.js';
@@ -202,15 +203,31 @@ export class S3Storage implements Storage {
     }
   }
 
-  /** Every key (below the prefix, without it) starting with `start`. */
-  private async listKeys(start: string, relative = false): Promise<string[]> {
-    const out: string[] = [];
+  /** Every object whose key (below the prefix) starts with `start`: its key (with the prefix, or without it when `relative`) and modification time. */
+  private async listObjects(start: string, relative = false): Promise<Array<{ key: string; modified: Date }>> {
+    const out: Array<{ key: string; modified: Date }> = [];
     await this.call(async () => {
       for await (const page of paginateListObjectsV2({ client: this.client, pageSize: 1000 }, { Bucket: this.bucket, Prefix: this.prefix + start })) {
-        for (const o of page.Contents ?? []) if (o.Key) out.push(relative ? o.Key.slice(this.prefix.length) : o.Key);
+        for (const o of page.Contents ?? []) {
+          if (o.Key) out.push({ key: relative ? o.Key.slice(this.prefix.length) : o.Key, modified: o.LastModified ?? new Date(0) });
+        }
       }
     });
     return out;
+  }
+
+  /** Every key (below the prefix, without it when `relative`) starting with `start`. */
+  private async listKeys(start: string, relative = false): Promise<string[]> {
+    return (await this.listObjects(start, relative)).map((o) => o.key);
+  }
+
+  async listModified(family: 'streams' | 'thumbs'): Promise<StoredEntry[]> {
+    const newest = new Map<string, number>();
+    for (const o of await this.listObjects(`${family}/`, true)) {
+      const uuid = uuidOfKey(family, o.key);
+      if (uuid) newest.set(uuid, Math.max(newest.get(uuid) ?? 0, o.modified.getTime()));
+    }
+    return [...newest].map(([uuid, ms]) => ({ uuid, modified: new Date(ms) }));
   }
 
   private async listUuids(family: 'streams' | 'thumbs'): Promise<string[]> {

@@ -45,6 +45,13 @@ export function uuidOfKey(family: 'streams' | 'thumbs', key: string): string | n
   return UUID.test(parts[2]) && parts[2].startsWith(parts[1]) ? parts[2] : null;
 }
 
+/** A stream's stored bytes, or its thumbnail folder, with when it last changed. */
+export interface StoredEntry {
+  uuid: string;
+  /** The file's modification time; for a thumbnail folder the newest of its files (or the folder's own). */
+  modified: Date;
+}
+
 export interface StoredStat {
   size: number;
   mtime: Date;
@@ -83,6 +90,8 @@ export interface Storage {
   listStreams(): Promise<string[]>;
   /** The uuids that have thumbnails, sorted. */
   listThumbStreams(): Promise<string[]>;
+  /** Every stored stream file (`streams`) or thumbnail folder (`thumbs`) with its age, by uuid (the orphan sweep). */
+  listModified(family: 'streams' | 'thumbs'): Promise<StoredEntry[]>;
   /** The thumbnail names of stream `uuid`, sorted. */
   listThumbs(uuid: string): Promise<string[]>;
   /** Whether the storage answers (a start-up check; throws with the reason when it does not). */

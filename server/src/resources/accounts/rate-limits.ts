@@ -16,8 +16,8 @@ export interface RateLimit {
 export const loginLimit = (ctx: AppContext): RateLimit => ({ bucket: 'login', limit: ctx.config.loginLimit, windowMs: 15 * 60 * 1000 });
 export const mailLimit = (ctx: AppContext): RateLimit => ({ bucket: 'mail', limit: ctx.config.mailLimit, windowMs: 60 * 60 * 1000 });
 
-/** The client a limit counts: its IP address as the socket sees it. */
-export const clientOf = (req: Request) => String(req.ip ?? req.socket.remoteAddress ?? 'unknown').slice(0, 64);
+/** The client a limit counts: express's req.ip (the socket's address, or the client a trusted proxy names: FOLIO_TRUST_PROXY). */
+export const clientOf = (req: Request) => String(req.ip ?? 'unknown').slice(0, 64);
 
 const windowOf = (rl: RateLimit, now = Date.now()) => now - (now % rl.windowMs);
 

@@ -9,6 +9,7 @@ import type { RouteDef } from '../../http/router.js';
 import { sendStored } from '../../http/send-stored.js';
 import { streamFile } from '../../storage/storage.js';
 import { registerMediaObjects } from './media-objects.js';
+import { scheduleOrphanSweep } from './orphans.js';
 import { serializeStream } from './serialize.js';
 import type { StreamService } from './service.js';
 import { uploadInput } from './upload-input.js';
@@ -57,6 +58,7 @@ export function streamsRoutes(ctx: AppContext): RouteDef[] {
   const streams = ctx.streams;
   const mediaObjectRoutes = registerMediaObjects(ctx, streams);
   scheduleUploadPurge(ctx);
+  scheduleOrphanSweep(ctx);
   return [
     {
       method: 'post',

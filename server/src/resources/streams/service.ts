@@ -350,6 +350,16 @@ export class StreamService {
     return old.length;
   }
 
+  /** Those of `uuids` that no stream row names (the orphan sweep: files whose row never committed or is gone). */
+  async unnamedUuids(uuids: string[]): Promise<string[]> {
+    const named = new Set<string>();
+    for (let i = 0; i < uuids.length; i += 500) {
+      const rows = await this.db.selectFrom('streams').select('uuid').where('uuid', 'in', uuids.slice(i, i + 500)).execute();
+      for (const r of rows) named.add(r.uuid);
+    }
+    return uuids.filter((u) => !named.has(u));
+  }
+
   /** Delete a stream and, after the commit, its files (server code: expired uploads). */
   async deleteStream(uuid: string): Promise<void> {
     const stream = await this.findStream(uuid.toLowerCase());
