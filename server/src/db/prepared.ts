@@ -4,6 +4,7 @@
 // (measured: about a tenth of a signed-in GET or a create). A prepared query is built with
 // placeholders where the values go, compiled once per shape, and bound by position: still
 // kysely's SQL for whatever dialect runs, still parameterised.
+import crypto from 'node:crypto';
 import type { CompiledQuery, Compilable, Kysely, Transaction } from 'kysely';
 import type { Database } from './tables.js';
 
@@ -24,8 +25,19 @@ interface Compiled<Row> {
   slots: number[];
 }
 
+/**
+ * The SQL of every prepared query, by text, with a name: PostgreSQL connections (dialect/postgres.ts)
+ * send these as named statements, parsed and planned once per connection instead of per call.
+ * Bounded by the code: one entry per prepared query and shape.
+ */
+const statementNames = new Map<string, string>();
+
+/** The statement name of `sql` when it is the SQL of a prepared query. */
+export const preparedStatementName = (sql: string): string | undefined => statementNames.get(sql);
+
 function compile<Row>(query: Compilable<Row>, arity: number): Compiled<Row> {
   const compiled = query.compile();
+  if (!statementNames.has(compiled.sql)) statementNames.set(compiled.sql, `folio_${crypto.createHash('sha1').update(compiled.sql).digest('hex').slice(0, 20)}`);
   const slots = compiled.parameters.map((p) => (p instanceof Slot ? p.index : -1));
   for (let i = 0; i < arity; i++) {
     if (!slots.includes(i)) throw new Error(`prepared query: argument ${i} is not used as a value`);

@@ -9,6 +9,8 @@ export type DialectName = 'sqlite' | 'postgres';
 export interface ObjectSearch {
   /** Creates the index and what keeps it in step with every write to `objects` (migration 0010). */
   createIndex(db: Kysely<any>): Promise<void>;
+  /** Brings what an older createIndex made up to date (migration 0091); idempotent. */
+  upgrade(db: Kysely<any>): Promise<void>;
   /** A user's words as this engine's query: every word must match, the last as a prefix; null: no words. */
   expression(text: string): string | null;
   /** A derived table `(search_id, search_rank)` of the matches, best first by ascending rank (title weighs most). */

@@ -181,6 +181,8 @@ const ftsRow = (r: 'new') =>
   `(select group_concat(value, ' ') from json_each(case when json_valid(${r}.properties) then ${r}.properties else '{}' end) where type = 'text')`;
 
 const search: ObjectSearch = {
+  // FTS5's triggers have nothing to bring up to date.
+  async upgrade() {},
   async createIndex(db) {
     await sql`create virtual table objects_fts using fts5(title, description, body, props, tokenize = 'unicode61 remove_diacritics 2')`.execute(db);
     await sql.raw(`create trigger objects_fts_insert after insert on objects begin
