@@ -35,7 +35,39 @@ import { searchWords } from './search-words.js';
  */
 const WRITE_LOCK_KEY = 0x466f6c696f; // "Folio"
 
+/** Statements that change nothing a cache holds: reads and transaction control. */
+const READ_ONLY_SQL = /^\s*(select|with|begin|start|commit|rollback|savepoint|release|show|set|explain)\b/i;
+const COUNTED = Symbol('writes counted');
+
 class LockingPostgresDriver extends PostgresDriver {
+  constructor(
+    config: PostgresDialectConfig,
+    private readonly onWrite: () => void,
+  ) {
+    super(config);
+  }
+
+  /**
+   * Every statement that may write moves this process's part of the data version once it has run
+   * (as on SQLite): a cached read later in the same request (the object a PATCH answers with, the
+   * object-permission flag) never comes from before the write. Other instances' writes are seen
+   * through the counter the database holds, read as each request starts.
+   */
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = (await super.acquireConnection()) as DatabaseConnection & { [COUNTED]?: true };
+    if (!connection[COUNTED]) {
+      connection[COUNTED] = true;
+      const execute = connection.executeQuery.bind(connection);
+      connection.executeQuery = async <R>(query: CompiledQuery) => {
+        const result = await execute<R>(query);
+        const kind = query.query.kind;
+        if (kind !== 'SelectQueryNode' && !(kind === 'RawNode' && READ_ONLY_SQL.test(query.sql))) this.onWrite();
+        return result;
+      };
+    }
+    return connection;
+  }
+
   override async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     await super.beginTransaction(connection, settings);
     // A read-only transaction (a backup's snapshot) writes nothing: it needs no turn.
@@ -44,11 +76,14 @@ class LockingPostgresDriver extends PostgresDriver {
 }
 
 class LockingPostgresDialect extends PostgresDialect {
-  constructor(private readonly driverConfig: PostgresDialectConfig) {
+  constructor(
+    private readonly driverConfig: PostgresDialectConfig,
+    private readonly onWrite: () => void = () => {},
+  ) {
     super(driverConfig);
   }
   override createDriver(): Driver {
-    return new LockingPostgresDriver(this.driverConfig);
+    return new LockingPostgresDriver(this.driverConfig, this.onWrite);
   }
 }
 
@@ -94,7 +129,9 @@ export function openPostgres(url: string, poolSize: number, log?: (line: string)
   let modelSeen = 0;
   let local = 0;
   return {
-    dialect: new LockingPostgresDialect({ pool }),
+    dialect: new LockingPostgresDialect({ pool }, () => {
+      local++;
+    }),
     pool,
     dataVersion: {
       // Both parts only grow (seen never goes back): their sum changes whenever either does.
