@@ -3,19 +3,18 @@
 // roles, the folder tree, relations, search and files — and ids go on past the restored ones.
 // Needs PostgreSQL: runs in npm test's PostgreSQL pass (FOLIO_TEST_DB=postgres).
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { createServer, type FolioServer } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { runRestoreCli } from './helpers/child-server.js';
 import { createUser, EDITOR } from './helpers/fixtures.js';
 import { png } from './helpers/media-files.js';
 import { ADMIN, startServer, type TestServer } from './helpers/server.js';
 import { createTestDatabase, onPostgres, type TestDatabase } from './helpers/test-database.js';
 
-const root = path.resolve(import.meta.dirname, '..', '..');
 const cleanups: Array<() => Promise<void> | void> = [];
 after(async () => {
   for (const c of cleanups.reverse()) await c();
@@ -25,22 +24,6 @@ const tempDir = () => {
   cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
   return dir;
 };
-
-/** `npm run restore -- FILE` (through tsx) on the given data dir and database. */
-function restore(file: string, env: Record<string, string>): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/src/cli/restore.ts'), file], {
-      cwd: root,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, out }));
-  });
-}
 
 interface Site {
   url: string;
@@ -118,7 +101,7 @@ describe('moving a site between SQLite and PostgreSQL with a backup', { skip: on
     cleanups.push(() => pgDatabase.drop());
     pgDir = tempDir();
     const env = { FOLIO_DATA_DIR: pgDir, FOLIO_DATABASE_URL: pgDatabase.url };
-    const run = await restore(file, env);
+    const run = await runRestoreCli(file, env);
     assert.equal(run.code, 0, run.out);
     assert.match(run.out, /objects\s+\d+/);
 
@@ -164,7 +147,7 @@ describe('moving a site between SQLite and PostgreSQL with a backup', { skip: on
       await onPg.close();
     }
     const back = tempDir();
-    const run = await restore(file, { FOLIO_DATA_DIR: back });
+    const run = await runRestoreCli(file, { FOLIO_DATA_DIR: back });
     assert.equal(run.code, 0, run.out);
     const site = await openSite({ FOLIO_DATA_DIR: back });
     try {

@@ -3,7 +3,6 @@
 // GET, HEAD); failed writes leave nothing in the bucket; an unreachable bucket gives 503; a bad
 // URL stops the start; backups move a site between the local folder and a bucket.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -12,14 +11,13 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createServer } from '../src/app.js';
 import { ConfigError, loadConfig } from '../src/config.js';
-import { runServerToExit } from './helpers/child-server.js';
+import { runRestoreCli, runServerToExit } from './helpers/child-server.js';
 import { corruptJpeg, png, textFile } from './helpers/media-files.js';
 import { startS3, type TestBucket } from './helpers/s3.js';
 import { ADMIN, expectError, startServer, type TestServer } from './helpers/server.js';
 import { waitUntil } from './helpers/smtp.js';
 import { createTestDatabase, onPostgres } from './helpers/test-database.js';
 
-const root = path.resolve(import.meta.dirname, '..', '..');
 const LEGACY = 'application/json, text/javascript';
 
 interface Answer {
@@ -335,22 +333,6 @@ describe('FOLIO_STORAGE_URL', () => {
   });
 });
 
-/** `npm run restore -- FILE` (through tsx) with the given environment. */
-function restore(file: string, env: Record<string, string>): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/src/cli/restore.ts'), file], {
-      cwd: root,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, out }));
-  });
-}
-
 describe('moving a site between the local folder and a bucket with a backup', () => {
   let bucket: TestBucket;
   const cleanups: Array<() => Promise<void> | void> = [];
@@ -393,7 +375,7 @@ describe('moving a site between the local folder and a bucket with a backup', ()
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-s3-move-'));
     cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
     const env = { FOLIO_DATA_DIR: dataDir, ...bucket.env('moved'), ...(database ? { FOLIO_DATABASE_URL: database.url } : {}) };
-    const run = await restore(file, env);
+    const run = await runRestoreCli(file, env);
     assert.equal(run.code, 0, run.out);
     assert.match(run.out, /s3:\/\/folio-test\/moved/);
     const keys = await bucket.keys('moved/');
@@ -417,7 +399,7 @@ describe('moving a site between the local folder and a bucket with a backup', ()
     const s3Backup = path.join(dataDir, 'backups', ((await again.json()) as any).data.attributes.file_name);
     const backDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-s3-back-'));
     cleanups.push(() => fs.rmSync(backDir, { recursive: true, force: true }));
-    const back = await restore(s3Backup, { FOLIO_DATA_DIR: backDir });
+    const back = await runRestoreCli(s3Backup, { FOLIO_DATA_DIR: backDir });
     assert.equal(back.code, 0, back.out);
     assert.ok(fs.existsSync(path.join(backDir, 'files', 'streams', uuid.slice(0, 2), uuid)));
     assert.ok(fs.existsSync(path.join(backDir, 'files', 'thumbs', uuid.slice(0, 2), uuid, seen.thumbName!)));

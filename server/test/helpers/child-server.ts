@@ -76,3 +76,19 @@ export async function runServerToExit(env: Record<string, string>): Promise<{ co
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   return { code, stderr };
 }
+
+/** `npm run restore -- FILE` (the CLI through tsx) with only `env` (and PATH, HOME): its exit code and output. */
+export function runRestoreCli(file: string, env: Record<string, string>): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'server/src/cli/restore.ts'), file], {
+      cwd: repoRoot,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout!.on('data', (d) => (out += d));
+    child.stderr!.on('data', (d) => (out += d));
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({ code, out }));
+  });
+}
