@@ -1,16 +1,14 @@
 // The benchmark's bulk seed. Objects, folders, placements and relations are written in-process
-// through the families' own services (createObject, addChildren,
-// writeRelationships), batched in transactions, so every invariant holds exactly as over the API
+// through the write kernel (apply: creates, a folder's children, relations), batched in
+// transactions, so every invariant holds exactly as over the API
 // (uname uniqueness, FTS triggers, the folder nested set) at a fraction of the HTTP cost.
 // Images go through the real API (POST /images/upload/{name}) since their files matter.
 import sharp from 'sharp';
 import type { FolioServer } from '../../server/src/app.js';
-import { addChildren } from '../../server/src/resources/folders/service.js';
+import { apply, SYSTEM } from '../../server/src/resources/objects/kernel.js';
 import { typeById } from '../../server/src/resources/objects/model.js';
-import { writeRelationships } from '../../server/src/resources/objects/relations.js';
 import { inTransaction, type Actor } from '../../server/src/resources/objects/pipeline.js';
 import { getObjectsByIds } from '../../server/src/resources/objects/read.js';
-import { createObject } from '../../server/src/resources/objects/write.js';
 import { prng, textSource } from './text.js';
 
 export interface SeedSizes {
@@ -67,7 +65,7 @@ export async function seed(server: FolioServer, url: string, adminToken: string,
           lang: LANGS[Math.floor(rnd() * LANGS.length)],
           status,
         };
-        const id = await createObject(ctx, type, { attributes }, actor, trx);
+        const id = (await apply(ctx, { action: 'create', type, actor, changes: { attributes } }, trx)).row.id;
         allIds.push(id);
         if (type === 'documents' && status === 'on') documentIds.push(id);
       }
@@ -83,23 +81,24 @@ export async function seed(server: FolioServer, url: string, adminToken: string,
         const k = done + i;
         const parentId = k < 10 ? null : folderIds[Math.floor(rnd() * folderIds.length)];
         const attributes = { title: `Folder ${k} ${text.sentence(1, 3)}`, status: 'on' };
-        folderIds.push(await createObject(ctx, 'folders', { attributes, own: { parentId } }, actor, trx));
+        folderIds.push((await apply(ctx, { action: 'create', type: 'folders', actor, changes: { attributes, own: { parentId } } }, trx)).row.id);
       }
     });
   }
   const bigFolderId = folderIds[folderIds.length - 1];
-  const items = await getObjectsByIds(ctx, documentIds.slice(0, sizes.folderItems));
-  await inTransaction(ctx, undefined, (trx) => addChildren(ctx, trx, bigFolderId, items.map((row) => ({ row })), actor));
+  const items = await getObjectsByIds(ctx, documentIds.slice(0, sizes.folderItems), { viewer: SYSTEM });
+  const children = { mode: 'add' as const, items: items.map((row) => ({ id: String(row.id) })) };
+  await apply(ctx, { action: 'update', target: { key: bigFolderId }, actor, changes: { parts: { children } } });
 
   // see_also relations between random objects (several per object for some of them).
-  const pool = await getObjectsByIds(ctx, allIds.slice(0, Math.min(allIds.length, sizes.relations)));
+  const pool = await getObjectsByIds(ctx, allIds.slice(0, Math.min(allIds.length, sizes.relations)), { viewer: SYSTEM });
   for (let done = 0; done < pool.length; done += BATCH) {
     await inTransaction(ctx, undefined, async (trx) => {
       for (const row of pool.slice(done, done + BATCH)) {
         const others = Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => allIds[Math.floor(rnd() * allIds.length)]).filter((id) => id !== row.id);
-        const targets = await getObjectsByIds(ctx, others, { db: trx });
+        const targets = await getObjectsByIds(ctx, others, { db: trx, viewer: SYSTEM });
         const data = targets.map((t) => ({ type: typeById(ctx, t.object_type_id)!.name, id: String(t.id), meta: {} }));
-        if (data.length) await writeRelationships(ctx, row, 'see_also', data, 'add', actor, trx);
+        if (data.length) await apply(ctx, { action: 'update', target: { key: row.id }, actor, changes: { relations: [{ name: 'see_also', items: data, mode: 'add' }] } }, trx);
       }
     });
   }

@@ -14,8 +14,8 @@ describe('model', () => {
     s = await startServer();
     admin = await s.adminToken();
     // A plain user (no role) through the database layer of the foundation, to check 403s.
-    const { createObject } = await import('../src/resources/objects/write.js');
-    await createObject(s.server.ctx, 'users', { attributes: { username: 'editor', password: 'editor-secret-1' } }, null);
+    const { apply, SYSTEM } = await import('../src/resources/objects/kernel.js');
+    await apply(s.server.ctx, { action: 'create', type: 'users', actor: SYSTEM, changes: { attributes: { username: 'editor', password: 'editor-secret-1' } } });
     user = (await s.login('editor', 'editor-secret-1')).jwt;
   });
   after(() => s.close());

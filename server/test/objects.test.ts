@@ -195,7 +195,8 @@ describe('objects', () => {
     assert.equal(inc.body.included[0].id, ev.id);
     expectError(await rel('POST', { data: [{ type: 'users', id: user.body.data[0].id }] }), 400, 'invalid_relationship');
     expectError(await rel('POST', { data: [{ type: 'documents', id: ev.id }] }), 400, 'invalid_relationship');
-    expectError(await rel('POST', { data: [{ type: 'events', id: '999999' }] }), 400);
+    // A related object that does not exist is 404 (JSON:API), as one the caller may not read.
+    expectError(await rel('POST', { data: [{ type: 'events', id: '999999' }] }), 404);
     expectError(await s.request('GET', `/documents/${doc.id}/nothing`), 404);
     const other = await create('events', { title: 'Other', status: 'on' });
     await rel('PATCH', { data: [{ type: 'events', id: other.id }] });

@@ -45,6 +45,8 @@ export interface ObjectsTable {
   modified: string;
   created_by: number | null;
   modified_by: number | null;
+  /** Moved by the write kernel on every recorded write (edit conflicts, strong ETags). */
+  version: Generated<number>;
 }
 
 export interface UsersTable {

@@ -1,5 +1,6 @@
 // JSON API documents: single resources, lists with pagination and page links, `links`-only
 // answers, `included`, and sparse fieldsets (`fields[type]=a,b`) applied to whatever is sent.
+import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { ApiError, badRequest, MAX_IDENTIFIERS, tooManyIdentifiers } from './errors.js';
 import { baseUrl, homeUrl, pageUrl, selfUrl } from './links.js';
@@ -37,6 +38,11 @@ export interface DocumentOptions {
   included?: Resource[];
   links?: Record<string, string | null>;
   headers?: Record<string, string>;
+  /**
+   * The version of the one object the answer holds: a strong ETag `"v<version>-<digest>"` of it
+   * and of the representation this reader gets (If-Match compares the version, If-None-Match all).
+   */
+  version?: number;
 }
 
 /** `relationships.<name>` with links for a resource at `{base}{resourcePath}`. */
@@ -73,10 +79,12 @@ function applyFieldsets(req: Request, resources: Resource[]): void {
   }
 }
 
-function send(res: Response, status: number, doc: unknown, headers?: Record<string, string>) {
+function send(res: Response, status: number, doc: unknown, headers?: Record<string, string>, version?: number) {
   for (const [k, v] of Object.entries(headers ?? {})) res.setHeader(k, v);
   if (!res.getHeader('Content-Type')) res.type('application/vnd.api+json');
-  res.status(status).send(JSON.stringify(doc));
+  const body = JSON.stringify(doc);
+  if (version !== undefined) res.setHeader('ETag', `"v${version}-${createHash('sha1').update(body).digest('base64url').slice(0, 16)}"`);
+  res.status(status).send(body);
 }
 
 export function sendResource(req: Request, res: Response, data: Resource | null, opts: DocumentOptions = {}): void {
@@ -88,7 +96,7 @@ export function sendResource(req: Request, res: Response, data: Resource | null,
   };
   if (opts.meta) doc.meta = opts.meta;
   if (opts.included) doc.included = opts.included;
-  send(res, opts.status ?? 200, doc, opts.headers);
+  send(res, opts.status ?? 200, doc, opts.headers, opts.version);
 }
 
 export function paginationMeta(p: PageInfo, pageItems: number) {

@@ -13,8 +13,8 @@ import { flatBody, linkWithParams, requiredString, urlField } from '../accounts/
 import { limitRequests, mailLimit } from '../accounts/rate-limits.js';
 import { validateAttributes } from '../accounts/schemas.js';
 import { consumeAccountToken, invalidUuid, issueAccountToken } from '../accounts/tokens.js';
-import { inTransaction } from '../objects/pipeline.js';
-import { updateObject } from '../objects/write.js';
+import { apply } from '../objects/kernel.js';
+import { inTransaction, toActor } from '../objects/pipeline.js';
 import { findUserByEmail, getUser, serializeUser } from '../users/service.js';
 import { hashPassword } from './passwords.js';
 import { issueTokenPair } from './tokens.js';
@@ -70,7 +70,7 @@ export function credentialChangeRoutes(ctx: AppContext, mailer: Mailer): RouteDe
           if (body.login === true && (Boolean(user.blocked) || user.status !== 'on')) {
             throw new ApiError(401, 'login_failed', 'This account cannot log in (blocked or not activated)');
           }
-          await updateObject(ctx, id, { own: { passwordHash } }, id, { typeName: 'users' }, trx);
+          await apply(ctx, { action: 'update', target: { key: id, type: 'users' }, actor: toActor(id), changes: { own: { passwordHash } } }, trx);
           if (body.login === true) await trx.updateTable('users').set({ last_login: nowIso() }).where('id', '=', id).execute();
           return id;
         });

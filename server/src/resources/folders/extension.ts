@@ -10,7 +10,8 @@ import { relationshipLinks } from '../../http/jsonapi.js';
 import type { ObjectExtension } from '../objects/extensions.js';
 import { findObjectByIdOrUname, getObjectsByIds } from '../objects/read.js';
 import type { ObjectRow } from '../objects/rows.js';
-import { FOLDERS, parentsOf, pathsOf, placeNewFolder, removeFromTree, restoreSubfolders, trashSubfolders } from './service.js';
+import { FOLDERS, folderParts, parentsOf, pathsOf, placeNewFolder, removeFromTree, restoreSubfolders, trashSubfolders } from './service.js';
+import { SYSTEM } from '../objects/kernel.js';
 
 const MAX_FILTER_FOLDERS = 100;
 const noMatch = sql<SqlBool>`1 = 0`;
@@ -19,7 +20,7 @@ const noMatch = sql<SqlBool>`1 = 0`;
 async function foldersOfFilter(ctx: AppContext, name: string, values: string[]): Promise<number[]> {
   if (!values.length) throw badRequest(`filter[${name}] needs a folder id or uname`, 'invalid_filter');
   if (values.length > MAX_FILTER_FOLDERS) throw badRequest(`filter[${name}] takes at most ${MAX_FILTER_FOLDERS} folders`, 'invalid_filter');
-  const rows = await Promise.all(values.map((v) => findObjectByIdOrUname(ctx, v, { typeName: FOLDERS })));
+  const rows = await Promise.all(values.map((v) => findObjectByIdOrUname(ctx, v, { typeName: FOLDERS, viewer: SYSTEM })));
   return rows.filter((r): r is ObjectRow => !!r).map((r) => r.id);
 }
 
@@ -63,6 +64,7 @@ export function foldersExtension(ctx: AppContext): ObjectExtension {
   return {
     name: 'folders',
     types: ['objects'],
+    parts: folderParts,
     async decorate(req, _ctx, items) {
       // Parent folders the reader may not see are left out (the read path decides; admins see all).
       const parents = await parentsOf(ctx.db, items.map((i) => i.id));

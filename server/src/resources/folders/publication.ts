@@ -78,7 +78,7 @@ async function pageObjects(ctx: AppContext, db: Db, ids: IdQuery, page: TreePage
     .select(['n.object_id', sql<number>`min(n.pos)`.as('pos')]);
   const totalRow = await db.selectFrom(grouped.as('g')).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
   const pageIds = (await grouped.orderBy('pos').orderBy('n.object_id').limit(page.pageSize).offset(page.offset).execute()).map((p) => p.object_id);
-  const byId = new Map((await getObjectsByIds(ctx, pageIds, { db })).map((r) => [r.id, r]));
+  const byId = new Map((await getObjectsByIds(ctx, pageIds, { db, viewer })).map((r) => [r.id, r]));
   return { rows: pageIds.map((id) => byId.get(id)).filter((r): r is ObjectRow => !!r), total: Number(totalRow.n) };
 }
 

@@ -14,12 +14,13 @@ import { getObject, requireObject } from '../objects/read.js';
 import type { ObjectRow } from '../objects/rows.js';
 import { serializeObject } from '../objects/serialize.js';
 import { typeRoute } from '../objects/type-routes.js';
-import { trashObjects } from '../objects/trash.js';
-import { updateObject } from '../objects/write.js';
+import { expectedVersion } from '../../http/if-match.js';
+import { apply } from '../objects/kernel.js';
 import { foldersExtension } from './extension.js';
 import { childPositionSql, childrenCondition, FOLDERS, nodeOfFolder, parentsCondition, parsePosition, placementsIn } from './service.js';
 import type { Position } from './tree.js';
 import { addFolderChildren, createFolder, removeFolderChildren, removeFolderParent, setFolderParent, writeObjectParents } from './writes.js';
+import { SYSTEM } from '../objects/kernel.js';
 
 /** `data` of a to-one folder relationship: {type: 'folders', id} or null. */
 function folderIdentifier(req: Request, allowNull: boolean): { id: string; meta: Record<string, unknown> } | null {
@@ -63,7 +64,7 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
   const requireFolder = (req: Request, key = String(req.params.id)) => requireObject(ctx, key, { typeName: FOLDERS, viewer: req.auth });
 
   async function sendFolder(req: Request, res: Response, id: number, status = 200) {
-    const { data } = await serializeObject(req, ctx, await requireObject(ctx, id, { typeName: FOLDERS }));
+    const { data } = await serializeObject(req, ctx, await requireObject(ctx, id, { typeName: FOLDERS, viewer: SYSTEM }));
     sendResource(req, res, data, status === 201 ? { status, headers: { Location: resourceUrl(req, `/folders/${id}`) } } : {});
   }
 
@@ -88,7 +89,7 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
         if (item.type !== FOLDERS) throw new ApiError(409, 'type_mismatch', `data[${i}]: parents are of type "folders"`);
         return { id: item.id, ...placementOf(item.meta, i) };
       });
-      await writeObjectParents(ctx, row, parents, writes[method], req.auth);
+      await writeObjectParents(ctx, row.id, String(req.params.type), parents, writes[method], req.auth);
       sendLinks(req, res, 200, { data: items.map(({ id, type }) => ({ id, type })) });
     },
   }));
@@ -136,7 +137,7 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
         if (!Object.keys(input.attributes).length && input.meta.locked === undefined && input.meta.perms === undefined) {
           throw badRequest('"data.attributes" must name at least one attribute to change', 'invalid_body');
         }
-        await updateObject(ctx, folder.id, input, req.auth, { typeName: FOLDERS });
+        await apply(ctx, { action: 'update', target: { key: folder.id, type: FOLDERS }, actor: req.auth, changes: input, expectedVersion: expectedVersion(req) });
         await sendFolder(req, res, folder.id);
       },
     },
@@ -145,7 +146,7 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
       path: '/folders/:id',
       guard: 'user',
       handler: async (req, res) => {
-        await trashObjects(ctx, [(await requireFolder(req)).id], req.auth);
+        await apply(ctx, { action: 'trash', target: { key: String(req.params.id), type: FOLDERS }, actor: req.auth, expectedVersion: expectedVersion(req) });
         sendNoContent(res);
       },
     },
@@ -173,7 +174,7 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
         const folder = await requireFolder(req);
         const target = folderIdentifier(req, true);
         const placement = target ? placementOf(target.meta, 0) : {};
-        await setFolderParent(ctx, folder, target?.id ?? null, placement, req.auth);
+        await setFolderParent(ctx, folder.id, target?.id ?? null, placement, req.auth, expectedVersion(req));
         sendLinks(req, res, 200);
       },
     },
@@ -184,7 +185,7 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
       handler: async (req, res) => {
         const folder = await requireFolder(req);
         const parentKey = folderIdentifier(req, false)!.id;
-        await removeFolderParent(ctx, folder, parentKey, req.auth);
+        await removeFolderParent(ctx, folder.id, parentKey, req.auth);
         sendNoContent(res);
       },
     },
@@ -226,7 +227,7 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
           if (item.type === 'users') throw badRequest('Users cannot be placed in folders', 'invalid_child');
           return { id: item.id, type: item.type, ...placementOf(item.meta, i) };
         });
-        await addFolderChildren(ctx, folder, inputs, req.auth);
+        await addFolderChildren(ctx, folder.id, inputs, req.auth);
         sendLinks(req, res, 200, { data: items.map(({ id, type }) => ({ id, type })) });
       },
     },
@@ -237,7 +238,7 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
       handler: async (req, res) => {
         const folder = await requireFolder(req);
         const items = identifiersInput(req);
-        await removeFolderChildren(ctx, folder, items, req.auth);
+        await removeFolderChildren(ctx, folder.id, items, req.auth);
         sendNoContent(res);
       },
     },

@@ -8,9 +8,8 @@ import type { Database } from '../../db/tables.js';
 import { ApiError, badRequest, notFound } from '../../http/errors.js';
 import { typeById } from '../objects/model.js';
 import { type ObjectRow } from '../objects/rows.js';
-import { authorizeWrite, changeOf, recordChanges, type Actor } from '../objects/pipeline.js';
-import { getObject } from '../objects/read.js';
-import { restoreObjects, trashObjects } from '../objects/trash.js';
+import type { Actor } from '../objects/pipeline.js';
+import { cascade, type PartHandlers } from '../objects/kernel.js';
 import {
   descendantsQuery,
   folderNode,
@@ -76,35 +75,86 @@ export async function moveFolder(trx: Trx, folderId: number, parentId: number | 
   await moveSubtree(trx, node, parentId === null ? null : (await activeNode(trx, parentId)).id, position);
 }
 
-export interface ChildInput {
-  row: ObjectRow;
+/** A place in a folder asked for by a write. */
+export interface FolderPlacement {
   position?: Position;
   menu?: boolean;
 }
 
+interface ChildInput extends FolderPlacement {
+  row: ObjectRow;
+}
+
 /**
- * Add objects to `folderId`: a folder is moved there (from wherever it was), a content object
- * gets a placement there (kept, and moved to `position` when given, if it already had one).
+ * The folder parts of a command (the folders extension owns them), each run by the kernel after
+ * it has read and authorised the object named:
+ *   parents      the object's folders, written from its side (add, replace, remove);
+ *   children     a folder's children (add, remove): an update of the folder; each child's change
+ *                is recorded (and versioned) as an update of its `parents`;
+ *   folderParent a folder's parent: another folder, or none (a root); `onlyIf` leaves it as it is
+ *                unless its parent is that one (DELETE of the parent relationship).
+ * Every folder and child named is read as the actor reads it: hidden answers 404, as missing.
  */
-export async function addChildren(ctx: AppContext, trx: Trx, folderId: number, children: ChildInput[], actor: Actor): Promise<void> {
-  await authorizeFolderUpdate(ctx, trx, folderId, actor);
-  await placeChildren(ctx, trx, folderId, children);
-  await recordPlacements(ctx, trx, children.map((c) => c.row), actor);
+export interface FolderParts {
+  parents?: { mode: 'add' | 'replace' | 'remove'; items: Array<{ id: string | number } & FolderPlacement> };
+  children?: { mode: 'add' | 'remove'; items: Array<{ id: string; type?: string } & FolderPlacement> };
+  folderParent?: { parent: string | number | null; onlyIf?: string } & FolderPlacement;
 }
 
-/** A write to a folder's children is an update of that folder (pipeline guards). */
-async function authorizeFolderUpdate(ctx: AppContext, trx: Trx, folderId: number, actor: Actor): Promise<void> {
-  const folder = await getObject(ctx, folderId, { db: trx });
-  if (folder) await authorizeWrite(ctx, { action: 'update', actor, type: typeById(ctx, folder.object_type_id)!, row: folder, trx });
+declare module '../objects/kernel.js' {
+  interface ObjectParts extends FolderParts {}
 }
 
-/** Placements changed: each object's change record holds its folders as they are now. */
-async function recordPlacements(ctx: AppContext, trx: Trx, rows: ObjectRow[], actor: Actor): Promise<void> {
-  if (!rows.length) return;
-  const parents = await parentsOf(trx, rows.map((r) => r.id));
-  const changes = rows.map((r) => changeOf('update', r, typeById(ctx, r.object_type_id)?.name ?? 'objects', actor, { parents: (parents.get(r.id) ?? []).map(String) }));
-  await recordChanges(ctx, trx, changes);
+/** The object's folders as they are now, for its change record. */
+async function placementsOf(trx: Trx, id: number): Promise<{ parents: string[] }> {
+  return { parents: ((await parentsOf(trx, [id])).get(id) ?? []).map(String) };
 }
+
+export const folderParts: PartHandlers = {
+  async parents(w, part) {
+    const { ctx, trx, row } = w;
+    if (isFolder(ctx, row) && part.mode !== 'remove' && part.items.length > 1) throw badRequest('A folder has at most one parent', 'invalid_parents');
+    const inputs: Array<{ folderId: number } & FolderPlacement> = [];
+    for (const p of part.items) inputs.push({ folderId: (await w.resolve(p.id, { type: FOLDERS })).id, position: p.position, menu: p.menu });
+    if (part.mode === 'replace') {
+      const current = (await parentsOf(trx, [row.id])).get(row.id) ?? [];
+      for (const folderId of current) if (!inputs.some((p) => p.folderId === folderId)) await unplaceChildren(ctx, trx, folderId, [row]);
+    }
+    for (const p of inputs) {
+      if (part.mode === 'remove') await unplaceChildren(ctx, trx, p.folderId, [row]);
+      else await placeChildren(ctx, trx, p.folderId, [{ row, position: p.position, menu: p.menu }]);
+    }
+    return { changed: await placementsOf(trx, row.id) };
+  },
+  async children(w, part) {
+    const { ctx, trx, row: folder } = w;
+    if (!isFolder(ctx, folder)) throw badRequest(`Object ${folder.id} is not a folder`, 'not_a_folder');
+    const children: ChildInput[] = [];
+    for (const item of part.items) {
+      const child = await w.resolve(item.id, { type: item.type, trashed: part.mode === 'remove' ? 'any' : false });
+      children.push({ row: child, position: item.position, menu: item.menu });
+    }
+    if (part.mode === 'add') await placeChildren(ctx, trx, folder.id, children);
+    else await unplaceChildren(ctx, trx, folder.id, children.map((c) => c.row));
+    const parents = await parentsOf(trx, children.map((c) => c.row.id));
+    for (const c of children) w.recordOther(c.row, { parents: (parents.get(c.row.id) ?? []).map(String) });
+    return {};
+  },
+  async folderParent(w, part) {
+    const { ctx, trx, row: folder } = w;
+    if (!isFolder(ctx, folder)) throw badRequest(`Object ${folder.id} is not a folder`, 'not_a_folder');
+    if (part.onlyIf !== undefined) {
+      const node = await folderNode(trx, folder.id);
+      if (node?.parent_id === null || String(node?.parent_id) !== part.onlyIf) return {};
+    }
+    if (part.parent === null) await moveFolder(trx, folder.id, null);
+    else {
+      const parent = await w.resolve(part.parent, { type: FOLDERS });
+      await placeChildren(ctx, trx, parent.id, [{ row: folder, position: part.position, menu: part.menu }]);
+    }
+    return { changed: await placementsOf(trx, folder.id) };
+  },
+};
 
 async function placeChildren(ctx: AppContext, trx: Trx, folderId: number, children: ChildInput[]): Promise<void> {
   for (const child of children) {
@@ -123,13 +173,6 @@ async function placeChildren(ctx: AppContext, trx: Trx, folderId: number, childr
   }
 }
 
-/** Take objects out of `folderId`: a sub-folder becomes a root, a content object loses that placement. Absent ones are ignored. */
-export async function removeChildren(ctx: AppContext, trx: Trx, folderId: number, rows: ObjectRow[], actor: Actor): Promise<void> {
-  await authorizeFolderUpdate(ctx, trx, folderId, actor);
-  await unplaceChildren(ctx, trx, folderId, rows);
-  await recordPlacements(ctx, trx, rows, actor);
-}
-
 async function unplaceChildren(ctx: AppContext, trx: Trx, folderId: number, rows: ObjectRow[]): Promise<void> {
   for (const row of rows) {
     const node = await nodeIn(trx, folderId, row.id);
@@ -139,37 +182,6 @@ async function unplaceChildren(ctx: AppContext, trx: Trx, folderId: number, rows
   }
 }
 
-export interface ParentInput {
-  folderId: number;
-  position?: Position;
-  menu?: boolean;
-}
-
-/**
- * The `parents` relationship written from the object's side: add it to folders, take it out of
- * them, or replace its folders with exactly these (a folder takes one parent at most).
- */
-export async function writeParents(ctx: AppContext, trx: Trx, row: ObjectRow, parents: ParentInput[], mode: 'add' | 'replace' | 'remove', actor: Actor): Promise<void> {
-  if (isFolder(ctx, row) && mode !== 'remove' && parents.length > 1) throw badRequest('A folder has at most one parent', 'invalid_parents');
-  // Written from the object's side: an update of the object.
-  await authorizeWrite(ctx, { action: 'update', actor, type: typeById(ctx, row.object_type_id)!, row, trx });
-  if (mode === 'replace') {
-    const current = (await parentsOf(trx, [row.id])).get(row.id) ?? [];
-    for (const folderId of current) if (!parents.some((p) => p.folderId === folderId)) await unplaceChildren(ctx, trx, folderId, [row]);
-  }
-  for (const p of parents) {
-    if (mode === 'remove') await unplaceChildren(ctx, trx, p.folderId, [row]);
-    else await placeChildren(ctx, trx, p.folderId, [{ row, position: p.position, menu: p.menu }]);
-  }
-  await recordPlacements(ctx, trx, [row], actor);
-}
-
-/** Make a folder a root (PATCH its parent to null, or DELETE its parent): an update of the folder. */
-export async function detachFolder(ctx: AppContext, trx: Trx, folder: ObjectRow, actor: Actor): Promise<void> {
-  await authorizeWrite(ctx, { action: 'update', actor, type: typeById(ctx, folder.object_type_id)!, row: folder, trx });
-  await moveFolder(trx, folder.id, null);
-  await recordPlacements(ctx, trx, [folder], actor);
-}
 
 // ---- reading ----
 
@@ -298,7 +310,7 @@ export async function trashSubfolders(ctx: AppContext, trx: Trx, ids: number[], 
     if (!more.length) continue;
     for (const s of more) taken.add(s);
     await trx.insertInto('tree_trash').values(more.map((s) => ({ object_id: s, trashed_with: folder.id }))).execute();
-    await trashObjects(ctx, more, actor, trx);
+    await cascade(ctx, trx, 'trash', more, actor);
   }
 }
 
@@ -322,7 +334,7 @@ export async function restoreSubfolders(ctx: AppContext, trx: Trx, ids: number[]
   const taken = await trx.selectFrom('tree_trash').select('object_id').where('trashed_with', 'in', folderIds).execute();
   if (!taken.length) return;
   await trx.deleteFrom('tree_trash').where('trashed_with', 'in', folderIds).execute();
-  await restoreObjects(ctx, taken.map((t) => t.object_id), actor, trx);
+  await cascade(ctx, trx, 'restore', taken.map((t) => t.object_id), actor);
 }
 
 /**

@@ -13,6 +13,7 @@ import { typeById, typeByName, type ObjectType } from '../objects/model.js';
 import { requireObject } from '../objects/read.js';
 import type { ObjectRow } from '../objects/rows.js';
 import { serializeObject } from '../objects/serialize.js';
+import { SYSTEM } from '../objects/kernel.js';
 import {
   HISTORY_LIST_SPEC,
   OBJECT_HISTORY_LIST_SPEC,
@@ -54,7 +55,7 @@ export function historyRoutes(ctx: AppContext): RouteDef[] {
     if (!req.auth.isAdmin && typeById(ctx, row.object_type_id)?.name === 'users') throw forbidden('Only administrators may restore versions of users');
     const entry = await getEntry(ctx.db, pathId(req, 'historyId'));
     await restoreVersion(ctx, row, entry, req.auth);
-    const { data } = await serializeObject(req, ctx, await requireObject(ctx, row.id));
+    const { data } = await serializeObject(req, ctx, await requireObject(ctx, row.id, { viewer: SYSTEM }));
     sendResource(req, res, data, { meta: { restored_from: String(entry.id) } });
   };
 

@@ -16,7 +16,7 @@ import { typeById } from '../objects/model.js';
 import type { Actor } from '../objects/pipeline.js';
 import type { ObjectRow } from '../objects/rows.js';
 import { objectTypeSchema, resourceSchemaContribution, type ResourceSchema } from '../objects/schema.js';
-import { updateObject } from '../objects/write.js';
+import { apply } from '../objects/kernel.js';
 import { selectUsers } from '../users/service.js';
 import type { HistoryTable } from './tables.js';
 
@@ -258,5 +258,5 @@ export async function attributesAt(ctx: AppContext, db: Db, row: ObjectRow, entr
 export async function restoreVersion(ctx: AppContext, row: ObjectRow, entry: HistoryRow, actor: Actor): Promise<ObjectRow> {
   const attributes = await attributesAt(ctx, ctx.db, row, entry);
   const type = typeById(ctx, row.object_type_id)!;
-  return updateObject(ctx, row.id, { attributes }, actor, { typeName: type.name });
+  return (await apply(ctx, { action: 'update', target: { key: row.id, type: type.name }, actor, changes: { attributes } })).row;
 }

@@ -7,14 +7,13 @@ import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { parentsOnTree } from '../folders/publication.js';
-import { addChildren, removeChildren } from '../folders/service.js';
+import { parentsOf } from '../folders/service.js';
 import { folderNode, nodeIn, type Position } from '../folders/tree.js';
-import { relationOfType, setRelationLink, writeRelationships } from '../objects/relations.js';
-import { getObject } from '../objects/read.js';
-import { createObject, updateObject } from '../objects/write.js';
+import { apply, type RelationChange } from '../objects/kernel.js';
+import { relationOfType } from '../objects/relations.js';
 import { mediaRootOf } from '../streams/service.js';
 import { findReachable, findVisible, FOLDER_TYPE, isReachable, relationSide, type ObjectRow, type Reader } from './reader.js';
-import { parseTermsInput, saveTerms } from '../terms/service.js';
+import { namesTerms, parseTermsInput } from '../terms/service.js';
 import { assertWritable, resolveTypeName } from './types.js';
 import { consumeUploadToken } from '../streams/upload-tokens.js';
 import { inTransaction } from '../objects/pipeline.js';
@@ -96,8 +95,8 @@ function relationItems(list: unknown, field: string): RelationItem[] {
   });
 }
 
-/** Write relations of `row` through `name` (add or update each), related objects must be reachable. */
-async function writeRelations(r: Reader, row: ObjectRow, name: string, items: RelationItem[], mode: 'add' | 'replace') {
+/** Relation changes of `row` through `name` (add or update each): related objects must be reachable on the publication. */
+async function relationChange(r: Reader, row: ObjectRow | { type_name: string }, name: string, items: RelationItem[], mode: 'add' | 'replace'): Promise<RelationChange> {
   relationSide(r.ctx, name);
   if (!relationOfType(r.ctx, row.type_name, name)) throw badRequest(`Objects of type ${row.type_name} have no relation "${name}"`, 'invalid_relation');
   const targets: Array<{ id: string; type: string; meta: Record<string, unknown> }> = [];
@@ -109,9 +108,7 @@ async function writeRelations(r: Reader, row: ObjectRow, name: string, items: Re
     if (item.params !== undefined) relation.params = item.params;
     targets.push({ id: String(target.id), type: target.type_name, meta: { relation } });
   }
-  const current = await getObject(r.ctx, row.id, { db: r.db });
-  if (!current) throw notFound(`Object ${row.id} not found`);
-  await writeRelationships(r.ctx, current, name, targets, mode, r.viewer, r.db as Transaction<Database>);
+  return { name, items: targets, mode };
 }
 
 function parseRelations(value: unknown): Array<[string, RelationItem[]]> {
@@ -139,16 +136,20 @@ export async function createLegacyObject(ctx: AppContext, req: Request, reader: 
     const nodes = [];
     for (const [i, id] of parents.entries()) nodes.push(await parentNode(r, id, `parents[${i}]`));
     const own = typeName === FOLDER_TYPE ? { parentId: nodes[0].object_id } : {};
-    const id = await createObject(ctx, typeName, { attributes: attributesOf(data), own }, req.auth, trx);
-    if (typeName !== FOLDER_TYPE && nodes.length) await addChildrenTo(r, nodes.map((n) => n.object_id), id);
-    const row = (await findVisible(r, id))!;
-    for (const [name, items] of relations) await writeRelations(r, row, name, items, 'add');
-    await saveTerms(trx, id, terms);
-    if (data.upload_token !== undefined) {
-      const uuid = await consumeUploadToken(trx, data.upload_token, userId, typeName, id);
-      await ctx.streams.linkNewObject(trx, uuid, id, typeName, mediaRoot!);
-    }
-    return id;
+    const changes: RelationChange[] = [];
+    for (const [name, items] of relations) changes.push(await relationChange(r, { type_name: typeName }, name, items, 'add'));
+    const token = data.upload_token === undefined ? undefined : await consumeUploadToken(trx, data.upload_token, userId, typeName);
+    const stream = token && { link: token.uuid };
+    const placed = typeName !== FOLDER_TYPE && nodes.length ? { mode: 'add' as const, items: nodes.map((n) => ({ id: n.object_id })) } : undefined;
+    const command = {
+      action: 'create' as const,
+      type: typeName,
+      actor: req.auth,
+      changes: { attributes: attributesOf(data), own, relations: changes, parts: { parents: placed, terms: namesTerms(terms) ? terms : undefined, stream } },
+    };
+    const { row } = await apply(ctx, command, trx);
+    await token?.usedBy(row.id);
+    return row.id;
   });
 }
 
@@ -172,31 +173,34 @@ export async function updateLegacyObject(ctx: AppContext, req: Request, reader: 
     }
     assertWritable(ctx, row.type_name);
     const attrs = attributesOf(data);
-    if (Object.keys(attrs).length) await updateObject(ctx, id, { attributes: attrs }, req.auth, {}, trx);
-    if (parents) await replaceParents(r, row, parents);
-    for (const [name, items] of relations) await writeRelations(r, row, name, items, 'replace');
-    await saveTerms(trx, id, terms);
+    const changes: RelationChange[] = [];
+    for (const [name, items] of relations) changes.push(await relationChange(r, row, name, items, 'replace'));
+    const placed = parents ? await parentsOnPublication(r, row, parents) : undefined;
+    // One command for everything the body names: attributes, folders, relations and terms are
+    // all an update of the object (a reader without `update` changes nothing, terms included).
+    const command = {
+      action: 'update' as const,
+      target: { key: id },
+      actor: req.auth,
+      changes: { attributes: Object.keys(attrs).length ? attrs : undefined, relations: changes, parts: { parents: placed, terms: namesTerms(terms) ? terms : undefined } },
+    };
+    await apply(ctx, command, trx);
   });
   return id;
 }
 
-/** Place the object `id` in each folder of `folderIds` (last). */
-async function addChildrenTo(r: Reader, folderIds: number[], id: number, position?: Position) {
-  const row = await getObject(r.ctx, id, { db: r.db });
-  if (!row) throw notFound(`Object ${id} not found`);
-  for (const folderId of folderIds) await addChildren(r.ctx, r.db as Transaction<Database>, folderId, [{ row, position }], r.viewer);
-}
-
-/** Make `parents` the object's exact places on the publication tree. */
-async function replaceParents(r: Reader, row: ObjectRow, parents: number[]) {
+/**
+ * The object's folders once `parents` are its exact places on the publication tree: its places
+ * on other trees stay; a section moves to its one parent.
+ */
+async function parentsOnPublication(r: Reader, row: ObjectRow, parents: number[]) {
   const nodes = [];
   for (const [i, id] of parents.entries()) nodes.push(await parentNode(r, id, `parents[${i}]`));
   if (row.type_name === FOLDER_TYPE && nodes.length !== 1) throw badRequest('A section needs exactly one parent', 'invalid_parent');
-  const have = new Set(await parentsOnTree(r.db, r.publication.id, row.id));
-  await addChildrenTo(r, parents.filter((p) => !have.has(p)), row.id);
-  const full = (await getObject(r.ctx, row.id, { db: r.db }))!;
-  if (row.type_name === FOLDER_TYPE) return; // moving the folder took it out of its old parent
-  for (const old of have) if (!parents.includes(old)) await removeChildren(r.ctx, r.db as Transaction<Database>, old, [full], r.viewer);
+  const onTree = new Set(await parentsOnTree(r.db, r.publication.id, row.id));
+  const elsewhere = ((await parentsOf(r.db, [row.id])).get(row.id) ?? []).filter((p) => !onTree.has(p));
+  const keep = row.type_name === FOLDER_TYPE ? [] : elsewhere;
+  return { mode: 'replace' as const, items: [...keep, ...parents].map((id) => ({ id })) };
 }
 
 /** POST /objects/{id}/relations/{name}: add or update each related object. */
@@ -206,7 +210,8 @@ export async function addLegacyRelations(ctx: AppContext, reader: (db: Transacti
     const r = await reader(trx);
     const row = await findReachable(r, objectId);
     assertWritable(ctx, row.type_name);
-    await writeRelations(r, row, name, parsed, 'add');
+    const relation = await relationChange(r, row, name, parsed, 'add');
+    await apply(ctx, { action: 'update', target: { key: row.id }, actor: r.viewer, changes: { relations: [relation] } }, trx);
     return row.id;
   });
 }
@@ -222,7 +227,7 @@ export async function putLegacyRelation(ctx: AppContext, reader: (db: Transactio
     const related = await findReachable(r, relatedId);
     assertWritable(ctx, row.type_name);
     const rel = relationSide(ctx, name);
-    await setRelationLink(ctx, row, rel, related.id, { priority, params }, r.viewer, trx);
+    await apply(ctx, { action: 'update', target: { key: row.id }, actor: r.viewer, changes: { link: { name, relatedId: related.id, priority, params } } }, trx);
     return { row, related, rel };
   });
 }
@@ -234,13 +239,15 @@ export async function addLegacyChildren(ctx: AppContext, reader: (db: Transactio
     const r = await reader(trx);
     const folder = await findReachable(r, folderId);
     if (folder.type_name !== FOLDER_TYPE) throw badRequest(`Object ${folder.id} is not a section or the publication`, 'not_a_section');
-    const parent = await parentNode(r, folder.id, 'object');
+    await parentNode(r, folder.id, 'object');
+    const items = [];
     for (const [i, item] of parsed.entries()) {
       const child = await findVisible(r, item.childId);
       if (!child || child.id === folder.id || !(await isReachable(r, child.id))) throw badRequest(`data[${i}].child_id: object ${item.childId} not found`, 'invalid_child');
       assertWritable(ctx, child.type_name);
-      await placeChild(r, parent, child, item.priority);
+      items.push({ id: String(child.id), position: item.priority });
     }
+    await placeChildren(r, folder.id, items);
     return folder;
   });
 }
@@ -252,14 +259,16 @@ export async function putLegacyChild(ctx: AppContext, reader: (db: Transaction<D
   return inTransaction(ctx, undefined, async (trx) => {
     const r = await reader(trx);
     const folder = await findReachable(r, folderId);
-    const parent = await parentNode(r, folder.id, 'object');
+    await parentNode(r, folder.id, 'object');
     const child = await findReachable(r, childId);
     if (!(await nodeIn(trx, folder.id, child.id))) throw notFound(`Object ${child.id} is not a child of ${folder.id}`);
-    await placeChild(r, parent, child, priority);
+    await placeChildren(r, folder.id, [{ id: String(child.id), position: priority }]);
     return { folder, child };
   });
 }
 
-async function placeChild(r: Reader, parent: Awaited<ReturnType<typeof parentNode>>, child: ObjectRow, position: Position | undefined) {
-  await addChildrenTo(r, [parent.object_id], child.id, position);
+/** Place children in the folder `folderId` at their positions: a command updating the folder. */
+async function placeChildren(r: Reader, folderId: number, items: Array<{ id: string; position?: Position }>) {
+  const children = { mode: 'add' as const, items };
+  await apply(r.ctx, { action: 'update', target: { key: folderId }, actor: r.viewer, changes: { parts: { children } } }, r.db as Transaction<Database>);
 }

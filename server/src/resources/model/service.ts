@@ -20,6 +20,7 @@ import {
   type RelationDef,
 } from '../objects/model.js';
 import { resourceSchema, validateAgainstSchema, type ResourceSchema } from '../objects/schema.js';
+import { dropPropertyValues } from '../objects/kernel.js';
 
 /** Paths the product keeps for itself (contract: Routes reserved by the product). */
 export const RESERVED_ROUTES = ['admin', 'auth', 'signup', 'status', 'home', 'model', 'trash', 'streams', 'media', 'files', 'posters', 'poster', 'objects', 'users', 'roles', 'folders', 'applications', 'operations', 'history', 'backups', 'webhooks'];
@@ -286,7 +287,7 @@ export async function deleteProperty(ctx: AppContext, p: PropertyDef): Promise<v
   const typeIds = [...model(ctx).types.values()].filter((t) => t.lineage.includes(p.objectTypeName)).map((t) => t.id);
   await writeModel(ctx, async (trx) => {
     await trx.deleteFrom('properties').where('id', '=', p.id).execute();
-    await trx.updateTable('objects').set({ properties: ctx.dialect.json.withoutProperty('properties', p.name) }).where('object_type_id', 'in', typeIds).where('properties', 'is not', null).execute();
+    await dropPropertyValues(ctx, trx, typeIds, p.name);
     await bumpRevision(trx, ctx, p.objectTypeName);
   });
 }

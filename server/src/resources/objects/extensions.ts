@@ -9,6 +9,7 @@ import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
 import type { Resource } from '../../http/jsonapi.js';
 import type { ObjectType } from './model.js';
+import type { PartHandlers } from './kernel.js';
 import type { Actor } from './pipeline.js';
 import type { ObjectRow } from './rows.js';
 
@@ -61,6 +62,11 @@ export interface ObjectExtension {
   beforeWrite?(trx: Transaction<Database>, w: PendingWrite, ctx: AppContext): Promise<void>;
   /** In the transaction, after the `objects` row is written (own tables, placement, revocation). */
   afterWrite?(trx: Transaction<Database>, w: PendingWrite, ctx: AppContext): Promise<void>;
+  /**
+   * The parts of a command this extension owns (folders: parents and children; media: stream;
+   * terms: terms), run by the kernel after the attributes, with the object read and authorised.
+   */
+  parts?: PartHandlers;
   /** In the transaction that moves objects to the trash, before they move (refuse with 403). */
   beforeTrash?(trx: Transaction<Database>, ids: number[], ctx: AppContext): Promise<void>;
   /** Inside the transaction that moves objects to the trash. */

@@ -1,7 +1,7 @@
-// The object write pipeline's frame: the unit of work every object write runs in, and the three
-// hook points later capabilities plug into. Every write of every type — created, updated,
-// related, placed in folders, trashed, restored or purged, from whichever entry point — goes
-// through write.ts / trash.ts / relations.ts / folders, which call, in this order:
+// The write kernel's frame (kernel.ts is its one entry): the unit of work every object write runs
+// in, and the three hook points later capabilities plug into. Every write of every type —
+// created, updated, related, placed in folders, trashed, restored or purged, from whichever entry
+// point — is a command apply() runs, which calls, in this order:
 //
 //   1. authorizeWrite(ctx, check)       the write guards: may this actor do this? (permissions)
 //   2. … the write itself, with the type's hooks (ObjectExtension: users, folders, media…)
@@ -29,6 +29,8 @@ export interface Actor {
   roleIds?: number[];
   permissions?: PermissionSet;
   applicationId?: number | null;
+  /** Whether any object permission exists (req.auth has it; unknown: assume so). */
+  restrictions?: boolean;
   /** The base URL the request came in on, for links in change records (webhook payloads). */
   base?: string | null;
 }
@@ -81,6 +83,12 @@ export async function recordChanges(ctx: AppContext, trx: Transaction<Database>,
  */
 async function recordUnit(ctx: AppContext, trx: Transaction<Database>, changes: ObjectChange[]): Promise<void> {
   if (!changes.length) return;
+  // Every recorded write moves its object's version (once per unit of work, whatever the number
+  // of its changes): the strong ETag and If-Match compare it (kernel.ts).
+  const moved = [...new Set(changes.filter((c) => c.action !== 'create' && c.action !== 'remove').map((c) => c.id))];
+  for (let i = 0; i < moved.length; i += 5000) {
+    await trx.updateTable('objects').set((eb) => ({ version: eb('version', '+', 1) })).where('id', 'in', moved.slice(i, i + 5000)).execute();
+  }
   for (const o of ctx.objects.observers) if (o.record) await o.record(trx, changes);
 }
 

@@ -1,7 +1,8 @@
 // The one read path: who may see which object is decided here, for every reader — JSON API reads
 // and lists, `included`, relations, folder children and parents, search, streams and thumbnails,
 // and the legacy layout. A read takes a *viewer* (the request's `req.auth`: anonymous, a user
-// with roles, an application); server code reading for itself passes none and sees everything.
+// with roles, an application); server code reading for itself names SYSTEM (kernel.ts), which
+// sees everything: there is no default, so grep finds every such read.
 //
 // Two rules decide (docs/decisions.md, Permissions):
 //   role permissions   a user whose roles give `read` on a type sees its objects in every status
@@ -121,8 +122,8 @@ export function restrictedError(viewer: Viewer) {
 export interface ReadOptions {
   /** false (default): active objects only; true: trashed only; 'any': both. */
   trashed?: boolean | 'any';
-  /** Who reads (default: server code, which sees everything). */
-  viewer?: Viewer;
+  /** Who reads: a request's `req.auth`, or SYSTEM (kernel.ts) for server code that sees everything. */
+  viewer: Viewer;
   /** Only objects of this type (or its sub-types). */
   typeName?: string;
   db?: Db;
@@ -170,17 +171,17 @@ async function seen(ctx: AppContext, row: ObjectRow | undefined, opts: ReadOptio
   return (await visibleIds(ctx, opts.viewer, [row.id], opts.db)).has(row.id) ? row : undefined;
 }
 
-export async function getObject(ctx: AppContext, id: number, opts: ReadOptions = {}): Promise<ObjectRow | undefined> {
+export async function getObject(ctx: AppContext, id: number, opts: ReadOptions): Promise<ObjectRow | undefined> {
   return seen(ctx, await findRow(ctx, id, opts), opts);
 }
 
 /** By numeric id or by uname. */
-export async function findObjectByIdOrUname(ctx: AppContext, key: string | number, opts: ReadOptions = {}): Promise<ObjectRow | undefined> {
+export async function findObjectByIdOrUname(ctx: AppContext, key: string | number, opts: ReadOptions): Promise<ObjectRow | undefined> {
   return seen(ctx, await findRow(ctx, key, opts), opts);
 }
 
 /** The row, or 404 (none, or hidden by role permissions), or 401/403 (restricted to roles). */
-export async function requireObject(ctx: AppContext, key: string | number, opts: ReadOptions = {}): Promise<ObjectRow> {
+export async function requireObject(ctx: AppContext, key: string | number, opts: ReadOptions): Promise<ObjectRow> {
   const row = await findRow(ctx, key, opts);
   if (!row) throw notFound(`No ${opts.typeName ?? 'object'} "${key}"${opts.trashed === true ? ' in the trash' : ''}`);
   if (!(await seen(ctx, row, opts))) throw restrictedError(opts.viewer!);
@@ -191,7 +192,7 @@ export async function requireObject(ctx: AppContext, key: string | number, opts:
 const IDS_PER_QUERY = 5000;
 
 /** The objects of `ids` the viewer may see (any order). */
-export async function getObjectsByIds(ctx: AppContext, ids: number[], opts: ReadOptions = {}): Promise<ObjectRow[]> {
+export async function getObjectsByIds(ctx: AppContext, ids: number[], opts: ReadOptions): Promise<ObjectRow[]> {
   const unique = [...new Set(ids)];
   const rows: ObjectRow[] = [];
   for (let i = 0; i < unique.length; i += IDS_PER_QUERY) {

@@ -5,11 +5,9 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
 import { badRequest, notFound } from '../../http/errors.js';
-import type { ResourceIdentifier } from '../../http/jsonapi.js';
 import { concreteTypeNames, model, relationNamesOf, typeAllowedOn, typeById, type RelationDef } from './model.js';
 import { listObjects, type ObjectList } from './list.js';
 import { getObjectsByIds, visibleWhere, type Viewer } from './read.js';
-import { authorizeWrite, changeOf, inTransaction, recordChanges, toActor, type ActorLike } from './pipeline.js';
 import { type ObjectRow } from './rows.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -82,125 +80,6 @@ export async function listRelated(req: Request, ctx: AppContext, row: ObjectRow,
   return list;
 }
 
-export interface RelationshipItem {
-  id: string;
-  type: string;
-  meta: Record<string, unknown>;
-}
-
-function relationMeta(item: RelationshipItem, i: number): { priority?: number; params?: unknown } {
-  const rel = item.meta.relation;
-  if (rel === undefined || rel === null) return {};
-  if (typeof rel !== 'object' || Array.isArray(rel)) throw badRequest(`data[${i}].meta.relation must be an object`, 'invalid_body');
-  const { priority, params } = rel as Record<string, unknown>;
-  if (priority !== undefined && priority !== null && !Number.isInteger(priority)) throw badRequest(`data[${i}].meta.relation.priority must be an integer`, 'invalid_body');
-  if (params !== undefined && params !== null && (typeof params !== 'object' || Array.isArray(params))) {
-    throw badRequest(`data[${i}].meta.relation.params must be an object`, 'invalid_body');
-  }
-  return { priority: (priority as number | null) ?? undefined, params: params ?? undefined };
-}
-
-/**
- * Add (POST), replace all (PATCH) or remove (DELETE) the objects related to `row` through
- * `name`. Every related object must exist, have the type sent, and be allowed on the relation's
- * other side (400 otherwise). Returns the identifiers written.
- */
-export async function writeRelationships(
-  ctx: AppContext,
-  row: ObjectRow,
-  name: string,
-  items: RelationshipItem[],
-  mode: 'add' | 'replace' | 'remove',
-  actorLike: ActorLike,
-  trx?: Transaction<Database>,
-): Promise<ResourceIdentifier[]> {
-  const actor = toActor(actorLike);
-  const typeName = typeById(ctx, row.object_type_id)!.name;
-  const found = relationOfType(ctx, typeName, name);
-  if (!found) throw notFound(`Objects of type ${typeName} have no relation "${name}"`, 'unknown_relation');
-  const { relation, inverse } = found;
-  const otherSide = inverse ? relation.left : relation.right;
-  const ids = items.map((item, i) => {
-    if (!/^\d{1,15}$/.test(item.id)) throw badRequest(`data[${i}].id must be an object id`, 'invalid_body');
-    return Number(item.id);
-  });
-  return inTransaction(ctx, trx, async (db) => {
-    // A write to an object's relationships is an update of that object.
-    await authorizeWrite(ctx, { action: 'update', actor, type: typeById(ctx, row.object_type_id)!, row, trx: db });
-    const written = await relateIn(db);
-    const now = await relatedPairs(ctx, [row], name, db);
-    await recordChanges(ctx, db, [changeOf('update', row, typeName, actor, { [name]: now.map((p) => String(p.relatedId)) })]);
-    return written;
-  });
-
-  async function relateIn(db: Transaction<Database>): Promise<ResourceIdentifier[]> {
-    const targets = await getObjectsByIds(ctx, ids, { db });
-    const byId = new Map(targets.map((t) => [t.id, t]));
-    items.forEach((item, i) => {
-      const target = byId.get(ids[i]);
-      if (!target) throw badRequest(`data[${i}]: no object with id ${item.id}`, 'invalid_relationship');
-      const targetType = typeById(ctx, target.object_type_id)!.name;
-      if (targetType !== item.type) throw badRequest(`data[${i}]: object ${item.id} is of type ${targetType}, not ${item.type}`, 'invalid_relationship');
-      if (mode !== 'remove' && !typeAllowedOn(ctx, targetType, otherSide)) {
-        throw badRequest(`data[${i}]: relation "${name}" does not allow objects of type ${targetType}`, 'invalid_relationship');
-      }
-    });
-    const [mine, other, prio] = inverse ? (['right_id', 'left_id', 'inv_priority'] as const) : (['left_id', 'right_id', 'priority'] as const);
-    const base = () => db.deleteFrom('object_relations').where('relation_id', '=', relation.id).where(mine, '=', row.id);
-    if (mode === 'remove') {
-      if (ids.length) await base().where(other, 'in', ids).execute();
-      return items.map((it) => ({ id: it.id, type: it.type }));
-    }
-    if (mode === 'replace') {
-      const keep = ids.length ? ids : [-1];
-      await base().where(other, 'not in', keep).execute();
-    }
-    const existing = await db
-      .selectFrom('object_relations')
-      .select(['id', other, prio])
-      .where('relation_id', '=', relation.id)
-      .where(mine, '=', row.id)
-      .execute();
-    let next = existing.reduce((m, r) => Math.max(m, Number((r as Record<string, unknown>)[prio])), 0) + 1;
-    const written = new Set<number>();
-    for (const [i, item] of items.entries()) {
-      const meta = relationMeta(item, i);
-      if (written.has(ids[i])) continue;
-      written.add(ids[i]);
-      const params = meta.params === undefined ? undefined : JSON.stringify(meta.params);
-      const current = existing.find((r) => Number((r as Record<string, unknown>)[other]) === ids[i]);
-      if (current) {
-        const set: Record<string, unknown> = {};
-        if (meta.priority !== undefined) set[prio] = meta.priority;
-        if (params !== undefined) set.params = params;
-        if (Object.keys(set).length) await db.updateTable('object_relations').set(set).where('id', '=', current.id).execute();
-        continue;
-      }
-      const priority = meta.priority ?? next++;
-      // The related object's own order of this relation: new ones go last there too.
-      const last = await db
-        .selectFrom('object_relations')
-        .select((e) => e.fn.max(prio === 'priority' ? 'inv_priority' : 'priority').as('n'))
-        .where('relation_id', '=', relation.id)
-        .where(other, '=', ids[i])
-        .executeTakeFirst();
-      const otherPriority = Number(last?.n ?? 0) + 1;
-      await db
-        .insertInto('object_relations')
-        .values({
-          left_id: inverse ? ids[i] : row.id,
-          right_id: inverse ? row.id : ids[i],
-          relation_id: relation.id,
-          priority: inverse ? otherPriority : priority,
-          inv_priority: inverse ? priority : otherPriority,
-          params: params ?? null,
-        })
-        .execute();
-    }
-    return items.map((it) => ({ id: it.id, type: it.type }));
-  }
-}
-
 // ---- by relation name, for views that name relations without a type (the legacy layout) ----
 
 export interface RelationSide {
@@ -217,7 +96,7 @@ export function relationByName(ctx: AppContext, name: string): RelationSide {
   return { relation, name, inverse: relation.name !== name };
 }
 
-const columnsOf = (side: RelationSide) =>
+export const columnsOf = (side: RelationSide) =>
   side.inverse ? (['right_id', 'left_id', 'inv_priority'] as const) : (['left_id', 'right_id', 'priority'] as const);
 
 /** Ids related to `id` through any relation, from either side. */
@@ -258,7 +137,7 @@ export async function relatedPage(ctx: AppContext, db: Db, objectId: number, sid
   const total = await db.selectFrom(base.as('l')).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
   const links = await base.orderBy('priority').orderBy('related_id').limit(page.pageSize).offset(page.offset).execute();
   const ids = links.map((l) => Number(l.related_id));
-  const byId = new Map((await getObjectsByIds(ctx, ids, { db })).map((r) => [r.id, r]));
+  const byId = new Map((await getObjectsByIds(ctx, ids, { db, viewer })).map((r) => [r.id, r]));
   return { rows: ids.map((id) => byId.get(id)).filter((r): r is ObjectRow => !!r), total: Number(total.n) };
 }
 
@@ -291,42 +170,3 @@ export async function relationCounts(ctx: AppContext, db: Db, ids: number[], vie
   return out;
 }
 
-/**
- * Set the priority (omitted: last, priorities are never null) and params (omitted: null) of an
- * existing link: a relationship write of `row`, guarded and recorded by the pipeline.
- */
-export async function setRelationLink(
-  ctx: AppContext,
-  row: ObjectRow,
-  side: RelationSide,
-  relatedId: number,
-  values: { priority?: number; params?: unknown },
-  actorLike: ActorLike,
-  trx: Transaction<Database>,
-): Promise<void> {
-  const actor = toActor(actorLike);
-  const [self, other, prio] = columnsOf(side);
-  const typeName = typeById(ctx, row.object_type_id)!.name;
-  await authorizeWrite(ctx, { action: 'update', actor, type: typeById(ctx, row.object_type_id)!, row, trx });
-  const link = await trx
-    .selectFrom('object_relations')
-    .select(['id'])
-    .where('relation_id', '=', side.relation.id)
-    .where(self, '=', row.id)
-    .where(other, '=', relatedId)
-    .executeTakeFirst();
-  if (!link) throw notFound(`Object ${relatedId} is not related to ${row.id} by ${side.name}`);
-  let priority = values.priority;
-  if (priority === undefined) {
-    const max = await trx
-      .selectFrom('object_relations')
-      .select((eb) => eb.fn.max(prio).as('m'))
-      .where('relation_id', '=', side.relation.id)
-      .where(self, '=', row.id)
-      .executeTakeFirstOrThrow();
-    priority = Number(max.m ?? 0) + 1;
-  }
-  await trx.updateTable('object_relations').set({ [prio]: priority, params: values.params === undefined ? null : JSON.stringify(values.params) }).where('id', '=', link.id).execute();
-  const now = await relatedPairs(ctx, [row], side.name, trx);
-  await recordChanges(ctx, trx, [changeOf('update', row, typeName, actor, { [side.name]: now.map((p) => String(p.relatedId)) })]);
-}

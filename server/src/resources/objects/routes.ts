@@ -8,14 +8,14 @@ import { identifiersInput, resourceInput, resourceUrl, sendLinks, sendList, send
 import { parseListQuery } from '../../http/query.js';
 import type { RouteDef } from '../../http/router.js';
 import { reloadModel, relationNamesOf, typeById } from './model.js';
-import { listRelated, writeRelationships } from './relations.js';
+import { listRelated } from './relations.js';
 import { typeOfPath, typeRoute } from './type-routes.js';
 import { listObjects, type ObjectList } from './list.js';
 import { objectPath, requireObject } from './read.js';
 import { type ObjectRow } from './rows.js';
 import { serializeObject } from './serialize.js';
-import { trashObjects } from './trash.js';
-import { createObjectRow, updateObject } from './write.js';
+import { expectedVersion } from '../../http/if-match.js';
+import { apply, SYSTEM } from './kernel.js';
 
 /** include= of a single object: names of its type's relations. */
 function includeOf(req: Request, ctx: AppContext, row: ObjectRow): string[] {
@@ -23,9 +23,10 @@ function includeOf(req: Request, ctx: AppContext, row: ObjectRow): string[] {
   return parseListQuery(req, { fields: {}, includes: names }).include;
 }
 
-async function sendObject(req: Request, res: Response, ctx: AppContext, row: ObjectRow, status = 200, headers?: Record<string, string>) {
+/** One object as the request's reader sees it, with its strong ETag (Concurrent edits). */
+export async function sendObject(req: Request, res: Response, ctx: AppContext, row: ObjectRow, status = 200, headers?: Record<string, string>) {
   const { data, included } = await serializeObject(req, ctx, row, { include: includeOf(req, ctx, row) });
-  sendResource(req, res, data, { status, headers, included: included.length ? included : undefined });
+  sendResource(req, res, data, { status, headers, included: included.length ? included : undefined, version: row.version });
 }
 
 function sendObjectList(req: Request, res: Response, list: ObjectList) {
@@ -55,8 +56,7 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
       path: '/objects/:id',
       guard: 'user',
       handler: async (req, res) => {
-        const row = await requireObject(ctx, String(req.params.id), { viewer: req.auth });
-        await trashObjects(ctx, [row.id], req.auth);
+        await apply(ctx, { action: 'trash', target: { key: String(req.params.id) }, actor: req.auth, expectedVersion: expectedVersion(req) });
         sendNoContent(res);
       },
     },
@@ -78,7 +78,7 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
       handler: async (req, res) => {
         const type = theType(req);
         const input = resourceInput(req, type.name);
-        const row = await createObjectRow(ctx, type.name, input, req.auth);
+        const { row } = await apply(ctx, { action: 'create', type: type.name, actor: req.auth, changes: input });
         await sendObject(req, res, ctx, row, 201, { Location: resourceUrl(req, objectPath(ctx, row)) });
       },
     },
@@ -90,8 +90,8 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
       handler: async (req, res) => {
         const row = await findTyped(req);
         const input = resourceInput(req, theType(req).name, row.id);
-        await updateObject(ctx, row.id, input, req.auth, { typeName: theType(req).name });
-        await sendObject(req, res, ctx, await requireObject(ctx, row.id));
+        await apply(ctx, { action: 'update', target: { key: row.id, type: theType(req).name }, actor: req.auth, changes: input, expectedVersion: expectedVersion(req) });
+        await sendObject(req, res, ctx, await requireObject(ctx, row.id, { viewer: SYSTEM }));
       },
     },
     {
@@ -99,8 +99,7 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
       path: '/:type/:id',
       guard: 'user',
       handler: async (req, res) => {
-        const row = await findTyped(req);
-        await trashObjects(ctx, [row.id], req.auth);
+        await apply(ctx, { action: 'trash', target: { key: String(req.params.id), type: theType(req).name }, actor: req.auth, expectedVersion: expectedVersion(req) });
         sendNoContent(res);
       },
     },
@@ -121,9 +120,9 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
       path: '/:type/:id/relationships/:relation',
       guard: 'user',
       handler: async (req, res) => {
-        const row = await findTyped(req);
-        const written = await writeRelationships(ctx, row, String(req.params.relation), identifiersInput(req), mode, req.auth);
-        sendLinks(req, res, 200, { data: written });
+        const relation = { name: String(req.params.relation), items: identifiersInput(req), mode };
+        const { written } = await apply(ctx, { action: 'update', target: { key: String(req.params.id), type: theType(req).name }, actor: req.auth, changes: { relations: [relation] } });
+        sendLinks(req, res, 200, { data: written ?? [] });
       },
     });
   }

@@ -1,19 +1,17 @@
-// The write pipeline's creates and updates, for objects of every type (users, folders and media
-// included). Every entry point — /{type}, /objects, /users, /folders, signup, credential change,
-// media uploads, the legacy writer, /operations — creates and updates objects through these two
-// functions; what is special about a type is an ObjectExtension hook (see extensions.ts), never
-// a second copy. Steps, in order (see pipeline.ts for the frame):
-//   validate (the type's schema, or the extension's validate) → open or join the unit of work →
-//   read the row (update) → guards (create/update, publish) → locked rules → beforeWrite hooks →
-//   write the `objects` row → afterWrite hooks → record the change.
+// The write kernel's attributes step (kernel.ts runs it): the `objects` row of a create or an
+// update, for objects of every type (users, folders and media included). What is special about
+// a type is an ObjectExtension hook (see extensions.ts), never a second copy. Steps, in order:
+//   validate (the type's schema, or the extension's validate; before the unit of work) →
+//   guards (create, publish) → locked rules → beforeWrite hooks → write the `objects` row →
+//   afterWrite hooks. Only kernel.ts calls these.
 import type { Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
 import { nowIso } from '../../db/time.js';
-import { badRequest, forbidden, notFound } from '../../http/errors.js';
+import { badRequest, forbidden } from '../../http/errors.js';
 import type { ObjectExtension, PendingWrite } from './extensions.js';
-import { CORE_ATTRIBUTES, typeAllowedOn, typeById, typeByName, type ObjectType } from './model.js';
-import { authorizeWrite, changeOf, inTransaction, recordChanges, toActor, type Actor, type ActorLike } from './pipeline.js';
+import { CORE_ATTRIBUTES, typeAllowedOn, type ObjectType } from './model.js';
+import { authorizeWrite, type Actor } from './pipeline.js';
 import { insertObjectRow, type ObjectRow } from './rows.js';
 import { validateObjectAttributes } from './schema.js';
 import { uniqueUname } from './uname.js';
@@ -60,14 +58,8 @@ function splitAttributes(attrs: Record<string, unknown>) {
 
 const withoutNulls = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
 
-function requireType(ctx: AppContext, typeName: string): ObjectType {
-  const type = typeByName(ctx, typeName);
-  if (!type || type.isAbstract) throw notFound(`Unknown object type "${typeName}"`, 'unknown_type');
-  return type;
-}
-
 /** Validated attributes: the type's object schema, or its extension's own check. */
-async function validateInput(ctx: AppContext, w: Omit<PendingWrite, 'attributes' | 'changed'>, attributes: Record<string, unknown>) {
+async function validateAttributes(ctx: AppContext, w: Omit<PendingWrite, 'attributes' | 'changed'>, attributes: Record<string, unknown>) {
   if (typeof attributes !== 'object' || attributes === null || Array.isArray(attributes)) throw badRequest('attributes must be an object', 'invalid_body');
   const own = extensionsOf(ctx, w.type.name).find((e) => e.validate);
   if (own) return own.validate!(w, attributes, ctx);
@@ -78,49 +70,54 @@ async function runHooks(ctx: AppContext, trx: Transaction<Database>, w: PendingW
   for (const ext of extensionsOf(ctx, w.type.name)) await ext[hook]?.(trx, w, ctx);
 }
 
-export async function createObject(ctx: AppContext, typeName: string, input: ObjectInput, actor: ActorLike, trx?: Transaction<Database>): Promise<number> {
-  return (await createObjectRow(ctx, typeName, input, actor, trx)).id;
+/** A create or update's input, checked before the unit of work opens (see validateInput). */
+export interface PreparedInput {
+  attributes: Record<string, unknown>;
+  own: Record<string, unknown>;
+  meta?: Record<string, unknown>;
+  locked: boolean | undefined;
 }
 
-/** Create an object of `typeName`; answers with the new row as stored (no read after the write). */
-export async function createObjectRow(ctx: AppContext, typeName: string, input: ObjectInput, actorLike: ActorLike, trx?: Transaction<Database>): Promise<ObjectRow> {
-  const type = requireType(ctx, typeName);
-  const actor = toActor(actorLike);
-  const own = { ...(input.own ?? {}) };
-  const attributes = await validateInput(ctx, { action: 'create', type, actor, own }, input.attributes ?? {});
+/** Validate a create's or update's attributes and `meta.locked` (outside the transaction: hashing is slow). */
+export async function validateInput(ctx: AppContext, action: 'create' | 'update', type: ObjectType, actor: Actor, input: ObjectInput): Promise<PreparedInput> {
   const locked = lockedFromMeta(input.meta, actor);
+  const own = { ...(input.own ?? {}) };
+  const attributes = await validateAttributes(ctx, { action, type, actor, own }, input.attributes ?? {});
+  return { attributes, own, meta: input.meta, locked };
+}
+
+/** Insert the `objects` row of a create (the kernel has opened the unit of work). */
+export async function createRow(ctx: AppContext, db: Transaction<Database>, type: ObjectType, actor: Actor, input: PreparedInput): Promise<{ row: ObjectRow; changed: Record<string, unknown> }> {
+  const { attributes, own, locked } = input;
   const { core, props } = splitAttributes(attributes);
-  return inTransaction(ctx, trx, async (db) => {
-    const w: PendingWrite = { action: 'create', type, actor, attributes, own, meta: input.meta, changed: {} };
-    await authorizeWrite(ctx, { action: 'create', actor, type, trx: db });
-    if ((core.status ?? 'draft') === 'on') await authorizeWrite(ctx, { action: 'publish', actor, type, trx: db });
-    await runHooks(ctx, db, w, 'beforeWrite');
-    let row = await insertObjectRow(
-      db,
-      ctx.unameHints,
-      type,
-      {
-        status: core.status as string | undefined,
-        uname: (core.uname as string | undefined) || null,
-        title: core.title as string | null | undefined,
-        description: core.description as string | null | undefined,
-        body: core.body as string | null | undefined,
-        lang: core.lang as string | null | undefined,
-        extra: core.extra,
-        properties: withoutNulls(props),
-      },
-      actor.userId,
-    );
-    if (locked) {
-      await db.updateTable('objects').set({ locked: true }).where('id', '=', row.id).execute();
-      row = { ...row, locked: true };
-    }
-    w.row = row;
-    w.changed = { ...withoutNulls(attributes), status: row.status, uname: row.uname, ...(locked ? { locked: true } : {}) };
-    await runHooks(ctx, db, w, 'afterWrite');
-    await recordChanges(ctx, db, [changeOf('create', row, type.name, actor, w.changed)]);
-    return row;
-  });
+  const w: PendingWrite = { action: 'create', type, actor, attributes, own, meta: input.meta, changed: {} };
+  await authorizeWrite(ctx, { action: 'create', actor, type, trx: db });
+  if ((core.status ?? 'draft') === 'on') await authorizeWrite(ctx, { action: 'publish', actor, type, trx: db });
+  await runHooks(ctx, db, w, 'beforeWrite');
+  let row = await insertObjectRow(
+    db,
+    ctx.unameHints,
+    type,
+    {
+      status: core.status as string | undefined,
+      uname: (core.uname as string | undefined) || null,
+      title: core.title as string | null | undefined,
+      description: core.description as string | null | undefined,
+      body: core.body as string | null | undefined,
+      lang: core.lang as string | null | undefined,
+      extra: core.extra,
+      properties: withoutNulls(props),
+    },
+    actor.userId,
+  );
+  if (locked) {
+    await db.updateTable('objects').set({ locked: true }).where('id', '=', row.id).execute();
+    row = { ...row, locked: true };
+  }
+  w.row = row;
+  w.changed = { ...withoutNulls(attributes), status: row.status, uname: row.uname, ...(locked ? { locked: true } : {}) };
+  await runHooks(ctx, db, w, 'afterWrite');
+  return { row, changed: w.changed };
 }
 
 /** Changed values between two JSON texts of custom properties, as field → new value. */
@@ -134,69 +131,56 @@ function changedProperties(before: string | null, after: Record<string, unknown>
 }
 
 /**
- * Update the object `id` (of `typeName` when given, else any type); answers with the row as
- * stored. A locked object keeps its status and uname (403 `object_locked`) unless the same
+ * Write an update's attributes to the row `before` (read, version-checked and authorised by the
+ * kernel). A locked object keeps its status and uname (403 `object_locked`) unless the same
  * request unlocks it.
  */
-export async function updateObject(
+export async function updateRow(
   ctx: AppContext,
-  id: number,
-  input: ObjectInput,
-  actorLike: ActorLike,
-  opts: { typeName?: string } = {},
-  trx?: Transaction<Database>,
-): Promise<ObjectRow> {
-  const actor = toActor(actorLike);
-  const locked = lockedFromMeta(input.meta, actor);
-  // The type decides the validation, before any transaction: read it from the row first.
-  const peek = await (trx ?? ctx.db).selectFrom('objects').select('object_type_id').where('id', '=', id).where('deleted', '=', false).executeTakeFirst();
-  const type = peek ? typeById(ctx, peek.object_type_id) : undefined;
-  if (!peek || !type || (opts.typeName && !type.lineage.includes(opts.typeName))) throw notFound(`No ${opts.typeName ?? 'object'} with id ${id}`);
-  const own = { ...(input.own ?? {}) };
-  const attributes = await validateInput(ctx, { action: 'update', type, actor, own }, input.attributes ?? {});
+  db: Transaction<Database>,
+  type: ObjectType,
+  actor: Actor,
+  before: ObjectRow,
+  input: PreparedInput,
+): Promise<{ row: ObjectRow; changed: Record<string, unknown> }> {
+  const { attributes, own, locked } = input;
   const { core, props } = splitAttributes(attributes);
-  return inTransaction(ctx, trx, async (db) => {
-    const before = await db.selectFrom('objects').selectAll().where('id', '=', id).where('deleted', '=', false).executeTakeFirst();
-    if (!before || before.object_type_id !== type.id) throw notFound(`No ${opts.typeName ?? 'object'} with id ${id}`);
-    const w: PendingWrite = { action: 'update', type, actor, attributes, own, meta: input.meta, before, changed: {} };
-    await authorizeWrite(ctx, { action: 'update', actor, type, row: before, trx: db });
-    const lockedNow = Boolean(before.locked) && locked !== false;
-    const now = nowIso();
-    const set: Record<string, unknown> = { modified: now, modified_by: actor.userId };
-    const changed: Record<string, unknown> = {};
-    if (core.status !== undefined && core.status !== before.status) {
-      if (lockedNow) throw forbidden('The object is locked: its status cannot change', 'object_locked');
-      if (core.status === 'on' || before.status === 'on') await authorizeWrite(ctx, { action: 'publish', actor, type, row: before, trx: db });
-      set.status = changed.status = core.status;
-      if (core.status === 'on') set.published = changed.published = now;
+  const id = before.id;
+  const w: PendingWrite = { action: 'update', type, actor, attributes, own, meta: input.meta, before, changed: {} };
+  const lockedNow = Boolean(before.locked) && locked !== false;
+  const now = nowIso();
+  const set: Record<string, unknown> = { modified: now, modified_by: actor.userId };
+  const changed: Record<string, unknown> = {};
+  if (core.status !== undefined && core.status !== before.status) {
+    if (lockedNow) throw forbidden('The object is locked: its status cannot change', 'object_locked');
+    if (core.status === 'on' || before.status === 'on') await authorizeWrite(ctx, { action: 'publish', actor, type, row: before, trx: db });
+    set.status = changed.status = core.status;
+    if (core.status === 'on') set.published = changed.published = now;
+  }
+  if (core.uname !== undefined && core.uname !== before.uname) {
+    if (lockedNow) throw forbidden('The object is locked: its uname cannot change', 'object_locked');
+    set.uname = changed.uname = await uniqueUname(db, ctx.unameHints, core.uname as string, type.singular, id);
+  }
+  for (const k of ['title', 'description', 'body', 'lang'] as const) {
+    if (core[k] !== undefined && core[k] !== before[k]) set[k] = changed[k] = core[k];
+  }
+  if (core.extra !== undefined) {
+    const text = core.extra === null ? null : JSON.stringify(core.extra);
+    if (text !== before.extra) {
+      set.extra = text;
+      changed.extra = core.extra;
     }
-    if (core.uname !== undefined && core.uname !== before.uname) {
-      if (lockedNow) throw forbidden('The object is locked: its uname cannot change', 'object_locked');
-      set.uname = changed.uname = await uniqueUname(db, ctx.unameHints, core.uname as string, type.singular, id);
-    }
-    for (const k of ['title', 'description', 'body', 'lang'] as const) {
-      if (core[k] !== undefined && core[k] !== before[k]) set[k] = changed[k] = core[k];
-    }
-    if (core.extra !== undefined) {
-      const text = core.extra === null ? null : JSON.stringify(core.extra);
-      if (text !== before.extra) {
-        set.extra = text;
-        changed.extra = core.extra;
-      }
-    }
-    if (Object.keys(props).length) {
-      const merged = withoutNulls({ ...((parseJson(before.properties) as Record<string, unknown>) ?? {}), ...props });
-      set.properties = Object.keys(merged).length ? JSON.stringify(merged) : null;
-      Object.assign(changed, changedProperties(before.properties, merged));
-    }
-    if (locked !== undefined && locked !== Boolean(before.locked)) set.locked = changed.locked = locked;
-    w.changed = changed;
-    await runHooks(ctx, db, w, 'beforeWrite');
-    const row = await db.updateTable('objects').set(set).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
-    w.row = row;
-    await runHooks(ctx, db, w, 'afterWrite');
-    // A PATCH that changes nothing is no change to record (its `modified` aside).
-    if (Object.keys(w.changed).length) await recordChanges(ctx, db, [changeOf('update', row, type.name, actor, w.changed)]);
-    return row;
-  });
+  }
+  if (Object.keys(props).length) {
+    const merged = withoutNulls({ ...((parseJson(before.properties) as Record<string, unknown>) ?? {}), ...props });
+    set.properties = Object.keys(merged).length ? JSON.stringify(merged) : null;
+    Object.assign(changed, changedProperties(before.properties, merged));
+  }
+  if (locked !== undefined && locked !== Boolean(before.locked)) set.locked = changed.locked = locked;
+  w.changed = changed;
+  await runHooks(ctx, db, w, 'beforeWrite');
+  const row = await db.updateTable('objects').set(set).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  w.row = row;
+  await runHooks(ctx, db, w, 'afterWrite');
+  return { row, changed: w.changed };
 }

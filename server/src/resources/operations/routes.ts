@@ -23,12 +23,10 @@ import { identifiersOf, isPlainObject, resourceOf, sendLinks, type Resource } fr
 import { baseUrl } from '../../http/links.js';
 import type { RouteDef } from '../../http/router.js';
 import { endpointType } from '../objects/model.js';
-import { writeRelationships } from '../objects/relations.js';
-import { getObject, getObjectsByIds } from '../objects/read.js';
+import { getObjectsByIds } from '../objects/read.js';
 import { type ObjectRow } from '../objects/rows.js';
 import { serializeObjects } from '../objects/serialize.js';
-import { trashObjects } from '../objects/trash.js';
-import { createObjectRow, updateObject } from '../objects/write.js';
+import { apply } from '../objects/kernel.js';
 import { inTransaction } from '../objects/pipeline.js';
 
 export const ATOMIC_EXT = 'https://jsonapi.org/ext/atomic';
@@ -41,7 +39,7 @@ interface Target {
   type: string;
 }
 /** What an operation leaves to answer with: an object to serialise, identifiers, or nothing. */
-type Outcome = { objectId: number } | { identifiers: Array<{ id: string; type: string }> } | null;
+type Outcome = { objectId: number; type: string } | { identifiers: Array<{ id: string; type: string }> } | null;
 
 /** An error of operation `index`, pointing at it (and at the member named, when there is one). */
 function atOperation(err: unknown, index: number, member = ''): unknown {
@@ -121,11 +119,6 @@ export function operationsRoutes(ctx: AppContext): RouteDef[] {
         }
         return { id: Number(ident.id), type: type.name };
       };
-      const existing = async (target: Target) => {
-        const row = await getObject(ctx, target.id, { typeName: target.type, db: trx });
-        if (!row) throw new ApiError(404, 'not_found', `No ${target.type} with id ${target.id}`);
-        return row;
-      };
       const outcomes: Outcome[] = [];
       for (const [i, op] of ops.entries()) {
         let member = '';
@@ -151,7 +144,7 @@ export function operationsRoutes(ctx: AppContext): RouteDef[] {
             // A relationship write: ref names the object and the relation, data the identifiers.
             member = refMember;
             if (typeof ref.relationship !== 'string' || !ref.relationship) throw badRequest('"ref.relationship" must be a relation name', 'invalid_body');
-            const row = await existing(resolve(ref, 'ref'));
+            const target = resolve(ref, 'ref');
             member = '/data';
             const items = identifiersOf(op.data, true).map(({ id, lid, type, meta }, k) => ({
               id: lid === undefined ? id : String(added(lid, `data[${k}].lid`).id),
@@ -159,16 +152,17 @@ export function operationsRoutes(ctx: AppContext): RouteDef[] {
               meta,
             }));
             const mode = kind === 'add' ? 'add' : kind === 'update' ? 'replace' : 'remove';
-            const written = await writeRelationships(ctx, row, ref.relationship, items, mode, req.auth, trx);
-            outcomes.push({ identifiers: written });
+            const relation = { name: ref.relationship, items, mode } as const;
+            const { written } = await apply(ctx, { action: 'update', target: { key: target.id, type: target.type }, actor: req.auth, changes: { relations: [relation] } }, trx);
+            outcomes.push({ identifiers: written ?? [] });
             continue;
           }
 
           if (kind === 'remove') {
             member = refMember;
             if (!ref) throw badRequest('"remove" needs "ref" naming the object', 'invalid_body');
-            const row = await existing(resolve(ref, 'ref'));
-            await trashObjects(ctx, [row.id], req.auth, trx);
+            const target = resolve(ref, 'ref');
+            await apply(ctx, { action: 'trash', target: { key: target.id, type: target.type }, actor: req.auth }, trx);
             outcomes.push(null);
             continue;
           }
@@ -183,9 +177,9 @@ export function operationsRoutes(ctx: AppContext): RouteDef[] {
             const input = resourceOf(data, type.name);
             if (data.lid !== undefined && (typeof data.lid !== 'string' || !data.lid)) throw badRequest('"data.lid" must be a non-empty string', 'invalid_body');
             if (typeof data.lid === 'string' && lids.has(data.lid)) throw badRequest(`"data.lid" ${JSON.stringify(data.lid)} is used twice`, 'duplicate_lid');
-            const row = await createObjectRow(ctx, type.name, input, req.auth, trx);
+            const { row } = await apply(ctx, { action: 'create', type: type.name, actor: req.auth, changes: input }, trx);
             if (typeof data.lid === 'string') lids.set(data.lid, { id: row.id, type: type.name });
-            outcomes.push({ objectId: row.id });
+            outcomes.push({ objectId: row.id, type: type.name });
             continue;
           }
           // update
@@ -195,9 +189,8 @@ export function operationsRoutes(ctx: AppContext): RouteDef[] {
             const named = resolve(ref, 'ref');
             if (named.id !== target.id || named.type !== target.type) throw new ApiError(409, 'id_mismatch', '"ref" and "data" name different objects');
           }
-          await existing(target);
-          await updateObject(ctx, target.id, input, req.auth, { typeName: target.type }, trx);
-          outcomes.push({ objectId: target.id });
+          await apply(ctx, { action: 'update', target: { key: target.id, type: target.type }, actor: req.auth, changes: input }, trx);
+          outcomes.push({ objectId: target.id, type: target.type });
         } catch (err) {
           throw atOperation(err, i, err instanceof ApiError && err.status === 400 ? member : '');
         }
@@ -219,10 +212,12 @@ export function operationsRoutes(ctx: AppContext): RouteDef[] {
         // decoration for the whole answer); an object removed later in the same request is
         // answered as it was left, trashed.
         const ids = outcomes.flatMap((o) => (o && 'objectId' in o ? [o.objectId] : []));
-        const rows = await getObjectsByIds(ctx, ids, { trashed: 'any' });
+        // As the caller reads them: an object it may not read (a draft it created without `read`)
+        // is answered by its identifier alone.
+        const rows = await getObjectsByIds(ctx, ids, { trashed: req.auth.isAdmin ? 'any' : false, viewer: req.auth });
         const { data } = await serializeObjects(req, ctx, rows);
         const byId = new Map<number, Resource>(rows.map((r: ObjectRow, k) => [r.id, data[k]]));
-        const results = outcomes.map((o) => (o === null ? {} : 'objectId' in o ? { data: byId.get(o.objectId) ?? null } : { data: o.identifiers }));
+        const results = outcomes.map((o) => (o === null ? {} : 'objectId' in o ? { data: byId.get(o.objectId) ?? { type: o.type, id: String(o.objectId) } } : { data: o.identifiers }));
         sendLinks(req, res, 200, { 'atomic:results': results });
       },
     },

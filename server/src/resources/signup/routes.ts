@@ -16,8 +16,8 @@ import { limitRequests, mailLimit } from '../accounts/rate-limits.js';
 import { validateAttributes } from '../accounts/schemas.js';
 import { consumeAccountToken, issueAccountToken } from '../accounts/tokens.js';
 import { hashPassword } from '../auth/passwords.js';
-import { inTransaction } from '../objects/pipeline.js';
-import { createObject, updateObject } from '../objects/write.js';
+import { inTransaction, toActor } from '../objects/pipeline.js';
+import { apply } from '../objects/kernel.js';
 import { getUser, serializeUser } from '../users/service.js';
 
 const SIGNUP_FIELDS = ['username', 'password', 'email', 'activation_url', 'redirect_url', 'name', 'surname', 'title', 'description', 'lang'];
@@ -69,7 +69,7 @@ export function signupRoutes(ctx: AppContext, mailer: Mailer): RouteDef[] {
         // The activation mail is queued in the signup's transaction: no account, no mail.
         const id = await inTransaction(ctx, undefined, async (trx) => {
           const input = { attributes: { ...profile, email, status: 'draft' }, own: { passwordHash, verified: null } };
-          const userId = await createObject(ctx, 'users', input, null, trx);
+          const { row: { id: userId } } = await apply(ctx, { action: 'create', type: 'users', actor: toActor(null), changes: input }, trx);
           const uuid = await issueAccountToken(trx, userId, 'activation');
           const created = await getUser(trx, userId);
           await mailer.send(
@@ -99,7 +99,7 @@ export function signupRoutes(ctx: AppContext, mailer: Mailer): RouteDef[] {
         if (body.uuid === undefined) throw badRequest('"uuid" is required', 'invalid_uuid');
         await inTransaction(ctx, undefined, async (trx) => {
           const userId = await consumeAccountToken(trx, body.uuid, 'activation');
-          await updateObject(ctx, userId, { attributes: { status: 'on' }, own: { verified: nowIso() } }, userId, { typeName: 'users' }, trx);
+          await apply(ctx, { action: 'update', target: { key: userId, type: 'users' }, actor: toActor(userId), changes: { attributes: { status: 'on' }, own: { verified: nowIso() } } }, trx);
           await giveSignupRoles(ctx, trx, userId);
         });
         res.status(202).end();

@@ -14,7 +14,7 @@ import { endpointType } from '../objects/model.js';
 import { registerResourceSchema, resourceSchema } from '../objects/schema.js';
 import { objectPath, requireObject } from '../objects/read.js';
 import { serializeObject } from '../objects/serialize.js';
-import { createObject } from '../objects/write.js';
+import { apply, SYSTEM } from '../objects/kernel.js';
 import { downloadPath, serializeStream } from './serialize.js';
 import { assertAccepts, mediaRootOf, type StreamService } from './service.js';
 import { uploadInput } from './upload-input.js';
@@ -52,6 +52,7 @@ export function registerMediaObjects(ctx: AppContext, streams: StreamService): R
   registerObjectExtension(ctx, {
     name: 'media-streams',
     types: ['media'],
+    parts: { stream: (w, part) => streams.applyStreamPart(w, part) },
     async decorate(req, _ctx, items, included) {
       const byObject = await streams.streamsOfObjects(items.map((i) => i.id));
       const seen = new Set(included.filter((r) => r.type === 'streams').map((r) => r.id));
@@ -102,11 +103,10 @@ export function registerMediaObjects(ctx: AppContext, streams: StreamService): R
           throw err;
         }
         const id = await streams.storeWith(p, async (trx) => {
-          const objectId = await createObject(ctx, type.name, { attributes: { title: p.fileName } }, req.auth, trx);
-          await streams.insertStream(trx, p, req.auth.userId, objectId);
-          return objectId;
+          const command = { action: 'create', type: type.name, actor: req.auth, changes: { attributes: { title: p.fileName }, parts: { stream: { upload: p } } } } as const;
+          return (await apply(ctx, command, trx)).row.id;
         });
-        const row = await requireObject(ctx, id);
+        const row = await requireObject(ctx, id, { viewer: SYSTEM });
         const { data, included } = await serializeObject(req, ctx, row);
         sendResource(req, res, data, { status: 201, headers: { Location: resourceUrl(req, objectPath(ctx, row)) }, included });
       },

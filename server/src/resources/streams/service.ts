@@ -24,9 +24,23 @@ import { getObject, getObjectsByIds, visibleWhere } from '../objects/read.js';
 import type { ObjectRow } from '../objects/rows.js';
 import { declaredMimeType, resolveMimeType } from './mime.js';
 import type { StreamsTable } from './tables.js';
-import { authorizeWrite, changeOf, inTransaction, recordChanges, toActor, type Actor, type ActorLike } from '../objects/pipeline.js';
+import { apply, SYSTEM, type KernelWrite, type PartOutcome } from '../objects/kernel.js';
+import { inTransaction } from '../objects/pipeline.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
+
+/** What a command does to a media object's stream (the media extension's part of the kernel). */
+export type StreamPart =
+  | { upload: PreparedStream }
+  | { link: string; type?: string }
+  | { unlink: string }
+  | { remove: string };
+
+declare module '../objects/kernel.js' {
+  interface ObjectParts {
+    stream?: StreamPart;
+  }
+}
 
 export type StreamRow = Selectable<StreamsTable>;
 
@@ -266,73 +280,70 @@ export class StreamService {
   }
 
   /**
-   * Link a stream to a media object (or unlink it with null). A stream belongs to one object and
-   * an object has one stream: linking elsewhere gives 409; a type that refuses the file 400.
+   * Link a stream the actor may read to a media object (or unlink it with null): an update of
+   * the media object, a command of the write kernel (the object is read as the actor reads it:
+   * 404 when hidden, exactly as a missing one; then the stream part below runs).
    */
-  async linkStream(uuid: string, target: { id: string; type: string } | null, actorLike: ActorLike): Promise<void> {
-    const actor = toActor(actorLike);
-    await inTransaction(this.ctx, undefined, async (trx) => {
-      const stream = await this.findStream(uuid.toLowerCase(), trx);
-      if (!stream) throw notFound(`No stream ${uuid}`);
-      if (target === null) {
-        // Unlinking is a write of the object the stream belonged to.
-        const owner = stream.object_id === null ? undefined : await getObject(this.ctx, stream.object_id, { trashed: 'any', db: trx });
-        if (owner) await this.streamLinkWritten(trx, owner, actor, null);
-        await trx.updateTable('streams').set({ object_id: null, modified: nowIso() }).where('uuid', '=', stream.uuid).execute();
-        return;
-      }
-      if (!/^\d{1,15}$/.test(target.id)) throw badRequest('data.id must be a media object id', 'invalid_body');
-      const objectId = Number(target.id);
-      const obj = await findMediaObject(this.ctx, objectId, trx);
-      if (!obj || obj.deleted) throw notFound(`No object ${target.id}`);
-      if (!isSubtypeOf(this.ctx, obj.type, target.type)) throw new ApiError(409, 'type_mismatch', `Object ${target.id} is of type ${obj.type}, not ${target.type}`);
-      if (!obj.mediaRoot) throw badRequest(`${obj.type} is not a media type: streams link only to media objects`, 'not_media');
-      if (stream.object_id === objectId) return;
-      if (stream.object_id !== null) throw conflict(`Stream ${stream.uuid} is already linked to object ${stream.object_id}`, 'stream_already_linked');
-      assertAccepts(obj.type, obj.mediaRoot, stream.mime_type);
-      const other = await trx.selectFrom('streams').select('uuid').where('object_id', '=', objectId).executeTakeFirst();
-      if (other) throw conflict(`Object ${objectId} already has stream ${other.uuid}; unlink it first`, 'object_has_stream');
-      const row = await getObject(this.ctx, objectId, { db: trx });
-      await this.streamLinkWritten(trx, row!, actor, stream.uuid);
-      await trx.updateTable('streams').set({ object_id: objectId, modified: nowIso() }).where('uuid', '=', stream.uuid).execute();
-      await trx.updateTable('objects').set({ modified: nowIso(), modified_by: actor.userId }).where('id', '=', objectId).execute();
-    });
+  async linkStream(uuid: string, target: { id: string; type: string } | null, actor: AuthInfo): Promise<void> {
+    const stream = await this.readableStream(actor, uuid);
+    if (target === null) {
+      if (stream.object_id === null) return;
+      await apply(this.ctx, { action: 'update', target: { key: stream.object_id, trashed: 'any' }, actor, changes: { parts: { stream: { unlink: stream.uuid } } } });
+      return;
+    }
+    if (!/^\d{1,15}$/.test(target.id)) throw badRequest('data.id must be a media object id', 'invalid_body');
+    await apply(this.ctx, { action: 'update', target: { key: Number(target.id) }, actor, changes: { parts: { stream: { link: stream.uuid, type: target.type } } } });
   }
 
   /**
-   * A stream link is an update of its media object: guarded and recorded by the pipeline; a
-   * locked object's stream stays as it is for everyone but admins.
+   * The stream part of a command (the media extension owns it): a new upload's stream, linking
+   * or unlinking one, deleting a linked one. A locked object's file stays as it is for everyone
+   * but admins. Files leave storage after the commit.
    */
-  private async streamLinkWritten(trx: Transaction<Database>, row: ObjectRow, actor: Actor, uuid: string | null): Promise<void> {
-    const type = typeById(this.ctx, row.object_type_id)!;
-    if (Boolean(row.locked) && !actor.isAdmin) throw forbidden(`Object ${row.id} is locked: its file cannot change`, 'object_locked');
-    await authorizeWrite(this.ctx, { action: 'update', actor, type, row, trx });
-    await recordChanges(this.ctx, trx, [changeOf('update', row, type.name, actor, { stream: uuid })]);
-  }
-
-  /** Link an unlinked stream to a just-created media object inside the caller's transaction (400 when the type refuses the file). */
-  async linkNewObject(trx: Transaction<Database>, uuid: string, objectId: number, typeName: string, mediaRoot: string): Promise<void> {
-    const stream = await this.findStream(uuid, trx);
-    if (!stream || stream.object_id !== null) throw conflict(`Stream ${uuid} is not available for linking`, 'stream_already_linked');
-    assertAccepts(typeName, mediaRoot, stream.mime_type);
-    await trx.updateTable('streams').set({ object_id: objectId, modified: nowIso() }).where('uuid', '=', stream.uuid).execute();
+  async applyStreamPart(w: KernelWrite, part: StreamPart): Promise<PartOutcome> {
+    const { trx, row, actor } = w;
+    if ('upload' in part) {
+      await this.insertStream(trx, part.upload, actor.userId, row.id);
+      return { changed: { stream: part.upload.uuid } };
+    }
+    if (Boolean(row.locked) && !actor.isAdmin && w.action === 'update') throw forbidden(`Object ${row.id} is locked: its file cannot change`, 'object_locked');
+    if ('unlink' in part) {
+      await trx.updateTable('streams').set({ object_id: null, modified: nowIso() }).where('uuid', '=', part.unlink).where('object_id', '=', row.id).execute();
+      return { changed: { stream: null } };
+    }
+    if ('remove' in part) {
+      await trx.deleteFrom('streams').where('uuid', '=', part.remove).where('object_id', '=', row.id).execute();
+      return { changed: { stream: null } };
+    }
+    const stream = await this.findStream(part.link, trx);
+    if (!stream) throw notFound(`No stream ${part.link}`);
+    const obj = await findMediaObject(this.ctx, row.id, trx);
+    if (!obj) throw notFound(`No object ${row.id}`);
+    if (part.type !== undefined && !isSubtypeOf(this.ctx, obj.type, part.type)) throw new ApiError(409, 'type_mismatch', `Object ${row.id} is of type ${obj.type}, not ${part.type}`);
+    if (!obj.mediaRoot) throw badRequest(`${obj.type} is not a media type: streams link only to media objects`, 'not_media');
+    if (stream.object_id === row.id) return {};
+    if (stream.object_id !== null) throw conflict(`Stream ${stream.uuid} is already linked to another object`, 'stream_already_linked');
+    assertAccepts(obj.type, obj.mediaRoot, stream.mime_type);
+    const other = await trx.selectFrom('streams').select('uuid').where('object_id', '=', row.id).executeTakeFirst();
+    if (other) throw conflict(`Object ${row.id} already has stream ${other.uuid}; unlink it first`, 'object_has_stream');
+    await trx.updateTable('streams').set({ object_id: row.id, modified: nowIso() }).where('uuid', '=', stream.uuid).execute();
+    return { changed: { stream: stream.uuid } };
   }
 
   /**
    * DELETE /streams/{uuid} by `actor`: deleting a linked stream is an update of its media object
-   * (guarded, recorded; refused on a locked object but for admins); the files go after the commit.
+   * (a kernel command: read, guarded, recorded; refused on a locked object but for admins); an
+   * unlinked one is its uploader's alone. The files go after the commit.
    */
-  async deleteStreamAs(uuid: string, actorLike: ActorLike): Promise<void> {
-    const actor = toActor(actorLike);
-    const gone = await inTransaction(this.ctx, undefined, async (trx) => {
-      const stream = await this.findStream(uuid.toLowerCase(), trx);
-      if (!stream) throw notFound(`No stream ${uuid}`);
-      const owner = stream.object_id === null ? undefined : await getObject(this.ctx, stream.object_id, { trashed: 'any', db: trx });
-      if (owner) await this.streamLinkWritten(trx, owner, actor, null);
-      await trx.deleteFrom('streams').where('uuid', '=', stream.uuid).execute();
-      return stream.uuid;
-    });
-    await this.removeFiles(gone);
+  async deleteStreamAs(uuid: string, actor: AuthInfo): Promise<void> {
+    const stream = await this.readableStream(actor, uuid);
+    if (stream.object_id !== null) {
+      await apply(this.ctx, { action: 'update', target: { key: stream.object_id, trashed: 'any' }, actor, changes: { parts: { stream: { remove: stream.uuid } } } });
+      await this.removeFiles(stream.uuid);
+      return;
+    }
+    await this.db.deleteFrom('streams').where('uuid', '=', stream.uuid).where('object_id', 'is', null).execute();
+    await this.removeFiles(stream.uuid);
   }
 
   /**
@@ -409,7 +420,7 @@ export function mediaRootOf(ctx: AppContext, typeName: string): string | null {
 
 /** An object (trashed ones too) with its type name and media root, for linking and thumbnails. */
 export async function findMediaObject(ctx: AppContext, id: number, db?: Db) {
-  const row = await getObject(ctx, id, { trashed: 'any', db });
+  const row = await getObject(ctx, id, { trashed: 'any', db, viewer: SYSTEM });
   const type = row && typeById(ctx, row.object_type_id);
   if (!row || !type) return undefined;
   return { id: row.id, status: row.status, deleted: Boolean(row.deleted), type: type.name, mediaRoot: mediaRootOf(ctx, type.name) };

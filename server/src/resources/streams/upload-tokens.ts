@@ -82,7 +82,7 @@ export async function acceptUpload(ctx: AppContext, req: Request, typeName: stri
  * Inside the create transaction: take the caller's unused, unexpired token for a new object of
  * `typeName`; returns the stream to link. Any other token gives 400.
  */
-export async function consumeUploadToken(trx: Transaction<Database>, token: unknown, userId: number, typeName: string, objectId: number): Promise<string> {
+export async function consumeUploadToken(trx: Transaction<Database>, token: unknown, userId: number, typeName: string): Promise<{ uuid: string; usedBy: (objectId: number) => Promise<void> }> {
   if (typeof token !== 'string' || !token) throw badRequest('"upload_token" must be a string', 'invalid_upload_token');
   const row = await trx
     .selectFrom('upload_tokens')
@@ -94,8 +94,11 @@ export async function consumeUploadToken(trx: Transaction<Database>, token: unkn
     .executeTakeFirst();
   if (!row) throw badRequest('The upload token is unknown, used or expired', 'invalid_upload_token');
   if (row.object_type !== typeName) throw badRequest(`The upload token is for a ${row.object_type} object, not ${typeName}`, 'invalid_upload_token');
-  await trx.updateTable('upload_tokens').set({ object_id: objectId }).where('id', '=', row.id).execute();
-  return row.stream_uuid;
+  // Used once the object it brings its file to exists (in the same transaction).
+  const usedBy = async (objectId: number) => {
+    await trx.updateTable('upload_tokens').set({ object_id: objectId }).where('id', '=', row.id).execute();
+  };
+  return { uuid: row.stream_uuid, usedBy };
 }
 
 /**

@@ -4,12 +4,13 @@
 // and lets object lists filter by them: `filter[tag]=<names>`, `filter[category]=<names>`.
 import type { AppContext } from '../../context.js';
 import type { ObjectExtension } from '../objects/extensions.js';
-import { loadTerms } from './service.js';
+import { loadTerms, termsPart } from './service.js';
 
 export function termsExtension(_ctx: AppContext): ObjectExtension {
   return {
     name: 'legacy-terms',
     types: ['objects'],
+    parts: { terms: termsPart },
     async decorate(_req, ctx, items) {
       const terms = await loadTerms(ctx.db, items.map((i) => i.id));
       for (const item of items) {

@@ -7,6 +7,7 @@ import type { Database } from '../../db/tables.js';
 import { nowIso, toIso } from '../../db/time.js';
 import { badRequest } from '../../http/errors.js';
 import { slugify } from '../objects/uname.js';
+import type { PartHandler } from '../objects/kernel.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -222,7 +223,23 @@ async function termIds(db: Db, table: 'categories' | 'tags', labels: string[]): 
 }
 
 /** Replace the kinds of terms named in `input` for one object (inside the caller's transaction). */
-export async function saveTerms(db: Db, objectId: number, input: TermsInput): Promise<void> {
+declare module '../objects/kernel.js' {
+  interface ObjectParts {
+    /** Categories, tags, geo tags, date items of the object (the terms extension's part). */
+    terms?: TermsInput;
+  }
+}
+
+/** Whether `input` names any term field (an empty one leaves the object's terms as they are). */
+export const namesTerms = (input: TermsInput) => Object.values(input).some((v) => v !== undefined);
+
+/** The terms part of a command: the fields named replace the object's (kernel has read and authorised it). */
+export const termsPart: PartHandler<TermsInput> = async (w, input) => {
+  await saveTerms(w.trx, w.row.id, input);
+  return { changed: Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) };
+};
+
+async function saveTerms(db: Db, objectId: number, input: TermsInput): Promise<void> {
   if (input.categories) {
     const ids = await termIds(db, 'categories', input.categories);
     await db.deleteFrom('object_categories').where('object_id', '=', objectId).execute();

@@ -7,10 +7,11 @@ import { listObjects } from '../objects/list.js';
 import { requireObject } from '../objects/read.js';
 import { type ObjectRow } from '../objects/rows.js';
 import { serializeObject } from '../objects/serialize.js';
-import { purgeObjects, restoreObjects } from '../objects/trash.js';
+import { apply } from '../objects/kernel.js';
+import { SYSTEM } from '../objects/kernel.js';
 
 export function trashRoutes(ctx: AppContext): RouteDef[] {
-  const trashed = (id: unknown) => requireObject(ctx, String(id), { trashed: true });
+  const trashed = (id: unknown) => requireObject(ctx, String(id), { trashed: true, viewer: SYSTEM });
   /** A trashed object is addressed as /trash/{id}. */
   const withTrashLink = (req: Parameters<RouteDef['handler']>[0], id: string, links?: Record<string, string | null>) =>
     links ? { ...links, self: resourceUrl(req, `/trash/${id}`) } : undefined;
@@ -42,7 +43,7 @@ export function trashRoutes(ctx: AppContext): RouteDef[] {
       handler: async (req, res) => {
         const row: ObjectRow = await trashed(req.params.id);
         resourceInput(req, ['objects', typeById(ctx, row.object_type_id)!.name], row.id);
-        await restoreObjects(ctx, [row.id], req.auth);
+        await apply(ctx, { action: 'restore', target: { key: row.id }, actor: req.auth });
         sendNoContent(res);
       },
     },
@@ -51,7 +52,7 @@ export function trashRoutes(ctx: AppContext): RouteDef[] {
       path: '/trash/:id',
       guard: 'admin',
       handler: async (req, res) => {
-        await purgeObjects(ctx, [(await trashed(req.params.id)).id], req.auth);
+        await apply(ctx, { action: 'purge', target: { key: (await trashed(req.params.id)).id }, actor: req.auth });
         sendNoContent(res);
       },
     },

@@ -14,8 +14,9 @@ import { schemaMeta, validateAttributes } from '../accounts/schemas.js';
 import { sendAccountResource, serializeWithIncluded, type IncludableRelation } from '../accounts/serialize.js';
 import { verifyPassword } from '../auth/passwords.js';
 import { listRoles, rolesByUser, ROLE_LIST_SPEC, serializeRole, type RoleRow } from '../roles/service.js';
-import { trashObjects } from '../objects/trash.js';
-import { createObject, updateObject, type ObjectInput } from '../objects/write.js';
+import { expectedVersion } from '../../http/if-match.js';
+import { apply } from '../objects/kernel.js';
+import { type ObjectInput } from '../objects/write.js';
 import { getUser, listUsers, serializeUser, USER_LIST_SPEC } from './service.js';
 
 /** Attributes a user may change on its own account; the rest is for admins. */
@@ -83,7 +84,7 @@ export function userRoutes(ctx: AppContext): RouteDef[] {
       guard: 'admin',
       handler: async (req, res) => {
         const input = resourceInput(req, 'users');
-        const id = await createObject(ctx, 'users', { attributes: input.attributes, meta: input.meta }, req.auth);
+        const { row: { id } } = await apply(ctx, { action: 'create', type: 'users', actor: req.auth, changes: { attributes: input.attributes, meta: input.meta } });
         await sendOne(req, res, id, 201);
       },
     },
@@ -104,7 +105,7 @@ export function userRoutes(ctx: AppContext): RouteDef[] {
         const id = pathId(req);
         assertSelfOrAdmin(req, id);
         await getUser(ctx.db, id);
-        await updateObject(ctx, id, await userPatch(req, ctx, id), req.auth, { typeName: 'users' });
+        await apply(ctx, { action: 'update', target: { key: id, type: 'users' }, actor: req.auth, changes: await userPatch(req, ctx, id), expectedVersion: expectedVersion(req) });
         await sendOne(req, res, id);
       },
     },
@@ -113,7 +114,7 @@ export function userRoutes(ctx: AppContext): RouteDef[] {
       path: '/users/:id',
       guard: 'admin',
       handler: async (req, res) => {
-        await trashObjects(ctx, [(await getUser(ctx.db, pathId(req))).id], req.auth);
+        await apply(ctx, { action: 'trash', target: { key: (await getUser(ctx.db, pathId(req))).id, type: 'users' }, actor: req.auth, expectedVersion: expectedVersion(req) });
         sendNoContent(res);
       },
     },

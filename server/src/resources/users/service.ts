@@ -14,7 +14,7 @@ import { listPage, type ListQuery, type ListSpec } from '../../http/query.js';
 import { hashPassword } from '../auth/passwords.js';
 import type { ObjectExtension } from '../objects/extensions.js';
 import type { WriteGuard } from '../objects/pipeline.js';
-import { createObject } from '../objects/write.js';
+import { apply, SYSTEM } from '../objects/kernel.js';
 import { validateAttributes } from '../accounts/schemas.js';
 import { containsText } from '../accounts/search.js';
 import { accountKey, hasInvisibleCharacters } from './account-key.js';
@@ -103,7 +103,7 @@ export async function ensureInitialAdmin(ctx: AppContext): Promise<{ created: bo
   const generated = ctx.config.adminPassword === null;
   const password = ctx.config.adminPassword ?? crypto.randomBytes(12).toString('base64url');
   const own = { passwordHash: await hashPassword(password), verified: nowIso(), roleIds: [ADMIN_ROLE_ID] };
-  await createObject(ctx, 'users', { attributes: { username, status: 'on' }, own }, null);
+  await apply(ctx, { action: 'create', type: 'users', actor: SYSTEM, changes: { attributes: { username, status: 'on' }, own } });
   if (!generated) return { created: true, username };
   const file = path.join(ctx.config.dataDir, 'initial-admin-password');
   fs.writeFileSync(file, password + '\n', { mode: 0o600 });

@@ -1,0 +1,264 @@
+// The write kernel: the one entry every object write of every type goes through. An entry point
+// (type endpoints, /objects, /users, /folders, /operations, relationships, stream links, the
+// legacy writer, uploads, history restore, trash) builds a *command* — action, target, actor,
+// changes, expected version — and hands it to apply(). The kernel, in this order:
+//
+//   1. opens the unit of work (or joins the caller's), loads the target once, as the actor would
+//      read it: hidden by rights → 404 exactly like a missing id; restricted by an object
+//      permission → 401/403 (never a success, nothing of the object in the answer);
+//   2. checks the expected version (If-Match) → 412 `precondition_failed`;
+//   3. runs the rights check once per action (update, delete, publish…, through the write guards);
+//   4. writes the attributes, then hands each other part of the change to the extension that owns
+//      it (relations here; folders own parents and children, media own streams, terms own terms);
+//      every related object a part names is resolved as the actor reads it (404 when hidden);
+//   5. records the change once (history, webhooks) and moves the object's version.
+//
+// Only the kernel's modules (this file, write.ts, trash.ts, relation-writes.ts, pipeline.ts,
+// rows.ts) write the `objects` and `object_relations` tables; server/test/structure.test.ts fails
+// when anything else does. A backup restore stays a bulk load outside it (no history, no webhooks).
+import type { Transaction } from 'kysely';
+import type { AppContext } from '../../context.js';
+import type { Database } from '../../db/tables.js';
+import { ApiError, notFound } from '../../http/errors.js';
+import type { ExpectedVersion } from '../../http/if-match.js';
+import type { ResourceIdentifier } from '../../http/jsonapi.js';
+import type { ObjectChange } from './changes.js';
+import type { ObjectExtension } from './extensions.js';
+import { typeById, typeByName, type ObjectType } from './model.js';
+import { authorizeWrite, changeOf, inTransaction, recordChanges, type Actor } from './pipeline.js';
+import { requireObject } from './read.js';
+import { setLink, relateObjects, type RelationshipItem } from './relation-writes.js';
+import type { ObjectRow } from './rows.js';
+import { purgeRows, restoreRows, trashRows } from './trash.js';
+import { createRow, extensionsOf, updateRow, validateInput, type ObjectInput } from './write.js';
+
+/**
+ * Acting or reading as the server itself, with every right: migrations' first admin, cascades the
+ * kernel runs for a write it already checked, payloads shown to admins. Greppable on purpose.
+ */
+export const SYSTEM: Actor & { readonly system: true } = Object.freeze({
+  userId: null,
+  isAdmin: true,
+  roles: ['admin'],
+  applicationId: null,
+  restrictions: false,
+  system: true as const,
+});
+
+export type { ExpectedVersion };
+
+export interface RelationChange {
+  name: string;
+  items: RelationshipItem[];
+  mode: 'add' | 'replace' | 'remove';
+}
+
+/** Priority and params of one existing link (the legacy PUT /objects/{id}/relations/{name}/{related_id}). */
+export interface LinkChange {
+  name: string;
+  relatedId: number;
+  priority?: number;
+  params?: unknown;
+}
+
+/**
+ * The parts of a change that extensions own, keyed by part name. Extensions add theirs with
+ * declaration merging (`declare module '../objects/kernel.js' { interface ObjectParts { … } }`) and
+ * a handler in their ObjectExtension's `parts`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface ObjectParts {}
+
+export interface ObjectChanges extends ObjectInput {
+  relations?: RelationChange[];
+  link?: LinkChange;
+  parts?: ObjectParts;
+}
+
+/** Which object a command acts on: an id or uname, of a type (or any) when given. */
+export interface Target {
+  key: string | number;
+  /** The object must be of this type or one of its sub-types (404 otherwise). */
+  type?: string;
+  /** An update may reach a trashed object too ('any'); by default only active ones. */
+  trashed?: 'any';
+}
+
+export type ObjectCommand =
+  | { action: 'create'; type: string; actor: Actor; changes: ObjectChanges }
+  | { action: 'update'; target: Target; actor: Actor; changes: ObjectChanges; expectedVersion?: ExpectedVersion }
+  | { action: 'trash' | 'restore' | 'purge'; target: Target; actor: Actor; expectedVersion?: ExpectedVersion };
+
+/** What a command leaves: the object as written and what its parts answered (relations: identifiers). */
+export interface Applied {
+  row: ObjectRow;
+  written?: ResourceIdentifier[];
+  results: Record<string, unknown>;
+}
+
+/** A create or update as a part handler sees it. */
+export interface KernelWrite {
+  ctx: AppContext;
+  trx: Transaction<Database>;
+  action: 'create' | 'update';
+  actor: Actor;
+  type: ObjectType;
+  /** The object, as written so far. */
+  row: ObjectRow;
+  /** A related object as the actor reads it: 404 when missing or hidden, 401/403 when restricted. */
+  resolve(key: string | number, opts?: { type?: string; trashed?: boolean | 'any'; member?: string }): Promise<ObjectRow>;
+  /** Another object this write changed (a folder's child): recorded and versioned with it. */
+  recordOther(row: ObjectRow, changed: Record<string, unknown>): void;
+}
+
+export interface PartOutcome {
+  /** New values of the object's changed fields, for its change record. */
+  changed?: Record<string, unknown>;
+  /** What the entry point answers with (e.g. identifiers written). */
+  result?: unknown;
+}
+
+export type PartHandler<V> = (w: KernelWrite, value: V) => Promise<PartOutcome | void>;
+export type PartHandlers = { [K in keyof ObjectParts]?: PartHandler<NonNullable<ObjectParts[K]>> };
+
+/** An If-Match version that is not the object's: 412, nothing changed. */
+function checkVersion(row: ObjectRow, expected: ExpectedVersion | undefined): void {
+  if (expected === undefined || expected === null || expected === '*') return;
+  if (Number(row.version) !== expected) {
+    throw new ApiError(412, 'precondition_failed', `The object was changed since version ${expected} (it is at version ${row.version}): reload it, or send the write again without If-Match to overwrite`, 'Precondition Failed');
+  }
+}
+
+/** The row a command targets, as its actor reads it (trashed ones for restore and purge). */
+function loadTarget(ctx: AppContext, trx: Transaction<Database>, target: Target, actor: Actor, trashed: boolean | 'any' = false): Promise<ObjectRow> {
+  return requireObject(ctx, target.key, { viewer: actor, typeName: target.type, trashed, db: trx });
+}
+
+/** The part handler named `name`, from the extensions of `type`. */
+function partHandler(ctx: AppContext, type: ObjectType, name: string): PartHandler<unknown> {
+  for (const ext of extensionsOf(ctx, type.name)) {
+    const h = (ext.parts as Record<string, PartHandler<unknown>> | undefined)?.[name];
+    if (h) return h;
+  }
+  throw new ApiError(400, 'invalid_body', `Objects of type ${type.name} take no "${name}"`);
+}
+
+/** Run the parts of a create or update after its attributes are written; their changes merge. */
+async function applyParts(ctx: AppContext, trx: Transaction<Database>, action: 'create' | 'update', actor: Actor, type: ObjectType, row: ObjectRow, changes: ObjectChanges, others: ObjectChange[]) {
+  const changed: Record<string, unknown> = {};
+  const results: Record<string, unknown> = {};
+  let written: ResourceIdentifier[] | undefined;
+  const w: KernelWrite = {
+    ctx,
+    trx,
+    action,
+    actor,
+    type,
+    row,
+    resolve: (key, opts = {}) => requireObject(ctx, key, { viewer: actor, typeName: opts.type, trashed: opts.trashed ?? false, db: trx }),
+    recordOther: (other, otherChanged) => others.push(changeOf('update', other, typeById(ctx, other.object_type_id)?.name ?? 'objects', actor, otherChanged)),
+  };
+  for (const rel of changes.relations ?? []) {
+    const out = await relateObjects(w, rel.name, rel.items, rel.mode);
+    Object.assign(changed, out.changed);
+    written = out.written;
+  }
+  if (changes.link) Object.assign(changed, await setLink(w, changes.link));
+  for (const [name, value] of Object.entries(changes.parts ?? {})) {
+    if (value === undefined) continue;
+    const out = await partHandler(ctx, type, name)(w, value);
+    if (out?.changed) Object.assign(changed, out.changed);
+    if (out?.result !== undefined) results[name] = out.result;
+  }
+  return { changed, results, written };
+}
+
+const hasParts = (c: ObjectChanges) => Boolean(c.relations?.length || c.link || Object.values(c.parts ?? {}).some((v) => v !== undefined));
+
+/**
+ * Apply one command as one unit of work (or inside the caller's: /operations, the legacy writer
+ * and cascades put many commands in one transaction). See the top of this file for the steps.
+ */
+export async function apply(ctx: AppContext, command: ObjectCommand, trx?: Transaction<Database>): Promise<Applied> {
+  const { actor } = command;
+  switch (command.action) {
+    case 'create': {
+      const type = typeByName(ctx, command.type);
+      if (!type || type.isAbstract) throw notFound(`Unknown object type "${command.type}"`, 'unknown_type');
+      const prepared = await validateInput(ctx, 'create', type, actor, command.changes);
+      return inTransaction(ctx, trx, async (db) => {
+        const others: ObjectChange[] = [];
+        const created = await createRow(ctx, db, type, actor, prepared);
+        const parts = hasParts(command.changes) ? await applyParts(ctx, db, 'create', actor, type, created.row, command.changes, others) : undefined;
+        await recordChanges(ctx, db, [changeOf('create', created.row, type.name, actor, { ...created.changed, ...(parts?.changed ?? {}) }), ...others]);
+        return { row: created.row, written: parts?.written, results: parts?.results ?? {} };
+      });
+    }
+    case 'update': {
+      // The type decides the validation, which runs before any transaction (users hash passwords
+      // there): read it first, then everything again inside the unit of work.
+      const peek = await requireObject(ctx, command.target.key, { viewer: actor, typeName: command.target.type, trashed: command.target.trashed ?? false, db: trx });
+      const type = typeById(ctx, peek.object_type_id)!;
+      const prepared = await validateInput(ctx, 'update', type, actor, command.changes);
+      return inTransaction(ctx, trx, async (db) => {
+        const before = await loadTarget(ctx, db, { key: peek.id, type: type.name }, actor, command.target.trashed ?? false);
+        checkVersion(before, command.expectedVersion);
+        await authorizeWrite(ctx, { action: 'update', actor, type, row: before, trx: db });
+        const others: ObjectChange[] = [];
+        // Parts alone (relations, folders, a stream…) leave the row's attributes as they are.
+        const attributesSent = command.changes.attributes !== undefined || command.changes.own !== undefined || command.changes.meta !== undefined;
+        const updated = attributesSent ? await updateRow(ctx, db, type, actor, before, prepared) : { row: before, changed: {} };
+        const parts = hasParts(command.changes) ? await applyParts(ctx, db, 'update', actor, type, updated.row, command.changes, others) : undefined;
+        const changed = { ...updated.changed, ...(parts?.changed ?? {}) };
+        // A write that changes nothing is no change to record (its `modified` aside).
+        await recordChanges(ctx, db, [...(Object.keys(changed).length ? [changeOf('update', updated.row, type.name, actor, changed)] : []), ...others]);
+        return { row: updated.row, written: parts?.written, results: parts?.results ?? {} };
+      });
+    }
+    case 'trash':
+    case 'restore':
+    case 'purge': {
+      const trashed = command.action !== 'trash';
+      const run = async (db: Transaction<Database>) => {
+        const row = await loadTarget(ctx, db, command.target, actor, trashed);
+        checkVersion(row, command.expectedVersion);
+        if (command.action === 'trash') await trashRows(ctx, db, [row], actor);
+        else if (command.action === 'restore') await restoreRows(ctx, db, [row], actor);
+        return row;
+      };
+      if (command.action === 'purge') {
+        // Files leave storage after the commit (purgeRows runs its own unit of work).
+        const row = await loadTarget(ctx, trx ?? (ctx.db as unknown as Transaction<Database>), command.target, actor, true);
+        checkVersion(row, command.expectedVersion);
+        await purgeRows(ctx, [row], actor);
+        return { row, results: {} };
+      }
+      return { row: await inTransaction(ctx, trx, run), results: {} };
+    }
+  }
+}
+
+/**
+ * Trash or restore objects that a write the kernel already checked takes along (a folder's
+ * sub-folders): no read check of their own, the same actor, recorded and versioned.
+ */
+export async function cascade(ctx: AppContext, trx: Transaction<Database>, action: 'trash' | 'restore', ids: number[], actor: Actor): Promise<void> {
+  if (!ids.length) return;
+  const rows = await trx.selectFrom('objects').selectAll().where('id', 'in', ids).where('deleted', '=', action === 'restore').execute();
+  if (rows.length !== new Set(ids).size) throw notFound('Object not found');
+  if (action === 'trash') await trashRows(ctx, trx, rows, actor);
+  else await restoreRows(ctx, trx, rows, actor);
+}
+
+/**
+ * A model change, not an object write: a removed custom property's stored values go from every
+ * object of the types that had it (no history entry, no version: the objects' own data is the
+ * same as every reader saw it after the property went).
+ */
+export async function dropPropertyValues(ctx: AppContext, trx: Transaction<Database>, typeIds: number[], name: string): Promise<void> {
+  if (!typeIds.length) return;
+  await trx.updateTable('objects').set({ properties: ctx.dialect.json.withoutProperty('properties', name) }).where('object_type_id', 'in', typeIds).where('properties', 'is not', null).execute();
+}
+
+export type { Actor };
+export type { ObjectExtension };
