@@ -224,7 +224,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     next();
   });
   for (const family of families) mountRoutes(app, ctx, await family(ctx));
-  app.use(methodFallback(ctx));
+  app.use(methodFallback(ctx.routes));
   app.use(notFoundRoute);
   app.use(errorHandler(config.debug, log, database.dialect.errors));
 

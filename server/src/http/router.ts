@@ -3,15 +3,16 @@
 // negotiation, body parsing and the permission guard. The registry also answers 405 and /home.
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { match } from 'path-to-regexp';
-import type { AppContext } from '../context.js';
 import { ApiError, methodNotAllowed } from './errors.js';
 import { checkContentType, isJsonType, negotiate, type BodyKind, type Produces } from './negotiate.js';
 import { enforceGuard, type Guard } from './auth.js';
 import { parseFieldsets } from './jsonapi.js';
+import type { ResponseCache } from './response-cache.js';
 
 export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
-export type Handler = (req: Request, res: Response, ctx: AppContext) => unknown | Promise<unknown>;
+/** Handlers close over the services their family was built with: only the request and response come in. */
+export type Handler = (req: Request, res: Response) => unknown | Promise<unknown>;
 
 export interface RouteDef {
   method: Method;
@@ -67,11 +68,17 @@ function bodyParsers(kind: BodyKind): RequestHandler[] {
   return [json, refuseDeepBodies];
 }
 
-export function mountRoutes(app: Express, ctx: AppContext, defs: RouteDef[]): void {
+/** What mountRoutes fills and uses: the registry of declared routes and the response cache. */
+export interface RouteTable {
+  routes: RouteRecord[];
+  responseCache: ResponseCache;
+}
+
+export function mountRoutes(app: Express, { routes, responseCache }: RouteTable, defs: RouteDef[]): void {
   for (const def of defs) {
     const produces = def.produces ?? 'jsonapi';
     const body = def.body ?? (def.method === 'get' ? 'none' : 'json');
-    ctx.routes.push({
+    routes.push({
       method: def.method,
       path: def.path,
       guard: def.guard,
@@ -93,8 +100,8 @@ export function mountRoutes(app: Express, ctx: AppContext, defs: RouteDef[]): vo
       try {
         if (req.body === undefined && body !== 'raw' && body !== 'none') req.body = {};
         // Hits are answered before the routes (app.ts); this stores the answer of a miss.
-        if (def.cache) ctx.responseCache.capture(req, res);
-        await def.handler(req, res, ctx);
+        if (def.cache) responseCache.capture(req, res);
+        await def.handler(req, res);
       } catch (err) {
         next(err);
       }
@@ -104,10 +111,10 @@ export function mountRoutes(app: Express, ctx: AppContext, defs: RouteDef[]): vo
 }
 
 /** After every route: 405 with Allow for a known path, else 404; OPTIONS answers Allow. */
-export function methodFallback(ctx: AppContext): RequestHandler {
+export function methodFallback(routes: readonly RouteRecord[]): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const allowed = new Set<string>();
-    for (const r of ctx.routes) if (r.matcher(req.path) && (!r.when || r.when(req))) allowed.add(r.method.toUpperCase());
+    for (const r of routes) if (r.matcher(req.path) && (!r.when || r.when(req))) allowed.add(r.method.toUpperCase());
     if (!allowed.size) return next();
     if (allowed.has('GET')) allowed.add('HEAD');
     const allow = [...allowed].sort();
