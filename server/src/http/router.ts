@@ -7,7 +7,7 @@ import { ApiError, methodNotAllowed } from './errors.js';
 import { checkContentType, isJsonType, negotiate, type BodyKind, type Produces } from './negotiate.js';
 import { enforceGuard, type Guard } from './auth.js';
 import { parseFieldsets } from './jsonapi.js';
-import type { ResponseCache } from './response-cache.js';
+import type { ResponseCache, Vary } from './response-cache.js';
 
 export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
@@ -28,10 +28,12 @@ export interface RouteDef {
   /** Extra middleware run after the guard, before the body is parsed (e.g. rate limits). */
   before?: RequestHandler[];
   /**
-   * A read whose anonymous answer depends only on the URL, Accept, base URL and the data: it may
-   * be answered from the response cache until the next write (see response-cache.ts).
+   * A read whose answer depends only on the request's URL, Accept, base URL and caller and on the
+   * data: it may be answered from the response cache until the next write (see response-cache.ts).
    */
   cache?: boolean;
+  /** With `cache`: what in the request the answer depends on (default: the whole URL and Accept). */
+  vary?: Vary;
 }
 
 export interface RouteRecord {
@@ -78,6 +80,7 @@ export function mountRoutes(app: Express, { routes, responseCache }: RouteTable,
   for (const def of defs) {
     const produces = def.produces ?? 'jsonapi';
     const body = def.body ?? (def.method === 'get' ? 'none' : 'json');
+    const shape = def.cache ? responseCache.declare(def.vary) : null;
     routes.push({
       method: def.method,
       path: def.path,
@@ -100,7 +103,7 @@ export function mountRoutes(app: Express, { routes, responseCache }: RouteTable,
       try {
         if (req.body === undefined && body !== 'raw' && body !== 'none') req.body = {};
         // Hits are answered before the routes (app.ts); this stores the answer of a miss.
-        if (def.cache) responseCache.capture(req, res);
+        if (shape) responseCache.capture(req, res, shape);
         await def.handler(req, res);
       } catch (err) {
         next(err);
