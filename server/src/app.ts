@@ -19,6 +19,7 @@ import { createResponseCache } from './http/response-cache.js';
 import { authenticate, createTokenCache } from './http/auth.js';
 import { createJobQueue, type JobQueue } from './jobs/queue.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
+import { loadAuthInfo } from './resources/accounts/auth-info.js';
 import { createSchemaRegistry } from './resources/objects/schema.js';
 import { StreamService } from './resources/streams/service.js';
 import { ThumbService } from './resources/thumbs/service.js';
@@ -203,7 +204,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   /** The model version the loaded model is at least as new as; a reload under way. */
   let modelSeen = database.dataVersion.model();
   let modelReload: Promise<unknown> | null = null;
-  app.use(authenticate(ctx));
+  app.use(authenticate({ tokens: ctx.tokens, secret: ctx.jwtSecret, loadIdentity: (userId) => loadAuthInfo(ctx, userId) }));
   app.use(async (req, res, next) => {
     for (const check of ctx.requestChecks) await check(req);
     // A request a cacheable route answered before, with nothing written since: answered here,
@@ -223,7 +224,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     next();
   });
   for (const family of families) mountRoutes(app, ctx, await family(ctx));
-  app.use(methodFallback(ctx));
+  app.use(methodFallback(ctx.routes));
   app.use(notFoundRoute);
   app.use(errorHandler(config.debug, log, database.dialect.errors));
 

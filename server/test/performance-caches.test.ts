@@ -2,15 +2,22 @@
 // write (of this server and of another process), signed-in callers never get an answer cached for
 // anyone else (each user has their own entries), writes that share a transaction (group commit)
 // succeed or fail one by one,
-// and unames stay unique however many objects share a title.
+// unames stay unique however many objects share a title, and an answer is only served for
+// requests that agree on all its route says it varies on.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import express from 'express';
 import { connectOutside } from './helpers/outside.js';
 import { createServer } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { createResponseCache } from '../src/http/response-cache.js';
+import { mountRoutes, type Handler } from '../src/http/router.js';
+import { ANONYMOUS } from '../src/identity.js';
 import { rawRequest } from './helpers/raw-http.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { onPostgres } from './helpers/test-database.js';
@@ -311,5 +318,88 @@ describe('signed-in answers in the response cache', () => {
     assert.equal(restricted.status, 200, restricted.text);
     assert.equal((await t.request('GET', `/documents/${id}`, { token: viewer })).status, 403);
     assert.equal((await t.request('GET', `/documents/${id}`)).status, 401);
+  });
+});
+
+describe('what a cached answer varies on (RouteDef.vary)', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startServer();
+  });
+  after(() => t.close());
+
+  test('an answer cached for ?lang=it is never served for ?lang=en or without lang, before express or in it', async () => {
+    const admin = await t.adminToken();
+    const entries = () => t.server.ctx.responseCache.size;
+    // Anonymous requests without credentials are answered before express (serveRaw); signed-in
+    // ones by express (serve), kept for that user.
+    const paths = [(p: string) => rawGet(t, p, {}), (p: string) => t.request('GET', p, { token: admin })];
+    const created = await t.request('POST', '/documents', { token: admin, body: doc({ title: 'Lingua', status: 'on' }) });
+    const id = created.body.data.id;
+    for (const get of paths) {
+      const start = entries();
+      for (const p of [`/documents/${id}?lang=it`, `/documents/${id}?lang=it`]) assert.equal((await get(p)).status, 200);
+      assert.equal(entries(), start + 1, 'the second ?lang=it is a hit');
+      assert.equal((await get(`/documents/${id}?lang=en`)).status, 200);
+      assert.equal(entries(), start + 2, '?lang=en is not answered from the ?lang=it entry');
+      assert.equal((await get(`/documents/${id}`)).status, 200);
+      assert.equal(entries(), start + 3, 'no lang is not answered from the ?lang=it entry');
+    }
+  });
+
+  test('a route that declares a header or a narrower query in `vary` is keyed on what it declares', async () => {
+    // A route of its own, mounted with the real router on the real cache and data version, served
+    // before express (serveRaw) like app.ts does, and by express.
+    const cache = createResponseCache(t.server.ctx.dataVersion);
+    const app = express();
+    app.use((req, res, next) => {
+      req.auth = ANONYMOUS;
+      if (!cache.serve(req, res)) next();
+    });
+    let answered = 0;
+    const answer: Handler = (req, res) => {
+      answered++;
+      res.type('application/json').send(JSON.stringify({ language: req.headers['accept-language'] ?? null, page: req.query.page ?? null }));
+    };
+    mountRoutes(app, { routes: [], responseCache: cache }, [
+      { method: 'get', path: '/greeting', guard: 'anonymous', produces: 'any', cache: true, vary: { headers: ['Accept-Language'] }, handler: answer },
+      { method: 'get', path: '/pages', guard: 'anonymous', produces: 'any', cache: true, vary: { query: ['page'] }, handler: answer },
+    ]);
+    for (const raw of [true, false]) {
+      const server = http.createServer((req, res) => {
+        Object.setPrototypeOf(req, app.request);
+        Object.setPrototypeOf(res, app.response);
+        if (!(raw && cache.serveRaw(req, res))) app(req, res);
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      try {
+        const get = async (p: string, headers: Record<string, string> = {}) => {
+          // fetch sends Accept-Language: * unless told otherwise.
+          const r = await fetch(url + p, { headers: { Accept: 'application/json', ...headers } });
+          assert.equal(r.status, 200);
+          return r.json();
+        };
+        const start = answered;
+        assert.deepEqual(await get('/greeting', { 'Accept-Language': 'it' }), { language: 'it', page: null });
+        assert.deepEqual(await get('/greeting', { 'Accept-Language': 'it' }), { language: 'it', page: null });
+        assert.equal(answered, start + 1, 'the same language is a hit');
+        assert.deepEqual(await get('/greeting', { 'Accept-Language': 'en' }), { language: 'en', page: null });
+        assert.deepEqual(await get('/greeting', { 'Accept-Language': 'de' }), { language: 'de', page: null });
+        assert.equal(answered, start + 3);
+        // Narrowed to `page`: other parameters share the answer, `lang` never does.
+        assert.deepEqual(await get('/pages?page=2&utm=a'), { language: '*', page: '2' });
+        assert.deepEqual(await get('/pages?utm=b&page=2'), { language: '*', page: '2' });
+        assert.equal(answered, start + 4, 'a parameter the route does not read is not keyed');
+        await get('/pages?page=2&lang=it');
+        await get('/pages?page=2&lang=en');
+        await get('/pages?page=3');
+        assert.equal(answered, start + 7, 'lang and page are keyed');
+      } finally {
+        await new Promise((resolve) => server.close(resolve));
+      }
+      // The second round (in express) starts from an empty cache.
+      t.server.ctx.dataVersion.bump();
+    }
   });
 });

@@ -1,14 +1,11 @@
 // Who is calling: verifies the access token (HS256 only, from `Authorization: Bearer` or the
-// `access_token` query parameter) and loads the user's roles; guards are declared per route.
+// `access_token` query parameter) and loads the user's identity with the function createServer
+// passes in; guards are declared per route.
 import type { Request, RequestHandler } from 'express';
 import crypto from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import type { AppContext } from '../context.js';
-import { prepared } from '../db/prepared.js';
 import { ApiError, forbidden, unauthorized } from './errors.js';
-import { ANONYMOUS, type AuthInfo } from './request.js';
-import { restrictionsExist } from '../resources/permissions/object-perms.js';
-import { parsePermissions, permissionSet } from '../resources/permissions/rules.js';
+import { ANONYMOUS, type AuthInfo } from '../identity.js';
 
 export type Guard = 'anonymous' | 'user' | 'admin';
 
@@ -86,51 +83,19 @@ export function verifyAccessToken(cache: TokenCache, token: string, secret: stri
   return claims;
 }
 
-const userRoles = prepared<
-  { blocked: unknown; deleted: unknown; status: string; sessionVersion: number; role: string | null; roleId: number | null; permissions: string | null },
-  [number]
->((db, p) =>
-  db
-    .selectFrom('users')
-    .innerJoin('objects', 'objects.id', 'users.id')
-    .leftJoin('roles_users', 'roles_users.user_id', 'users.id')
-    .leftJoin('roles', 'roles.id', 'roles_users.role_id')
-    .select([
-      'users.blocked',
-      'objects.deleted',
-      'objects.status',
-      'users.session_version as sessionVersion',
-      'roles.name as role',
-      'roles.id as roleId',
-      'roles.permissions',
-    ])
-    .where('users.id', '=', p(0)),
-);
-
-/**
- * Roles and permissions of a user, and whether it may still use tokens (exists, not trashed,
- * not blocked, status `on`). One query, kept in the read cache until the next write (every
- * request of a signed-in client asks); the compiled permissions live as long.
- */
-export async function loadAuthInfo(ctx: AppContext, userId: number): Promise<AuthInfo | null> {
-  return ctx.readCache.get(`auth-info:${userId}`, async () => {
-    const rows = await userRoles(ctx.db, userId);
-    if (!rows.length || Boolean(rows[0].blocked) || Boolean(rows[0].deleted) || rows[0].status !== 'on') return null;
-    const roles = rows.filter((r) => r.roleId !== null);
-    return Object.freeze({
-      userId,
-      roles: roles.map((r) => r.role!),
-      roleIds: roles.map((r) => Number(r.roleId)),
-      isAdmin: roles.some((r) => r.roleId === 1),
-      applicationId: null,
-      permissions: permissionSet(roles.map((r) => parsePermissions(r.permissions))),
-      restrictions: await restrictionsExist(ctx),
-      sessionVersion: Number(rows[0].sessionVersion),
-    });
-  });
+/** What authenticate() is given at wiring time (createServer): no family is looked up from here. */
+export interface AuthenticateDeps {
+  tokens: TokenCache;
+  /** HS256 secret of access tokens. */
+  secret: string;
+  /**
+   * A user's identity (roles, compiled permissions, session version), or null when the user may
+   * no longer use tokens (missing, trashed, blocked, off): the accounts family's loadAuthInfo.
+   */
+  loadIdentity(userId: number): Promise<AuthInfo | null>;
 }
 
-export function authenticate(ctx: AppContext): RequestHandler {
+export function authenticate({ tokens, secret, loadIdentity }: AuthenticateDeps): RequestHandler {
   return async (req, _res, next) => {
     req.auth = ANONYMOUS;
     // POST /auth reads its own Authorization header: it may carry a refresh token, or an old
@@ -139,10 +104,10 @@ export function authenticate(ctx: AppContext): RequestHandler {
     const token = bearerToken(req);
     if (!token) return next();
     try {
-      const claims = verifyAccessToken(ctx.tokens, token, ctx.jwtSecret);
+      const claims = verifyAccessToken(tokens, token, secret);
       // Whole ids only: PostgreSQL refuses to compare 1.5 with an integer column (SQLite finds nothing).
       if (Number.isSafeInteger(claims.id)) {
-        const info = await loadAuthInfo(ctx, claims.id!);
+        const info = await loadIdentity(claims.id!);
         // A token from before the user's sessions were ended (new password, block, off, trash).
         if (!info || (claims.sv ?? 0) !== info.sessionVersion) throw new ApiError(401, 'invalid_token', 'The session of this token has ended; log in again');
         req.auth = info;

@@ -1,23 +1,8 @@
 // What Folio's middleware attaches to express's Request.
-import type { PermissionSet } from '../resources/permissions/rules.js';
+import type { AuthInfo } from '../identity.js';
 
-export interface AuthInfo {
-  /** Id of the logged-in user, or null for anonymous / application tokens. */
-  userId: number | null;
-  /** Role names of the user. */
-  roles: string[];
-  isAdmin: boolean;
-  /** Application (API key) the request came through, if any. */
-  applicationId: number | null;
-  /** Ids of the user's roles (object permissions name roles). */
-  roleIds?: number[];
-  /** The user's roles' permissions, compiled (resources/permissions/rules.ts); none: no rights. */
-  permissions?: PermissionSet;
-  /** Whether any object permission exists (read with the auth info); unknown: assume so. */
-  restrictions?: boolean;
-  /** The user's session version: access tokens issued under an older one are refused. */
-  sessionVersion?: number;
-}
+// Defined in the leaf module identity.ts; named here too, where most of the code finds them.
+export { ANONYMOUS, type AuthInfo } from '../identity.js';
 
 export interface LegacyInfo {
   api: string;
@@ -36,5 +21,3 @@ declare global {
     }
   }
 }
-
-export const ANONYMOUS: AuthInfo = Object.freeze({ userId: null, roles: [], isAdmin: false, applicationId: null }) as AuthInfo;

@@ -6,9 +6,13 @@
 // nothing in front of the routes depends on the request (no CORS, no API-key requirement), hits of requests that carry no credentials are answered before express itself
 // (serveRaw): with the headers the middlewares set on the stored answer, 304 for a matching
 // If-None-Match, no body for HEAD.
-// What makes two requests the same answer: the method (GET and HEAD share the body), the URL
-// with its query, the Accept header (negotiation picks the layout), the base URL that links are
-// built on (the configured one, or the Host the client used) and the API key's application.
+// What makes two requests the same answer is declared by the route (RouteDef.vary, a Vary):
+// by default the URL with its query; or the path and the query parameters it names (`lang`
+// always); the Accept header (negotiation picks the layout) and the headers it names. Always
+// too: the method (GET and HEAD share the body), the base URL that links are built on (the
+// configured one, or the Host the client used) and the API key's application.
+// Each entry is stored under its route's declaration (a Shape); a lookup, which may come before
+// any route is matched, tries the key of every shape that holds entries (usually one).
 // And who asks: anonymous answers are shared by every anonymous caller of the same application;
 // a signed-in user's answers are kept for that user alone (what a user may see depends on roles,
 // object permissions and `:own` rules; keyed by the user, no answer is ever served to someone
@@ -22,7 +26,28 @@ import fresh from 'fresh';
 import type http from 'node:http';
 import { baseUrl } from './links.js';
 
+/** What a route's answer depends on besides its path, Accept, the base URL, the caller and the data. */
+export interface Vary {
+  /**
+   * The query parameters the answer reads: 'all' (the default) keys on the whole query string;
+   * a list keys on those alone, and on `lang`, always: no answer in one language is served for another.
+   */
+  query?: 'all' | readonly string[];
+  /** Request headers the answer reads besides Accept (always keyed), e.g. `accept-language`. */
+  headers?: readonly string[];
+}
+
+/** A declaration as the cache keys it (from declare()); counts its entries so empty ones cost no lookup. */
+export interface Shape {
+  readonly id: number;
+  /** Query parameters keyed, sorted; null: the whole URL. */
+  readonly query: readonly string[] | null;
+  readonly headers: readonly string[];
+  entries: number;
+}
+
 interface Entry {
+  shape: Shape;
   /** Encoded once: a hit sends the bytes as they are. */
   body: Buffer;
   /** Headers the route set (with Content-Type and ETag). */
@@ -32,6 +57,8 @@ interface Entry {
 }
 
 export interface ResponseCache {
+  /** The shape of a route's `vary`, made once when the route is mounted. */
+  declare(vary?: Vary): Shape;
   /** Answers `req` from the cache when it can; true when it did. */
   serve(req: Request, res: Response): boolean;
   /**
@@ -40,8 +67,8 @@ export interface ResponseCache {
    * middlewares allow it at all. True when it answered.
    */
   serveRaw(req: http.IncomingMessage, res: http.ServerResponse): boolean;
-  /** Arranges for the answer `res` is about to send to be stored (if it may be). */
-  capture(req: Request, res: Response): void;
+  /** Arranges for the answer `res` is about to send to be stored (if it may be), keyed by `shape`. */
+  capture(req: Request, res: Response, shape: Shape): void;
   readonly size: number;
   readonly bytes: number;
 }
@@ -61,27 +88,56 @@ export function createResponseCache(dataVersion: DataVersion, maxBytes = 16 * 10
   const plainRead = (method: string | undefined, h: http.IncomingHttpHeaders) =>
     (method === 'GET' || method === 'HEAD') && !h['transfer-encoding'] && (h['content-length'] === undefined || h['content-length'] === '0');
   const cacheable = (req: Request) => !req.authError && plainRead(req.method, req.headers);
-  const key = (url: string, accept: string | undefined, base: string, applicationId: number | null, userId: number | null = null) =>
-    `${url}\u0000${accept ?? ''}\u0000${base}\u0000${applicationId ?? ''}\u0000${userId ?? ''}`;
-  const keyOf = (req: Request) => key(req.originalUrl, req.headers.accept, baseUrl(req), req.auth.applicationId, req.auth.userId);
+  /** Declarations by their content: routes that declare the same share a shape. */
+  const shapes = new Map<string, Shape>();
+  const keyedShapes: Shape[] = [];
+  /**
+   * The key of a request under `shape`. `url` is the request's URL; `query` its parsed query
+   * (read only when the shape names parameters).
+   */
+  const key = (shape: Shape, url: string, query: () => Record<string, unknown>, h: http.IncomingHttpHeaders, base: string, applicationId: number | null, userId: number | null) => {
+    let k = `${shape.id}\u0000`;
+    if (shape.query) {
+      const at = url.indexOf('?');
+      k += at < 0 ? url : url.slice(0, at);
+      const q = query();
+      for (const name of shape.query) k += `\u0000${JSON.stringify(q[name]) ?? ''}`;
+    } else {
+      k += url;
+    }
+    k += `\u0000${h.accept ?? ''}`;
+    for (const name of shape.headers) k += `\u0000${h[name] ?? ''}`;
+    return `${k}\u0000${base}\u0000${applicationId ?? ''}\u0000${userId ?? ''}`;
+  };
+  const keyOf = (shape: Shape, req: Request) => key(shape, req.originalUrl, () => req.query, req.headers, baseUrl(req), req.auth.applicationId, req.auth.userId);
   const current = () => {
     const v = dataVersion.current();
     if (v !== version) {
       entries.clear();
+      for (const shape of keyedShapes) shape.entries = 0;
       bytes = 0;
       version = v;
     }
     return v;
   };
-  /** The entry stored under `k` (now the most recently used), if the data has not changed since. */
+  /** The entry stored under `k`, now the most recently used. */
   const take = (k: string) => {
-    current();
     const hit = entries.get(k);
     if (hit) {
       entries.delete(k);
       entries.set(k, hit);
     }
     return hit;
+  };
+  /** A request's entry, stored under any shape, if the data has not changed since. */
+  const lookup = (keyIn: (shape: Shape) => string) => {
+    current();
+    for (const shape of keyedShapes) {
+      if (!shape.entries) continue;
+      const hit = take(keyIn(shape));
+      if (hit) return hit;
+    }
+    return undefined;
   };
 
   const headerValues = (res: Response, names: Iterable<string>) => {
@@ -94,6 +150,18 @@ export function createResponseCache(dataVersion: DataVersion, maxBytes = 16 * 10
   };
 
   return {
+    declare(vary = {}) {
+      const query = vary.query === undefined || vary.query === 'all' ? null : [...new Set([...vary.query, 'lang'])].sort();
+      const headers = [...new Set((vary.headers ?? []).map((name) => name.toLowerCase()))].filter((name) => name !== 'accept').sort();
+      const id = JSON.stringify([query, headers]);
+      let shape = shapes.get(id);
+      if (!shape) {
+        shape = { id: shapes.size, query, headers, entries: 0 };
+        shapes.set(id, shape);
+        keyedShapes.push(shape);
+      }
+      return shape;
+    },
     serveRaw(req, res) {
       const h = req.headers;
       if (!entries.size || !plainRead(req.method, h) || h.authorization !== undefined || h['x-api-key'] !== undefined) return false;
@@ -101,7 +169,8 @@ export function createResponseCache(dataVersion: DataVersion, maxBytes = 16 * 10
       // The query as the routes will read it (parsed once, app.ts): a token may hide in any encoding.
       if (url.includes('?') && (req as Request).query.access_token !== undefined) return false;
       // The request has express's prototype already (app.ts): baseUrl reads the Host as routes do.
-      const hit = take(key(url, h.accept, baseUrl(req as Request), null));
+      const base = baseUrl(req as Request);
+      const hit = lookup((shape) => key(shape, url, () => (req as Request).query, h, base, null, null));
       if (!hit) return false;
       for (const name in hit.prelude) res.setHeader(name, hit.prelude[name]);
       for (const name in hit.headers) res.setHeader(name, hit.headers[name]);
@@ -118,16 +187,16 @@ export function createResponseCache(dataVersion: DataVersion, maxBytes = 16 * 10
     },
     serve(req, res) {
       if (!cacheable(req)) return false;
-      const hit = take(keyOf(req));
+      const hit = lookup((shape) => keyOf(shape, req));
       if (!hit) return false;
       for (const name in hit.headers) res.setHeader(name, hit.headers[name]);
       res.status(200).send(hit.body);
       return true;
     },
-    capture(req, res) {
+    capture(req, res, shape) {
       if (!cacheable(req)) return;
       const readFrom = current();
-      const key = keyOf(req);
+      const key = keyOf(shape, req);
       const before = new Set(res.getHeaderNames());
       const send = res.send;
       res.send = function (this: Response, body?: unknown) {
@@ -138,17 +207,23 @@ export function createResponseCache(dataVersion: DataVersion, maxBytes = 16 * 10
           const names = (res as unknown as { getRawHeaderNames(): string[] }).getRawHeaderNames().filter((name) => !/^(content-length|date)$/i.test(name));
           const mine = (name: string) => /^(content-type|etag)$/i.test(name) || !before.has(name.toLowerCase());
           const old = entries.get(key);
-          if (old) bytes -= sizeOf(old);
+          if (old) {
+            bytes -= sizeOf(old);
+            old.shape.entries--;
+          }
           const entry = {
+            shape,
             body: Buffer.from(body, 'utf8'),
             headers: headerValues(res, names.filter(mine)),
             prelude: headerValues(res, names.filter((name) => !mine(name))),
           };
           entries.set(key, entry);
+          shape.entries++;
           bytes += sizeOf(entry);
           while (bytes > maxBytes && entries.size) {
             const [oldest, entry] = entries.entries().next().value!;
             entries.delete(oldest);
+            entry.shape.entries--;
             bytes -= sizeOf(entry);
           }
         }

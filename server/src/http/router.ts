@@ -3,15 +3,16 @@
 // negotiation, body parsing and the permission guard. The registry also answers 405 and /home.
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { match } from 'path-to-regexp';
-import type { AppContext } from '../context.js';
 import { ApiError, methodNotAllowed } from './errors.js';
 import { checkContentType, isJsonType, negotiate, type BodyKind, type Produces } from './negotiate.js';
 import { enforceGuard, type Guard } from './auth.js';
 import { parseFieldsets } from './jsonapi.js';
+import type { ResponseCache, Vary } from './response-cache.js';
 
 export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
-export type Handler = (req: Request, res: Response, ctx: AppContext) => unknown | Promise<unknown>;
+/** Handlers close over the services their family was built with: only the request and response come in. */
+export type Handler = (req: Request, res: Response) => unknown | Promise<unknown>;
 
 export interface RouteDef {
   method: Method;
@@ -27,10 +28,12 @@ export interface RouteDef {
   /** Extra middleware run after the guard, before the body is parsed (e.g. rate limits). */
   before?: RequestHandler[];
   /**
-   * A read whose anonymous answer depends only on the URL, Accept, base URL and the data: it may
-   * be answered from the response cache until the next write (see response-cache.ts).
+   * A read whose answer depends only on the request's URL, Accept, base URL and caller and on the
+   * data: it may be answered from the response cache until the next write (see response-cache.ts).
    */
   cache?: boolean;
+  /** With `cache`: what in the request the answer depends on (default: the whole URL and Accept). */
+  vary?: Vary;
 }
 
 export interface RouteRecord {
@@ -67,11 +70,18 @@ function bodyParsers(kind: BodyKind): RequestHandler[] {
   return [json, refuseDeepBodies];
 }
 
-export function mountRoutes(app: Express, ctx: AppContext, defs: RouteDef[]): void {
+/** What mountRoutes fills and uses: the registry of declared routes and the response cache. */
+export interface RouteTable {
+  routes: RouteRecord[];
+  responseCache: ResponseCache;
+}
+
+export function mountRoutes(app: Express, { routes, responseCache }: RouteTable, defs: RouteDef[]): void {
   for (const def of defs) {
     const produces = def.produces ?? 'jsonapi';
     const body = def.body ?? (def.method === 'get' ? 'none' : 'json');
-    ctx.routes.push({
+    const shape = def.cache ? responseCache.declare(def.vary) : null;
+    routes.push({
       method: def.method,
       path: def.path,
       guard: def.guard,
@@ -93,8 +103,8 @@ export function mountRoutes(app: Express, ctx: AppContext, defs: RouteDef[]): vo
       try {
         if (req.body === undefined && body !== 'raw' && body !== 'none') req.body = {};
         // Hits are answered before the routes (app.ts); this stores the answer of a miss.
-        if (def.cache) ctx.responseCache.capture(req, res);
-        await def.handler(req, res, ctx);
+        if (shape) responseCache.capture(req, res, shape);
+        await def.handler(req, res);
       } catch (err) {
         next(err);
       }
@@ -104,10 +114,10 @@ export function mountRoutes(app: Express, ctx: AppContext, defs: RouteDef[]): vo
 }
 
 /** After every route: 405 with Allow for a known path, else 404; OPTIONS answers Allow. */
-export function methodFallback(ctx: AppContext): RequestHandler {
+export function methodFallback(routes: readonly RouteRecord[]): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const allowed = new Set<string>();
-    for (const r of ctx.routes) if (r.matcher(req.path) && (!r.when || r.when(req))) allowed.add(r.method.toUpperCase());
+    for (const r of routes) if (r.matcher(req.path) && (!r.when || r.when(req))) allowed.add(r.method.toUpperCase());
     if (!allowed.size) return next();
     if (allowed.has('GET')) allowed.add('HEAD');
     const allow = [...allowed].sort();

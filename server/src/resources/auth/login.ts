@@ -3,7 +3,7 @@
 import type { AppContext } from '../../context.js';
 import { nowIso } from '../../db/time.js';
 import { ApiError } from '../../http/errors.js';
-import { loadAuthInfo } from '../../http/auth.js';
+import { loadAuthInfo } from '../accounts/auth-info.js';
 import type { ExpressionBuilder } from 'kysely';
 import type { Database } from '../../db/tables.js';
 import { assertUnderLimit, countHit, loginLimit } from '../accounts/rate-limits.js';

@@ -1,4 +1,5 @@
 // /files/{object_type}/{file_name} (upload tokens), /posters and /poster: legacy layout only.
+import type { AppContext } from '../../context.js';
 import { acceptsLegacy } from '../../http/negotiate.js';
 import type { RouteDef } from '../../http/router.js';
 import { legacyRoute, sendLegacy } from './envelope.js';
@@ -7,7 +8,7 @@ import { findReachable, findVisible, isReachable, openReader, type ObjectRow } f
 import { acceptUpload } from '../streams/upload-tokens.js';
 import { assertWritable, resolveTypeName } from './types.js';
 
-export function legacyFilesRoutes(): RouteDef[] {
+export function legacyFilesRoutes(ctx: AppContext): RouteDef[] {
   return [
     legacyRoute(
       'files',
@@ -16,7 +17,7 @@ export function legacyFilesRoutes(): RouteDef[] {
         path: '/files/:objectType/:fileName',
         guard: 'user',
         body: 'raw',
-        handler: async (req, res, ctx) => {
+        handler: async (req, res) => {
           const typeName = resolveTypeName(ctx, String(req.params.objectType));
           assertWritable(ctx, typeName);
           const token = await acceptUpload(ctx, req, typeName, String(req.params.fileName));
@@ -29,14 +30,14 @@ export function legacyFilesRoutes(): RouteDef[] {
   ];
 }
 
-const posterRoute = (path: string, api: string): RouteDef =>
+const posterRoute = (ctx: AppContext, path: string, api: string): RouteDef =>
   legacyRoute(
     api,
     {
       method: 'get',
       path,
       guard: 'anonymous',
-      handler: async (req, res, ctx) => {
+      handler: async (req, res) => {
         const size = posterSize(req);
         const r = await openReader(ctx, req);
         const object = await findReachable(r, String(req.params.id));
@@ -47,7 +48,7 @@ const posterRoute = (path: string, api: string): RouteDef =>
     () => true,
   );
 
-export function legacyPosterRoutes(): RouteDef[] {
+export function legacyPosterRoutes(ctx: AppContext): RouteDef[] {
   return [
     legacyRoute(
       'posters',
@@ -55,7 +56,7 @@ export function legacyPosterRoutes(): RouteDef[] {
         method: 'get',
         path: '/posters',
         guard: 'anonymous',
-        handler: async (req, res, ctx) => {
+        handler: async (req, res) => {
           const wanted = posterIds(req);
           const size = posterSize(req);
           const r = await openReader(ctx, req);
@@ -70,7 +71,7 @@ export function legacyPosterRoutes(): RouteDef[] {
       },
       () => true,
     ),
-    posterRoute('/posters/:id', 'posters'),
-    posterRoute('/poster/:id', 'poster'),
+    posterRoute(ctx, '/posters/:id', 'posters'),
+    posterRoute(ctx, '/poster/:id', 'poster'),
   ];
 }

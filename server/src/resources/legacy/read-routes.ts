@@ -52,12 +52,12 @@ export async function sendObject(r: Reader, req: Request, res: Response, row: Re
   sendLegacy(req, res, { object }, { status, headers });
 }
 
-const childRoute = (path: string, kind: ChildKind): RouteDef =>
+const childRoute = (ctx: AppContext, path: string, kind: ChildKind): RouteDef =>
   legacyRoute('objects', {
     method: 'get',
     path: `/objects/:id/${path}`,
     guard: 'anonymous',
-    handler: async (req, res, ctx) => {
+    handler: async (req, res) => {
       const { page, types } = await listParams(ctx, req);
       const r = await openReader(ctx, req);
       const folder = await findReachable(r, String(req.params.id));
@@ -65,13 +65,13 @@ const childRoute = (path: string, kind: ChildKind): RouteDef =>
     },
   });
 
-export function legacyReadRoutes(): RouteDef[] {
+export function legacyReadRoutes(ctx: AppContext): RouteDef[] {
   return [
     legacyRoute('objects', {
       method: 'get',
       path: '/objects',
       guard: 'anonymous',
-      handler: async (req, res, ctx) => {
+      handler: async (req, res) => {
         const { page, types } = await listParams(ctx, req);
         const r = await openReader(ctx, req);
         await sendList(r, req, res, page, await listDescendants(r, r.publication, page, types));
@@ -81,19 +81,19 @@ export function legacyReadRoutes(): RouteDef[] {
       method: 'get',
       path: '/objects/:id',
       guard: 'anonymous',
-      handler: async (req, res, ctx) => {
+      handler: async (req, res) => {
         const r = await openReader(ctx, req);
         await sendObject(r, req, res, await findReachable(r, String(req.params.id)));
       },
     }),
-    childRoute('children', 'all'),
-    childRoute('sections', 'sections'),
-    childRoute('contents', 'contents'),
+    childRoute(ctx, 'children', 'all'),
+    childRoute(ctx, 'sections', 'sections'),
+    childRoute(ctx, 'contents', 'contents'),
     legacyRoute('objects', {
       method: 'get',
       path: '/objects/:id/descendants',
       guard: 'anonymous',
-      handler: async (req, res, ctx) => {
+      handler: async (req, res) => {
         const { page, types } = await listParams(ctx, req);
         const r = await openReader(ctx, req);
         const folder = await findReachable(r, String(req.params.id));
@@ -104,7 +104,7 @@ export function legacyReadRoutes(): RouteDef[] {
       method: 'get',
       path: '/objects/:id/siblings',
       guard: 'anonymous',
-      handler: async (req, res, ctx) => {
+      handler: async (req, res) => {
         const { page, types } = await listParams(ctx, req);
         const r = await openReader(ctx, req);
         const object = await findReachable(r, String(req.params.id));
@@ -115,7 +115,7 @@ export function legacyReadRoutes(): RouteDef[] {
       method: 'get',
       path: '/objects/:id/relations',
       guard: 'anonymous',
-      handler: async (req, res, ctx) => {
+      handler: async (req, res) => {
         const r = await openReader(ctx, req);
         const object = await findReachable(r, String(req.params.id));
         const counts = (await relationCounts(r, [object.id])).get(object.id) ?? {};
@@ -131,7 +131,7 @@ export function legacyReadRoutes(): RouteDef[] {
       method: 'get',
       path: '/objects/:id/relations/:name',
       guard: 'anonymous',
-      handler: async (req, res, ctx) => {
+      handler: async (req, res) => {
         const page = parsePaging(req.query as Record<string, unknown>);
         const r = await openReader(ctx, req);
         const object = await findReachable(r, String(req.params.id));
@@ -143,7 +143,7 @@ export function legacyReadRoutes(): RouteDef[] {
       method: 'get',
       path: '/objects/:id/relations/:name/:relatedId',
       guard: 'anonymous',
-      handler: async (req, res, ctx) => {
+      handler: async (req, res) => {
         const r = await openReader(ctx, req);
         const object = await findReachable(r, String(req.params.id));
         const rel = relationSide(r.ctx, String(req.params.name));
@@ -155,7 +155,7 @@ export function legacyReadRoutes(): RouteDef[] {
       method: 'get',
       path: '/objects/:id/children/:childId',
       guard: 'anonymous',
-      handler: async (req, res, ctx) => {
+      handler: async (req, res) => {
         const r = await openReader(ctx, req);
         const folder = await findReachable(r, String(req.params.id));
         const child = await findReachable(r, String(req.params.childId));

@@ -6,6 +6,6 @@ import { legacyFilesRoutes, legacyPosterRoutes } from './files-routes.js';
 import { legacyReadRoutes } from './read-routes.js';
 import { legacyWriteRoutes } from './write-routes.js';
 
-export function legacyRoutes(_ctx: AppContext): RouteDef[] {
-  return [...legacyReadRoutes(), ...legacyWriteRoutes(), ...legacyFilesRoutes(), ...legacyPosterRoutes()];
+export function legacyRoutes(ctx: AppContext): RouteDef[] {
+  return [...legacyReadRoutes(ctx), ...legacyWriteRoutes(ctx), ...legacyFilesRoutes(ctx), ...legacyPosterRoutes(ctx)];
 }

@@ -14,13 +14,13 @@ import { addLegacyChildren, addLegacyRelations, createLegacyObject, legacyData, 
 
 const readerIn = (ctx: AppContext, req: Request) => (trx: Transaction<Database>) => openReader(ctx, req, trx);
 
-export function legacyWriteRoutes(): RouteDef[] {
+export function legacyWriteRoutes(ctx: AppContext): RouteDef[] {
   return [
     legacyRoute('objects', {
       method: 'post',
       path: '/objects',
       guard: 'user',
-      handler: async (req, res, ctx) => {
+      handler: async (req, res) => {
         const [data] = legacyData(req);
         const creating = data.id === undefined || data.id === null;
         const id = creating ? await createLegacyObject(ctx, req, readerIn(ctx, req), data) : await updateLegacyObject(ctx, req, readerIn(ctx, req), data);
@@ -34,7 +34,7 @@ export function legacyWriteRoutes(): RouteDef[] {
       method: 'post',
       path: '/objects/:id/relations/:name',
       guard: 'user',
-      handler: async (req, res, ctx) => {
+      handler: async (req, res) => {
         const items = legacyData(req, true);
         const name = String(req.params.name);
         const objectId = await addLegacyRelations(ctx, readerIn(ctx, req), String(req.params.id), name, items);
@@ -53,7 +53,7 @@ export function legacyWriteRoutes(): RouteDef[] {
       method: 'put',
       path: '/objects/:id/relations/:name/:relatedId',
       guard: 'user',
-      handler: async (req, res, ctx) => {
+      handler: async (req, res) => {
         const [data] = legacyData(req);
         const { row, related, rel } = await putLegacyRelation(ctx, readerIn(ctx, req), String(req.params.id), String(req.params.name), String(req.params.relatedId), data);
         const r = await openReader(ctx, req);
@@ -64,7 +64,7 @@ export function legacyWriteRoutes(): RouteDef[] {
       method: 'post',
       path: '/objects/:id/children',
       guard: 'user',
-      handler: async (req, res, ctx) => {
+      handler: async (req, res) => {
         const folder = await addLegacyChildren(ctx, readerIn(ctx, req), String(req.params.id), legacyData(req, true));
         const r = await openReader(ctx, req);
         const page = parsePaging({});
@@ -77,7 +77,7 @@ export function legacyWriteRoutes(): RouteDef[] {
       method: 'put',
       path: '/objects/:id/children/:childId',
       guard: 'user',
-      handler: async (req, res, ctx) => {
+      handler: async (req, res) => {
         const body = req.body as Record<string, unknown>;
         // `priority` may come at the top level or inside `data`.
         const data = body && typeof body.data === 'object' && body.data !== null ? (body.data as Record<string, unknown>) : body;

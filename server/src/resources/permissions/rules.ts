@@ -6,22 +6,12 @@
 import type { AppContext } from '../../context.js';
 import { badRequest } from '../../http/errors.js';
 import { model, type ObjectType } from '../objects/model.js';
+import type { Action, PermissionSet, Reach, Rights, RolePermissions } from '../../identity.js';
 
-export const ACTIONS = ['read', 'create', 'update', 'delete', 'publish'] as const;
-export type Action = (typeof ACTIONS)[number];
-/** How far an action reaches: every object, the user's own ones, or none. */
-export type Reach = 'all' | 'own' | null;
-export type Rights = Record<Action, Reach>;
-export type RolePermissions = Record<string, string[]>;
+export const ACTIONS: readonly Action[] = ['read', 'create', 'update', 'delete', 'publish'];
+export type { Action, PermissionSet, Reach, Rights, RolePermissions } from '../../identity.js';
 
 export const FULL_RIGHTS: RolePermissions = { '*': [...ACTIONS] };
-
-/** A signed-in user's roles' rules, compiled once per request (kept with the user's auth info). */
-export interface PermissionSet {
-  rules: RolePermissions[];
-  /** Rights per type id, worked out on first use (the set lives no longer than the model). */
-  byType: Map<number, Rights>;
-}
 
 export function permissionSet(rules: RolePermissions[]): PermissionSet {
   return { rules, byType: new Map() };
