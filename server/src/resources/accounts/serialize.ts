@@ -39,9 +39,9 @@ export function sendAccountResource(
   res: Response,
   type: AccountSchemaType,
   resource: Resource,
-  opts: { status?: number; included?: Resource[] } = {},
+  opts: { status?: number; included?: Resource[]; version?: number } = {},
 ): void {
   const status = opts.status ?? 200;
   const headers = status === 201 ? { Location: resourceUrl(req, `/${type}/${resource.id}`) } : undefined;
-  sendResource(req, res, resource, { status, included: opts.included, headers, meta: { schema: schemaMeta(type, baseUrl(req)) } });
+  sendResource(req, res, resource, { status, included: opts.included, headers, meta: { schema: schemaMeta(type, baseUrl(req)) }, version: opts.version });
 }

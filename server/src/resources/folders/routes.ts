@@ -64,8 +64,9 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
   const requireFolder = (req: Request, key = String(req.params.id)) => requireObject(ctx, key, { typeName: FOLDERS, viewer: req.auth });
 
   async function sendFolder(req: Request, res: Response, id: number, status = 200) {
-    const { data } = await serializeObject(req, ctx, await requireObject(ctx, id, { typeName: FOLDERS, viewer: SYSTEM }));
-    sendResource(req, res, data, status === 201 ? { status, headers: { Location: resourceUrl(req, `/folders/${id}`) } } : {});
+    const row = await requireObject(ctx, id, { typeName: FOLDERS, viewer: SYSTEM });
+    const { data } = await serializeObject(req, ctx, row);
+    sendResource(req, res, data, { version: row.version, ...(status === 201 ? { status, headers: { Location: resourceUrl(req, `/folders/${id}`) } } : {}) });
   }
 
   /** Parent folders of an object, as a list. */
@@ -123,8 +124,9 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
       guard: 'anonymous',
       cache: true,
       handler: async (req, res) => {
-        const { data, included } = await serializeObject(req, ctx, await requireFolder(req));
-        sendResource(req, res, data, { included: included.length ? included : undefined });
+        const row = await requireFolder(req);
+        const { data, included } = await serializeObject(req, ctx, row);
+        sendResource(req, res, data, { included: included.length ? included : undefined, version: row.version });
       },
     },
     {

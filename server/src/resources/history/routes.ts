@@ -18,6 +18,7 @@ import {
   HISTORY_LIST_SPEC,
   OBJECT_HISTORY_LIST_SPEC,
   getEntry,
+  hideUnreadableIds,
   listHistory,
   restoreVersion,
   serializeEntry,
@@ -47,6 +48,7 @@ export function historyRoutes(ctx: AppContext): RouteDef[] {
     const { rows, count } = await listHistory(ctx.db, q, row.id);
     const [names, before] = await Promise.all([writerNames(ctx.db, rows), valuesBefore(ctx.db, row.id, rows)]);
     const data = rows.map((r) => serializeEntry(req, r, { username: r.user_id === null ? null : names.get(r.user_id), before: before.get(r.id) ?? null }));
+    await hideUnreadableIds(ctx, req.auth, typeById(ctx, row.object_type_id)!.name, data);
     sendList(req, res, data, { count, page: q.page, pageSize: q.pageSize });
   };
 
@@ -55,8 +57,9 @@ export function historyRoutes(ctx: AppContext): RouteDef[] {
     if (!req.auth.isAdmin && typeById(ctx, row.object_type_id)?.name === 'users') throw forbidden('Only administrators may restore versions of users');
     const entry = await getEntry(ctx.db, pathId(req, 'historyId'));
     await restoreVersion(ctx, row, entry, req.auth);
-    const { data } = await serializeObject(req, ctx, await requireObject(ctx, row.id, { viewer: SYSTEM }));
-    sendResource(req, res, data, { meta: { restored_from: String(entry.id) } });
+    const now = await requireObject(ctx, row.id, { viewer: SYSTEM });
+    const { data } = await serializeObject(req, ctx, now);
+    sendResource(req, res, data, { meta: { restored_from: String(entry.id) }, version: now.version });
   };
 
   return [

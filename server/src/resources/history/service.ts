@@ -12,7 +12,8 @@ import { badRequest, notFound } from '../../http/errors.js';
 import { resourceUrl, type Resource } from '../../http/jsonapi.js';
 import { applyFilters, applySort, type ListQuery, type ListSpec } from '../../http/query.js';
 import type { ObjectAction, ObjectChange, ObjectObserver } from '../objects/changes.js';
-import { typeById } from '../objects/model.js';
+import { relationNamesOf, typeById } from '../objects/model.js';
+import { getObjectsByIds, type Viewer } from '../objects/read.js';
 import type { Actor } from '../objects/pipeline.js';
 import type { ObjectRow } from '../objects/rows.js';
 import { objectTypeSchema, resourceSchemaContribution, type ResourceSchema } from '../objects/schema.js';
@@ -183,6 +184,22 @@ export async function writerNames(db: Db, rows: HistoryRow[]): Promise<Map<numbe
   if (!ids.length) return new Map();
   const users = await selectUsers(db).clearSelect().select(['users.id', 'users.username']).where('users.id', 'in', ids).execute();
   return new Map(users.map((u) => [u.id, u.username]));
+}
+
+/**
+ * An object's history shows only the related ids its reader may read: in the relation fields
+ * and `parents` of `changed` and `meta.before`, ids of objects the viewer may not read (drafts
+ * without `read`, restricted ones, trashed ones) are left out, as in the object's relationships.
+ */
+export async function hideUnreadableIds(ctx: AppContext, viewer: Viewer, typeName: string, entries: Resource[]): Promise<void> {
+  if (viewer.isAdmin) return;
+  const fields = new Set(['parents', ...relationNamesOf(ctx, typeName).map((r) => r.name)]);
+  const holders = entries.flatMap((e) => [e.attributes?.changed, e.meta?.before]).filter((h): h is Record<string, unknown> => typeof h === 'object' && h !== null);
+  const named = new Set<number>();
+  for (const h of holders) for (const f of fields) if (Array.isArray(h[f])) for (const id of h[f] as unknown[]) if (/^\d{1,15}$/.test(String(id))) named.add(Number(id));
+  if (!named.size) return;
+  const readable = new Set((await getObjectsByIds(ctx, [...named], { viewer })).map((r) => String(r.id)));
+  for (const h of holders) for (const f of fields) if (Array.isArray(h[f])) h[f] = (h[f] as unknown[]).filter((id) => readable.has(String(id)));
 }
 
 export function serializeEntry(req: Request, row: HistoryRow, extra: { username?: string | null; before?: Record<string, unknown> | null } = {}): Resource {

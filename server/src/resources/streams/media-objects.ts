@@ -108,7 +108,7 @@ export function registerMediaObjects(ctx: AppContext, streams: StreamService): R
         });
         const row = await requireObject(ctx, id, { viewer: SYSTEM });
         const { data, included } = await serializeObject(req, ctx, row);
-        sendResource(req, res, data, { status: 201, headers: { Location: resourceUrl(req, objectPath(ctx, row)) }, included });
+        sendResource(req, res, data, { status: 201, headers: { Location: resourceUrl(req, objectPath(ctx, row)) }, included, version: row.version });
       },
     }),
     typeRoute(ctx, {

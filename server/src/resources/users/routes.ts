@@ -62,8 +62,9 @@ export function userRoutes(ctx: AppContext): RouteDef[] {
   const roles: IncludableRelation<RoleRow> = { name: 'roles', type: 'roles', load: (ids) => rolesByUser(ctx.db, ids), serialize: serializeRole };
   const sendOne = async (req: Request, res: Response, id: number, status = 200) => {
     const { include } = parseListQuery(req, { fields: {}, includes: ['roles'] });
-    const { resources, included } = await serializeWithIncluded(req, [await getUser(ctx.db, id)], serializeUser, include, roles);
-    sendAccountResource(req, res, 'users', resources[0], { status, included });
+    const user = await getUser(ctx.db, id);
+    const { resources, included } = await serializeWithIncluded(req, [user], serializeUser, include, roles);
+    sendAccountResource(req, res, 'users', resources[0], { status, included, version: user.version });
   };
   return [
     {

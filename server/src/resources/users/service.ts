@@ -49,6 +49,7 @@ export function selectUsers(db: Db) {
       'objects.created_by',
       'objects.modified_by',
       'objects.published',
+      'objects.version',
     ]);
 }
 
