@@ -47,7 +47,12 @@ export interface DocumentOptions {
 
 /** `relationships.<name>` with links for a resource at `{base}{resourcePath}`. */
 export function relationshipLinks(req: Request, resourcePath: string, name: string): RelationshipLinks {
-  const base = baseUrl(req) + resourcePath;
+  return relationshipLinksAt(baseUrl(req), resourcePath, name);
+}
+
+/** The same with the base URL given (serialisers work from a ReadContext, not a request). */
+export function relationshipLinksAt(baseUrlText: string, resourcePath: string, name: string): RelationshipLinks {
+  const base = baseUrlText + resourcePath;
   return { links: { related: `${base}/${name}`, self: `${base}/relationships/${name}` } };
 }
 

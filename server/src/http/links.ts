@@ -20,16 +20,6 @@ export function baseUrl(req: Request): string {
   return r[BASE];
 }
 
-/**
- * A request-shaped reader for serialising outside a request (webhook payloads, history): who
- * reads and the base URL of links, nothing else. Serialisers look only at these.
- */
-export function readerRequest(auth: AuthInfo, base: string): Request {
-  const req = { auth, query: {}, headers: {}, originalUrl: '/', app: { locals: {} }, protocol: 'http', get: () => undefined } as unknown as Request;
-  (req as WithBase)[BASE] = base.replace(/\/$/, '');
-  return req;
-}
-
 export const selfUrl = (req: Request) => baseUrl(req) + req.originalUrl;
 export const homeUrl = (req: Request) => baseUrl(req) + '/home';
 

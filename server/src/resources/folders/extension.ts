@@ -6,7 +6,7 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kyse
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
 import { badRequest } from '../../http/errors.js';
-import { relationshipLinks } from '../../http/jsonapi.js';
+import { relationshipLinksAt } from '../../http/jsonapi.js';
 import type { ObjectExtension } from '../objects/extensions.js';
 import { findObjectByIdOrUname, getObjectsByIds } from '../objects/read.js';
 import type { ObjectRow } from '../objects/rows.js';
@@ -65,12 +65,12 @@ export function foldersExtension(ctx: AppContext): ObjectExtension {
     name: 'folders',
     types: ['objects'],
     parts: folderParts,
-    async decorate(req, _ctx, items) {
+    async decorate(rc, _ctx, items) {
       // Parent folders the reader may not see are left out (the read path decides; admins see all).
       const parents = await parentsOf(ctx.db, items.map((i) => i.id));
       const parentIds = [...new Set([...parents.values()].flat())];
-      if (!req.auth.isAdmin && parentIds.length) {
-        const shown = new Set((await getObjectsByIds(ctx, parentIds, { viewer: req.auth })).map((r) => r.id));
+      if (!rc.viewer.isAdmin && parentIds.length) {
+        const shown = new Set((await getObjectsByIds(ctx, parentIds, { viewer: rc.viewer })).map((r) => r.id));
         for (const [id, list] of parents) parents.set(id, list.filter((p) => shown.has(p)));
       }
       const folders = items.filter((i) => i.type === FOLDERS);
@@ -79,10 +79,10 @@ export function foldersExtension(ctx: AppContext): ObjectExtension {
         const path = `/${item.type}/${item.id}`;
         const ids = (parents.get(item.id) ?? []).map((id) => ({ id: String(id), type: FOLDERS }));
         const relationships = (item.resource.relationships ??= {});
-        relationships.parents = { ...relationshipLinks(req, path, 'parents'), data: ids };
+        relationships.parents = { ...relationshipLinksAt(rc.base, path, 'parents'), data: ids };
         if (item.type !== FOLDERS) continue;
-        relationships.parent = { ...relationshipLinks(req, path, 'parent'), data: ids[0] ?? null };
-        relationships.children = relationshipLinks(req, path, 'children');
+        relationships.parent = { ...relationshipLinksAt(rc.base, path, 'parent'), data: ids[0] ?? null };
+        relationships.children = relationshipLinksAt(rc.base, path, 'children');
         item.resource.meta = { ...(item.resource.meta ?? {}), path: paths.get(item.id) ?? null };
       }
     },

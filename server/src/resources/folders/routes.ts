@@ -21,6 +21,7 @@ import { childPositionSql, childrenCondition, FOLDERS, nodeOfFolder, parentsCond
 import type { Position } from './tree.js';
 import { addFolderChildren, createFolder, removeFolderChildren, removeFolderParent, setFolderParent, writeObjectParents } from './writes.js';
 import { SYSTEM } from '../objects/kernel.js';
+import { readContext } from '../../http/read-context.js';
 
 /** `data` of a to-one folder relationship: {type: 'folders', id} or null. */
 function folderIdentifier(req: Request, allowNull: boolean): { id: string; meta: Record<string, unknown> } | null {
@@ -65,7 +66,7 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
 
   async function sendFolder(req: Request, res: Response, id: number, status = 200) {
     const row = await requireObject(ctx, id, { typeName: FOLDERS, viewer: SYSTEM });
-    const { data } = await serializeObject(req, ctx, row);
+    const { data } = await serializeObject(readContext(req), ctx, row);
     sendResource(req, res, data, { version: row.version, ...(status === 201 ? { status, headers: { Location: resourceUrl(req, `/folders/${id}`) } } : {}) });
   }
 
@@ -125,7 +126,7 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
       cache: true,
       handler: async (req, res) => {
         const row = await requireFolder(req);
-        const { data, included } = await serializeObject(req, ctx, row);
+        const { data, included } = await serializeObject(readContext(req), ctx, row);
         sendResource(req, res, data, { included: included.length ? included : undefined, version: row.version });
       },
     },
@@ -163,7 +164,7 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
         const links = { available: `${baseUrl(req)}/folders` };
         const parent = node?.parent_id ? await getObject(ctx, node.parent_id, { typeName: FOLDERS, viewer: req.auth }) : undefined;
         if (!node || !parent) return sendResource(req, res, null, { links });
-        const { data } = await serializeObject(req, ctx, parent);
+        const { data } = await serializeObject(readContext(req), ctx, parent);
         data.meta = { ...(data.meta ?? {}), relation: relationMeta(node) };
         sendResource(req, res, data, { links });
       },

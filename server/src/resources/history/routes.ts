@@ -14,6 +14,7 @@ import { requireObject } from '../objects/read.js';
 import type { ObjectRow } from '../objects/rows.js';
 import { serializeObject } from '../objects/serialize.js';
 import { SYSTEM } from '../objects/kernel.js';
+import { readContext } from '../../http/read-context.js';
 import {
   HISTORY_LIST_SPEC,
   OBJECT_HISTORY_LIST_SPEC,
@@ -58,7 +59,7 @@ export function historyRoutes(ctx: AppContext): RouteDef[] {
     const entry = await getEntry(ctx.db, pathId(req, 'historyId'));
     await restoreVersion(ctx, row, entry, req.auth);
     const now = await requireObject(ctx, row.id, { viewer: SYSTEM });
-    const { data } = await serializeObject(req, ctx, now);
+    const { data } = await serializeObject(readContext(req), ctx, now);
     sendResource(req, res, data, { meta: { restored_from: String(entry.id) }, version: now.version });
   };
 

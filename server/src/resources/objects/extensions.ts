@@ -3,7 +3,7 @@
 // writing their own copy of object writes: they validate and complete writes of their types,
 // guard and follow trash, restore and permanent delete, add to serialised objects and answer extra
 // list filters.
-import type { Request } from 'express';
+import type { ReadContext } from '../../http/read-context.js';
 import type { Expression, SqlBool, Transaction, ExpressionBuilder } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
@@ -83,7 +83,7 @@ export interface ObjectExtension {
    * Add meta, relationships or included resources to a batch of serialised objects (one call per
    * response, never one per object). `included` is the response's included array.
    */
-  decorate?(req: Request, ctx: AppContext, items: SerializedObject[], included: Resource[]): Promise<void>;
+  decorate?(rc: ReadContext, ctx: AppContext, items: SerializedObject[], included: Resource[]): Promise<void>;
   /**
    * Extra list filters owned by this extension, e.g. `parent` → filter[parent]=<id|uname>.
    * Return a condition on the `objects` table (alias `objects`).

@@ -36,7 +36,7 @@ import { createRow, extensionsOf, updateRow, validateInput, type ObjectInput } f
  * Acting or reading as the server itself, with every right: migrations' first admin, cascades the
  * kernel runs for a write it already checked, payloads shown to admins. Greppable on purpose.
  */
-export const SYSTEM: Actor & { readonly system: true } = Object.freeze({
+export const SYSTEM: Actor & { readonly roles: string[]; readonly applicationId: null; readonly system: true } = Object.freeze({
   userId: null,
   isAdmin: true,
   roles: ['admin'],

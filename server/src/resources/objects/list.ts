@@ -15,6 +15,7 @@ import { concreteTypeNames, isSubtypeOf, relationNamesOf, typeByName, type Objec
 import { typeVisible, visibleWhere } from './read.js';
 import type { ObjectRow } from './rows.js';
 import { schemaMeta, serializeObjects } from './serialize.js';
+import { readContext } from '../../http/read-context.js';
 
 const CORE_FILTERS: Record<string, FieldKind> = {
   id: 'integer',
@@ -152,7 +153,7 @@ export async function listObjects(req: Request, ctx: AppContext, opts: ListOptio
   const byId = new Map((pageIds.length ? await ctx.db.selectFrom('objects').selectAll().where('id', 'in', pageIds).execute() : []).map((r) => [r.id, r]));
   const rows = pageIds.map((id) => byId.get(id)).filter((r): r is ObjectRow => r !== undefined);
 
-  const { data, included } = await serializeObjects(req, ctx, rows, { include: q.include });
+  const { data, included } = await serializeObjects(readContext(req), ctx, rows, { include: q.include });
   const shown = opts.types && opts.types.length === 1 ? opts.types : [...new Set(data.map((d) => d.type))];
   return {
     data,

@@ -16,6 +16,7 @@ import { type ObjectRow } from './rows.js';
 import { serializeObject } from './serialize.js';
 import { expectedVersion } from '../../http/if-match.js';
 import { apply, SYSTEM } from './kernel.js';
+import { readContext } from '../../http/read-context.js';
 
 /** include= of a single object: names of its type's relations. */
 function includeOf(req: Request, ctx: AppContext, row: ObjectRow): string[] {
@@ -25,7 +26,7 @@ function includeOf(req: Request, ctx: AppContext, row: ObjectRow): string[] {
 
 /** One object as the request's reader sees it, with its strong ETag (Concurrent edits). */
 export async function sendObject(req: Request, res: Response, ctx: AppContext, row: ObjectRow, status = 200, headers?: Record<string, string>) {
-  const { data, included } = await serializeObject(req, ctx, row, { include: includeOf(req, ctx, row) });
+  const { data, included } = await serializeObject(readContext(req), ctx, row, { include: includeOf(req, ctx, row) });
   sendResource(req, res, data, { status, headers, included: included.length ? included : undefined, version: row.version });
 }
 

@@ -3,8 +3,9 @@
 // see), and what each extension adds (parents, streams, terms…) in one batch per response.
 import type { Request } from 'express';
 import type { AppContext } from '../../context.js';
-import { relationshipLinks, resourceUrl, type Resource } from '../../http/jsonapi.js';
-import { baseUrl, readerRequest } from '../../http/links.js';
+import { relationshipLinksAt, type Resource } from '../../http/jsonapi.js';
+import { baseUrl } from '../../http/links.js';
+import { outsideRequest, type ReadContext } from '../../http/read-context.js';
 import type { AuthInfo } from '../../http/request.js';
 import type { SerializedObject } from './extensions.js';
 import { relationNamesOf, typeAllowedOn, typeById, typeByName, type ObjectType } from './model.js';
@@ -13,7 +14,7 @@ import { relatedPairs } from './relations.js';
 import type { ObjectRow } from './rows.js';
 import { parseJson } from './write.js';
 
-function serializeRow(req: Request, ctx: AppContext, row: ObjectRow, type: ObjectType): Resource {
+function serializeRow(rc: ReadContext, ctx: AppContext, row: ObjectRow, type: ObjectType): Resource {
   const props = (parseJson(row.properties) as Record<string, unknown> | null) ?? {};
   const attributes: Record<string, unknown> = {
     status: row.status,
@@ -27,7 +28,7 @@ function serializeRow(req: Request, ctx: AppContext, row: ObjectRow, type: Objec
   for (const p of type.properties) attributes[p.name] = props[p.name] ?? null;
   const path = `/${type.name}/${row.id}`;
   const relationships: Resource['relationships'] = {};
-  for (const r of relationNamesOf(ctx, type.name)) relationships[r.name] = relationshipLinks(req, path, r.name);
+  for (const r of relationNamesOf(ctx, type.name)) relationships[r.name] = relationshipLinksAt(rc.base, path, r.name);
   return {
     id: String(row.id),
     type: type.name,
@@ -40,14 +41,14 @@ function serializeRow(req: Request, ctx: AppContext, row: ObjectRow, type: Objec
       created_by: row.created_by,
       modified_by: row.modified_by,
     },
-    links: { self: resourceUrl(req, path) },
+    links: { self: rc.base + path },
     relationships,
   };
 }
 
 /** Rows as JSON API resources; `include` names relations whose objects go to `included`. */
 export async function serializeObjects(
-  req: Request,
+  rc: ReadContext,
   ctx: AppContext,
   rows: ObjectRow[],
   opts: { include?: string[] } = {},
@@ -56,7 +57,7 @@ export async function serializeObjects(
   const data: Resource[] = [];
   for (const row of rows) {
     const type = typeById(ctx, row.object_type_id)!;
-    const resource = serializeRow(req, ctx, row, type);
+    const resource = serializeRow(rc, ctx, row, type);
     data.push(resource);
     items.push({ id: row.id, type: type.name, resource });
   }
@@ -64,7 +65,7 @@ export async function serializeObjects(
   const includedIds = new Set<number>(rows.map((r) => r.id));
   for (const name of opts.include ?? []) {
     const pairs = await relatedPairs(ctx, rows, name);
-    const related = await getObjectsByIds(ctx, pairs.map((p) => p.relatedId), { viewer: req.auth });
+    const related = await getObjectsByIds(ctx, pairs.map((p) => p.relatedId), { viewer: rc.viewer });
     const byId = new Map(related.map((r) => [r.id, r]));
     for (const item of items) {
       const rel = item.resource.relationships?.[name];
@@ -77,7 +78,7 @@ export async function serializeObjects(
       if (includedIds.has(r.id)) continue;
       includedIds.add(r.id);
       const type = typeById(ctx, r.object_type_id)!;
-      const resource = serializeRow(req, ctx, r, type);
+      const resource = serializeRow(rc, ctx, r, type);
       included.push(resource);
       items.push({ id: r.id, type: type.name, resource });
     }
@@ -85,13 +86,13 @@ export async function serializeObjects(
   for (const ext of ctx.objects.extensions) {
     if (!ext.decorate) continue;
     const mine = items.filter((i) => typeAllowedOn(ctx, i.type, ext.types));
-    if (mine.length) await ext.decorate(req, ctx, mine, included);
+    if (mine.length) await ext.decorate(rc, ctx, mine, included);
   }
   return { data, included };
 }
 
-export async function serializeObject(req: Request, ctx: AppContext, row: ObjectRow, opts: { include?: string[] } = {}) {
-  const { data, included } = await serializeObjects(req, ctx, [row], opts);
+export async function serializeObject(rc: ReadContext, ctx: AppContext, row: ObjectRow, opts: { include?: string[] } = {}) {
+  const { data, included } = await serializeObjects(rc, ctx, [row], opts);
   return { data: data[0], included };
 }
 
@@ -106,9 +107,6 @@ export function schemaMeta(req: Request, ctx: AppContext, typeNames: Iterable<st
 }
 
 
-/** Who reads with every right: for server-side payloads (webhooks, history) shown to admins. */
-export const ADMIN_READER: AuthInfo = Object.freeze({ userId: 0, roles: ['admin'], isAdmin: true, applicationId: null });
-
 /**
  * An object as `GET /{type}/{id}` shows it to `viewer`, outside a request (trashed ones too, for
  * admins); links start at `base`, else the public URL, else the server's own. Null when gone or
@@ -117,6 +115,6 @@ export const ADMIN_READER: AuthInfo = Object.freeze({ userId: 0, roles: ['admin'
 export async function readObjectAs(ctx: AppContext, id: number, viewer: AuthInfo, base: string | null): Promise<Resource | null> {
   const row = await getObject(ctx, id, { trashed: viewer.isAdmin ? 'any' : false, viewer });
   if (!row) return null;
-  const req = readerRequest(viewer, base ?? ctx.config.baseUrl ?? ctx.ownUrl ?? 'http://localhost');
-  return (await serializeObject(req, ctx, row)).data;
+  const rc = outsideRequest(viewer, base ?? ctx.config.baseUrl ?? ctx.ownUrl ?? 'http://localhost');
+  return (await serializeObject(rc, ctx, row)).data;
 }

@@ -28,6 +28,7 @@ import { type ObjectRow } from '../objects/rows.js';
 import { serializeObjects } from '../objects/serialize.js';
 import { apply } from '../objects/kernel.js';
 import { inTransaction } from '../objects/pipeline.js';
+import { readContext } from '../../http/read-context.js';
 
 export const ATOMIC_EXT = 'https://jsonapi.org/ext/atomic';
 /** Operations one request may carry (the body limit bounds their size as well). */
@@ -215,7 +216,7 @@ export function operationsRoutes(ctx: AppContext): RouteDef[] {
         // As the caller reads them: an object it may not read (a draft it created without `read`)
         // is answered by its identifier alone.
         const rows = await getObjectsByIds(ctx, ids, { trashed: req.auth.isAdmin ? 'any' : false, viewer: req.auth });
-        const { data } = await serializeObjects(req, ctx, rows);
+        const { data } = await serializeObjects(readContext(req), ctx, rows);
         const byId = new Map<number, Resource>(rows.map((r: ObjectRow, k) => [r.id, data[k]]));
         const results = outcomes.map((o) => (o === null ? {} : 'objectId' in o ? { data: byId.get(o.objectId) ?? { type: o.type, id: String(o.objectId) } } : { data: o.identifiers }));
         sendLinks(req, res, 200, { 'atomic:results': results });

@@ -5,7 +5,8 @@
 // the streams schema at /model/schema/streams.
 import type { AppContext } from '../../context.js';
 import { badRequest, notFound } from '../../http/errors.js';
-import { relationshipLinks, resourceUrl, sendList, sendResource } from '../../http/jsonapi.js';
+import { relationshipLinks, relationshipLinksAt, resourceUrl, sendList, sendResource } from '../../http/jsonapi.js';
+import { readContext } from '../../http/read-context.js';
 import { baseUrl } from '../../http/links.js';
 import { acceptsLegacy } from '../../http/negotiate.js';
 import type { RouteDef } from '../../http/router.js';
@@ -53,20 +54,20 @@ export function registerMediaObjects(ctx: AppContext, streams: StreamService): R
     name: 'media-streams',
     types: ['media'],
     parts: { stream: (w, part) => streams.applyStreamPart(w, part) },
-    async decorate(req, _ctx, items, included) {
+    async decorate(rc, _ctx, items, included) {
       const byObject = await streams.streamsOfObjects(items.map((i) => i.id));
       const seen = new Set(included.filter((r) => r.type === 'streams').map((r) => r.id));
       for (const item of items) {
         const list = byObject.get(item.id) ?? [];
         const r = item.resource;
-        const rel = r.relationships?.streams ?? relationshipLinks(req, `/${item.type}/${item.id}`, 'streams');
+        const rel = r.relationships?.streams ?? relationshipLinksAt(rc.base, `/${item.type}/${item.id}`, 'streams');
         rel.data = list.map((s) => ({ id: s.uuid, type: 'streams' }));
         r.relationships = { ...(r.relationships ?? {}), streams: rel };
-        r.meta = { ...(r.meta ?? {}), media_url: list.length ? baseUrl(req) + downloadPath(list[0].uuid) : null };
+        r.meta = { ...(r.meta ?? {}), media_url: list.length ? rc.base + downloadPath(list[0].uuid) : null };
         for (const s of list) {
           if (seen.has(s.uuid)) continue;
           seen.add(s.uuid);
-          included.push(serializeStream(req, s));
+          included.push(serializeStream(rc, s));
         }
       }
     },
@@ -82,7 +83,7 @@ export function registerMediaObjects(ctx: AppContext, streams: StreamService): R
       handler: async (req, res) => {
         const s = await streams.readableStream(req.auth, String(req.params.uuid));
         if (s.object_id === null) return sendResource(req, res, null);
-        const { data, included } = await serializeObject(req, ctx, await requireObject(ctx, s.object_id, { viewer: req.auth }));
+        const { data, included } = await serializeObject(readContext(req), ctx, await requireObject(ctx, s.object_id, { viewer: req.auth }));
         sendResource(req, res, data, { included: included.length ? included : undefined });
       },
     },
@@ -107,7 +108,7 @@ export function registerMediaObjects(ctx: AppContext, streams: StreamService): R
           return (await apply(ctx, command, trx)).row.id;
         });
         const row = await requireObject(ctx, id, { viewer: SYSTEM });
-        const { data, included } = await serializeObject(req, ctx, row);
+        const { data, included } = await serializeObject(readContext(req), ctx, row);
         sendResource(req, res, data, { status: 201, headers: { Location: resourceUrl(req, objectPath(ctx, row)) }, included, version: row.version });
       },
     }),

@@ -1,14 +1,17 @@
 // JSON API form of a stream: attributes file_name and mime_type; size, hashes, image size and the
 // download url in meta; the `object` relationship with its linked media object.
 import type { Request } from 'express';
-import { relationshipLinks, resourceUrl, type Resource } from '../../http/jsonapi.js';
+import { relationshipLinksAt, type Resource } from '../../http/jsonapi.js';
+import { readContext, type ReadContext } from '../../http/read-context.js';
 import type { StreamView } from './service.js';
 
 export const downloadPath = (uuid: string) => `/streams/download/${uuid}`;
 
-export function serializeStream(req: Request, s: StreamView): Resource {
+/** A stream as JSON API, for a request or a read context (a media object's `included`). */
+export function serializeStream(reader: Request | ReadContext, s: StreamView): Resource {
+  const base = 'viewer' in reader ? reader.base : readContext(reader).base;
   const path = `/streams/${s.uuid}`;
-  const object = relationshipLinks(req, path, 'object');
+  const object = relationshipLinksAt(base, path, 'object');
   object.data = s.object_id !== null && s.object_type ? { id: String(s.object_id), type: s.object_type } : null;
   return {
     id: s.uuid,
@@ -20,11 +23,11 @@ export function serializeStream(req: Request, s: StreamView): Resource {
       hash_sha1: s.hash_sha1,
       width: s.width,
       height: s.height,
-      url: resourceUrl(req, downloadPath(s.uuid)),
+      url: base + downloadPath(s.uuid),
       created: s.created,
       modified: s.modified,
     },
-    links: { self: resourceUrl(req, path) },
+    links: { self: base + path },
     relationships: { object },
   };
 }

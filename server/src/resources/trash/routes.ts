@@ -9,6 +9,7 @@ import { type ObjectRow } from '../objects/rows.js';
 import { serializeObject } from '../objects/serialize.js';
 import { apply } from '../objects/kernel.js';
 import { SYSTEM } from '../objects/kernel.js';
+import { readContext } from '../../http/read-context.js';
 
 export function trashRoutes(ctx: AppContext): RouteDef[] {
   const trashed = (id: unknown) => requireObject(ctx, String(id), { trashed: true, viewer: SYSTEM });
@@ -31,7 +32,7 @@ export function trashRoutes(ctx: AppContext): RouteDef[] {
       path: '/trash/:id',
       guard: 'admin',
       handler: async (req, res) => {
-        const { data } = await serializeObject(req, ctx, await trashed(req.params.id));
+        const { data } = await serializeObject(readContext(req), ctx, await trashed(req.params.id));
         data.links = withTrashLink(req, data.id, data.links);
         sendResource(req, res, data);
       },

@@ -7,7 +7,8 @@ import type { Resource } from '../../http/jsonapi.js';
 import type { RouteDef } from '../../http/router.js';
 import type { ObjectObserver } from '../objects/changes.js';
 import { isSubtypeOf } from '../objects/model.js';
-import { ADMIN_READER, readObjectAs } from '../objects/serialize.js';
+import { SYSTEM } from '../objects/kernel.js';
+import { readObjectAs } from '../objects/serialize.js';
 import { createDeliveryQueue, type DeliveryQueue } from './queue.js';
 import { webhookRoutes } from './routes.js';
 
@@ -54,7 +55,7 @@ export function createWebhookService(ctx: AppContext, options: WebhookServiceOpt
 }
 
 export function webhooksFamily(ctx: AppContext): RouteDef[] {
-  const service = createWebhookService(ctx, { readObject: (id, base) => readObjectAs(ctx, id, ADMIN_READER, base) });
+  const service = createWebhookService(ctx, { readObject: (id, base) => readObjectAs(ctx, id, SYSTEM, base) });
   ctx.objects.observers.push(service.observer);
   ctx.onClose.push(() => service.stop());
   service.start();
