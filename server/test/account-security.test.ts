@@ -192,6 +192,30 @@ describe('account security', () => {
     }
   });
 
+  test('of 60 parallel wrong logins from one address with FOLIO_LOGIN_LIMIT 20, exactly 20 are checked (401), the rest 429', async () => {
+    const t = await startServer({ FOLIO_LOGIN_LIMIT: '20' });
+    try {
+      const adminOfT = await t.adminToken();
+      const made = await t.request('POST', '/users', { token: adminOfT, body: userBody({ username: 'flooded', password: 'password-1' }) });
+      assert.equal(made.status, 201, made.text);
+      // A right password gives its reserved hit back: these do not use up the allowance.
+      for (let i = 0; i < 3; i++) assert.equal((await t.request('POST', '/auth', { body: ADMIN, headers: json })).status, 200);
+      const tries = await Promise.all(
+        Array.from({ length: 60 }, () => t.request('POST', '/auth', { body: { username: 'flooded', password: 'wrong-password' }, headers: json })),
+      );
+      const failed = tries.filter((r) => r.status === 401);
+      for (const r of failed) expectError(r, 401, 'login_failed');
+      for (const r of tries.filter((r) => r.status !== 401)) expectError(r, 429, 'too_many_requests');
+      assert.equal(failed.length, 20);
+      // Only the checked passwords count towards the user's lockout.
+      const user = await t.request('GET', `/users/${made.body.data.id}`, { token: adminOfT });
+      assert.equal(user.body.data.attributes.num_login_err, 20);
+      expectError(await t.request('POST', '/auth', { body: ADMIN, headers: json }), 429, 'too_many_requests');
+    } finally {
+      await t.close();
+    }
+  });
+
   test('33,000 relationship ids, 10,001 operations identifiers or filter values give 400 too_many_identifiers, never a 500', async () => {
     const doc = await s.request('POST', '/documents', { token: admin, body: { data: { type: 'documents', attributes: { title: 'Many links' } } } });
     const id = doc.body.data.id;
