@@ -91,7 +91,7 @@ describe('account security', () => {
     // So /auth/change sends nothing to the attacker.
     const before = (await readOutbox(s.dataDir)).length;
     assert.equal((await s.request('POST', '/auth/change', { headers: json, body: { contact: 'attacker@example.com', change_url: 'http://x.test/change' } })).status, 202);
-    await new Promise((r) => setTimeout(r, 200));
+    await s.server.ctx.mailer.idle();
     assert.equal((await readOutbox(s.dataDir)).length, before);
     // With the current password the owner changes it.
     const ok = await patchUser(id, { email: 'victim2@example.com', old_password: 'password-1' }, stolen);
@@ -169,7 +169,7 @@ describe('account security', () => {
       for (let i = 0; i < 30; i++) answers.push(await t.request('POST', '/auth/change', { headers: json, body: { contact: 'f@example.com', change_url: 'http://x.test/c' } }));
       assert.equal(answers.filter((a) => a.status === 202).length, 10);
       for (const a of answers.slice(10)) expectError(a, 429, 'too_many_requests');
-      await new Promise((r) => setTimeout(r, 300));
+      await t.server.ctx.mailer.idle();
       assert.equal((await readOutbox(t.dataDir)).length, 10);
     } finally {
       await t.close();
@@ -187,6 +187,58 @@ describe('account security', () => {
       for (let i = 0; i < 3; i++) expectError(await t.request('POST', '/auth', { body: { username: 'admin', password: `wrong-${i}` }, headers: json }), 401, 'login_failed');
       expectError(await t.request('POST', '/auth', { body: ADMIN, headers: json }), 429, 'too_many_requests');
       assert.equal((await t.request('GET', '/status')).status, 200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('POST /auth/change does the same work before answering for a known and an unknown contact: one queued job, no token', async () => {
+    await makeUser('changer');
+    const { db, jobs, mailer } = s.server.ctx;
+    const tokens = async () => Number((await db.selectFrom('account_tokens').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const lastJob = Number((await db.selectFrom('jobs').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst())?.id ?? 0);
+    const tokensBefore = await tokens();
+    const mailsBefore = (await readOutbox(s.dataDir)).length;
+    // The worker waits, so what the requests themselves did stays to be seen.
+    await jobs.stop();
+    try {
+      for (const contact of ['changer@example.com', 'nobody-known@example.com']) {
+        const r = await s.request('POST', '/auth/change', { headers: json, body: { contact, change_url: 'http://x.test/change' } });
+        assert.equal(r.status, 202, r.text);
+      }
+      assert.equal(await tokens(), tokensBefore);
+      const queued = await db.selectFrom('jobs').select('kind').where('id', '>', lastJob).orderBy('id').execute();
+      assert.equal(queued.length, 2);
+      assert.equal(queued[0].kind, queued[1].kind);
+      assert.notEqual(queued[0].kind, 'mail');
+    } finally {
+      jobs.start();
+    }
+    await mailer.idle();
+    const mails = await readOutbox(s.dataDir);
+    assert.equal(mails.length, mailsBefore + 1);
+    assert.equal(await tokens(), tokensBefore + 1);
+  });
+
+  test('of 60 parallel wrong logins from one address with FOLIO_LOGIN_LIMIT 20, exactly 20 are checked (401), the rest 429', async () => {
+    const t = await startServer({ FOLIO_LOGIN_LIMIT: '20' });
+    try {
+      const adminOfT = await t.adminToken();
+      const made = await t.request('POST', '/users', { token: adminOfT, body: userBody({ username: 'flooded', password: 'password-1' }) });
+      assert.equal(made.status, 201, made.text);
+      // A right password gives its reserved hit back: these do not use up the allowance.
+      for (let i = 0; i < 3; i++) assert.equal((await t.request('POST', '/auth', { body: ADMIN, headers: json })).status, 200);
+      const tries = await Promise.all(
+        Array.from({ length: 60 }, () => t.request('POST', '/auth', { body: { username: 'flooded', password: 'wrong-password' }, headers: json })),
+      );
+      const failed = tries.filter((r) => r.status === 401);
+      for (const r of failed) expectError(r, 401, 'login_failed');
+      for (const r of tries.filter((r) => r.status !== 401)) expectError(r, 429, 'too_many_requests');
+      assert.equal(failed.length, 20);
+      // Only the checked passwords count towards the user's lockout.
+      const user = await t.request('GET', `/users/${made.body.data.id}`, { token: adminOfT });
+      assert.equal(user.body.data.attributes.num_login_err, 20);
+      expectError(await t.request('POST', '/auth', { body: ADMIN, headers: json }), 429, 'too_many_requests');
     } finally {
       await t.close();
     }

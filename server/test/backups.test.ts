@@ -69,7 +69,7 @@ interface DataDirState {
 function readState(dataDir: string): DataDirState {
   const db = new Database(path.join(dataDir, 'folio.sqlite'), { readonly: true });
   try {
-    const names = (db.prepare("select name from pragma_table_list where schema = 'main' and type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%' order by name").all() as { name: string }[]).map((r) => r.name);
+    const names = (db.prepare("select name from pragma_table_list where schema = 'main' and type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%' and name != 'folio_data_version' order by name").all() as { name: string }[]).map((r) => r.name);
     const tables: Record<string, string[]> = {};
     for (const name of names) {
       const rows = db.prepare(`select * from "${name}"`).all() as Record<string, unknown>[];

@@ -277,6 +277,66 @@ describe('permissions', () => {
     assert.equal((await s.request('GET', `/documents/${inner.id}`)).status, 200);
   });
 
+  test('bytes anonymous clients may not read are Cache-Control: private: restricted (own or from a folder), draft, trashed, unlinked', async () => {
+    const image = async (seed: number, status: string) => {
+      const up = await s.request('POST', `/images/upload/cache-${seed}.png`, { token: admin, raw: await tinyPng(100 + seed), headers: { 'Content-Type': 'image/png' } });
+      assert.equal(up.status, 201, up.text);
+      const id = up.body.data.id as string;
+      const patched = await s.request('PATCH', `/images/${id}`, { token: admin, body: { data: { id, type: 'images', attributes: { status } } } });
+      assert.equal(patched.status, 200, patched.text);
+      return { id, uuid: up.body.included[0].id as string };
+    };
+    /** Cache-Control of the download and of a thumbnail file, as `token` reads them. */
+    const cacheOf = async (img: { id: string; uuid: string }, token: string) => {
+      const download = await s.request('GET', `/streams/download/${img.uuid}`, { token });
+      assert.equal(download.status, 200, download.text);
+      const entries = await s.request('GET', `/media/thumbs/${img.id}?preset=small`, { token });
+      assert.equal(entries.status, 200, entries.text);
+      const thumb = await s.request('GET', new URL(entries.body.meta.thumbnails[0].url).pathname, { token });
+      assert.equal(thumb.status, 200, thumb.text);
+      return [download.headers.get('cache-control'), thumb.headers.get('cache-control')];
+    };
+    const isPrivate = (values: Array<string | null>, what: string) => {
+      for (const v of values) {
+        assert.match(v ?? '', /^(private|no-store)\b/, what);
+        assert.doesNotMatch(v ?? '', /public|immutable/, what);
+      }
+    };
+
+    const open = await image(1, 'on');
+    assert.deepEqual(await cacheOf(open, admin), ['public, max-age=3600', 'public, max-age=31536000, immutable']);
+
+    const restricted = await image(2, 'on');
+    const perms = await s.request('PATCH', `/images/${restricted.id}`, { token: admin, body: { data: { id: restricted.id, type: 'images', meta: { perms: { roles: ['media-readers'] } } } } });
+    assert.equal(perms.status, 200, perms.text);
+    isPrivate(await cacheOf(restricted, admin), 'restricted, read by an admin');
+    isPrivate(await cacheOf(restricted, tokens.both), 'restricted, read by a user of the role');
+
+    const folder = await make(admin, 'folders', { title: 'Cache staff', status: 'on' });
+    const below = await image(3, 'on');
+    assert.equal((await s.request('POST', `/folders/${folder.id}/relationships/children`, { token: admin, body: { data: [{ type: 'images', id: below.id }] } })).status, 200);
+    assert.equal((await s.request('PATCH', `/folders/${folder.id}`, { token: admin, body: { data: { id: folder.id, type: 'folders', meta: { perms: { roles: ['media-readers'] } } } } })).status, 200);
+    isPrivate(await cacheOf(below, admin), 'restricted by its folder');
+
+    isPrivate(await cacheOf(await image(4, 'draft'), admin), 'draft');
+
+    const trashed = await image(5, 'on');
+    assert.equal((await s.request('DELETE', `/images/${trashed.id}`, { token: admin })).status, 204);
+    const trashedDownload = await s.request('GET', `/streams/download/${trashed.uuid}`, { token: admin });
+    assert.equal(trashedDownload.status, 200, trashedDownload.text);
+    isPrivate([trashedDownload.headers.get('cache-control')], 'trashed');
+
+    const unlinked = await s.request('POST', '/streams/upload/loose.png', { token: admin, raw: await tinyPng(106), headers: { 'Content-Type': 'image/png' } });
+    assert.equal(unlinked.status, 201, unlinked.text);
+    const looseDownload = await s.request('GET', `/streams/download/${unlinked.body.data.id}`, { token: admin });
+    assert.equal(looseDownload.status, 200, looseDownload.text);
+    isPrivate([looseDownload.headers.get('cache-control')], 'linked to no object');
+
+    // Lifting the restriction makes the bytes public again.
+    assert.equal((await s.request('PATCH', `/images/${restricted.id}`, { token: admin, body: { data: { id: restricted.id, type: 'images', meta: { perms: null } } } })).status, 200);
+    assert.deepEqual(await cacheOf(restricted, admin), ['public, max-age=3600', 'public, max-age=31536000, immutable']);
+  });
+
   test('a page of restricted objects is filtered by one condition, not one tree walk per object', async () => {
     const folder = await make(admin, 'folders', { title: 'Big staff folder', status: 'on' });
     const children = [];

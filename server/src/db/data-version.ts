@@ -16,8 +16,15 @@ export interface DataVersion {
   refresh(): number | Promise<number>;
   /**
    * The version of the object model (types, properties, relations) as last refreshed: it changes
-   * when another instance changes the model (PostgreSQL). SQLite: always 0 (one process serves it).
+   * when another instance or process changes the model, and the request middleware reloads it.
+   * Both engines keep it in row MODEL_VERSION_ROW of `folio_data_version`, moved by triggers on
+   * MODEL_TABLES; SQLite reads it again only when `data_version` says another connection committed.
    */
   model(): number;
   bump(): void;
 }
+
+/** The tables of the object model: a write to any of them moves the model version. */
+export const MODEL_TABLES = ['object_types', 'properties', 'relations', 'relation_types'];
+/** The row of `folio_data_version` that holds the model version (row 1: PostgreSQL's data version). */
+export const MODEL_VERSION_ROW = 2;

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { SqlDialect } from './dialect/dialect.js';
-import { openSqlite, sqliteDialect } from './dialect/sqlite.js';
+import { installModelVersion, openSqlite, sqliteDialect } from './dialect/sqlite.js';
 import { migrateToLatest } from './migrate.js';
 import type { DataVersion } from './data-version.js';
 import type { Database } from './tables.js';
@@ -51,14 +51,27 @@ export async function openDatabase(config: Config, log?: (line: string) => void)
   const { dialect, dataVersion } = openSqlite(file, config.sqliteNativeBinding);
   const db = new Kysely<Database>({ dialect });
   await migrateToLatest(db, sqliteDialect);
+  await installModelVersion(db);
   return { db, dialect: sqliteDialect, file, dataVersion, keptJwtSecret: async () => secretFile(path.join(config.dataDir, 'secret')), close: () => db.destroy() };
 }
 
 const newSecret = () => crypto.randomBytes(48).toString('base64url');
 
+/**
+ * The secret in `file`, made by whichever process asks first: written whole to a file of its own,
+ * then linked into place, which fails if another process got there first (then its secret wins),
+ * so processes starting together on one data dir agree and never read half a file.
+ */
 function secretFile(file: string): string {
   if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
-  const secret = newSecret();
-  fs.writeFileSync(file, secret + '\n', { mode: 0o600 });
-  return secret;
+  const own = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}`;
+  fs.writeFileSync(own, newSecret() + '\n', { mode: 0o600 });
+  try {
+    fs.linkSync(own, file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  } finally {
+    fs.rmSync(own, { force: true });
+  }
+  return fs.readFileSync(file, 'utf8').trim();
 }

@@ -40,8 +40,8 @@ export interface JobQueue {
   /** Queue a job (at once, or in `options.trx`). */
   enqueue<P>(kind: string, payload: P, options?: EnqueueOptions): Promise<void>;
   wake(): void;
-  /** Resolves when no job of `kind` (or none at all) is pending, waiting retries included. */
-  idle(kind?: string): Promise<void>;
+  /** Resolves when no job of these kinds (or none at all) is pending, waiting retries included. */
+  idle(kinds?: string[]): Promise<void>;
   start(): void;
   /**
    * Stop: run what is due for up to the grace time, let jobs under way finish within it, then
@@ -189,13 +189,13 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
       else if (!opts.afterCommit(trx, () => loop.wake())) setTimeout(() => loop.wake(), 50).unref?.();
     },
     wake: () => loop.wake(),
-    async idle(kind) {
+    async idle(kinds) {
       for (;;) {
         const row = await db
           .selectFrom('jobs')
           .select((eb) => eb.fn.countAll<number>().as('n'))
           .where('state', '=', 'pending')
-          .$if(kind !== undefined, (q) => q.where('kind', '=', kind!))
+          .$if(kinds !== undefined, (q) => q.where('kind', 'in', kinds!))
           .executeTakeFirstOrThrow();
         if (Number(row.n) === 0) return;
         loop.wake();

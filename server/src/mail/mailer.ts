@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Transaction } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database } from '../db/tables.js';
-import type { JobQueue } from '../jobs/queue.js';
+import type { JobHandler, JobQueue } from '../jobs/queue.js';
 
 export interface MailMessage {
   to: string;
@@ -22,7 +22,13 @@ export interface MailMessage {
 export interface Mailer {
   /** Queue a message: in `trx` when given (then it goes out only if that commits). Never waits for delivery. */
   send(message: MailMessage, trx?: Transaction<Database>): Promise<void>;
-  /** Resolves when no mail is queued any more (each delivered or given up), on any instance. */
+  /**
+   * Declare a job kind that works out a mail in the background (looks up its recipient, writes
+   * a token, then send()s), so a request that may or may not lead to a mail answers before any
+   * of that work. Retried as mail is; idle() waits for these jobs too.
+   */
+  compose<P>(kind: string, handler: Pick<JobHandler<P>, 'run' | 'describe'>): void;
+  /** Resolves when no mail is queued any more, nor any job that may lead to one (each done or given up), on any instance. */
   idle(): Promise<void>;
   /** Close the transport (after the job queue stopped). */
   close(): Promise<void>;
@@ -62,6 +68,8 @@ export function createMailer(config: Config, jobs: JobQueue): Mailer {
         : (nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }) as unknown as Transport),
     ));
 
+  /** Kinds idle() waits for: mail and the jobs that compose it. */
+  const mailKinds = [MAIL_JOB];
   jobs.define<MailMessage>(MAIL_JOB, {
     retryDelaysMs: config.mailRetryDelaysMs,
     isPermanent,
@@ -77,7 +85,12 @@ export function createMailer(config: Config, jobs: JobQueue): Mailer {
       const { to, subject, text, html } = message;
       await jobs.enqueue(MAIL_JOB, { to, subject, text, html }, { trx });
     },
-    idle: () => jobs.idle(MAIL_JOB),
+    compose(kind, handler) {
+      jobs.define(kind, { retryDelaysMs: config.mailRetryDelaysMs, ...handler });
+      mailKinds.push(kind);
+    },
+    // One count over every kind: a composing job is deleted only after the mail it queued exists.
+    idle: () => jobs.idle(mailKinds),
     async close() {
       if (transport) (await transport).close();
       transport = null;

@@ -22,7 +22,7 @@ import {
   type PostgresDialectConfig,
   type TransactionSettings,
 } from 'kysely';
-import type { DataVersion } from '../data-version.js';
+import { MODEL_TABLES, MODEL_VERSION_ROW, type DataVersion } from '../data-version.js';
 import type { DriverErrors, JsonText, ObjectSearch, RowLocks, SchemaDialect, SqlDialect } from './dialect.js';
 import { searchWords } from './search-words.js';
 
@@ -120,8 +120,7 @@ export interface PostgresHandle {
 
 /** Rows of folio_data_version: any data, and the object model (types, properties, relations). */
 const DATA = 1;
-const MODEL = 2;
-const MODEL_TABLES = ['object_types', 'properties', 'relations', 'relation_types'];
+const MODEL = MODEL_VERSION_ROW;
 
 export function openPostgres(url: string, poolSize: number, log?: (line: string) => void): PostgresHandle {
   const pool = createPool(url, poolSize, log);

@@ -36,8 +36,9 @@ export function sqliteBackupEngine(config: Config): BackupEngine {
     },
 
     async tables(db) {
-      // Ordinary tables only: FTS5 virtual tables and their shadow tables are rebuilt by triggers.
-      const plain = await sql<{ name: string }>`select name from pragma_table_list where schema = 'main' and type = 'table' and name not like 'sqlite_%'`.execute(db);
+      // Ordinary tables only: FTS5 virtual tables and their shadow tables are rebuilt by triggers;
+      // the model version is the file's own (a restore's writes move it, as on PostgreSQL).
+      const plain = await sql<{ name: string }>`select name from pragma_table_list where schema = 'main' and type = 'table' and name not like 'sqlite_%' and name != 'folio_data_version'`.execute(db);
       const keep = new Set(plain.rows.map((r) => r.name));
       const all = await db.introspection.getTables();
       return all

@@ -1,7 +1,7 @@
 // The only home of SQLite-specific code: opening the file with the pragmas Folio relies on,
 // binding booleans (better-sqlite3 refuses JS booleans), and SQLite-only SQL (FTS5 lives here too).
 import Database from 'better-sqlite3';
-import type { DataVersion } from '../data-version.js';
+import { MODEL_TABLES, MODEL_VERSION_ROW, type DataVersion } from '../data-version.js';
 import type { DriverErrors, JsonText, ObjectSearch, RowLocks, SchemaDialect, SqlDialect } from './dialect.js';
 import { searchWords } from './search-words.js';
 import {
@@ -12,6 +12,7 @@ import {
   type DatabaseConnection,
   type Dialect,
   type Driver,
+  type Kysely,
   type SqliteDatabase,
   type SqliteDialectConfig,
   type SqliteStatement,
@@ -152,6 +153,21 @@ export function openSqlite(file: string, nativeBinding: string | null = null): S
     return externalSeen;
   };
   const current = () => externalVersion() * 2 ** 32 + connection.writes;
+  // The model version (installModelVersion), read again only when another connection committed:
+  // a process alone on its file never asks, and a request after another process changed the
+  // model sees the new version (the middleware then reloads the model).
+  let modelRead: Database.Statement | null = null;
+  let modelReadAt: number | null = null;
+  let modelVersion = 0;
+  const model = () => {
+    const external = externalVersion();
+    if (external !== modelReadAt && raw.open) {
+      modelRead ??= raw.prepare('select version from folio_data_version where id = ?').pluck();
+      modelVersion = Number(modelRead.get(MODEL_VERSION_ROW) ?? 0);
+      modelReadAt = external;
+    }
+    return modelVersion;
+  };
   return {
     dialect: new ImmediateSqliteDialect({ database: connection }),
     raw,
@@ -159,12 +175,32 @@ export function openSqlite(file: string, nativeBinding: string | null = null): S
       // Both counters only grow: their combination changes whenever either does.
       current,
       refresh: current,
-      model: () => 0,
+      model,
       bump: () => {
         connection.writes++;
       },
     },
   };
+}
+
+/**
+ * What every start makes sure of, after the migrations: the model version other processes on the
+ * file watch (DataVersion.model), a counter row of `folio_data_version` moved by triggers on the
+ * model tables, as PostgreSQL's installDatabaseUpkeep keeps it. Idempotent, in one transaction
+ * (BEGIN IMMEDIATE), so processes starting together take turns. Never in backups (sqlite-backup.ts).
+ */
+export async function installModelVersion(db: Kysely<any>): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await sql`create table if not exists folio_data_version (id integer primary key, version integer not null)`.execute(trx);
+    await sql`insert into folio_data_version (id, version) values (${MODEL_VERSION_ROW}, 1) on conflict (id) do nothing`.execute(trx);
+    // SQLite has row triggers only; the model tables are small and rarely written.
+    for (const table of MODEL_TABLES) {
+      for (const op of ['insert', 'update', 'delete']) {
+        await sql`create trigger if not exists ${sql.id(`folio_model_version_${op}_${table}`)} after ${sql.raw(op)} on ${sql.table(table)}
+          begin update folio_data_version set version = version + 1 where id = ${sql.lit(MODEL_VERSION_ROW)}; end`.execute(trx);
+      }
+    }
+  });
 }
 
 /** Integrity check used by tests and the crash-safety suite. */

@@ -1,6 +1,7 @@
 // Credential change by mail: POST /auth/change sends `{change_url}?uuid=…` to the user whose email
-// is `contact` (202 whether or not it exists, so accounts cannot be discovered); PATCH /auth/change
-// sets the new password with that single-use uuid, revokes the refresh tokens and may log in.
+// is `contact` (202 whether or not it exists, in the same time: the lookup is queued, so accounts
+// cannot be discovered); PATCH /auth/change sets the new password with that single-use uuid,
+// revokes the refresh tokens and may log in.
 import type { AppContext } from '../../context.js';
 import { nowIso } from '../../db/time.js';
 import { ApiError } from '../../http/errors.js';
@@ -19,7 +20,40 @@ import { findUserByEmail, getUser, serializeUser } from '../users/service.js';
 import { hashPassword } from './passwords.js';
 import { issueTokenPair } from './tokens.js';
 
+/** The background half of POST /auth/change: finding the account, its token and its mail. */
+const CHANGE_JOB = 'credential_change';
+
+interface ChangeRequest {
+  contact: string;
+  changeUrl: string;
+}
+
 export function credentialChangeRoutes(ctx: AppContext, mailer: Mailer): RouteDef[] {
+  // The request only queues this job, the same for any contact, so its answer takes the same
+  // time whether the account exists or not; the lookup, the token and the mail happen here.
+  mailer.compose<ChangeRequest>(CHANGE_JOB, {
+    describe: () => 'credential change mail',
+    async run({ contact, changeUrl }) {
+      const user = await findUserByEmail(ctx.db, contact);
+      // Blocked or trashed accounts get nothing: a new password would not let them in.
+      if (!user || user.blocked || !user.email) return;
+      // The token and its mail commit together (a mail is never sent for a token that is not there).
+      await inTransaction(ctx, undefined, async (trx) => {
+        const uuid = await issueAccountToken(trx, user.id, 'change');
+        await mailer.send(
+          linkMail({
+            to: user.email!,
+            subject: 'Change your password',
+            name: user.name ?? user.username,
+            intro: 'Someone asked to change the password of your account. To choose a new one, open this link within 24 hours:',
+            link: linkWithParams(changeUrl, { uuid }),
+            outro: 'If you did not ask for this, ignore this message: your password stays as it is.',
+          }),
+          trx,
+        );
+      });
+    },
+  });
   return [
     {
       method: 'post',
@@ -30,25 +64,7 @@ export function credentialChangeRoutes(ctx: AppContext, mailer: Mailer): RouteDe
         const body = flatBody(req, ['contact', 'change_url']);
         const contact = requiredString(body, 'contact');
         const changeUrl = urlField(body, 'change_url', true)!;
-        const user = await findUserByEmail(ctx.db, contact);
-        // Blocked or trashed accounts get nothing: a new password would not let them in.
-        if (user && !user.blocked && user.email) {
-          // The token and its mail commit together (a mail is never sent for a token that is not there).
-          await inTransaction(ctx, undefined, async (trx) => {
-            const uuid = await issueAccountToken(trx, user.id, 'change');
-            await mailer.send(
-              linkMail({
-                to: user.email!,
-                subject: 'Change your password',
-                name: user.name ?? user.username,
-                intro: 'Someone asked to change the password of your account. To choose a new one, open this link within 24 hours:',
-                link: linkWithParams(changeUrl, { uuid }),
-                outro: 'If you did not ask for this, ignore this message: your password stays as it is.',
-              }),
-              trx,
-            );
-          });
-        }
+        await ctx.jobs.enqueue<ChangeRequest>(CHANGE_JOB, { contact, changeUrl });
         res.status(202).end();
       },
     },

@@ -6,7 +6,7 @@ import { ApiError } from '../../http/errors.js';
 import { loadAuthInfo } from '../accounts/auth-info.js';
 import type { ExpressionBuilder } from 'kysely';
 import type { Database } from '../../db/tables.js';
-import { assertUnderLimit, countHit, loginLimit } from '../accounts/rate-limits.js';
+import { loginLimit, reserveHit } from '../accounts/rate-limits.js';
 import { accountKey } from '../users/account-key.js';
 import { verifyPassword } from './passwords.js';
 import { consumeRefreshToken, issueTokenPair } from './tokens.js';
@@ -14,21 +14,44 @@ import { consumeRefreshToken, issueTokenPair } from './tokens.js';
 export const MAX_LOGIN_ERRORS = 5;
 export const LOCKOUT_MS = 15 * 60 * 1000;
 
+/** Failures since then lock an account out. */
+const lockoutStart = () => nowIso(new Date(Date.now() - LOCKOUT_MS));
+
 /** Every failed login answers exactly this, whatever the reason (unknown, locked, blocked, inactive, wrong). */
 const loginFailed = () => new ApiError(401, 'login_failed', 'Wrong username or password');
 
 /**
  * A login with username and password from `client` (its IP). The username is compared as an
  * account key (NFKC, case folded). Each wrong password counts, exactly, under concurrency too:
- * towards the user's lockout (one atomic update) and towards the client's FOLIO_LOGIN_LIMIT.
+ * towards the user's lockout (one atomic update) and towards the client's FOLIO_LOGIN_LIMIT,
+ * whose hit is reserved before the password is checked and refunded when it was the right one.
  */
 export async function loginWithPassword(ctx: AppContext, issuer: string, username: string, password: string, client: string) {
-  const limit = loginLimit(ctx);
-  await assertUnderLimit(ctx, limit, client, 'Too many failed logins from this address; try again later');
-  const failed = async () => {
-    if (limit.limit > 0) await countHit(ctx, limit, client);
-    return loginFailed();
-  };
+  const refund = await reserveHit(ctx, loginLimit(ctx), client, 'Too many failed logins from this address; try again later');
+  const user = await checkPassword(ctx, username, password).catch(async (err) => {
+    await refund();
+    throw err;
+  });
+  // A wrong password or an unknown user: the reserved hit stays counted.
+  if (!user) throw loginFailed();
+  await refund();
+  const lockedSince = lockoutStart();
+  const locked = (eb: ExpressionBuilder<Database, 'users'>) =>
+    eb.and([eb('num_login_err', '>=', MAX_LOGIN_ERRORS), eb('last_login_err', '>', lockedSince)]);
+  // The right password: still refused, with the same answer, while locked out, blocked or inactive.
+  if (Boolean(user.blocked) || user.status !== 'on') throw loginFailed();
+  const opened = await ctx.db
+    .updateTable('users')
+    .set({ num_login_err: 0, last_login: nowIso() })
+    .where('id', '=', user.id)
+    .where((eb) => eb.not(locked(eb)))
+    .executeTakeFirst();
+  if (Number(opened.numUpdatedRows) === 0) throw loginFailed();
+  return issueTokenPair(ctx, issuer, { userId: user.id });
+}
+
+/** The user whose password this is, or null (unknown, trashed, wrong password: counted towards the lockout). */
+async function checkPassword(ctx: AppContext, username: string, password: string) {
   // By account key; an exact username first (accounts that differed only in case before keys
   // existed keep logging in by their own name: see migration 0080).
   const candidates = await ctx.db
@@ -40,38 +63,25 @@ export async function loginWithPassword(ctx: AppContext, issuer: string, usernam
   const user = candidates.find((c) => c.username === username) ?? candidates[0];
   if (!user || Boolean(user.deleted)) {
     await verifyPassword(password, null);
-    throw await failed();
+    return null;
   }
-  const lockedSince = nowIso(new Date(Date.now() - LOCKOUT_MS));
-  const locked = (eb: ExpressionBuilder<Database, 'users'>) =>
-    eb.and([eb('num_login_err', '>=', MAX_LOGIN_ERRORS), eb('last_login_err', '>', lockedSince)]);
-  if (!(await verifyPassword(password, user.password_hash))) {
-    // A streak that ended in a lockout which is over starts again at 1.
-    await ctx.db
-      .updateTable('users')
-      .set((eb) => ({
-        num_login_err: eb
-          .case()
-          .when(eb.and([eb('num_login_err', '>=', MAX_LOGIN_ERRORS), eb('last_login_err', '<=', lockedSince)]))
-          .then(1)
-          .else(eb('num_login_err', '+', 1))
-          .end(),
-        last_login_err: nowIso(),
-      }))
-      .where('id', '=', user.id)
-      .execute();
-    throw await failed();
-  }
-  // The right password: still refused, with the same answer, while locked out, blocked or inactive.
-  if (Boolean(user.blocked) || user.status !== 'on') throw loginFailed();
-  const opened = await ctx.db
+  if (await verifyPassword(password, user.password_hash)) return user;
+  const lockedSince = lockoutStart();
+  // A streak that ended in a lockout which is over starts again at 1.
+  await ctx.db
     .updateTable('users')
-    .set({ num_login_err: 0, last_login: nowIso() })
+    .set((eb) => ({
+      num_login_err: eb
+        .case()
+        .when(eb.and([eb('num_login_err', '>=', MAX_LOGIN_ERRORS), eb('last_login_err', '<=', lockedSince)]))
+        .then(1)
+        .else(eb('num_login_err', '+', 1))
+        .end(),
+      last_login_err: nowIso(),
+    }))
     .where('id', '=', user.id)
-    .where((eb) => eb.not(locked(eb)))
-    .executeTakeFirst();
-  if (Number(opened.numUpdatedRows) === 0) throw loginFailed();
-  return issueTokenPair(ctx, issuer, { userId: user.id });
+    .execute();
+  return null;
 }
 
 export async function renewTokens(ctx: AppContext, issuer: string, refreshToken: string) {

@@ -15,7 +15,7 @@ import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
 import { nowIso } from '../../db/time.js';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
-import type { AuthInfo } from '../../http/request.js';
+import { ANONYMOUS, type AuthInfo } from '../../http/request.js';
 import { isUuid, streamFile } from '../../storage/storage.js';
 import { receiveToTemp, UploadAbortedError, UploadTooLargeError, type ReceivedFile } from '../../storage/receive.js';
 import { probeImage } from '../../thumbs/sharp-pipeline.js';
@@ -237,6 +237,16 @@ export class StreamService {
       if (seen) out.add(s.uuid);
     }
     return out;
+  }
+
+  /**
+   * Whether anonymous clients may read `s` too, which `auth` may read: only then may its bytes sit
+   * in shared caches (`Cache-Control: public`). Unlinked, trashed, unpublished or restricted: no.
+   */
+  async readableByAnyone(auth: AuthInfo, s: StreamView): Promise<boolean> {
+    // An anonymous request was let through by this very check (readableStream).
+    if (auth === ANONYMOUS) return true;
+    return (await this.canRead(ANONYMOUS, [s])).has(s.uuid);
   }
 
   /** Streams with these exact bytes (legacy /files answers 409 for a duplicate). */

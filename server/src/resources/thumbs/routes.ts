@@ -1,5 +1,6 @@
 // /media/thumbs: thumbnail entries of media objects, and the thumbnail files at their urls
-// (long-lived cache headers: a thumbnail's name is a hash of its options, so it never changes).
+// (long-lived cache headers when anyone may read them: a thumbnail's name is a hash of its
+// options, so it never changes).
 import type { AppContext } from '../../context.js';
 import { notFound } from '../../http/errors.js';
 import { sendMeta } from '../../http/jsonapi.js';
@@ -33,8 +34,10 @@ export function thumbsRoutes(ctx: AppContext): RouteDef[] {
         const name = String(req.params.name);
         const stream = await streams.readableStream(req.auth, String(req.params.uuid));
         if (!SERVED_NAME.test(name)) throw notFound('No such thumbnail');
-        const isPublic = stream.object_status === 'on' && !stream.object_deleted;
-        res.setHeader('Cache-Control', `${isPublic ? 'public' : 'private'}, max-age=31536000, immutable`);
+        // Bytes anonymous clients may not read never go to shared caches, nor stay a year in the
+        // browser of someone who may lose the right to read them.
+        const isPublic = await streams.readableByAnyone(req.auth, stream);
+        res.setHeader('Cache-Control', isPublic ? 'public, max-age=31536000, immutable' : 'private, no-cache');
         await sendStored(req, res, ctx.storage, thumbFile(stream.uuid, name));
       },
     },

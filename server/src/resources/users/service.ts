@@ -13,7 +13,7 @@ import { relationshipLinks, resourceUrl, type Resource } from '../../http/jsonap
 import { listPage, type ListQuery, type ListSpec } from '../../http/query.js';
 import { hashPassword } from '../auth/passwords.js';
 import type { ObjectExtension } from '../objects/extensions.js';
-import type { WriteGuard } from '../objects/pipeline.js';
+import { inTransaction, type WriteGuard } from '../objects/pipeline.js';
 import { apply, SYSTEM } from '../objects/kernel.js';
 import { validateAttributes } from '../accounts/schemas.js';
 import { containsText } from '../accounts/search.js';
@@ -98,13 +98,21 @@ export function serializeUser(req: Request, u: UserRow): Resource {
  * with a random password printed once and written to initial-admin-password (mode 0600).
  */
 export async function ensureInitialAdmin(ctx: AppContext): Promise<{ created: boolean; username?: string; passwordFile?: string }> {
-  const any = await ctx.db.selectFrom('users').select('id').limit(1).executeTakeFirst();
-  if (any) return { created: false };
+  const anyUser = (db: Db) => db.selectFrom('users').select('id').limit(1).executeTakeFirst();
+  if (await anyUser(ctx.db)) return { created: false };
   const username = ctx.config.adminUsername ?? 'admin';
   const generated = ctx.config.adminPassword === null;
   const password = ctx.config.adminPassword ?? crypto.randomBytes(12).toString('base64url');
   const own = { passwordHash: await hashPassword(password), verified: nowIso(), roleIds: [ADMIN_ROLE_ID] };
-  await apply(ctx, { action: 'create', type: 'users', actor: SYSTEM, changes: { attributes: { username, status: 'on' }, own } });
+  // Instances starting together on an empty database: the look and the create are one
+  // transaction, which holds the write lock (SQLite's BEGIN IMMEDIATE, PostgreSQL's advisory
+  // lock), so one of them creates the admin and the others find it and go on.
+  const created = await inTransaction(ctx, undefined, async (trx) => {
+    if (await anyUser(trx)) return false;
+    await apply(ctx, { action: 'create', type: 'users', actor: SYSTEM, changes: { attributes: { username, status: 'on' }, own } }, trx);
+    return true;
+  });
+  if (!created) return { created: false };
   if (!generated) return { created: true, username };
   const file = path.join(ctx.config.dataDir, 'initial-admin-password');
   fs.writeFileSync(file, password + '\n', { mode: 0o600 });
