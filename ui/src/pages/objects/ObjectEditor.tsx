@@ -121,7 +121,7 @@ function ObjectForm({
       const before = { ...attributesFromForm(properties, saved), status: saved.status };
       result = await api.update(path, type, object.id, changedAttributes(before, attributes), undefined, { ifMatch });
     } catch (e) {
-      if (e instanceof ConflictError) return resolveConflict();
+      if (e instanceof ConflictError) return await resolveConflict();
       setError(e);
       toast.error(e, 'The changes were not saved');
       return false;
