@@ -161,7 +161,11 @@ describe('admin writing without losing work', () => {
     assert.equal(await form.getByLabel('Status').inputValue(), 'on', 'the edit is still there');
     assert.equal((await body()).status, 'draft');
     assert.equal((await lock(false)).status, 200);
+    // The (un)locks moved the version: the save is refused once (412), found to clash with no
+    // field of the form, and sent again; wait for that, not for an earlier test's toast.
+    const saved = page.waitForResponse((r) => r.request().method() === 'PATCH' && r.status() === 200);
     await form.getByRole('button', { name: 'Save changes' }).click();
+    await saved;
     await page.getByRole('status').filter({ hasText: 'Changes saved.' }).last().waitFor();
     assert.equal((await body()).status, 'on');
   });

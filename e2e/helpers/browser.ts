@@ -53,8 +53,9 @@ export interface E2E {
   server: TestServer;
   browser: Browser;
   page: Page;
-  /** Screenshot of the page into test-artifacts/<name>.png. */
-  shot(name: string): Promise<void>;
+  /** Screenshot of the page into test-artifacts/<name>.png (`viewport`: only what is on screen,
+   *  e.g. a modal dialog, whose overlay covers the viewport and not the whole page). */
+  shot(name: string, opts?: { viewport?: boolean }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -80,10 +81,10 @@ export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
     server,
     browser,
     page,
-    shot: async (name) => {
+    shot: async (name, opts = {}) => {
       // From the top, so sticky bars sit where a reader sees them in the full-page image.
-      await page.evaluate(() => window.scrollTo(0, 0));
-      await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
+      if (!opts.viewport) await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: !opts.viewport });
     },
     async close() {
       await browser.close();

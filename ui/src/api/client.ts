@@ -1,6 +1,7 @@
 // The admin UI's only way to the server: a typed client over the public JSON API. It keeps the
 // session (access + refresh token) in sessionStorage, renews it before the access token expires,
-// and turns every failure into an ApiError carrying the error body's title and detail.
+// and turns every failure into an ApiError carrying the error body's title and detail. Single
+// objects come with their ETag; saves send it back as If-Match, and a 412 is a ConflictError.
 
 export interface Resource<A = Record<string, any>> {
   id: string;
@@ -30,6 +31,14 @@ export interface SingleResult<A = Record<string, any>> {
   data: Resource<A>;
   included: Resource[];
   meta: Record<string, any>;
+  /** The answer's strong ETag (`"v<version>-<digest>"` for one object), null when it has none. */
+  etag: string | null;
+}
+
+/** What a save names as the version it edits: the ETag its page loaded (or last saved). */
+export interface SaveOptions {
+  /** Sent as If-Match; null or absent: the write is unconditional. */
+  ifMatch?: string | null;
 }
 
 /** A failed API call: what the error body said, ready to show. */
@@ -42,6 +51,19 @@ export class ApiError extends Error {
   ) {
     super(detail ? `${title}: ${detail}` : title);
   }
+}
+
+/** A save refused with 412 `precondition_failed`: someone else wrote the object since its ETag. */
+export class ConflictError extends ApiError {
+  constructor() {
+    super(412, 'precondition_failed', 'Someone else changed this', 'It was changed by someone else since you opened it; reload to see their version. Your edits are still in the form.');
+  }
+}
+
+/** The version number inside one of Folio's ETags (`"v12-…"` → 12), null for any other tag. */
+export function etagVersion(etag: string | null): number | null {
+  const m = etag ? /^"v(\d+)(?:-[^"]*)?"$/.exec(etag) : null;
+  return m ? Number(m[1]) : null;
 }
 
 export type Query = Record<string, string | number | boolean | undefined | null>;
@@ -145,6 +167,7 @@ async function parseError(res: Response): Promise<ApiError> {
     /* not JSON */
   }
   const e = body?.error;
+  if (res.status === 412 && e?.code === 'precondition_failed') return new ConflictError();
   if (e && typeof e.title === 'string') return new ApiError(res.status, String(e.code ?? ''), e.title, String(e.detail ?? ''));
   return new ApiError(res.status, 'http_error', res.statusText || `HTTP ${res.status}`, 'The server gave an unexpected answer.');
 }
@@ -210,15 +233,23 @@ interface CallOptions {
   atomic?: unknown;
   /** Anonymous call (login). */
   anonymous?: boolean;
+  /** If-Match (a save of one object against the version it edits). */
+  ifMatch?: string | null;
 }
 
 async function call(method: string, path: string, opts: CallOptions = {}): Promise<any> {
+  return (await callTagged(method, path, opts)).body;
+}
+
+/** A call whose answer's ETag matters (one object read or written). */
+async function callTagged(method: string, path: string, opts: CallOptions = {}): Promise<{ body: any; etag: string | null }> {
   if (!opts.anonymous && needsRenewal(session)) await renewSession();
   const send = () => {
     const headers: Record<string, string> = { Accept: opts.accept ?? JSONAPI };
     const payload = opts.atomic ?? opts.body;
     if (payload !== undefined) headers['Content-Type'] = JSONAPI;
     if (!opts.anonymous && session) headers.Authorization = `Bearer ${session.jwt}`;
+    if (opts.ifMatch) headers['If-Match'] = opts.ifMatch;
     return rawFetch(buildUrl(path, opts.query), {
       method,
       headers,
@@ -239,9 +270,10 @@ async function call(method: string, path: string, opts: CallOptions = {}): Promi
     if (res.status === 401 && !opts.anonymous) dropSession('expired');
     throw err;
   }
-  if (res.status === 204) return null;
+  const etag = res.headers.get('ETag');
+  if (res.status === 204) return { body: null, etag };
   const text = await res.text();
-  return text ? JSON.parse(text) : null;
+  return { body: text ? JSON.parse(text) : null, etag };
 }
 
 function toList(body: any): ListResult {
@@ -258,23 +290,27 @@ function normalize(r: any): Resource {
   return { ...r, attributes: r.attributes ?? {}, meta: r.meta ?? {} };
 }
 
-function toSingle(body: any): SingleResult {
-  return { data: normalize(body.data), included: (body?.included ?? []).map(normalize), meta: body?.meta ?? {} };
+function toSingle(body: any, etag: string | null = null): SingleResult {
+  return { data: normalize(body.data), included: (body?.included ?? []).map(normalize), meta: body?.meta ?? {}, etag };
 }
+
+const tagged = ({ body, etag }: { body: any; etag: string | null }) => toSingle(body, etag);
 
 export type Identifier = { type: string; id: string; meta?: Record<string, unknown> };
 
 /** The JSON API calls the admin needs, by shape rather than by endpoint. */
 export const api = {
   list: async (path: string, query?: Query) => toList(await call('GET', path, { query })),
-  get: async (path: string, query?: Query) => toSingle(await call('GET', path, { query })),
+  /** One resource, with its ETag. */
+  get: async (path: string, query?: Query) => tagged(await callTagged('GET', path, { query })),
   getRaw: (path: string, query?: Query) => call('GET', path, { query }),
   /** `more`: other members of `data` (e.g. `relationships` of the new resource). */
   create: async (path: string, type: string, attributes: Record<string, unknown>, more: Record<string, unknown> = {}) =>
-    toSingle(await call('POST', path, { body: { data: { type, attributes, ...more } } })),
-  update: async (path: string, type: string, id: string, attributes: Record<string, unknown>, meta?: Record<string, unknown>) =>
-    toSingle(await call('PATCH', path, { body: { data: { id, type, attributes, ...(meta ? { meta } : {}) } } })),
-  remove: (path: string) => call('DELETE', path),
+    tagged(await callTagged('POST', path, { body: { data: { type, attributes, ...more } } })),
+  /** A save: with `ifMatch`, refused as a ConflictError when someone else wrote it since. */
+  update: async (path: string, type: string, id: string, attributes: Record<string, unknown>, meta?: Record<string, unknown>, opts: SaveOptions = {}) =>
+    tagged(await callTagged('PATCH', path, { body: { data: { id, type, attributes, ...(meta ? { meta } : {}) } }, ifMatch: opts.ifMatch })),
+  remove: (path: string, opts: SaveOptions = {}) => call('DELETE', path, { ifMatch: opts.ifMatch }),
   /** Relationship writes: POST adds, PATCH replaces, DELETE removes. */
   relate: (method: 'POST' | 'PATCH' | 'DELETE', path: string, data: Identifier | Identifier[] | null) => call(method, path, { body: { data } }),
   /** PATCH with an arbitrary `data` (trash restore). */

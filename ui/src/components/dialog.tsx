@@ -31,9 +31,13 @@ export function Dialog({ title, onClose, children, wide }: { title: string; onCl
   closeRef.current = onClose;
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
-    // The first empty field (a prefilled username moves focus on to the password), else the first control.
+    // What the dialog marks with data-autofocus (a message to read before choosing), else the
+    // first empty field (a prefilled username moves focus on to the password), else the first control.
     const inputs = [...(ref.current?.querySelectorAll<HTMLInputElement>('input:not([type=checkbox]), textarea') ?? [])];
-    const first = inputs.find((i) => !i.value) ?? ref.current?.querySelector<HTMLElement>('input, select, textarea, button:not(.dialog-close)');
+    const first =
+      ref.current?.querySelector<HTMLElement>('[data-autofocus]') ??
+      inputs.find((i) => !i.value) ??
+      ref.current?.querySelector<HTMLElement>('input, select, textarea, button:not(.dialog-close)');
     first?.focus();
     const onKey = (e: KeyboardEvent) => {
       // Only the topmost dialog answers (a picker may open over an editor's dialog).

@@ -10,3 +10,9 @@ export function titleOf(r: { id: string; attributes: Record<string, any> }): str
   const a = r.attributes;
   return String(a.title || a.name || a.username || a.uname || `#${r.id}`);
 }
+
+/** Rich text as the words a reader sees: tags dropped, whitespace collapsed. */
+export function plainText(html: string): string {
+  const doc = new DOMParser().parseFromString(html, 'text/html');
+  return (doc.body.textContent ?? '').replace(/\s+/g, ' ').trim();
+}

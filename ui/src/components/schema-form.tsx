@@ -158,14 +158,15 @@ export function changedAttributes(before: Record<string, unknown>, after: Record
   return out;
 }
 
-const label = (name: string) => (name === 'uname' ? 'Unique name (uname)' : name.charAt(0).toUpperCase() + name.slice(1).replace(/_/g, ' '));
+/** A field's name as its form label shows it. */
+export const fieldLabel = (name: string) => (name === 'uname' ? 'Unique name (uname)' : name.charAt(0).toUpperCase() + name.slice(1).replace(/_/g, ' '));
 
 export function SchemaFields({ properties, values, onChange }: { properties: FormProperty[]; values: Values; onChange: (v: Values) => void }) {
   return (
     <>
       {properties.map((p) => {
         const set = (v: unknown) => onChange({ ...values, [p.name]: v });
-        const text = label(p.name) + (p.required ? ' *' : '');
+        const text = fieldLabel(p.name) + (p.required ? ' *' : '');
         const hintId = `hint-${p.name}`;
         const hint = p.description ? (
           <span className="hint" id={hintId}>
@@ -176,7 +177,7 @@ export function SchemaFields({ properties, values, onChange }: { properties: For
           return (
             <label key={p.name} className="inline">
               <input type="checkbox" name={p.name} checked={Boolean(values[p.name])} onChange={(e) => set(e.target.checked)} />
-              {label(p.name)}
+              {fieldLabel(p.name)}
             </label>
           );
         }

@@ -104,6 +104,8 @@ export function FoldersPage({ route }: { route: string[] }) {
 
 function FolderDetail({ id, version, tree, onTreeChange }: { id: string; version: number; tree: FolderTreeData | null; onTreeChange: (show?: string | null) => void }) {
   const [folder, setFolder] = useState<Resource | null>(null);
+  // The version the rename and delete name (If-Match): loaded with the folder, then each rename's.
+  const [etag, setEtag] = useState<string | null>(null);
   const [loadError, setLoadError] = useState<unknown>(null);
   const [values, setValues] = useState<Values>({});
   const [sub, setSub] = useState<Values>({});
@@ -115,6 +117,7 @@ function FolderDetail({ id, version, tree, onTreeChange }: { id: string; version
   useEffect(() => {
     api.get(`/folders/${id}`).then((r) => {
       setFolder(r.data);
+      setEtag(r.etag);
       setValues({ title: r.data.attributes.title ?? '' });
       setLoadError(null);
     }, setLoadError);
@@ -139,7 +142,8 @@ function FolderDetail({ id, version, tree, onTreeChange }: { id: string; version
     }
     return !failed;
   };
-  const saveTitle = () => change(() => api.update(`/folders/${id}`, 'folders', id, { title: values.title }), 'Folder renamed.', 'The folder was not renamed');
+  const saveTitle = () =>
+    change(async () => setEtag((await api.update(`/folders/${id}`, 'folders', id, { title: values.title }, undefined, { ifMatch: etag })).etag), 'Folder renamed.', 'The folder was not renamed');
   useUnsavedChanges(dirty, saveTitle);
   useSaveShortcut(renameForm);
   const rename = async (e: FormEvent) => {
@@ -183,7 +187,7 @@ function FolderDetail({ id, version, tree, onTreeChange }: { id: string; version
               <strong>{titleOf(folder)}</strong> and its subfolders go to the trash; the objects in it stay.
             </p>
           }
-          action={() => api.remove(`/folders/${id}`)}
+          action={() => api.remove(`/folders/${id}`, { ifMatch: etag })}
           onDone={() => {
             onTreeChange();
             toast.success(`Folder “${titleOf(folder)}” moved to the trash.`);

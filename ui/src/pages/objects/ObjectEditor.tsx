@@ -1,9 +1,10 @@
 // One object's page: for media, the preview and file facts on top; the form made from the type's
 // schema (rich text for HTML fields, technical fields under "Advanced"); the folders it is filed
 // in; its relations. Unsaved edits are guarded (leaving asks, closing the tab asks), Ctrl/Cmd+S
-// saves, and every save or failure says so in a toast.
+// saves, and every save or failure says so in a toast. Saves name the version the page loaded
+// (If-Match); when someone else saved in between, a dialog shows what they changed.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { api, type Resource } from '../../api/client';
+import { api, ConflictError, type Resource, type SingleResult } from '../../api/client';
 import { ConfirmButton } from '../../components/dialog';
 import { ErrorNote, Loading } from '../../components/feedback';
 import { SelectField, STATUS_OPTIONS, StatusBadge, type Values } from '../../components/fields';
@@ -20,12 +21,15 @@ import { may, useRights } from '../../components/rights';
 import { ObjectPermsPanel } from './ObjectPermsPanel';
 import { FoldersOfObject } from './FoldersOfObject';
 import { RelationsPanel } from './RelationsPanel';
+import { ConflictDialog, describeConflict, type Conflict } from './edit-conflict';
 
 export function ObjectEditor({ type, id }: { type: string; id: string }) {
   const { properties, error: schemaError } = useSchema(type);
   const { types } = useObjectTypes();
   const rights = useRights();
   const [object, setObject] = useState<Resource | null>(null);
+  // The version this page edits: the ETag it loaded, then that of each save from this page.
+  const [etag, setEtag] = useState<string | null>(null);
   const [included, setIncluded] = useState<Resource[]>([]);
   const [loadError, setLoadError] = useState<unknown>(null);
   // Bumped when the history panel restored a version: the object and its form load again.
@@ -35,9 +39,15 @@ export function ObjectEditor({ type, id }: { type: string; id: string }) {
     setObject(null);
     api.get(`/${type}/${id}`).then((r) => {
       setObject(r.data);
+      setEtag(r.etag);
       setIncluded(r.included);
     }, setLoadError);
   }, [type, id, version]);
+  const onSaved = (r: SingleResult) => {
+    setObject(r.data);
+    setEtag(r.etag);
+  };
+  const reload = () => setVersion((v) => v + 1);
 
   const error = schemaError ?? loadError;
   if (error) return <ErrorNote error={error} />;
@@ -47,11 +57,20 @@ export function ObjectEditor({ type, id }: { type: string; id: string }) {
       <p className="back">
         <a href={href('objects', type)}>‹ {type}</a>
       </p>
-      <ObjectForm key={version} type={type} object={object} properties={properties} onSaved={setObject} media={isMediaType(types, type) ? <MediaDetails object={object} included={included} /> : null} />
+      <ObjectForm
+        key={version}
+        type={type}
+        object={object}
+        etag={etag}
+        properties={properties}
+        onSaved={onSaved}
+        onReload={reload}
+        media={isMediaType(types, type) ? <MediaDetails object={object} included={included} /> : null}
+      />
       <FoldersOfObject object={object} readOnly={!may(rights, 'update', type, object)} />
       <RelationsPanel object={object} readOnly={!may(rights, 'update', type, object)} />
-      <ObjectPermsPanel object={object} onSaved={setObject} />
-      <HistoryPanel objectPath={`/${type}/${object.id}`} refresh={object} onRestored={() => setVersion((v) => v + 1)} canRestore={may(rights, 'update', type, object)} />
+      <ObjectPermsPanel object={object} etag={etag} onSaved={onSaved} />
+      <HistoryPanel objectPath={`/${type}/${object.id}`} refresh={object} onRestored={reload} canRestore={may(rights, 'update', type, object)} />
     </section>
   );
 }
@@ -59,19 +78,28 @@ export function ObjectEditor({ type, id }: { type: string; id: string }) {
 function ObjectForm({
   type,
   object,
+  etag,
   properties,
   onSaved,
+  onReload,
   media,
 }: {
   type: string;
   object: Resource;
+  etag: string | null;
   properties: FormProperty[];
-  onSaved: (r: Resource) => void;
+  onSaved: (r: SingleResult) => void;
+  /** Drop the form and load the object as it is now. */
+  onReload: () => void;
   media: React.ReactNode;
 }) {
   const toValues = (o: Resource): Values => ({ ...formFromAttributes(properties, o.attributes), status: String(o.attributes.status ?? 'draft') });
   const [saved, setSaved] = useState<Values>(() => toValues(object));
   const [values, setValues] = useState<Values>(saved);
+  // The server's copy this form edits (as form values) and when it was written: what a conflict
+  // is compared with.
+  const loaded = useRef({ values: saved, modified: object.meta.modified as unknown });
+  const [conflict, setConflict] = useState<Conflict | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const toast = useToast();
@@ -82,15 +110,18 @@ function ObjectForm({
   const main = properties.filter((p) => !p.advanced);
   const advanced = properties.filter((p) => p.advanced);
 
-  const save = async (): Promise<boolean> => {
+  const path = `/${type}/${object.id}`;
+  /** Send what changed since the copy this form edits, as a change of version `ifMatch`. */
+  const save = async (ifMatch = etag): Promise<boolean> => {
     setBusy(true);
     setError(null);
     let result;
     try {
       const attributes = { ...attributesFromForm(properties, values), status: values.status };
       const before = { ...attributesFromForm(properties, saved), status: saved.status };
-      result = await api.update(`/${type}/${object.id}`, type, object.id, changedAttributes(before, attributes));
+      result = await api.update(path, type, object.id, changedAttributes(before, attributes), undefined, { ifMatch });
     } catch (e) {
+      if (e instanceof ConflictError) return await resolveConflict();
       setError(e);
       toast.error(e, 'The changes were not saved');
       return false;
@@ -98,14 +129,34 @@ function ObjectForm({
       setBusy(false);
     }
     const next = toValues(result.data);
-    // What the server stored is the new baseline; what is typed stays as typed.
-    setSaved({ ...values, uname: next.uname ?? values.uname });
-    setValues((v) => ({ ...v, uname: next.uname ?? v.uname }));
-    onSaved(result.data);
+    // What the server stored is the new baseline; what is typed stays as typed, and fields left
+    // alone take the stored value (another editor's, after an overwrite).
+    const edited = (name: string) => JSON.stringify(values[name]) !== JSON.stringify(saved[name]);
+    const merged = Object.fromEntries(Object.keys(next).map((k) => [k, edited(k) && k !== 'uname' ? values[k] : next[k]]));
+    loaded.current = { values: next, modified: result.data.meta.modified };
+    setSaved(merged);
+    setValues(merged);
+    setConflict(null);
+    onSaved(result);
     toast.success('Changes saved.');
     return true;
   };
-  useUnsavedChanges(dirty, save);
+  /** After a 412: what others changed in this form. When they changed nothing here (relations,
+   *  folders, this page's own panels), the save goes again against the current version. */
+  const resolveConflict = async (): Promise<boolean> => {
+    let found: Conflict;
+    try {
+      found = await describeConflict(path, properties, toValues, { ...loaded.current, etag }, values);
+    } catch (e) {
+      setError(e);
+      toast.error(e, 'The changes were not saved');
+      return false;
+    }
+    if (!found.fields.length && found.current.etag) return save(found.current.etag);
+    setConflict(found);
+    return false;
+  };
+  useUnsavedChanges(dirty, () => save());
   useSaveShortcut(form);
   // Only what the user's roles allow: no Publish without `publish`, no trash without `delete`.
   const rights = useRights();
@@ -143,7 +194,7 @@ function ObjectForm({
           icon={<Trash2 aria-hidden size={16} />}
           title="Move this object to the trash?"
           message={<p>You can restore it from the trash later.</p>}
-          action={() => api.remove(`/${type}/${object.id}`)}
+          action={() => api.remove(path, { ifMatch: etag })}
           onDone={() => {
             toast.success(`“${titleOf(object)}” moved to the trash.`);
             forceNavigate(href('objects', type));
@@ -185,6 +236,19 @@ function ObjectForm({
           <p className="muted">Your roles let you read this object, not change it.</p>
         )}
       </form>
+      {conflict ? (
+        <ConflictDialog
+          conflict={conflict}
+          busy={busy}
+          onCancel={() => setConflict(null)}
+          onReload={() => {
+            setConflict(null);
+            setSaved(values); // nothing left to guard: the edits are dropped on purpose
+            onReload();
+          }}
+          onOverwrite={() => void save(conflict.current.etag)}
+        />
+      ) : null}
     </>
   );
 }

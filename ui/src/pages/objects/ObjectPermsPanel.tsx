@@ -2,7 +2,7 @@
 // everything below it — to some roles; an empty choice lifts the restriction. A restriction
 // inherited from a folder above is shown, and is changed on that folder.
 import { useEffect, useState } from 'react';
-import { api, type Resource } from '../../api/client';
+import { api, type Resource, type SingleResult } from '../../api/client';
 import { ErrorNote, Notice } from '../../components/feedback';
 import { useRights } from '../../components/rights';
 import { useAction } from '../../components/use-list';
@@ -12,7 +12,8 @@ interface Perms {
   inherited: boolean;
 }
 
-export function ObjectPermsPanel({ object, onSaved }: { object: Resource; onSaved: (r: Resource) => void }) {
+/** `etag`: the version the page edits (a save of the object's meta names it too). */
+export function ObjectPermsPanel({ object, etag, onSaved }: { object: Resource; etag: string | null; onSaved: (r: SingleResult) => void }) {
   const rights = useRights();
   const [roles, setRoles] = useState<string[] | null>(null);
   const [loadError, setLoadError] = useState<unknown>(null);
@@ -32,9 +33,9 @@ export function ObjectPermsPanel({ object, onSaved }: { object: Resource; onSave
   const toggle = (name: string) => setChosen(chosen.includes(name) ? chosen.filter((n) => n !== name) : [...chosen, name]);
   const save = async () => {
     setNotice(null);
-    const saved = await run(() => api.update(`/${object.type}/${object.id}`, object.type, object.id, {}, { perms: { roles: chosen } }));
+    const saved = await run(() => api.update(`/${object.type}/${object.id}`, object.type, object.id, {}, { perms: { roles: chosen } }, { ifMatch: etag }));
     if (saved) {
-      onSaved(saved.data);
+      onSaved(saved);
       setNotice(chosen.length ? 'The object is restricted to the chosen roles.' : 'Everyone who may read this type may read it.');
     }
   };

@@ -127,11 +127,11 @@ function UserDetail({ id }: { id: string }) {
   const me = useCurrentUser();
   // Bumped when the history panel restored a version: the user loads again.
   const [version, setVersion] = useState(0);
-  const { resource: user, values, setValues, loadError, notice, save, submit: write } = useResource(`/users/${id}`, version);
+  const { resource: user, etag, values, setValues, loadError, notice, save, submit: write } = useResource(`/users/${id}`, version);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const attributes = { ...nullIfEmpty(values, PROFILE_FIELDS), status: values.status, blocked: Boolean(values.blocked) };
-    await write(() => api.update(`/users/${id}`, 'users', id, attributes));
+    await write((ifMatch) => api.update(`/users/${id}`, 'users', id, attributes, undefined, { ifMatch }));
   };
 
   if (loadError) return <ErrorNote error={loadError} />;
@@ -154,7 +154,7 @@ function UserDetail({ id }: { id: string }) {
               The user <strong>{user.attributes.username}</strong> will be deleted.
             </p>
           }
-          action={() => api.remove(`/users/${id}`)}
+          action={() => api.remove(`/users/${id}`, { ifMatch: etag })}
           onDone={() => navigate('users')}
         />
       </div>

@@ -1,0 +1,151 @@
+// A save refused because someone else wrote the object since the editor loaded it (412): what
+// they changed in this form (the current server copy against the copy the editor loaded), who and
+// when (the object's history entries since that version), and the dialog that lets the editor
+// reload, overwrite or go on editing. The unsaved edits stay in the form until they choose.
+import { api, etagVersion, history, type HistoryAttributes, type Resource, type SingleResult } from '../../api/client';
+import { Dialog } from '../../components/dialog';
+import type { Values } from '../../components/fields';
+import { formatDate, plainText } from '../../components/format';
+import { fieldLabel, type FormProperty } from '../../components/schema-form';
+import './edit-conflict.css';
+
+export interface ConflictField {
+  name: string;
+  label: string;
+  theirs: string;
+  /** The unsaved value, or null when the editor left this field as it was (theirs stays). */
+  yours: string | null;
+}
+
+export interface Conflict {
+  /** The object as it is now, with its ETag (what Overwrite sends against, what Reload shows). */
+  current: SingleResult;
+  /** Fields of the form that others changed since it loaded. */
+  fields: ConflictField[];
+  /** Usernames of those who wrote the object since, newest first. */
+  who: string[];
+  /** When the newest of those writes happened (ISO), null when the history does not say. */
+  when: string | null;
+}
+
+/** A value as a reader sees it: rich text as its words, empty as "not set", long text cut. */
+function readable(property: FormProperty, value: unknown): string {
+  if (property.kind === 'boolean') return value ? 'yes' : 'no';
+  const text = property.kind === 'html' ? plainText(String(value ?? '')) : String(value ?? '').trim();
+  if (!text) return 'not set';
+  return text.length > 280 ? `${text.slice(0, 280)}…` : text;
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? '') === JSON.stringify(b ?? '');
+
+/**
+ * What happened since the editor loaded `loaded` (form values of the server copy then, and its
+ * ETag): the fields others changed, compared with `mine` (the form now), and who wrote since.
+ */
+export async function describeConflict(
+  objectPath: string,
+  properties: FormProperty[],
+  toValues: (o: Resource) => Values,
+  loaded: { values: Values; etag: string | null; modified: unknown },
+  mine: Values,
+): Promise<Conflict> {
+  const current = await api.get(objectPath);
+  const now = toValues(current.data);
+  const shown = [{ name: 'status', kind: 'enum', required: false, options: [], advanced: false } as FormProperty, ...properties];
+  const fields = shown
+    .filter((p) => !same(now[p.name], loaded.values[p.name]))
+    .map((p) => ({
+      name: p.name,
+      label: fieldLabel(p.name),
+      theirs: readable(p, now[p.name]),
+      yours: same(mine[p.name], loaded.values[p.name]) ? null : readable(p, mine[p.name]),
+    }));
+  // Every recorded write moves the version once and leaves one history entry: the newest
+  // (current - loaded) entries are the writes since. Without versions, those after `modified`.
+  const from = etagVersion(loaded.etag);
+  const to = etagVersion(current.etag);
+  const since = from !== null && to !== null ? to - from : null;
+  let entries: Resource<HistoryAttributes>[] = [];
+  if (since === null || since > 0) {
+    const page = await history.list(objectPath, { sort: '-id', page_size: Math.min(since ?? 20, 100) }).catch(() => null);
+    entries = page?.data ?? [];
+    if (since === null && typeof loaded.modified === 'string') entries = entries.filter((e) => e.attributes.created > (loaded.modified as string));
+  }
+  // Those who wrote the fields shown first; anyone who wrote something else (relations…) after them.
+  const touching = entries.filter((e) => fields.some((f) => f.name in e.attributes.changed));
+  const writers = touching.length ? touching : entries;
+  const who = [...new Set(writers.map((e) => (e.meta.username as string | null) ?? (e.attributes.user_id !== null ? `user #${e.attributes.user_id}` : 'an application')))];
+  return { current, fields, who, when: writers[0]?.attributes.created ?? null };
+}
+
+const names = (who: string[]) => (who.length <= 1 ? who[0] ?? 'Someone' : `${who.slice(0, -1).join(', ')} and ${who[who.length - 1]}`);
+
+export function ConflictDialog({
+  conflict,
+  busy,
+  onReload,
+  onOverwrite,
+  onCancel,
+}: {
+  conflict: Conflict;
+  busy: boolean;
+  onReload: () => void;
+  onOverwrite: () => void;
+  onCancel: () => void;
+}) {
+  const { fields, who, when } = conflict;
+  return (
+    <Dialog title="Someone else changed this object" onClose={onCancel} wide>
+      <div className="dialog-body conflict">
+        <p data-autofocus tabIndex={-1}>
+          <strong>{names(who)}</strong> saved changes {when ? <>on {formatDate(when)} </> : null}while you were editing. Your changes are not
+          saved yet and are still in the form.
+        </p>
+        {fields.length ? (
+          <table className="conflict-fields" aria-label="Changed since you opened it">
+            <thead>
+              <tr>
+                <th scope="col">Field</th>
+                <th scope="col">Their version</th>
+                <th scope="col">Your version</th>
+              </tr>
+            </thead>
+            <tbody>
+              {fields.map((f) => (
+                <tr key={f.name}>
+                  <th scope="row">{f.label}</th>
+                  <td className="theirs">{f.theirs}</td>
+                  <td className={f.yours === null ? 'yours untouched' : 'yours'}>{f.yours ?? 'you did not change it: theirs is kept'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : (
+          <p>None of the fields in this form changed; they changed its relations, folders or permissions.</p>
+        )}
+        <ul className="conflict-choices muted">
+          <li>
+            <strong>Reload</strong> drops your changes and shows their version.
+          </li>
+          <li>
+            <strong>Overwrite</strong> saves your changes over theirs (fields you did not change keep their version).
+          </li>
+          <li>
+            <strong>Cancel</strong> goes back to the form; nothing is saved.
+          </li>
+        </ul>
+      </div>
+      <div className="actions">
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="button" onClick={onReload} disabled={busy}>
+          Reload
+        </button>
+        <button type="button" className="danger" onClick={onOverwrite} disabled={busy}>
+          Overwrite
+        </button>
+      </div>
+    </Dialog>
+  );
+}
