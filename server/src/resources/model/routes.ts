@@ -228,7 +228,7 @@ export async function modelRoutes(ctx: AppContext): Promise<RouteDef[]> {
         }
         const { $schema, ...rest } = schema;
         res.setHeader('ETag', `"${name}-${revision}"`);
-        res.status(200).send(JSON.stringify({ $schema, $id: `${baseUrl(req)}/model/schema/${name}`, revision, ...rest }));
+        res.status(200).send(Buffer.from(JSON.stringify({ $schema, $id: `${baseUrl(req)}/model/schema/${name}`, revision, ...rest })));
       },
     },
   ];

@@ -22,6 +22,7 @@ const CORE_FILTERS: Record<string, FieldKind> = {
   uname: 'string',
   title: 'string',
   description: 'string',
+  body: 'string',
   lang: 'string',
   status: 'string',
   locked: 'boolean',
@@ -88,6 +89,32 @@ function expandTypeFilter(ctx: AppContext, names: string[], allowed: Set<string>
   return [...out];
 }
 
+/** A yes/no filter value: `filter[mine]`, `filter[mine]=1|true` are yes, `0|false` no. */
+function yesNo(values: string[], name: string): boolean {
+  const v = values.length ? values[0].toLowerCase() : 'true';
+  if (v === 'true' || v === '1') return true;
+  if (v === 'false' || v === '0') return false;
+  throw badRequest(`filter[${name}] must be true or false`, 'invalid_filter');
+}
+
+/**
+ * The reader's own filters, as BEdita names them: `filter[mine]` (objects the reader created)
+ * and `filter[history_editor]` (objects a user — by default the reader — created or changed,
+ * by their history).
+ */
+function readerFilters(userId: number | null, special: Record<string, string[]>, eb: ReturnType<typeof expressionBuilder<Database, 'objects'>>): Expression<SqlBool> | null {
+  const out: Expression<SqlBool>[] = [];
+  if (special.mine && yesNo(special.mine, 'mine')) out.push(userId === null ? sql<SqlBool>`1 = 0` : eb('objects.created_by', '=', userId));
+  if (special.history_editor) {
+    const given = special.history_editor[0];
+    if (given !== undefined && !/^\d{1,15}$/.test(given)) throw badRequest('filter[history_editor] must be a user id', 'invalid_filter');
+    const editor = given !== undefined ? Number(given) : userId;
+    const edited = eb.selectFrom('history').select('history.resource_id').where('history.resource_type', '=', 'objects').where('history.user_id', '=', editor ?? -1);
+    out.push(eb('objects.id', 'in', edited));
+  }
+  return out.length ? eb.and(out) : null;
+}
+
 export async function listObjects(req: Request, ctx: AppContext, opts: ListOptions = {}): Promise<ObjectList> {
   const viewer = req.auth;
   const typeNames = (opts.types ?? concreteTypeNames(ctx)).filter((n) => typeVisible(viewer, n));
@@ -99,7 +126,7 @@ export async function listObjects(req: Request, ctx: AppContext, opts: ListOptio
   const includes = new Set(types.flatMap((t) => relationNamesOf(ctx, t.name).map((r) => r.name)));
   const q: ListQuery = parseListQuery(req, {
     fields,
-    special: ['type', 'query', ...extFilters.keys()],
+    special: ['type', 'query', 'mine', 'history_editor', ...extFilters.keys()],
     includes: [...includes],
     sortable: [...Object.keys(fields), ...Object.keys(opts.sorts ?? {})],
     defaultSort: opts.defaultSort ?? 'id',
@@ -115,6 +142,8 @@ export async function listObjects(req: Request, ctx: AppContext, opts: ListOptio
     const f = extFilters.get(name);
     if (f) conditions.push(await f(values, eb, ctx));
   }
+  const mine = readerFilters(viewer.userId, q.special, eb);
+  if (mine) conditions.push(mine);
   if (opts.extraWhere) conditions.push(opts.extraWhere(eb));
 
   const search = ctx.dialect.search;
