@@ -35,6 +35,13 @@ describe('BEdita 5 lists, trees and object permissions', () => {
   });
   after(() => s.close());
 
+  /** A second signed-in user with the editors' rights. */
+  async function otherUser() {
+    const u = await s.request('POST', '/users', { token: admin, body: body('users', { username: 'olga', password: 'password-1' }) });
+    await s.request('POST', `/users/${u.body.data.id}/relationships/roles`, { token: admin, body: { data: [{ type: 'roles', id: editorsRole }] } });
+    return (await s.login('olga', 'password-1')).jwt;
+  }
+
   test('every JSON API answer is application/vnd.api+json with no parameter: documents, lists, errors, 405, cached, 304', async () => {
     const doc = await make('documents', { title: 'Typed', status: 'on' });
     const exact = 'application/vnd.api+json';
@@ -174,5 +181,49 @@ describe('BEdita 5 lists, trees and object permissions', () => {
     assert.equal((await s.request('DELETE', `/object_permissions/${id}`, { token: admin })).status, 204);
     assert.equal((await s.request('GET', `/documents/${doc.id}`)).status, 200);
     assert.deepEqual((await s.request('GET', `/object_permissions?filter[object_id]=${doc.id}`, { token: admin })).body.data, []);
+  });
+
+  test('POST /streams/clone/{uuid}: a new unlinked stream of the caller with the same bytes; unknown or hidden 404', async () => {
+    const up = await s.request('POST', '/streams/upload/orig.png', { token: editor, raw: await tinyPng(3), headers: { 'Content-Type': 'image/png' } });
+    assert.equal(up.status, 201, up.text);
+    const clone = await s.request('POST', `/streams/clone/${up.body.data.id}`, { token: editor });
+    assert.equal(clone.status, 201, clone.text);
+    assert.notEqual(clone.body.data.id, up.body.data.id);
+    assert.equal(clone.headers.get('location'), clone.body.data.links.self);
+    assert.equal(clone.body.data.attributes.file_name, 'orig.png');
+    assert.equal(clone.body.data.meta.hash_sha1, up.body.data.meta.hash_sha1);
+    assert.equal(clone.body.data.relationships.object.data, null);
+    const [a, b] = await Promise.all([up, clone].map((r) => fetch(r.body.data.meta.url, { headers: { Authorization: `Bearer ${editor}` } }).then((x) => x.arrayBuffer())));
+    assert.deepEqual(Buffer.from(b), Buffer.from(a));
+    // Another user's unlinked stream is not theirs to read, nor to clone.
+    expectError(await s.request('POST', `/streams/clone/${up.body.data.id}`, { token: await otherUser() }), 404);
+    expectError(await s.request('POST', '/streams/clone/00000000-0000-4000-8000-000000000000', { token: editor }), 404);
+    expectError(await s.request('POST', `/streams/clone/${up.body.data.id}`), 401);
+  });
+
+  test('uploads with private_url=true: bytes and thumbnails need a signed-in reader (401 anonymous), never publicly cached', async () => {
+    const media = await s.request('POST', '/images/upload/secret.png?private_url=true', { token: admin, raw: await tinyPng(4), headers: { 'Content-Type': 'image/png' } });
+    assert.equal(media.status, 201, media.text);
+    const imageId = media.body.data.id;
+    const stream = media.body.included.find((r: { type: string }) => r.type === 'streams');
+    assert.equal(stream.attributes.private_url, true);
+    assert.equal((await s.request('PATCH', `/images/${imageId}`, { token: admin, body: { data: { type: 'images', id: imageId, attributes: { status: 'on' } } } })).status, 200);
+    // The object is public; its bytes are not.
+    assert.equal((await s.request('GET', `/images/${imageId}`)).status, 200);
+    const anonymous = await fetch(`${s.url}/streams/download/${stream.id}`);
+    assert.equal(anonymous.status, 401);
+    assert.equal((await anonymous.json()).error.code, 'private_stream');
+    const signed = await fetch(`${s.url}/streams/download/${stream.id}`, { headers: { Authorization: `Bearer ${editor}` } });
+    assert.equal(signed.status, 200);
+    assert.match(signed.headers.get('cache-control') ?? '', /private|no-store/);
+    const thumbs = await s.request('GET', `/media/thumbs/${imageId}`);
+    assert.equal(thumbs.status, 200, thumbs.text);
+    assert.equal(thumbs.body.meta.thumbnails[0].uuid, null);
+    const signedThumbs = await s.request('GET', `/media/thumbs/${imageId}`, { token: editor });
+    assert.equal(signedThumbs.body.meta.thumbnails[0].uuid, stream.id);
+    // A public upload stays public; a bad value is refused before the body is stored.
+    const open = await s.request('POST', '/streams/upload/open.png?private_url=false', { token: admin, raw: await tinyPng(5), headers: { 'Content-Type': 'image/png' } });
+    assert.equal(open.body.data.attributes.private_url, false);
+    expectError(await s.request('POST', '/streams/upload/bad.png?private_url=maybe', { token: admin, raw: await tinyPng(6), headers: { 'Content-Type': 'image/png' } }), 400);
   });
 });
