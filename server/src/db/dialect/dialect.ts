@@ -17,6 +17,13 @@ export interface ObjectSearch {
   ranks(expr: string): RawBuilder<{ search_id: number; search_rank: number }>;
   /** The ids of the matches, as a subquery for `in`. */
   ids(expr: string): RawBuilder<number>;
+  /** Creates the index of translations' fields and its triggers (migration 0094). */
+  createTranslationIndex(db: Kysely<any>): Promise<void>;
+  /**
+   * `(search_id, search_rank)` of the objects whose translation in `lang` matches `expr` (only
+   * `on` translations when `publishedOnly`), ranked like `ranks` (a translation weighs as a body).
+   */
+  translationRanks(expr: string, lang: string, publishedOnly: boolean): RawBuilder<{ search_id: number; search_rank: number }>;
 }
 
 /** How a value inside JSON text is compared: numbers and booleans as such, the rest as text. */

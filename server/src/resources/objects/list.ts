@@ -163,7 +163,16 @@ export async function listObjects(req: Request, ctx: AppContext, opts: ListOptio
   // Ranking joins the matches with their rank instead (never both: SQLite then runs the search
   // twice and, for a signed-in reader, took seconds).
   const ranked = !!searchText && q.defaultSorted;
-  const matching = searchText ? base.where('objects.id', 'in', search.ids(searchText)) : base;
+  // With `lang`, a search also matches that language's translations (the reader's readable ones).
+  const lang = readContext(req).lang;
+  const publishedOnly = viewer.userId === null;
+  const matchIds = (expr: string) =>
+    lang ? sql<number>`(select * from ${search.ids(expr)} as o union select search_id from ${search.translationRanks(expr, lang, publishedOnly)} as t)` : search.ids(expr);
+  const matchRanks = (expr: string) =>
+    lang
+      ? sql<{ search_id: number; search_rank: number }>`(select search_id, min(search_rank) as search_rank from (select * from ${search.ranks(expr)} as o union all select * from ${search.translationRanks(expr, lang, publishedOnly)} as t) as u group by search_id)`
+      : search.ranks(expr);
+  const matching = searchText ? base.where('objects.id', 'in', matchIds(searchText)) : base;
 
   const countQuery = matching.select((e) => e.fn.countAll<number>().as('n')).compile();
   const count = await cachedRead(ctx, countQuery, async () => Number((await ctx.db.executeQuery(countQuery)).rows[0]?.n ?? 0));
@@ -172,7 +181,7 @@ export async function listObjects(req: Request, ctx: AppContext, opts: ListOptio
   let idsQuery = (ranked ? base : matching).select('objects.id as id');
   if (ranked) {
     idsQuery = idsQuery
-      .innerJoin(search.ranks(searchText!).as('search'), (join) => join.onRef(sql.ref('search.search_id') as never, '=', 'objects.id' as never))
+      .innerJoin(matchRanks(searchText!).as('search'), (join) => join.onRef(sql.ref('search.search_id') as never, '=', 'objects.id' as never))
       .orderBy(sql.ref('search.search_rank'), 'asc')
       .orderBy('objects.id', 'asc');
   } else idsQuery = applySort(idsQuery, q.sort, columns, 'objects.id');
