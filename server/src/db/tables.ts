@@ -26,6 +26,15 @@ export interface ObjectTypesTable {
   revision: number;
   created: string;
   modified: string;
+  /** BEdita's `table` (plugin syntax, e.g. `BEdita/Core.Objects`). */
+  table_name: Generated<string>;
+  /** JSON list of associations (`Categories`, `Tags`, `DateRanges`…) or null. */
+  associations: string | null;
+  /** JSON list of the properties left out of the type, or null. */
+  hidden: string | null;
+  is_translatable: Generated<Bool>;
+  /** JSON object (property → always / never translatable) or null. */
+  translation_rules: string | null;
 }
 
 export interface ObjectsTable {

@@ -45,6 +45,8 @@ export interface SchemaDialect {
   generatedId(column: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
   /** After rows went in with explicit ids: the numbering of `table` continues past the highest id. */
   continueIds(db: Kysely<any>, table: string): Promise<void>;
+  /** A `varchar` column made longer (SQLite does not enforce lengths: nothing to do there). */
+  widenVarchar(db: Kysely<any>, table: string, column: string, length: number): Promise<void>;
 }
 
 /** Errors of the driver, told apart. */

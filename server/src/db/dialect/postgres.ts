@@ -393,6 +393,9 @@ const schema: SchemaDialect = {
   async continueIds(db, table) {
     await sql`select setval(pg_get_serial_sequence(${table}, 'id'), coalesce(max(id), 0) + 1, false) from ${sql.table(table)}`.execute(db);
   },
+  async widenVarchar(db, table, column, length) {
+    await db.schema.alterTable(table).alterColumn(column, (c) => c.setDataType(sql.raw(`varchar(${length})`))).execute();
+  },
 };
 
 const sqlState = (err: unknown) => String((err as { code?: unknown })?.code ?? '');

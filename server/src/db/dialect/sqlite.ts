@@ -278,6 +278,7 @@ const schema: SchemaDialect = {
   generatedId: (c) => c.autoIncrement(),
   // sqlite_sequence follows the highest id inserted, explicit ones included.
   async continueIds() {},
+  async widenVarchar() {},
 };
 
 const errors: DriverErrors = {

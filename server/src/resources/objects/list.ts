@@ -11,7 +11,7 @@ import { badRequest } from '../../http/errors.js';
 import type { PageInfo, Resource } from '../../http/jsonapi.js';
 import { applyFilters, applySort, parseListQuery, type ColumnRef, type FieldKind, type ListQuery } from '../../http/query.js';
 import type { ObjectExtension } from './extensions.js';
-import { concreteTypeNames, isSubtypeOf, relationNamesOf, typeByName, type ObjectType, type PropertyTypeName } from './model.js';
+import { concreteTypeNames, isSubtypeOf, relationNamesOf, typeByName, visibleProperties, type ObjectType, type PropertyDef } from './model.js';
 import { typeVisible, visibleWhere } from './read.js';
 import type { ObjectRow } from './rows.js';
 import { schemaMeta, serializeObjects } from './serialize.js';
@@ -33,17 +33,12 @@ const CORE_FILTERS: Record<string, FieldKind> = {
   modified_by: 'integer',
 };
 
-const PROPERTY_KINDS: Partial<Record<PropertyTypeName, FieldKind>> = {
-  string: 'string',
-  text: 'string',
-  email: 'string',
-  url: 'string',
-  date: 'day',
-  datetime: 'date',
-  integer: 'integer',
-  number: 'number',
-  boolean: 'boolean',
-};
+/** How a custom property filters and sorts, from its property type's fragment (none: json, arrays…). */
+function propertyKind(p: PropertyDef): FieldKind | undefined {
+  const type = ([] as unknown[]).concat(p.params.type ?? []).find((t) => t !== 'null');
+  if (type === 'string') return p.params.format === 'date' ? 'day' : p.params.format === 'date-time' ? 'date' : 'string';
+  return type === 'integer' || type === 'number' || type === 'boolean' ? type : undefined;
+}
 
 export interface ListOptions {
   /** Types listed (default: every enabled concrete type). */
@@ -70,8 +65,8 @@ function listColumns(ctx: AppContext, types: ObjectType[]) {
   const fields: Record<string, FieldKind> = { ...CORE_FILTERS };
   const columns: Record<string, ColumnRef> = Object.fromEntries(Object.keys(CORE_FILTERS).map((f) => [f, `objects.${f}`]));
   const [first, ...rest] = types;
-  for (const p of first?.properties ?? []) {
-    const kind = PROPERTY_KINDS[p.type];
+  for (const p of first ? visibleProperties(first) : []) {
+    const kind = propertyKind(p);
     if (!kind || !rest.every((t) => t.properties.some((q) => q.name === p.name && q.type === p.type))) continue;
     fields[p.name] = kind;
     columns[p.name] = ctx.dialect.json.property('objects.properties', p.name, kind);
