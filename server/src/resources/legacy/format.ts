@@ -8,6 +8,7 @@ import { childrenCounts, FOLDER_TYPE, relationCounts, type ObjectRow, type Reade
 import { model, typeById } from '../objects/model.js';
 import { mediaRootOf } from '../streams/service.js';
 import { loadTerms } from '../terms/service.js';
+import { parseFields, translationsOf } from '../translations/service.js';
 
 /** Legacy text fields Folio has no core column for: filled from a custom property of the same name. */
 const LEGACY_TEXT = ['subject', 'abstract', 'rights', 'license', 'creator', 'publisher', 'note', 'comments'] as const;
@@ -52,12 +53,13 @@ export async function formatObjects(r: Reader, req: Request, rows: ObjectRow[]):
   const ids = rows.map((row) => row.id);
   const base = baseUrl(req);
   const mediaTypes = mediaTypeIds(r);
-  const [terms, relations, children, props, streams] = await Promise.all([
+  const [terms, relations, children, props, streams, translations] = await Promise.all([
     loadTerms(r.db, ids, r.publication.id),
     relationCounts(r, ids),
     childrenCounts(r, rows.filter((row) => row.type_name === FOLDER_TYPE).map((row) => row.id)),
     propertyNames(r, [...new Set(rows.map((row) => row.object_type_id))]),
     streamsOf(r, rows.filter((row) => mediaTypes.has(row.object_type_id)).map((row) => row.id)),
+    translationsOf(r.ctx, r.viewer, ids),
   ]);
   return rows.map((row) => {
     const values = parseObject(row.properties);
@@ -84,7 +86,8 @@ export async function formatObjects(r: Reader, req: Request, rows: ObjectRow[]):
       valid: true,
       authorized: true,
       free_access: true,
-      languages: {},
+      // {<tag>: {field: value}}: the translations the reader may read.
+      languages: Object.fromEntries((translations.get(row.id) ?? []).map((tr) => [tr.lang, parseFields(tr.translated_fields)])),
       relations: Object.fromEntries(Object.entries(relations.get(row.id) ?? {}).map(([name, count]) => [name, { count, url: `${url}/relations/${name}` }])),
       custom_properties: custom,
       geo_tags: t.geo_tags,

@@ -51,10 +51,11 @@ function mediaTypeOf(ctx: AppContext, name: string) {
 
 export function registerMediaObjects(ctx: AppContext, streams: StreamService): RouteDef[] {
   registerResourceSchema(ctx, 'streams', { schema: () => STREAM_SCHEMA, revision: () => 1 });
+  // The stream part answers for every type: one that is not media says so (400 not_media).
+  registerObjectExtension(ctx, { name: 'stream-links', types: ['objects'], parts: { stream: (w, part) => streams.applyStreamPart(w, part) } });
   registerObjectExtension(ctx, {
     name: 'media-streams',
     types: ['media'],
-    parts: { stream: (w, part) => streams.applyStreamPart(w, part) },
     async decorate(rc, _ctx, items, included) {
       const byObject = await streams.streamsOfObjects(items.map((i) => i.id));
       const seen = new Set(included.filter((r) => r.type === 'streams').map((r) => r.id));

@@ -11,7 +11,7 @@ import { ApiError, badRequest, notFound } from '../../http/errors.js';
 import { relationshipLinksAt, type Resource } from '../../http/jsonapi.js';
 import type { ReadContext } from '../../http/read-context.js';
 import type { PartHandler } from '../objects/kernel.js';
-import { typeById, type ObjectType } from '../objects/model.js';
+import { translatableField, typeById, visibleProperties, type ObjectType } from '../objects/model.js';
 import { visibleWhere, type Viewer } from '../objects/read.js';
 import type { TranslationsTable } from './tables.js';
 
@@ -35,21 +35,18 @@ export function checkStatus(value: unknown): string {
 
 /**
  * The fields of `type` a translation may hold: its text attributes (title, description, body)
- * and text custom properties, less those its `translation_rules` exclude (a field mapped to
- * `false`, or named in an `exclude` list).
+ * and text custom properties it shows, each unless its `translation_rules` say `false`; none
+ * when the type is not translatable (`is_translatable: false`).
  */
 export function translatableFields(type: ObjectType): string[] {
-  const fields = ['title', 'description', 'body', ...type.properties.filter((p) => p.type === 'string' || p.type === 'text').map((p) => p.name)];
-  const rules = (type as ObjectType & { translationRules?: unknown }).translationRules;
-  if (!rules || typeof rules !== 'object' || Array.isArray(rules)) return fields;
-  const r = rules as Record<string, unknown>;
-  const excluded = new Set([...Object.entries(r).filter(([, v]) => v === false).map(([k]) => k), ...(Array.isArray(r.exclude) ? r.exclude.map(String) : [])]);
-  return fields.filter((f) => !excluded.has(f));
+  const texts = ['title', 'description', 'body', ...visibleProperties(type).filter((p) => p.type === 'string' || p.type === 'text').map((p) => p.name)];
+  return texts.filter((f) => !type.hidden.includes(f) && translatableField(type, f, true));
 }
 
 /** `translated_fields` of a request for an object of `type`: text (or null) per translatable field. */
 export function checkFields(type: ObjectType, value: unknown): Record<string, string | null> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badRequest('"translated_fields" must be an object of field → text', 'invalid_data');
+  if (!type.isTranslatable) throw badRequest(`Objects of type ${type.name} are not translatable`, 'not_translatable');
   const allowed = new Set(translatableFields(type));
   const out: Record<string, string | null> = {};
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
