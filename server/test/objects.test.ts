@@ -59,7 +59,8 @@ describe('objects', () => {
     expectError(await s.request('POST', '/documents', { token: admin, body: { data: { type: 'events', attributes: {} } } }), 409);
     expectError(await s.request('POST', '/documents', { body: { data: { type: 'documents', attributes: {} } } }), 401);
     expectError(await s.request('GET', '/no_such_type'), 404);
-    expectError(await s.request('GET', '/media'), 404);
+    // /media is BEdita's list of every media object (read-only); the abstract type has no writes.
+    expectError(await s.request('POST', '/media', { token: admin, body: { data: { type: 'media', attributes: {} } } }), 405);
     expectError(await s.request('POST', '/objects', { token: admin, body: { data: { type: 'objects', attributes: {} } } }), 405);
   });
 

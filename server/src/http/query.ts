@@ -149,7 +149,8 @@ function parseFieldFilter(field: string, raw: unknown, kind: FieldKind): FieldFi
   throw badRequest(`filter[${field}] is malformed`, 'invalid_filter');
 }
 
-export function parseListQuery(req: Request, spec: ListSpec): ListQuery {
+/** The list parameters of a request, or of a read context (`{query}`), checked against `spec`. */
+export function parseListQuery(req: Request | { query: Record<string, unknown> }, spec: ListSpec): ListQuery {
   const query = req.query as Record<string, unknown>;
   const { page, pageSize, offset } = parsePaging(query);
 

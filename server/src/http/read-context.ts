@@ -13,6 +13,8 @@ export interface ReadContext {
   base: string;
   /** `lang=<tag>` of the request, if any. */
   lang: string | null;
+  /** The parsed query string (list parameters: page, sort, filter, include, fields). */
+  query: Record<string, unknown>;
 }
 
 const CONTEXT = Symbol('folio.readContext');
@@ -23,12 +25,12 @@ export function readContext(req: Request): ReadContext {
   const r = req as WithContext;
   if (!r[CONTEXT]) {
     const lang = typeof req.query?.lang === 'string' && req.query.lang ? req.query.lang : null;
-    r[CONTEXT] = { viewer: req.auth, base: baseUrl(req), lang };
+    r[CONTEXT] = { viewer: req.auth, base: baseUrl(req), lang, query: (req.query ?? {}) as Record<string, unknown> };
   }
   return r[CONTEXT];
 }
 
 /** A read context outside any request: `viewer` reads, links start at `base`. */
 export function outsideRequest(viewer: AuthInfo, base: string, lang: string | null = null): ReadContext {
-  return { viewer, base: base.replace(/\/$/, ''), lang };
+  return { viewer, base: base.replace(/\/$/, ''), lang, query: {} };
 }

@@ -73,7 +73,7 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
 
   /** Parent folders of an object, as a list. */
   async function sendParents(req: Request, res: Response, row: ObjectRow) {
-    const list = await listObjects(req, ctx, {
+    const list = await listObjects(readContext(req), ctx, {
       types: [FOLDERS],
       extraWhere: (eb) => parentsCondition(eb, row.id),
     });
@@ -144,7 +144,7 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
       guard: 'anonymous',
       cache: true,
       handler: async (req, res) => {
-        const list = await listObjects(req, ctx, { types: [FOLDERS] });
+        const list = await listObjects(readContext(req), ctx, { types: [FOLDERS] });
         sendList(req, res, list.data, list.page, { meta: list.meta, included: list.included.length ? list.included : undefined });
       },
     },
@@ -241,7 +241,7 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
         const folder = await requireFolder(req);
         const node = await nodeOfFolder(ctx.db, folder.id);
         const nodeId = node?.id ?? 0;
-        const list = await listObjects(req, ctx, {
+        const list = await listObjects(readContext(req), ctx, {
           extraWhere: (eb) => childrenCondition(eb, nodeId),
           sorts: { position: childPositionSql(nodeId) },
           defaultSort: 'position',

@@ -2,7 +2,6 @@
 // parents, the trash) is built here, with the list parameters of the contract (page, sort,
 // filters, search, include), visibility through the read path, and costly reads cached until the
 // next write.
-import type { Request } from 'express';
 import { expressionBuilder, sql, type Expression, type SqlBool } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { cachedRead } from '../../db/read-cache.js';
@@ -15,7 +14,7 @@ import { concreteTypeNames, isSubtypeOf, relationNamesOf, typeByName, visiblePro
 import { typeVisible, visibleWhere } from './read.js';
 import type { ObjectRow } from './rows.js';
 import { schemaMeta, serializeObjects } from './serialize.js';
-import { readContext } from '../../http/read-context.js';
+import type { ReadContext } from '../../http/read-context.js';
 
 const CORE_FILTERS: Record<string, FieldKind> = {
   id: 'integer',
@@ -110,8 +109,8 @@ function readerFilters(userId: number | null, special: Record<string, string[]>,
   return out.length ? eb.and(out) : null;
 }
 
-export async function listObjects(req: Request, ctx: AppContext, opts: ListOptions = {}): Promise<ObjectList> {
-  const viewer = req.auth;
+export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOptions = {}): Promise<ObjectList> {
+  const viewer = rc.viewer;
   const typeNames = (opts.types ?? concreteTypeNames(ctx)).filter((n) => typeVisible(viewer, n));
   const types = typeNames.map((n) => typeByName(ctx, n)).filter((t): t is ObjectType => !!t);
   const { fields, columns } = listColumns(ctx, types);
@@ -119,7 +118,7 @@ export async function listObjects(req: Request, ctx: AppContext, opts: ListOptio
   const extFilters = new Map<string, NonNullable<ObjectExtension['filters']>[string]>();
   for (const ext of ctx.objects.extensions) for (const [name, f] of Object.entries(ext.filters ?? {})) extFilters.set(name, f);
   const includes = new Set(types.flatMap((t) => relationNamesOf(ctx, t.name).map((r) => r.name)));
-  const q: ListQuery = parseListQuery(req, {
+  const q: ListQuery = parseListQuery(rc, {
     fields,
     special: ['type', 'query', 'mine', 'history_editor', ...extFilters.keys()],
     includes: [...includes],
@@ -159,7 +158,7 @@ export async function listObjects(req: Request, ctx: AppContext, opts: ListOptio
   // twice and, for a signed-in reader, took seconds).
   const ranked = !!searchText && q.defaultSorted;
   // With `lang`, a search also matches that language's translations (the reader's readable ones).
-  const lang = readContext(req).lang;
+  const lang = rc.lang;
   const publishedOnly = viewer.userId === null;
   const matchIds = (expr: string) =>
     lang ? sql<number>`(select * from ${search.ids(expr)} as o union select search_id from ${search.translationRanks(expr, lang, publishedOnly)} as t)` : search.ids(expr);
@@ -186,13 +185,13 @@ export async function listObjects(req: Request, ctx: AppContext, opts: ListOptio
   const byId = new Map((pageIds.length ? await ctx.db.selectFrom('objects').selectAll().where('id', 'in', pageIds).execute() : []).map((r) => [r.id, r]));
   const rows = pageIds.map((id) => byId.get(id)).filter((r): r is ObjectRow => r !== undefined);
 
-  const { data, included } = await serializeObjects(readContext(req), ctx, rows, { include: q.include });
+  const { data, included } = await serializeObjects(rc, ctx, rows, { include: q.include });
   const shown = opts.types && opts.types.length === 1 ? opts.types : [...new Set(data.map((d) => d.type))];
   return {
     data,
     included,
     page: { count, page: q.page, pageSize: q.pageSize },
-    meta: { schema: schemaMeta(req, ctx, shown) },
+    meta: { schema: schemaMeta(rc.base, ctx, shown) },
   };
 }
 

@@ -1,6 +1,6 @@
 // Relations between objects: reading the related objects of a relation name (its name from the
 // left side, its inverse name from the right) and adding, replacing and removing them.
-import type { Request } from 'express';
+import type { ReadContext } from '../../http/read-context.js';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
@@ -57,13 +57,13 @@ export async function relatedPairs(ctx: AppContext, rows: Array<Pick<ObjectRow, 
  * GET /{type}/{id}/{relationName}: the related objects as a list with every list parameter of
  * /objects (default order: the relation's priority), each with `meta.relation`.
  */
-export async function listRelated(req: Request, ctx: AppContext, row: ObjectRow, name: string): Promise<ObjectList> {
+export async function listRelated(rc: ReadContext, ctx: AppContext, row: ObjectRow, name: string): Promise<ObjectList> {
   const typeName = typeById(ctx, row.object_type_id)!.name;
   const found = relationOfType(ctx, typeName, name);
   if (!found) throw notFound(`Objects of type ${typeName} have no relation "${name}"`, 'unknown_relation');
   const { relation, inverse } = found;
   const [mine, other, prio] = inverse ? (['right_id', 'left_id', 'inv_priority'] as const) : (['left_id', 'right_id', 'priority'] as const);
-  const list = await listObjects(req, ctx, {
+  const list = await listObjects(rc, ctx, {
     types: concreteTypeNames(ctx).filter((t) => typeAllowedOn(ctx, t, inverse ? relation.left : relation.right)),
     extraWhere: (eb) =>
       eb('objects.id', 'in', eb.selectFrom('object_relations').select(`object_relations.${other}`).where('object_relations.relation_id', '=', relation.id).where(`object_relations.${mine}`, '=', row.id)),

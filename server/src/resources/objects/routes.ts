@@ -47,7 +47,7 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
   const findTyped = (req: Request) => requireObject(ctx, String(req.params.id), { typeName: theType(req).name, viewer: req.auth });
 
   const routes: RouteDef[] = [
-    { method: 'get', path: '/objects', guard: 'anonymous', cache: true, handler: async (req, res) => sendObjectList(req, res, await listObjects(req, ctx)) },
+    { method: 'get', path: '/objects', guard: 'anonymous', cache: true, handler: async (req, res) => sendObjectList(req, res, await listObjects(readContext(req), ctx)) },
     {
       method: 'get',
       path: '/objects/:id',
@@ -71,11 +71,11 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
       cache: true,
       handler: async (req, res) => {
         const row = await requireObject(ctx, String(req.params.id), { viewer: req.auth });
-        sendObjectList(req, res, await listRelated(req, ctx, row, String(req.params.relation)));
+        sendObjectList(req, res, await listRelated(readContext(req), ctx, row, String(req.params.relation)));
       },
     },
     // BEdita's /media: every media object of any media type, read-only (writes go to its type).
-    { method: 'get', path: '/media', guard: 'anonymous', cache: true, handler: async (req, res) => sendObjectList(req, res, await listObjects(req, ctx, { types: mediaTypeNames(ctx) })) },
+    { method: 'get', path: '/media', guard: 'anonymous', cache: true, handler: async (req, res) => sendObjectList(req, res, await listObjects(readContext(req), ctx, { types: mediaTypeNames(ctx) })) },
     {
       method: 'get',
       path: '/media/:id',
@@ -83,7 +83,7 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
       cache: true,
       handler: async (req, res) => sendObject(req, res, ctx, await requireObject(ctx, String(req.params.id), { viewer: req.auth, typeName: 'media' })),
     },
-    { method: 'get', path: '/:type', guard: 'anonymous', cache: true, handler: async (req, res) => sendObjectList(req, res, await listObjects(req, ctx, { types: [theType(req).name] })) },
+    { method: 'get', path: '/:type', guard: 'anonymous', cache: true, handler: async (req, res) => sendObjectList(req, res, await listObjects(readContext(req), ctx, { types: [theType(req).name] })) },
     {
       method: 'post',
       path: '/:type',
@@ -122,7 +122,7 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
       guard: 'anonymous',
       cache: true,
       handler: async (req, res) => {
-        sendObjectList(req, res, await listRelated(req, ctx, await findTyped(req), String(req.params.relation)));
+        sendObjectList(req, res, await listRelated(readContext(req), ctx, await findTyped(req), String(req.params.relation)));
       },
     },
   ];

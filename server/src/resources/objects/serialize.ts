@@ -1,10 +1,8 @@
 // JSON API resources of objects: attributes from the type's model, meta, links and relationship
 // links, `included` resources of `include=` (through the read path, so only what the viewer may
 // see), and what each extension adds (parents, streams, terms…) in one batch per response.
-import type { Request } from 'express';
 import type { AppContext } from '../../context.js';
 import { relationshipLinksAt, type Resource } from '../../http/jsonapi.js';
-import { baseUrl } from '../../http/links.js';
 import { outsideRequest, type ReadContext } from '../../http/read-context.js';
 import type { AuthInfo } from '../../http/request.js';
 import type { SerializedObject } from './extensions.js';
@@ -99,11 +97,11 @@ export async function serializeObject(rc: ReadContext, ctx: AppContext, row: Obj
 }
 
 /** `meta.schema` of a list: `$id` and revision of each type named. */
-export function schemaMeta(req: Request, ctx: AppContext, typeNames: Iterable<string>): Record<string, { $id: string; revision: number }> {
+export function schemaMeta(base: string, ctx: AppContext, typeNames: Iterable<string>): Record<string, { $id: string; revision: number }> {
   const out: Record<string, { $id: string; revision: number }> = {};
   for (const name of typeNames) {
     const t = typeByName(ctx, name);
-    if (t) out[name] = { $id: `${baseUrl(req)}/model/schema/${name}`, revision: t.revision };
+    if (t) out[name] = { $id: `${base}/model/schema/${name}`, revision: t.revision };
   }
   return out;
 }

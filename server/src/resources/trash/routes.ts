@@ -22,7 +22,7 @@ export function trashRoutes(ctx: AppContext): RouteDef[] {
       path: '/trash',
       guard: 'admin',
       handler: async (req, res) => {
-        const list = await listObjects(req, ctx, { trashed: true });
+        const list = await listObjects(readContext(req), ctx, { trashed: true });
         for (const d of list.data) d.links = withTrashLink(req, d.id, d.links);
         sendList(req, res, list.data, list.page, { meta: list.meta });
       },
