@@ -258,9 +258,9 @@ describe('account security', () => {
     const list = Array.from({ length: 10_001 }, (_, i) => i + 1).join(',');
     const filtered = await s.request('GET', `/objects?filter[id]=${list}`, { token: admin });
     assert.ok(filtered.status === 431 || filtered.body.error.code === 'too_many_identifiers', filtered.text);
-    // 10,000 exactly is fine (unknown ids are a 400 of their own, not a database error).
+    // 10,000 exactly is fine (an unknown related id is a 404 of its own, as JSON:API asks, not a database error).
     const r = await s.request('POST', `/documents/${id}/relationships/see_also`, { token: admin, body: { data: many.slice(0, 10_000) } });
-    assert.equal(r.status, 400, r.text);
+    assert.equal(r.status, 404, r.text);
     assert.notEqual(r.body.error.code, 'too_many_identifiers');
   });
 
