@@ -57,6 +57,9 @@ export interface ObjectsTable {
   modified_by: number | null;
   /** Moved by the write kernel on every recorded write (edit conflicts, strong ETags). */
   version: Generated<number>;
+  /** The publication window (UTC ISO instants; null: open): anonymous clients see `on` objects inside it. */
+  publish_start: string | null;
+  publish_end: string | null;
 }
 
 export interface UsersTable {

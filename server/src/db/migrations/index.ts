@@ -17,6 +17,7 @@ import * as m0091 from './0091-search-function.js';
 import * as m0092 from './0092-object-versions.js';
 import * as m0093 from './0093-private-streams.js';
 import * as m0094 from './0094-translations.js';
+import * as m0095 from './0095-publish-window.js';
 import * as m0100 from './0100-bedita-model.js';
 
 /** A migration: forward only, told the dialect for what the engines write differently. */
@@ -41,5 +42,6 @@ export const migrations: Record<string, FolioMigration> = {
   '0092-object-versions': m0092,
   '0093-private-streams': m0093,
   '0094-translations': m0094,
+  '0095-publish-window': m0095,
   '0100-bedita-model': m0100,
 };

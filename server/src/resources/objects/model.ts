@@ -25,7 +25,7 @@ export const ASSOCIATIONS = ['Categories', 'Tags', 'DateRanges', 'Streams', 'Per
 export type AssociationName = (typeof ASSOCIATIONS)[number];
 
 /** Attributes every object has (the `objects` row's own columns). */
-export const CORE_ATTRIBUTES = ['status', 'uname', 'title', 'description', 'body', 'lang', 'extra'] as const;
+export const CORE_ATTRIBUTES = ['status', 'uname', 'title', 'description', 'body', 'lang', 'extra', 'publish_start', 'publish_end'] as const;
 export const META_FIELDS = ['locked', 'created', 'modified', 'published', 'created_by', 'modified_by'] as const;
 
 export interface PropertyDef {

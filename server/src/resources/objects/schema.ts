@@ -73,6 +73,8 @@ export function objectTypeSchema(type: ObjectType): ResourceSchema {
     status: { type: 'string', enum: ['on', 'draft', 'off'], default: 'draft', isMeta: false },
     uname: { type: 'string', maxLength: 255, isMeta: false },
     extra: { type: ANY_JSON, isMeta: false },
+    publish_start: { type: ['string', 'null'], format: 'date-time', isMeta: false },
+    publish_end: { type: ['string', 'null'], format: 'date-time', isMeta: false },
   };
   for (const p of visibleProperties(type)) {
     properties[p.name] = { ...nullableFragment(p.params), ...(p.description ? { description: p.description } : {}), isMeta: false };

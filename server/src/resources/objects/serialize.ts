@@ -22,6 +22,8 @@ function serializeRow(rc: ReadContext, ctx: AppContext, row: ObjectRow, type: Ob
     body: row.body,
     lang: row.lang,
     extra: parseJson(row.extra),
+    publish_start: row.publish_start,
+    publish_end: row.publish_end,
   };
   for (const p of type.properties) attributes[p.name] = props[p.name] ?? null;
   // Properties the type hides (BEdita's `hidden`) are never shown.
