@@ -96,12 +96,15 @@ export async function listObjects(req: Request, ctx: AppContext, opts: ListOptio
   Object.assign(columns, opts.sorts);
   const extFilters = new Map<string, NonNullable<ObjectExtension['filters']>[string]>();
   for (const ext of ctx.objects.extensions) for (const [name, f] of Object.entries(ext.filters ?? {})) extFilters.set(name, f);
+  const structuredFilters = Object.assign({}, ...ctx.objects.extensions.map((ext) => ext.structuredFilters ?? {})) as NonNullable<ObjectExtension['structuredFilters']>;
+  const extSorts = Object.assign({}, ...ctx.objects.extensions.map((ext) => ext.sorts ?? {})) as NonNullable<ObjectExtension['sorts']>;
   const includes = new Set(types.flatMap((t) => relationNamesOf(ctx, t.name).map((r) => r.name)));
   const q: ListQuery = parseListQuery(req, {
     fields,
     special: ['type', 'query', ...extFilters.keys()],
+    structured: Object.keys(structuredFilters),
     includes: [...includes],
-    sortable: [...Object.keys(fields), ...Object.keys(opts.sorts ?? {})],
+    sortable: [...Object.keys(fields), ...Object.keys(opts.sorts ?? {}), ...Object.keys(extSorts)],
     defaultSort: opts.defaultSort ?? 'id',
   });
 
@@ -116,6 +119,21 @@ export async function listObjects(req: Request, ctx: AppContext, opts: ListOptio
     if (f) conditions.push(await f(values, eb, ctx));
   }
   if (opts.extraWhere) conditions.push(opts.extraWhere(eb));
+  let sort = q.sort;
+  for (const [name, raw] of Object.entries(q.structured)) {
+    const { where, order } = structuredFilters[name](raw, ctx);
+    conditions.push(where);
+    if (order && q.defaultSorted) {
+      columns[`filter:${name}`] = order;
+      sort = [{ field: `filter:${name}`, desc: false }];
+    }
+  }
+  for (const s of q.sort) {
+    if (!extSorts[s.field] || columns[s.field]) continue;
+    const { column, where } = extSorts[s.field](q.structured, ctx);
+    columns[s.field] = column;
+    if (where) conditions.push(where);
+  }
 
   const search = ctx.dialect.search;
   const searchText = q.special.query ? search.expression(q.special.query[0]) : undefined;
@@ -146,7 +164,7 @@ export async function listObjects(req: Request, ctx: AppContext, opts: ListOptio
       .innerJoin(search.ranks(searchText!).as('search'), (join) => join.onRef(sql.ref('search.search_id') as never, '=', 'objects.id' as never))
       .orderBy(sql.ref('search.search_rank'), 'asc')
       .orderBy('objects.id', 'asc');
-  } else idsQuery = applySort(idsQuery, q.sort, columns, 'objects.id');
+  } else idsQuery = applySort(idsQuery, sort, columns, 'objects.id');
   const pageQuery = idsQuery.limit(q.pageSize).offset(q.offset).compile();
   const pageIds =
     count === 0 ? [] : await cachedRead(ctx, pageQuery, async () => (await ctx.db.executeQuery(pageQuery)).rows.map((r) => Number(r.id)));
