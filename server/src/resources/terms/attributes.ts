@@ -18,10 +18,10 @@ const FIELDS: Array<[keyof BeditaTerms, TermsAssociation]> = [
   ['date_ranges', 'DateRanges'],
 ];
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A date as ISO 8601 (a day, or a time with an optional offset); anything else 400. */
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+export const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
 
 function isoDate(value: unknown, field: string): string {
   const iso = typeof value === 'string' && ISO_DATE.test(value) ? toIso(value) : null;

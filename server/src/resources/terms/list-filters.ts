@@ -18,6 +18,7 @@ import type { Database } from '../../db/tables.js';
 import { toIso } from '../../db/time.js';
 import { badRequest } from '../../http/errors.js';
 import { flatValues } from '../../http/query.js';
+import { ISO_DATE, isObject } from './attributes.js';
 
 type Eb = ExpressionBuilder<Database, 'objects'>;
 
@@ -35,18 +36,15 @@ export function termFilter(table: 'categories' | 'tags', names: string[], eb: Eb
 
 // ---- date ranges ----
 
-const DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
 const OPERATORS: Record<string, string> = { eq: '=', ne: '<>', neq: '<>', gt: '>', gte: '>=', ge: '>=', lt: '<', lte: '<=', le: '<=' };
 
 function filterDate(value: unknown, name: string): string {
   // A `+` of an offset that the client did not encode arrives as a space.
   const text = typeof value === 'string' ? value.trim().replace(/(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?) (\d{2}:?\d{2})$/i, '$1+$4') : '';
-  const iso = DATE.test(text) ? toIso(text) : null;
+  const iso = ISO_DATE.test(text) ? toIso(text) : null;
   if (!iso) throw badRequest(`${name} must be a date (YYYY-MM-DD, or with a time: YYYY-MM-DDThh:mm:ss±hh:mm)`, 'invalid_filter');
   return iso;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Conditions on one `date_items` row (alias `d`) of a date_ranges filter; 400 on anything BEdita would not take. */
 function dateConditions(raw: unknown): Expression<SqlBool>[] {

@@ -15,12 +15,11 @@ import { baseUrl } from '../../http/links.js';
 import { listPage, type ListSpec } from '../../http/query.js';
 import type { RouteDef } from '../../http/router.js';
 import { typeById, typeByName } from '../objects/model.js';
+import { isObject } from './attributes.js';
 import { TERM_NAME } from './service.js';
 
 type Row = Selectable<CategoriesTable>;
 type Kind = 'categories' | 'tags';
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function parseLabels(text: string | null, label: string): Record<string, string> {
   try {
