@@ -38,9 +38,11 @@ describe('terms in the BEdita layout', () => {
 
   test('/model/categories: admins create, read, filter by type, change and delete; names unique per type', async () => {
     const c = await post('/model/categories', 'categories', { name: 'news-cat', label: 'News', type: 'news' });
-    assert.deepEqual(c.attributes, { name: 'news-cat', label: 'News', labels: { default: 'News' }, type: 'news', parent_id: null, enabled: true });
-    const child = await post('/model/categories', 'categories', { name: 'local', type: 'news', parent_id: c.id });
-    assert.equal(child.attributes.parent_id, c.id);
+    assert.deepEqual(c.attributes, { name: 'news-cat', label: 'News', labels: { default: 'News' }, type: 'news', object_type_name: 'news', parent_id: null, enabled: true });
+    // BEdita's clients name the type `object_type_name`.
+    const child = await post('/model/categories', 'categories', { name: 'local', object_type_name: 'news', parent_id: Number(c.id) });
+    assert.equal(child.attributes.parent_id, Number(c.id));
+    assert.equal(child.attributes.type, 'news');
     // The same name under another type is another category; twice under one type is a conflict.
     await post('/model/categories', 'categories', { name: 'local', type: 'documents' });
     expectError(await s.request('POST', '/model/categories', { token: admin, body: { data: { type: 'categories', attributes: { name: 'local', type: 'news' } } } }), 409);
@@ -55,6 +57,7 @@ describe('terms in the BEdita layout', () => {
   });
 
   test('/model/categories and /model/tags: bad input is 400, anonymous readers get 401', async () => {
+    const c = (await s.request('GET', '/model/categories?filter[name]=sport', { token: admin })).body.data[0];
     const bad = async (attributes: Record<string, unknown>, path = '/model/categories', type = 'categories') =>
       expectError(await s.request('POST', path, { token: admin, body: { data: { type, attributes } } }), 400);
     await bad({ name: 'x', type: 'documents' });
@@ -67,6 +70,7 @@ describe('terms in the BEdita layout', () => {
     await bad({ name: 'fine', enabled: 'yes' }, '/model/tags', 'tags');
     expectError(await s.request('GET', '/model/categories?filter[nope]=1', { token: admin }), 400);
     expectError(await s.request('GET', '/model/tags'), 401);
+    expectError(await s.request('PATCH', `/model/categories/${c.id}`, { token: admin, body: { data: { id: c.id, type: 'categories', attributes: { parent_id: Number(c.id) } } } }), 400);
     const res = await s.request('GET', '/model/categories?filter[type]=documents', { token: admin });
     assert.deepEqual(res.body.data.map((d: { attributes: { name: string } }) => d.attributes.name), ['sport', 'music', 'local']);
   });
@@ -107,6 +111,26 @@ describe('terms in the BEdita layout', () => {
     assert.deepEqual(after.attributes, before.attributes);
     assert.equal(after.meta.modified, before.meta.modified);
     expectError(await s.request('POST', '/users', { token: admin, body: { data: { type: 'users', attributes: { username: 'tagged', password: 'long-enough-1', tags: [{ name: 'x1' }] } } } }), 400);
+  });
+
+  test('a terms write is an update of the object: a reader without update gets 403 and nothing changes; users read vocabularies but may not write them', async () => {
+    const role = await s.request('POST', '/roles', { token: admin, body: { data: { type: 'roles', attributes: { name: 'readers', permissions: { '*': ['read'], documents: ['read', 'create', 'update:own'] } } } } });
+    assert.equal(role.status, 201, role.text);
+    const u = await s.request('POST', '/users', { token: admin, body: { data: { type: 'users', attributes: { username: 'reader', password: 'password-1' } } } });
+    assert.equal(u.status, 201, u.text);
+    assert.equal((await s.request('POST', `/users/${u.body.data.id}/relationships/roles`, { token: admin, body: { data: [{ type: 'roles', id: role.body.data.id }] } })).status, 200);
+    const token = (await s.login('reader', 'password-1')).jwt;
+    const d = await post('/documents', 'documents', { title: 'Not theirs', tags: [{ name: 'kept' }] });
+    expectError(await s.request('PATCH', `/documents/${d.id}`, { token, body: { data: { id: d.id, type: 'documents', attributes: { tags: [{ name: 'stolen' }] } } } }), 403);
+    assert.deepEqual((await s.request('GET', `/documents/${d.id}`, { token: admin })).body.data.attributes.tags, [{ name: 'kept', label: 'Kept' }]);
+    // The refused write created no tag either (one transaction).
+    assert.deepEqual((await s.request('GET', '/model/tags?filter[name]=stolen', { token: admin })).body.data, []);
+    // Their own document takes tags (unknown ones are created, as BEdita does for any writer).
+    const own = await s.request('POST', '/documents', { token, body: { data: { type: 'documents', attributes: { title: 'Mine', tags: [{ name: 'mine' }] } } } });
+    assert.equal(own.status, 201, own.text);
+    assert.equal((await s.request('GET', '/model/tags', { token })).status, 200);
+    expectError(await s.request('POST', '/model/tags', { token, body: { data: { type: 'tags', attributes: { name: 'nope' } } } }), 403);
+    expectError(await s.request('DELETE', `/model/categories/1`, { token }), 403);
   });
 
   test('/operations writes terms; the legacy layout reads and writes the same data', async () => {

@@ -35,8 +35,9 @@ function serialize(ctx: AppContext, kind: Kind, req: Request, row: Row): Resourc
   const labels = parseLabels(row.labels, row.label);
   const attributes: Record<string, unknown> = { name: row.name, label: labels.default ?? row.label ?? null, labels };
   if (kind === 'categories') {
-    attributes.type = row.object_type_id === null ? null : (typeById(ctx, Number(row.object_type_id))?.name ?? null);
-    attributes.parent_id = row.parent_id === null ? null : String(row.parent_id);
+    // `type` as the contract names it; `object_type_name` as BEdita 5 shows it.
+    attributes.type = attributes.object_type_name = row.object_type_id === null ? null : (typeById(ctx, Number(row.object_type_id))?.name ?? null);
+    attributes.parent_id = row.parent_id === null ? null : Number(row.parent_id);
   }
   attributes.enabled = Boolean(row.enabled);
   return {
@@ -49,7 +50,7 @@ function serialize(ctx: AppContext, kind: Kind, req: Request, row: Row): Resourc
 }
 
 const ALLOWED: Record<Kind, string[]> = {
-  categories: ['name', 'label', 'labels', 'type', 'parent_id', 'enabled'],
+  categories: ['name', 'label', 'labels', 'type', 'object_type_name', 'parent_id', 'enabled'],
   tags: ['name', 'label', 'labels', 'enabled'],
 };
 
@@ -61,7 +62,10 @@ interface TermWrite {
   enabled?: boolean;
 }
 
-async function validate(ctx: AppContext, kind: Kind, attributes: Record<string, unknown>, before: Row | null): Promise<TermWrite> {
+async function validate(ctx: AppContext, kind: Kind, input: Record<string, unknown>, before: Row | null): Promise<TermWrite> {
+  // BEdita's clients name a category's type `object_type_name`.
+  const { object_type_name: typeName, ...attributes } = input;
+  if (typeName !== undefined && attributes.type === undefined) attributes.type = typeName;
   for (const key of Object.keys(attributes)) if (!ALLOWED[kind].includes(key)) throw badRequest(`Unknown attribute "${key}" of ${kind}`, 'invalid_data');
   const out: TermWrite = {};
   if (attributes.name !== undefined || !before) {
