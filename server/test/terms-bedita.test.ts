@@ -206,6 +206,11 @@ describe('terms in the BEdita layout', () => {
     const modena = await place('Modena', 44.6471, 10.9252); // ~37 km away
     const rome = await place('Rome', 41.9028, 12.4964); // ~300 km away
     assert.deepEqual(await ids('/locations?filter[geo][center]=44.49,11.34&filter[geo][radius]=50000'), [bologna, modena]);
+    // As BEdita, each object's meta.extra.distance says how far, in metres.
+    const near = (await s.request('GET', '/locations?filter[geo][center]=44.4944183,11.3464055', { token: admin })).body.data;
+    assert.equal(near[0].meta.extra.distance, 0);
+    assert.ok(near[1].meta.extra.distance > 37000 && near[1].meta.extra.distance < 38000, String(near[1].meta.extra.distance));
+    assert.ok(near[2].meta.extra.distance > 295000 && near[2].meta.extra.distance < 305000, String(near[2].meta.extra.distance));
     assert.deepEqual(await ids('/locations?filter[geo][center]=44.64,10.92&filter[geo][radius]=50000'), [modena, bologna]);
     assert.deepEqual(await ids('/locations?filter[geo][center][]=41.9&filter[geo][center][]=12.5'), [rome, bologna, modena]);
     assert.deepEqual(await ids('/locations?filter[geo][center]=44.49,11.34&filter[geo][radius]=1000'), [bologna]);

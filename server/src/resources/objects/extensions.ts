@@ -98,8 +98,17 @@ export interface ObjectExtension {
   /**
    * List filters with nested values (`filter[date_ranges][start_date][gt]=…`, `filter[geo][center]=…`),
    * given as parsed (400 on a bad one); `order` sorts the list when the request names no sort.
+   * BEdita shows what such a filter computes (a distance) in each object's `meta.extra`.
    */
-  structuredFilters?: Record<string, (raw: unknown, ctx: AppContext) => { where: Expression<SqlBool>; order?: Expression<unknown> }>;
+  structuredFilters?: Record<
+    string,
+    (raw: unknown, ctx: AppContext) => {
+      where: Expression<SqlBool>;
+      order?: Expression<unknown>;
+      /** Values the filter computed per listed object (geo: `distance`), shown in its `meta.extra`. */
+      extra?: (ids: number[]) => Promise<Map<number, Record<string, unknown>>>;
+    }
+  >;
   /**
    * Further sorts of object lists (`date_ranges_min_start_date`), given the request's structured
    * filters; `where` narrows the list to the objects the sort applies to.

@@ -120,9 +120,11 @@ export async function listObjects(req: Request, ctx: AppContext, opts: ListOptio
   }
   if (opts.extraWhere) conditions.push(opts.extraWhere(eb));
   let sort = q.sort;
+  const extras: NonNullable<ReturnType<NonNullable<ObjectExtension['structuredFilters']>[string]>['extra']>[] = [];
   for (const [name, raw] of Object.entries(q.structured)) {
-    const { where, order } = structuredFilters[name](raw, ctx);
+    const { where, order, extra } = structuredFilters[name](raw, ctx);
     conditions.push(where);
+    if (extra) extras.push(extra);
     if (order && q.defaultSorted) {
       columns[`filter:${name}`] = order;
       sort = [{ field: `filter:${name}`, desc: false }];
@@ -172,6 +174,13 @@ export async function listObjects(req: Request, ctx: AppContext, opts: ListOptio
   const rows = pageIds.map((id) => byId.get(id)).filter((r): r is ObjectRow => r !== undefined);
 
   const { data, included } = await serializeObjects(readContext(req), ctx, rows, { include: q.include });
+  for (const extra of extras) {
+    const values = await extra(pageIds);
+    for (const d of data) {
+      const v = values.get(Number(d.id));
+      if (v) d.meta = { ...d.meta, extra: { ...((d.meta?.extra as object | undefined) ?? {}), ...v } };
+    }
+  }
   const shown = opts.types && opts.types.length === 1 ? opts.types : [...new Set(data.map((d) => d.type))];
   return {
     data,

@@ -11,9 +11,11 @@
 //    as BEdita's inner join leaves them (ObjectsTable::dateRangesSubQueryJoin);
 //  - filter[geo][center]=lat,lng (or center[]=lat&center[]=lng) with an optional
 //    filter[geo][radius]=metres: objects with a geo tag within the radius, nearest first
-//    (GeometryBehavior::findGeo), by the haversine distance in portable SQL.
+//    (GeometryBehavior::findGeo), by the haversine distance in portable SQL; each object's
+//    `meta.extra.distance` says how far (metres).
 // Dates compare as Folio stores them (UTC, one text form), so text order is time order.
 import { expressionBuilder, sql, type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
+import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
 import { toIso } from '../../db/time.js';
 import { badRequest } from '../../http/errors.js';
@@ -135,7 +137,7 @@ function distance([lat, lng]: [number, number]) {
   return sql<number>`(${num(2 * EARTH_RADIUS)} * asin(sqrt(case when ${h} > 1 then 1 else ${h} end)))`;
 }
 
-export function geoFilter(raw: unknown): { where: Expression<SqlBool>; order: Expression<unknown> } {
+export function geoFilter(raw: unknown, ctx: AppContext) {
   if (!isObject(raw)) throw badRequest('filter[geo] takes center (latitude,longitude) and radius (metres)', 'invalid_filter');
   const unknown = Object.keys(raw).filter((k) => k !== 'center' && k !== 'radius');
   if (unknown.length) throw badRequest(`Unknown filter filter[geo][${unknown[0]}]; use center and radius`, 'invalid_filter');
@@ -154,5 +156,13 @@ export function geoFilter(raw: unknown): { where: Expression<SqlBool>; order: Ex
   return {
     where: eb.exists(tags.select(sql`1`.as('one'))),
     order: tags.select(sql`min(${d})`.as('distance')) as unknown as Expression<unknown>,
+    /** `meta.extra.distance` (metres, to the nearest geo tag in range), as BEdita's GeometryBehavior selects it. */
+    async extra(ids: number[]) {
+      if (!ids.length) return new Map<number, Record<string, unknown>>();
+      let q = ctx.db.selectFrom('geo_tags as g').select(['g.object_id', sql<number>`min(${d})`.as('distance')]).where('g.object_id', 'in', ids).where('g.latitude', 'is not', null).where('g.longitude', 'is not', null);
+      if (radius !== null) q = q.where(sql<SqlBool>`${d} <= ${num(radius)}`);
+      const rows = await q.groupBy('g.object_id').execute();
+      return new Map(rows.map((r) => [Number(r.object_id), { distance: Math.round(Number(r.distance) * 1000) / 1000 }]));
+    },
   };
 }
