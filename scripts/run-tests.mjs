@@ -18,10 +18,10 @@ import readline from 'node:readline';
  */
 const POSTGRES_FILES = [
   'accounts-applications', 'accounts-mail', 'accounts-users', 'auth', 'folders', 'foundation', 'legacy',
-  'media-objects', 'media-streams', 'media-thumbs', 'model', 'objects', 'operations', 'performance-caches',
+  'media-objects', 'media-streams', 'media-thumbs', 'model', 'model-bedita', 'objects', 'operations', 'performance-caches',
   'reliability-auth', 'reliability-concurrency', 'reliability-files', 'reliability-fuzz', 'reliability-limits',
   'structure', 'webhooks', 'objects-search', 'backups-postgres', 'storage-s3', 'instances', 'history', 'permissions', 'account-security',
-  'jobs-queue', 'instances-processes', 'proxy-headers', 'storage-orphans', 'kernel', 'instances-start', 'terms-bedita',
+  'jobs-queue', 'instances-processes', 'proxy-headers', 'storage-orphans', 'kernel', 'instances-start', 'bedita-lists', 'terms-bedita',
 ].map((name) => `server/test/${name}.test.ts`);
 
 const roots = ['server/test', 'electron/test', 'e2e', 'bench/test'];

@@ -30,6 +30,12 @@ describe('terms in the BEdita layout', () => {
     s = await startServer();
     admin = await s.adminToken();
     publication = (await post('/folders', 'folders', { title: 'Publication' })).id;
+    // As in BEdita, a project gives its types Categories and Tags (events have DateRanges already).
+    for (const [name, associations] of [['documents', ['Categories', 'Tags']], ['events', ['DateRanges', 'Categories']]] as const) {
+      const { id } = (await s.request('GET', `/model/object_types/${name}`, { token: admin })).body.data;
+      const res = await s.request('PATCH', `/model/object_types/${name}`, { token: admin, body: { data: { id, type: 'object_types', attributes: { associations } } } });
+      assert.equal(res.status, 200, res.text);
+    }
     await post('/model/categories', 'categories', { name: 'sport', label: 'Sport', labels: { it: 'Sport' }, type: 'documents' });
     await post('/model/categories', 'categories', { name: 'music', type: 'documents' });
     await post('/model/categories', 'categories', { name: 'concerts', type: 'events' });
@@ -111,6 +117,9 @@ describe('terms in the BEdita layout', () => {
     assert.deepEqual(after.attributes, before.attributes);
     assert.equal(after.meta.modified, before.meta.modified);
     expectError(await s.request('POST', '/users', { token: admin, body: { data: { type: 'users', attributes: { username: 'tagged', password: 'long-enough-1', tags: [{ name: 'x1' }] } } } }), 400);
+    // A type without the association (news has none on a new install) has no such attributes.
+    expectError(await s.request('POST', '/news', { token: admin, body: { data: { type: 'news', attributes: { title: 'n', tags: [{ name: 'x1' }] } } } }), 400, 'unknown_attribute');
+    expectError(await s.request('POST', '/documents', { token: admin, body: { data: { type: 'documents', attributes: { title: 'n', date_ranges: [] } } } }), 400, 'unknown_attribute');
   });
 
   test('a terms write is an update of the object: a reader without update gets 403 and nothing changes; users read vocabularies but may not write them', async () => {

@@ -15,7 +15,7 @@ export interface DataVersion {
   /** The latest version: a number at once when current() is always up to date, else a query. */
   refresh(): number | Promise<number>;
   /**
-   * The version of the object model (types, properties, relations) as last refreshed: it changes
+   * The version of the object model (types, properties, property types, relations) as last refreshed: it changes
    * when another instance or process changes the model, and the request middleware reloads it.
    * Both engines keep it in row MODEL_VERSION_ROW of `folio_data_version`, moved by triggers on
    * MODEL_TABLES; SQLite reads it again only when `data_version` says another connection committed.
@@ -25,6 +25,6 @@ export interface DataVersion {
 }
 
 /** The tables of the object model: a write to any of them moves the model version. */
-export const MODEL_TABLES = ['object_types', 'properties', 'relations', 'relation_types'];
+export const MODEL_TABLES = ['object_types', 'properties', 'property_types', 'relations', 'relation_types'];
 /** The row of `folio_data_version` that holds the model version (row 1: PostgreSQL's data version). */
 export const MODEL_VERSION_ROW = 2;

@@ -10,6 +10,7 @@ import type { MediaTables } from '../resources/streams/tables.js';
 import type { PermissionTables } from '../resources/permissions/tables.js';
 import type { WebhookTables } from '../resources/webhooks/tables.js';
 import type { JobTables } from '../jobs/tables.js';
+import type { TranslationTables } from '../resources/translations/tables.js';
 
 type Bool = boolean | number;
 
@@ -25,6 +26,15 @@ export interface ObjectTypesTable {
   revision: number;
   created: string;
   modified: string;
+  /** BEdita's `table` (plugin syntax, e.g. `BEdita/Core.Objects`). */
+  table_name: Generated<string>;
+  /** JSON list of associations (`Categories`, `Tags`, `DateRanges`…) or null. */
+  associations: string | null;
+  /** JSON list of the properties left out of the type, or null. */
+  hidden: string | null;
+  is_translatable: Generated<Bool>;
+  /** JSON object (property → always / never translatable) or null. */
+  translation_rules: string | null;
 }
 
 export interface ObjectsTable {
@@ -103,4 +113,4 @@ export interface CoreTables {
   refresh_tokens: RefreshTokensTable;
 }
 
-export interface Database extends CoreTables, ObjectsFamilyTables, FolderTables, AccountsTables, MediaTables, LegacyTables, WebhookTables, HistoryTables, PermissionTables, JobTables {}
+export interface Database extends CoreTables, ObjectsFamilyTables, FolderTables, AccountsTables, MediaTables, LegacyTables, WebhookTables, HistoryTables, PermissionTables, JobTables, TranslationTables {}

@@ -24,8 +24,8 @@ export interface CrudSpec<Row> {
   list(req: Request, res: Response): Promise<void> | void;
   /** The row the path names (its id, or a name where the family allows one); a 404 ApiError otherwise. */
   find(key: string, req: Request): Promise<Row> | Row;
-  /** Numeric id of a row (for `data.id` checks and Location). */
-  idOf(row: Row): number;
+  /** Id of a row (for `data.id` checks and Location): numeric, or a string key (static properties' UUIDs). */
+  idOf(row: Row): number | string;
   /** From the body's attributes; `shown` goes to serialize once (e.g. a secret shown at creation). */
   create(attributes: Record<string, unknown>, req: Request): Promise<{ row: Row; shown?: unknown }>;
   /** Answers the row as changed. */

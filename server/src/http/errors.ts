@@ -102,7 +102,9 @@ export function errorHandler(debug: boolean, log: (line: string) => void, driver
     for (const [k, v] of Object.entries(apiErr.headers ?? {})) res.setHeader(k, v);
     res.status(apiErr.status);
     res.type(req.legacy ? 'application/json' : 'application/vnd.api+json');
-    res.send(JSON.stringify(req.legacy ? legacyErrorBody(req, apiErr) : errorBody(req, apiErr, debug, err)));
+    const body = JSON.stringify(req.legacy ? legacyErrorBody(req, apiErr) : errorBody(req, apiErr, debug, err));
+    // JSON API answers carry no media type parameter (no charset): a Buffer body keeps it so.
+    res.send(req.legacy ? body : Buffer.from(body));
   };
 }
 

@@ -89,7 +89,9 @@ function send(res: Response, status: number, doc: unknown, headers?: Record<stri
   if (!res.getHeader('Content-Type')) res.type('application/vnd.api+json');
   const body = JSON.stringify(doc);
   if (version !== undefined) res.setHeader('ETag', `"v${version}-${createHash('sha1').update(body).digest('base64url').slice(0, 16)}"`);
-  res.status(status).send(body);
+  // A Buffer: express adds `; charset=utf-8` to string bodies, and JSON:API forbids media type
+  // parameters (BEdita's clients compare the type exactly).
+  res.status(status).send(Buffer.from(body));
 }
 
 export function sendResource(req: Request, res: Response, data: Resource | null, opts: DocumentOptions = {}): void {

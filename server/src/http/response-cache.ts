@@ -18,7 +18,7 @@
 // object permissions and `:own` rules; keyed by the user, no answer is ever served to someone
 // who may see less). A change of roles, rights or object permissions is a write: it drops
 // everything. A token that no longer passes (blocked, re-passworded) is refused before the cache.
-// Only 200 answers with a string body are stored; any write of this process and any commit of
+// Only 200 answers with a string or Buffer body are stored; any write of this process and any commit of
 // another (the data version, see db/dialect/sqlite.ts) drops every entry. Bounded in bytes.
 import type { Request, Response } from 'express';
 import type { DataVersion } from '../db/data-version.js';
@@ -202,7 +202,9 @@ export function createResponseCache(dataVersion: DataVersion, maxBytes = 16 * 10
       res.send = function (this: Response, body?: unknown) {
         const out = send.call(this, body);
         // Not stored when a write landed while the answer was built: it may predate it.
-        if (res.statusCode === 200 && typeof body === 'string' && body.length <= MAX_ENTRY_BYTES && current() === readFrom) {
+        // JSON API answers arrive as Buffers (no charset parameter), legacy ones as strings.
+        const bytesOf = typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.isBuffer(body) ? body : null;
+        if (res.statusCode === 200 && bytesOf && bytesOf.length <= MAX_ENTRY_BYTES && current() === readFrom) {
           // Names as they were set (helmet's `X-Frame-Options`…): a hit looks like the miss.
           const names = (res as unknown as { getRawHeaderNames(): string[] }).getRawHeaderNames().filter((name) => !/^(content-length|date)$/i.test(name));
           const mine = (name: string) => /^(content-type|etag)$/i.test(name) || !before.has(name.toLowerCase());
@@ -213,7 +215,7 @@ export function createResponseCache(dataVersion: DataVersion, maxBytes = 16 * 10
           }
           const entry = {
             shape,
-            body: Buffer.from(body, 'utf8'),
+            body: bytesOf,
             headers: headerValues(res, names.filter(mine)),
             prelude: headerValues(res, names.filter((name) => !mine(name))),
           };

@@ -18,6 +18,7 @@ import { termsRoutes } from './terms/routes.js';
 import { streamsRoutes } from './streams/routes.js';
 import { thumbsRoutes } from './thumbs/routes.js';
 import { trashRoutes } from './trash/routes.js';
+import { translationsRoutes } from './translations/routes.js';
 import { webhooksFamily } from './webhooks/index.js';
 
 export type Family = (ctx: AppContext) => RouteDef[] | Promise<RouteDef[]>;
@@ -39,6 +40,8 @@ export const families: Family[] = [
   operationsRoutes,
   // Before objects: /{type}/{id}/history must win over the objects family's /{type}/{id}/{relation}.
   historyFamily,
+  // Before objects: /{type}/{id}/translations wins over the generic /{type}/{id}/{relation}.
+  translationsRoutes,
   // Before objects: its worker starts once every object extension (folders, media) is registered.
   webhooksFamily,
   objectsRoutes,

@@ -63,3 +63,10 @@ export function rawRequest(
     });
   });
 }
+
+/** A GET over a raw socket: fetch would add Cache-Control to conditional requests and drop Host. */
+export async function rawGet(t: { url: string }, p: string, headers: Record<string, string>) {
+  const lines = Object.entries({ Host: new URL(t.url).host, Accept: 'application/vnd.api+json', Connection: 'close', ...headers }).map(([k, v]) => `${k}: ${v}\r\n`);
+  const res = await rawRequest(t.url, [`GET ${p} HTTP/1.1\r\n${lines.join('')}\r\n`]);
+  return { ...res, body: res.body ? JSON.parse(res.body) : null };
+}

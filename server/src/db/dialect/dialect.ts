@@ -17,6 +17,13 @@ export interface ObjectSearch {
   ranks(expr: string): RawBuilder<{ search_id: number; search_rank: number }>;
   /** The ids of the matches, as a subquery for `in`. */
   ids(expr: string): RawBuilder<number>;
+  /** Creates the index of translations' fields and its triggers (migration 0094). */
+  createTranslationIndex(db: Kysely<any>): Promise<void>;
+  /**
+   * `(search_id, search_rank)` of the objects whose translation in `lang` matches `expr` (only
+   * `on` translations when `publishedOnly`), ranked like `ranks` (a translation weighs as a body).
+   */
+  translationRanks(expr: string, lang: string, publishedOnly: boolean): RawBuilder<{ search_id: number; search_rank: number }>;
 }
 
 /** How a value inside JSON text is compared: numbers and booleans as such, the rest as text. */
@@ -38,6 +45,8 @@ export interface SchemaDialect {
   generatedId(column: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
   /** After rows went in with explicit ids: the numbering of `table` continues past the highest id. */
   continueIds(db: Kysely<any>, table: string): Promise<void>;
+  /** A `varchar` column made longer (SQLite does not enforce lengths: nothing to do there). */
+  widenVarchar(db: Kysely<any>, table: string, column: string, length: number): Promise<void>;
 }
 
 /** Errors of the driver, told apart. */

@@ -281,6 +281,49 @@ const search: ObjectSearch = {
       from objects_search where document @@ to_tsquery('folio_search', ${expr}))`,
 
   ids: (expr) => sql<number>`(select id from objects_search where document @@ to_tsquery('folio_search', ${expr}))`,
+
+  // A translation's document is built with its language's text search configuration (stemming,
+  // stop words: `english` for `en`, `en-GB`…, `italian` for `it`), `simple` where PostgreSQL has
+  // none; queries use the same configuration, so words match in their language's forms.
+  async createTranslationIndex(db) {
+    await sql.raw(`create function folio_ts_config(lang text) returns regconfig stable language plpgsql as $$
+      declare
+        name text := case lower(split_part(coalesce(lang, ''), '-', 1))
+          when 'ar' then 'arabic' when 'hy' then 'armenian' when 'eu' then 'basque' when 'ca' then 'catalan'
+          when 'da' then 'danish' when 'nl' then 'dutch' when 'en' then 'english' when 'fi' then 'finnish'
+          when 'fr' then 'french' when 'de' then 'german' when 'el' then 'greek' when 'hi' then 'hindi'
+          when 'hu' then 'hungarian' when 'id' then 'indonesian' when 'ga' then 'irish' when 'it' then 'italian'
+          when 'lt' then 'lithuanian' when 'ne' then 'nepali' when 'no' then 'norwegian' when 'nb' then 'norwegian'
+          when 'nn' then 'norwegian' when 'pt' then 'portuguese' when 'ro' then 'romanian' when 'ru' then 'russian'
+          when 'sr' then 'serbian' when 'es' then 'spanish' when 'sv' then 'swedish' when 'ta' then 'tamil'
+          when 'tr' then 'turkish' when 'yi' then 'yiddish' else 'simple' end;
+        found regconfig;
+      begin
+        select oid::regconfig into found from pg_ts_config where cfgname = name;
+        return coalesce(found, 'simple'::regconfig);
+      end $$`).execute(db);
+    await sql`create table translations_search (id bigint primary key references translations (id) on delete cascade,
+      object_id bigint not null, lang varchar(64) not null, status varchar(16) not null, document tsvector not null)`.execute(db);
+    await sql`create index translations_search_document on translations_search using gin (document)`.execute(db);
+    await sql`create index translations_search_lang on translations_search (lang)`.execute(db);
+    await sql.raw(`create function folio_translations_search() returns trigger language plpgsql as $$
+      begin
+        insert into translations_search (id, object_id, lang, status, document) values (new.id, new.object_id, new.lang, new.status,
+          to_tsvector(folio_ts_config(new.lang), folio_search_words((
+            select string_agg(value #>> '{}', ' ') from jsonb_each(
+              case when jsonb_typeof(new.translated_fields::jsonb) = 'object' then new.translated_fields::jsonb else '{}'::jsonb end)
+            where jsonb_typeof(value) = 'string'))))
+          on conflict (id) do update set object_id = excluded.object_id, lang = excluded.lang, status = excluded.status, document = excluded.document;
+        return null;
+      end $$`).execute(db);
+    await sql`create trigger translations_search after insert or update on translations
+      for each row execute function folio_translations_search()`.execute(db);
+  },
+
+  translationRanks: (expr, lang, publishedOnly) =>
+    sql`(select object_id as search_id, -ts_rank(document, to_tsquery(folio_ts_config(${lang}), ${expr})) * 0.1 as search_rank
+      from translations_search where lang = ${lang}${publishedOnly ? sql` and status = 'on'` : sql``}
+      and document @@ to_tsquery(folio_ts_config(${lang}), ${expr}))`,
 };
 
 /** What a stored date-time / date must look like before PostgreSQL is asked to read it. */
@@ -349,6 +392,9 @@ const schema: SchemaDialect = {
   generatedId: (c) => c.generatedByDefaultAsIdentity(),
   async continueIds(db, table) {
     await sql`select setval(pg_get_serial_sequence(${table}, 'id'), coalesce(max(id), 0) + 1, false) from ${sql.table(table)}`.execute(db);
+  },
+  async widenVarchar(db, table, column, length) {
+    await db.schema.alterTable(table).alterColumn(column, (c) => c.setDataType(sql.raw(`varchar(${length})`))).execute();
   },
 };
 

@@ -241,6 +241,24 @@ const search: ObjectSearch = {
   ranks: (expr) => sql`(select rowid as search_id, bm25(objects_fts, 10.0, 3.0, 1.0, 2.0) as search_rank from objects_fts where objects_fts match ${expr})`,
 
   ids: (expr) => sql<number>`(select rowid from objects_fts where objects_fts match ${expr})`,
+
+  // One FTS5 row per translation (rowid = its id): the text values of its fields; lang and status
+  // are kept beside them unindexed, so a query names its language without a join.
+  async createTranslationIndex(db) {
+    await sql`create virtual table translations_fts using fts5(fields, lang unindexed, status unindexed, object_id unindexed, tokenize = 'unicode61 remove_diacritics 2')`.execute(db);
+    const row = `new.id, (select group_concat(value, ' ') from json_each(case when json_valid(new.translated_fields) then new.translated_fields else '{}' end) where type = 'text'), new.lang, new.status, new.object_id`;
+    await sql.raw(`create trigger translations_fts_insert after insert on translations begin
+      insert into translations_fts(rowid, fields, lang, status, object_id) values (${row}); end`).execute(db);
+    await sql.raw(`create trigger translations_fts_delete after delete on translations begin
+      delete from translations_fts where rowid = old.id; end`).execute(db);
+    await sql.raw(`create trigger translations_fts_update after update on translations begin
+      delete from translations_fts where rowid = old.id;
+      insert into translations_fts(rowid, fields, lang, status, object_id) values (${row}); end`).execute(db);
+  },
+
+  translationRanks: (expr, lang, publishedOnly) =>
+    sql`(select object_id as search_id, bm25(translations_fts) as search_rank from translations_fts
+      where translations_fts match ${expr} and lang = ${lang}${publishedOnly ? sql` and status = 'on'` : sql``})`,
 };
 
 const json: JsonText = {
@@ -260,6 +278,7 @@ const schema: SchemaDialect = {
   generatedId: (c) => c.autoIncrement(),
   // sqlite_sequence follows the highest id inserted, explicit ones included.
   async continueIds() {},
+  async widenVarchar() {},
 };
 
 const errors: DriverErrors = {

@@ -15,6 +15,9 @@ import * as m0080 from './0080-permissions.js';
 import * as m0090 from './0090-jobs.js';
 import * as m0091 from './0091-search-function.js';
 import * as m0092 from './0092-object-versions.js';
+import * as m0093 from './0093-private-streams.js';
+import * as m0094 from './0094-translations.js';
+import * as m0100 from './0100-bedita-model.js';
 import * as m0110 from './0110-terms-bedita.js';
 
 /** A migration: forward only, told the dialect for what the engines write differently. */
@@ -37,5 +40,8 @@ export const migrations: Record<string, FolioMigration> = {
   '0090-jobs': m0090,
   '0091-search-function': m0091,
   '0092-object-versions': m0092,
+  '0093-private-streams': m0093,
+  '0094-translations': m0094,
+  '0100-bedita-model': m0100,
   '0110-terms-bedita': m0110,
 };

@@ -10,7 +10,8 @@ import { baseUrl } from '../../http/links.js';
 import type { RouteDef } from '../../http/router.js';
 import { registerObjectExtension } from '../objects/extensions.js';
 import { listObjects } from '../objects/list.js';
-import { getObject, requireObject } from '../objects/read.js';
+import { findObjectByIdOrUname, getObject, requireObject } from '../objects/read.js';
+import { typeById } from '../objects/model.js';
 import type { ObjectRow } from '../objects/rows.js';
 import { serializeObject } from '../objects/serialize.js';
 import { typeRoute } from '../objects/type-routes.js';
@@ -18,7 +19,7 @@ import { expectedVersion } from '../../http/if-match.js';
 import { apply } from '../objects/kernel.js';
 import { foldersExtension } from './extension.js';
 import { childPositionSql, childrenCondition, FOLDERS, nodeOfFolder, parentsCondition, parsePosition, placementsIn } from './service.js';
-import type { Position } from './tree.js';
+import { folderNode, nodeIn, type Position } from './tree.js';
 import { addFolderChildren, createFolder, removeFolderChildren, removeFolderParent, setFolderParent, writeObjectParents } from './writes.js';
 import { SYSTEM } from '../objects/kernel.js';
 import { readContext } from '../../http/read-context.js';
@@ -96,7 +97,46 @@ export function foldersRoutes(ctx: AppContext): RouteDef[] {
     },
   }));
 
+  /**
+   * GET /trees/{id or uname}/…/{id or uname} (BEdita's TreesController): the object at that
+   * folder path — a root folder, then each folder below it, the last segment the object placed
+   * there — as GET /{type}/{id} shows it, with `meta.uname_path` and `meta.menu`. Any segment
+   * missing, hidden from the reader or not placed where the path says: 404 "Invalid path".
+   */
+  const treePath: RouteDef = {
+    method: 'get',
+    path: '/trees/*path',
+    guard: 'anonymous',
+    cache: true,
+    handler: async (req, res) => {
+      const segments = ([] as string[]).concat(req.params.path as unknown as string[]).filter(Boolean);
+      const invalid = () => new ApiError(404, 'not_found', 'Invalid path');
+      if (!segments.length || segments.length > 100) throw invalid();
+      const rows: ObjectRow[] = [];
+      for (const key of segments) {
+        const row = await findObjectByIdOrUname(ctx, key, { viewer: req.auth });
+        if (!row) throw invalid();
+        rows.push(row);
+      }
+      const last = rows[rows.length - 1];
+      if (rows.slice(0, -1).some((r) => typeById(ctx, r.object_type_id)?.name !== FOLDERS)) throw invalid();
+      // Each folder sits under the one before it; the first is a root.
+      const root = await folderNode(ctx.db, rows[0].id);
+      if (!root || root.parent_id !== null) throw invalid();
+      let node = root;
+      for (let i = 1; i < rows.length; i++) {
+        const next = await nodeIn(ctx.db, rows[i - 1].id, rows[i].id);
+        if (!next) throw invalid();
+        node = next;
+      }
+      const { data, included } = await serializeObject(readContext(req), ctx, last, { include: [] });
+      data.meta = { ...(data.meta ?? {}), uname_path: `/${rows.map((r) => r.uname).join('/')}`, menu: Boolean(node.menu) };
+      sendResource(req, res, data, { included: included.length ? included : undefined, version: last.version });
+    },
+  };
+
   return [
+    treePath,
     ...parentsWrites,
     {
       method: 'get',

@@ -91,12 +91,14 @@ const COLUMNS = {
   user_id: 'history.user_id',
   application_id: 'history.application_id',
   user_action: 'history.user_action',
+  resource_type: 'history.resource_type',
   created: 'history.created',
 };
 
 /** GET /history: filters and sorts (anything else gives 400). */
 export const HISTORY_LIST_SPEC: ListSpec = {
-  fields: { resource_id: 'integer', user_id: 'integer', application_id: 'integer', user_action: 'string', created: 'date' },
+  // resource_type: BEdita clients filter by it (`objects` is the only one Folio records).
+  fields: { resource_id: 'integer', resource_type: 'string', user_id: 'integer', application_id: 'integer', user_action: 'string', created: 'date' },
   sortable: ['id', 'created', 'resource_id', 'user_id', 'user_action'],
   defaultSort: 'id',
 };

@@ -1,14 +1,14 @@
-// /model: object types, custom properties and relations (admins write, users read) and the
+// /model: object types, custom properties, property types and relations (admins write, users read) and the
 // JSON Schema of every type at /model/schema/{type} (anyone reads).
 import type { Request } from 'express';
 import type { AppContext } from '../../context.js';
-import { badRequest, notFound } from '../../http/errors.js';
+import { badRequest, forbidden, notFound } from '../../http/errors.js';
 import { identifiersInput, sendLinks, sendList, sendNoContent, type Resource } from '../../http/jsonapi.js';
 import { crudRoutes } from '../../http/crud.js';
 import { baseUrl } from '../../http/links.js';
 import { parseListQuery, type FieldKind } from '../../http/query.js';
 import type { RouteDef } from '../../http/router.js';
-import { model, reloadModel, typeByName, type ObjectType, type PropertyDef, type RelationDef } from '../objects/model.js';
+import { model, reloadModel, typeByName, type ObjectType, type PropertyDef, type PropertyTypeDef, type RelationDef } from '../objects/model.js';
 import { objectTypeSchema, registerResourceSchema, resourceSchema, resourceSchemaContribution, type ResourceSchema } from '../objects/schema.js';
 import {
   allProperties,
@@ -29,13 +29,28 @@ import {
   updateRelation,
   writeRelationSide,
 } from './service.js';
+import { allPropertyTypes, createPropertyType, deletePropertyType, requirePropertyType, serializePropertyType, updatePropertyType } from './property-types.js';
+import { serializeStaticProperty, staticProperties, type StaticProperty } from './static-properties.js';
+
+const isStatic = (p: PropertyDef | StaticProperty): p is StaticProperty => typeof p.id === 'string';
+const staticImmutable = (p: StaticProperty) => forbidden(`"${p.name}" is a static property of ${p.objectTypeName}: it cannot change or be removed (hide it with the type's "hidden")`, 'static_property');
 
 /**
  * A list of in-memory model items: field filters (equality and operators), `q` over the text
  * fields, sort and pages, all checked by parseListQuery's allow-lists.
  */
-function sendModelList<T>(req: Request, res: Parameters<RouteDef['handler']>[1], items: T[], fields: Record<string, FieldKind>, value: (item: T, field: string) => unknown, serialize: (item: T) => Resource) {
-  const q = parseListQuery(req, { fields, special: ['query'], defaultSort: 'id' });
+function sendModelList<T>(
+  req: Request,
+  res: Parameters<RouteDef['handler']>[1],
+  items: T[],
+  fields: Record<string, FieldKind>,
+  value: (item: T, field: string) => unknown,
+  serialize: (item: T) => Resource,
+  /** Further filters of this list: each is asked, present or not, for the items it keeps. */
+  special: Record<string, (values: string[] | undefined) => (item: T) => boolean> = {},
+) {
+  const q = parseListQuery(req, { fields, special: ['query', ...Object.keys(special)], defaultSort: 'id' });
+  for (const [name, keep] of Object.entries(special)) items = items.filter(keep(q.special[name]));
   let out = items.filter((item) =>
     q.filters.every((f) => {
       const v = value(item, f.field);
@@ -109,6 +124,12 @@ function registerDefaultSchemas(ctx: AppContext) {
   }
 }
 
+function requireStaticProperty(ctx: AppContext, key: string): StaticProperty {
+  const p = staticProperties(ctx).find((x) => x.id === key);
+  if (!p) throw notFound(`No property ${key}`);
+  return p;
+}
+
 export async function modelRoutes(ctx: AppContext): Promise<RouteDef[]> {
   await reloadModel(ctx);
   registerDefaultSchemas(ctx);
@@ -135,25 +156,63 @@ export async function modelRoutes(ctx: AppContext): Promise<RouteDef[]> {
       remove: (t) => deleteObjectType(ctx, t),
       serialize: (req, t) => serializeObjectType(req, ctx, t),
     }),
-    ...crudRoutes<PropertyDef>({
+    ...crudRoutes<PropertyDef | StaticProperty>({
       path: '/model/properties',
       type: 'properties',
+      guards: { read: 'user' },
+      list: (req, res) =>
+        sendModelList<PropertyDef | StaticProperty>(
+          req,
+          res,
+          [...allProperties(ctx), ...staticProperties(ctx)],
+          { id: 'integer', name: 'string', property_type_name: 'string', object_type_name: 'string', description: 'string', required: 'boolean' },
+          (p, f) => ({ id: isStatic(p) ? null : p.id, name: p.name, property_type_name: p.type, object_type_name: p.objectTypeName, description: p.description, required: p.required })[f],
+          (p) => (isStatic(p) ? serializeStaticProperty(req, p) : serializeProperty(req, p)),
+          {
+            // BEdita 5: `static` (core fields), `dynamic` (custom properties) or `both`; Folio lists the custom ones by default.
+            type: (values) => {
+              const kind = values?.[0] ?? 'dynamic';
+              if (!['static', 'dynamic', 'both'].includes(kind) || (values?.length ?? 0) > 1) throw badRequest('filter[type] must be static, dynamic or both', 'invalid_filter');
+              return (p) => kind === 'both' || isStatic(p) === (kind === 'static');
+            },
+            // Properties objects of that type have: its own and its ancestors'.
+            object_type: (values) => {
+              if (!values) return () => true;
+              const lineage = values.flatMap((name) => {
+                const t = typeByName(ctx, name);
+                if (!t) throw badRequest(`filter[object_type]: unknown object type "${name}"`, 'invalid_filter');
+                return t.lineage;
+              });
+              return (p) => lineage.includes(p.objectTypeName);
+            },
+          },
+        ),
+      find: (key) => (/^\d+$/.test(key) ? requireProperty(ctx, key) : requireStaticProperty(ctx, key)),
+      idOf: (p) => p.id,
+      create: async (attributes) => ({ row: await createProperty(ctx, attributes) }),
+      update: (p, attributes) => (isStatic(p) ? Promise.reject(staticImmutable(p)) : updateProperty(ctx, p, attributes)),
+      remove: (p) => (isStatic(p) ? Promise.reject(staticImmutable(p)) : deleteProperty(ctx, p)),
+      serialize: (req, p) => (isStatic(p) ? serializeStaticProperty(req, p) : serializeProperty(req, p)),
+    }),
+    ...crudRoutes<PropertyTypeDef>({
+      path: '/model/property_types',
+      type: 'property_types',
       guards: { read: 'user' },
       list: (req, res) =>
         sendModelList(
           req,
           res,
-          allProperties(ctx),
-          { id: 'integer', name: 'string', property_type_name: 'string', object_type_name: 'string', description: 'string', required: 'boolean' },
-          (p, f) => ({ id: p.id, name: p.name, property_type_name: p.type, object_type_name: p.objectTypeName, description: p.description, required: p.required })[f],
-          (p) => serializeProperty(req, p),
+          allPropertyTypes(ctx),
+          { id: 'integer', name: 'string', core_type: 'boolean' },
+          (t, f) => ({ id: t.id, name: t.name, core_type: t.coreType })[f],
+          (t) => serializePropertyType(req, t),
         ),
-      find: (key) => requireProperty(ctx, key),
-      idOf: (p) => p.id,
-      create: async (attributes) => ({ row: await createProperty(ctx, attributes) }),
-      update: (p, attributes) => updateProperty(ctx, p, attributes),
-      remove: (p) => deleteProperty(ctx, p),
-      serialize: serializeProperty,
+      find: (key) => requirePropertyType(ctx, key),
+      idOf: (t) => t.id,
+      create: async (attributes) => ({ row: await createPropertyType(ctx, attributes) }),
+      update: (t, attributes) => updatePropertyType(ctx, t, attributes),
+      remove: (t) => deletePropertyType(ctx, t),
+      serialize: serializePropertyType,
     }),
     ...crudRoutes<RelationDef>({
       path: '/model/relations',
@@ -228,7 +287,7 @@ export async function modelRoutes(ctx: AppContext): Promise<RouteDef[]> {
         }
         const { $schema, ...rest } = schema;
         res.setHeader('ETag', `"${name}-${revision}"`);
-        res.status(200).send(JSON.stringify({ $schema, $id: `${baseUrl(req)}/model/schema/${name}`, revision, ...rest }));
+        res.status(200).send(Buffer.from(JSON.stringify({ $schema, $id: `${baseUrl(req)}/model/schema/${name}`, revision, ...rest })));
       },
     },
   ];

@@ -8,6 +8,7 @@ import { nowIso } from '../../db/time.js';
 import { badRequest, forbidden, notFound } from '../../http/errors.js';
 import { relationshipLinks, resourceUrl, type Resource } from '../../http/jsonapi.js';
 import {
+  ASSOCIATIONS,
   CORE_ATTRIBUTES,
   META_FIELDS,
   findRelation,
@@ -26,7 +27,7 @@ import { dropPropertyValues } from '../objects/kernel.js';
 export const RESERVED_ROUTES = ['admin', 'auth', 'signup', 'status', 'home', 'model', 'trash', 'streams', 'media', 'files', 'posters', 'poster', 'objects', 'users', 'roles', 'folders', 'applications', 'operations', 'history', 'backups', 'webhooks'];
 const NAME = /^[a-z][a-z0-9_]*$/;
 
-async function writeModel<T>(ctx: AppContext, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+export async function writeModel<T>(ctx: AppContext, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
   try {
     return await ctx.db.transaction().execute(work);
   } catch (err) {
@@ -38,7 +39,7 @@ async function writeModel<T>(ctx: AppContext, work: (trx: Transaction<Database>)
 }
 
 /** Bump the schema revision of types (and their sub-types) whose schema changed. */
-async function bumpRevision(trx: Transaction<Database>, ctx: AppContext, typeName: string): Promise<void> {
+export async function bumpRevision(trx: Transaction<Database>, ctx: AppContext, typeName: string): Promise<void> {
   const ids = [...model(ctx).types.values()].filter((t) => t.lineage.includes(typeName)).map((t) => t.id);
   if (ids.length) await trx.updateTable('object_types').set({ revision: sql`revision + 1`, modified: nowIso() }).where('id', 'in', ids).execute();
 }
@@ -52,10 +53,56 @@ export const OBJECT_TYPE_SCHEMA: ResourceSchema = resourceSchema({
   parent_name: { type: ['string', 'null'], maxLength: 64, isMeta: false },
   is_abstract: { type: 'boolean', default: false, isMeta: false },
   enabled: { type: 'boolean', default: true, isMeta: false },
+  // BEdita 5's attributes (issue 29).
+  table: { type: 'string', maxLength: 255, isMeta: false },
+  associations: { type: ['array', 'null'], items: { type: 'string', enum: [...ASSOCIATIONS] }, uniqueItems: true, isMeta: false },
+  hidden: { type: ['array', 'null'], items: { type: 'string' }, uniqueItems: true, isMeta: false },
+  is_translatable: { type: 'boolean', default: true, isMeta: false },
+  translation_rules: { type: ['object', 'null'], additionalProperties: { type: 'boolean' }, isMeta: false },
+  // Read-only: sent as attributes they are ignored, as BEdita 5 ignores fields it does not accept.
   core_type: { type: 'boolean', isMeta: true },
+  alias: { type: 'string', isMeta: true },
+  relations: { type: 'array', isMeta: true },
   created: { type: 'string', format: 'date-time', isMeta: true },
   modified: { type: 'string', format: 'date-time', isMeta: true },
 }, ['name']);
+
+/** BEdita 5's table classes Folio knows (`table` of a type, plugin syntax). */
+const TABLES = ['BEdita/Core.Objects', 'BEdita/Core.Profiles', 'BEdita/Core.Locations', 'BEdita/Core.Links', 'BEdita/Core.Media', 'BEdita/Core.Users', 'BEdita/Core.Folders'];
+/** Only the built-in types store as these. */
+const CORE_ONLY_TABLES = ['BEdita/Core.Users', 'BEdita/Core.Folders'];
+/** Core attributes a type may hide (status and uname every object keeps: the contract relies on them). */
+const HIDEABLE_CORE = CORE_ATTRIBUTES.filter((a) => a !== 'status' && a !== 'uname');
+
+/** `table` of a new or changed type: a known one; media types store as media, nothing else does. */
+function checkTable(table: string, underMedia: boolean): string {
+  if (!TABLES.includes(table) || CORE_ONLY_TABLES.includes(table)) throw badRequest(`"${table}" is not a valid model table name`, 'invalid_table');
+  if (underMedia !== (table === 'BEdita/Core.Media')) {
+    throw badRequest(underMedia ? '"table": media types are stored in "BEdita/Core.Media"' : '"table": "BEdita/Core.Media" is for sub-types of media', 'invalid_table');
+  }
+  return table;
+}
+
+/** `associations` of a type: known names (the schema's enum); `Streams` only on media types. */
+function checkAssociations(list: string[] | null | undefined, underMedia: boolean): string | null {
+  if (!list) return null;
+  if (list.includes('Streams') && !underMedia) throw badRequest('"associations": Streams is for media types only', 'invalid_data');
+  return JSON.stringify(list);
+}
+
+/** `hidden` of a type: properties it has (core attributes but status and uname, custom ones of its lineage). */
+function checkHidden(list: string[] | null | undefined, properties: string[]): string | null {
+  if (!list) return null;
+  for (const name of list) {
+    if (!(HIDEABLE_CORE as readonly string[]).includes(name) && !properties.includes(name)) {
+      throw badRequest(`"hidden": "${name}" is not a property of the type that can be hidden`, 'invalid_data');
+    }
+  }
+  return JSON.stringify(list);
+}
+
+const jsonOrNull = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
+const alias = (name: string) => name.split('_').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
 
 export function serializeObjectType(req: Request, ctx: AppContext, t: ObjectType): Resource {
   const path = `/model/object_types/${t.id}`;
@@ -70,8 +117,14 @@ export function serializeObjectType(req: Request, ctx: AppContext, t: ObjectType
       parent_name: t.parentName,
       is_abstract: t.isAbstract,
       enabled: t.enabled,
+      table: t.table,
+      associations: t.associations.length ? t.associations : null,
+      hidden: t.hidden.length ? t.hidden : null,
+      is_translatable: t.isTranslatable,
+      translation_rules: t.translationRules,
     },
     meta: {
+      alias: alias(t.name),
       core_type: t.coreType,
       revision: t.revision,
       created: t.created,
@@ -119,6 +172,10 @@ export async function createObjectType(ctx: AppContext, attributes: Record<strin
   const singular = (a.singular as string | undefined) ?? defaultSingular(name);
   if (!NAME.test(singular) || singular === name) throw badRequest('"singular" must be lower snake case and differ from the name', 'invalid_name');
   const parent = parentOf(ctx, a.parent_name);
+  const underMedia = parent.lineage.includes('media');
+  const table = checkTable((a.table as string | undefined) ?? (underMedia ? 'BEdita/Core.Media' : 'BEdita/Core.Objects'), underMedia);
+  const associations = checkAssociations(a.associations as string[] | null | undefined, underMedia);
+  const hidden = checkHidden(a.hidden as string[] | null | undefined, parent.properties.map((p) => p.name));
   const now = nowIso();
   const id = await writeModel(ctx, async (trx) => {
     const row = await trx
@@ -130,6 +187,11 @@ export async function createObjectType(ctx: AppContext, attributes: Record<strin
         parent_id: parent.id,
         is_abstract: (a.is_abstract as boolean | undefined) ?? false,
         enabled: (a.enabled as boolean | undefined) ?? true,
+        table_name: table,
+        associations,
+        hidden,
+        is_translatable: (a.is_translatable as boolean | undefined) ?? true,
+        translation_rules: jsonOrNull(a.translation_rules),
         core_type: false,
         revision: 1,
         created: now,
@@ -153,8 +215,8 @@ export async function updateObjectType(ctx: AppContext, t: ObjectType, attribute
   const a = validateAgainstSchema(ctx, 'model:object_types', 1, OBJECT_TYPE_SCHEMA, attributes, true);
   const set: Record<string, unknown> = {};
   const changes = (k: string, current: unknown) => a[k] !== undefined && a[k] !== current;
-  if (t.coreType && (changes('name', t.name) || changes('parent_name', t.parentName) || changes('is_abstract', t.isAbstract) || changes('enabled', t.enabled))) {
-    throw forbidden(`"${t.name}" is a core type: only its description and singular may change`, 'core_type');
+  if (t.coreType && (changes('name', t.name) || changes('parent_name', t.parentName) || changes('is_abstract', t.isAbstract) || changes('enabled', t.enabled) || changes('table', t.table))) {
+    throw forbidden(`"${t.name}" is a core type: its name, parent, abstractness, table and enabled flag cannot change`, 'core_type');
   }
   if (changes('name', t.name)) {
     checkTypeName(ctx, a.name as string, t);
@@ -167,6 +229,13 @@ export async function updateObjectType(ctx: AppContext, t: ObjectType, attribute
   }
   if (a.description !== undefined) set.description = a.description;
   if (a.enabled !== undefined) set.enabled = a.enabled;
+  const parentName = (a.parent_name as string | undefined) ?? t.parentName;
+  const underMedia = parentName !== null && (typeByName(ctx, parentName)?.lineage.includes('media') ?? false);
+  if (changes('table', t.table) || changes('parent_name', t.parentName)) set.table_name = checkTable((a.table as string | undefined) ?? t.table, underMedia);
+  if (a.associations !== undefined) set.associations = checkAssociations(a.associations as string[] | null, underMedia);
+  if (a.hidden !== undefined) set.hidden = checkHidden(a.hidden as string[] | null, t.properties.map((p) => p.name));
+  if (a.is_translatable !== undefined) set.is_translatable = a.is_translatable;
+  if (a.translation_rules !== undefined) set.translation_rules = jsonOrNull(a.translation_rules);
   return writeModel(ctx, async (trx) => {
     if (changes('parent_name', t.parentName) || changes('is_abstract', t.isAbstract)) {
       const why = await typeInUse(trx, ctx, t);
@@ -201,7 +270,7 @@ export async function deleteObjectType(ctx: AppContext, t: ObjectType): Promise<
 
 export const PROPERTY_SCHEMA: ResourceSchema = resourceSchema({
   name: { type: 'string', maxLength: 64, isMeta: false },
-  property_type_name: { type: 'string', enum: ['string', 'text', 'integer', 'number', 'boolean', 'date', 'datetime', 'json', 'email', 'url'], isMeta: false },
+  property_type_name: { type: 'string', maxLength: 64, isMeta: false },
   object_type_name: { type: 'string', maxLength: 64, isMeta: false },
   description: { type: ['string', 'null'], isMeta: false },
   required: { type: 'boolean', default: false, isMeta: false },
@@ -236,6 +305,7 @@ export async function createProperty(ctx: AppContext, attributes: Record<string,
   const name = a.name as string;
   const owner = typeByName(ctx, a.object_type_name as string);
   if (!owner) throw badRequest(`Unknown object type "${String(a.object_type_name)}"`, 'invalid_data');
+  if (!model(ctx).propertyTypes.has(a.property_type_name as string)) throw badRequest(`Unknown property type "${String(a.property_type_name)}" (see /model/property_types)`, 'invalid_data');
   if (!NAME.test(name)) throw badRequest(`Property name "${name}" must be lower snake case`, 'invalid_name');
   if ([...CORE_ATTRIBUTES, ...META_FIELDS, 'id', 'type'].includes(name)) throw badRequest(`"${name}" is a core property`, 'invalid_name');
   const clash = [...model(ctx).types.values()].some(

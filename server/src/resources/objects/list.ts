@@ -11,7 +11,7 @@ import { badRequest } from '../../http/errors.js';
 import type { PageInfo, Resource } from '../../http/jsonapi.js';
 import { applyFilters, applySort, parseListQuery, type ColumnRef, type FieldKind, type ListQuery } from '../../http/query.js';
 import type { ObjectExtension } from './extensions.js';
-import { concreteTypeNames, isSubtypeOf, relationNamesOf, typeByName, type ObjectType, type PropertyTypeName } from './model.js';
+import { concreteTypeNames, isSubtypeOf, relationNamesOf, typeByName, visibleProperties, type ObjectType, type PropertyDef } from './model.js';
 import { typeVisible, visibleWhere } from './read.js';
 import type { ObjectRow } from './rows.js';
 import { schemaMeta, serializeObjects } from './serialize.js';
@@ -22,6 +22,7 @@ const CORE_FILTERS: Record<string, FieldKind> = {
   uname: 'string',
   title: 'string',
   description: 'string',
+  body: 'string',
   lang: 'string',
   status: 'string',
   locked: 'boolean',
@@ -32,17 +33,12 @@ const CORE_FILTERS: Record<string, FieldKind> = {
   modified_by: 'integer',
 };
 
-const PROPERTY_KINDS: Partial<Record<PropertyTypeName, FieldKind>> = {
-  string: 'string',
-  text: 'string',
-  email: 'string',
-  url: 'string',
-  date: 'day',
-  datetime: 'date',
-  integer: 'integer',
-  number: 'number',
-  boolean: 'boolean',
-};
+/** How a custom property filters and sorts, from its property type's fragment (none: json, arrays…). */
+function propertyKind(p: PropertyDef): FieldKind | undefined {
+  const type = ([] as unknown[]).concat(p.params.type ?? []).find((t) => t !== 'null');
+  if (type === 'string') return p.params.format === 'date' ? 'day' : p.params.format === 'date-time' ? 'date' : 'string';
+  return type === 'integer' || type === 'number' || type === 'boolean' ? type : undefined;
+}
 
 export interface ListOptions {
   /** Types listed (default: every enabled concrete type). */
@@ -69,8 +65,8 @@ function listColumns(ctx: AppContext, types: ObjectType[]) {
   const fields: Record<string, FieldKind> = { ...CORE_FILTERS };
   const columns: Record<string, ColumnRef> = Object.fromEntries(Object.keys(CORE_FILTERS).map((f) => [f, `objects.${f}`]));
   const [first, ...rest] = types;
-  for (const p of first?.properties ?? []) {
-    const kind = PROPERTY_KINDS[p.type];
+  for (const p of first ? visibleProperties(first) : []) {
+    const kind = propertyKind(p);
     if (!kind || !rest.every((t) => t.properties.some((q) => q.name === p.name && q.type === p.type))) continue;
     fields[p.name] = kind;
     columns[p.name] = ctx.dialect.json.property('objects.properties', p.name, kind);
@@ -88,6 +84,32 @@ function expandTypeFilter(ctx: AppContext, names: string[], allowed: Set<string>
   return [...out];
 }
 
+/** A yes/no filter value: `filter[mine]`, `filter[mine]=1|true` are yes, `0|false` no. */
+function yesNo(values: string[], name: string): boolean {
+  const v = values.length ? values[0].toLowerCase() : 'true';
+  if (v === 'true' || v === '1') return true;
+  if (v === 'false' || v === '0') return false;
+  throw badRequest(`filter[${name}] must be true or false`, 'invalid_filter');
+}
+
+/**
+ * The reader's own filters, as BEdita names them: `filter[mine]` (objects the reader created)
+ * and `filter[history_editor]` (objects a user — by default the reader — created or changed,
+ * by their history).
+ */
+function readerFilters(userId: number | null, special: Record<string, string[]>, eb: ReturnType<typeof expressionBuilder<Database, 'objects'>>): Expression<SqlBool> | null {
+  const out: Expression<SqlBool>[] = [];
+  if (special.mine && yesNo(special.mine, 'mine')) out.push(userId === null ? sql<SqlBool>`1 = 0` : eb('objects.created_by', '=', userId));
+  if (special.history_editor) {
+    const given = special.history_editor[0];
+    if (given !== undefined && !/^\d{1,15}$/.test(given)) throw badRequest('filter[history_editor] must be a user id', 'invalid_filter');
+    const editor = given !== undefined ? Number(given) : userId;
+    const edited = eb.selectFrom('history').select('history.resource_id').where('history.resource_type', '=', 'objects').where('history.user_id', '=', editor ?? -1);
+    out.push(eb('objects.id', 'in', edited));
+  }
+  return out.length ? eb.and(out) : null;
+}
+
 export async function listObjects(req: Request, ctx: AppContext, opts: ListOptions = {}): Promise<ObjectList> {
   const viewer = req.auth;
   const typeNames = (opts.types ?? concreteTypeNames(ctx)).filter((n) => typeVisible(viewer, n));
@@ -101,7 +123,7 @@ export async function listObjects(req: Request, ctx: AppContext, opts: ListOptio
   const includes = new Set(types.flatMap((t) => relationNamesOf(ctx, t.name).map((r) => r.name)));
   const q: ListQuery = parseListQuery(req, {
     fields,
-    special: ['type', 'query', ...extFilters.keys()],
+    special: ['type', 'query', 'mine', 'history_editor', ...extFilters.keys()],
     structured: Object.keys(structuredFilters),
     includes: [...includes],
     sortable: [...Object.keys(fields), ...Object.keys(opts.sorts ?? {}), ...Object.keys(extSorts)],
@@ -118,6 +140,8 @@ export async function listObjects(req: Request, ctx: AppContext, opts: ListOptio
     const f = extFilters.get(name);
     if (f) conditions.push(await f(values, eb, ctx));
   }
+  const mine = readerFilters(viewer.userId, q.special, eb);
+  if (mine) conditions.push(mine);
   if (opts.extraWhere) conditions.push(opts.extraWhere(eb));
   let sort = q.sort;
   const extras: NonNullable<ReturnType<NonNullable<ObjectExtension['structuredFilters']>[string]>['extra']>[] = [];
@@ -154,7 +178,16 @@ export async function listObjects(req: Request, ctx: AppContext, opts: ListOptio
   // Ranking joins the matches with their rank instead (never both: SQLite then runs the search
   // twice and, for a signed-in reader, took seconds).
   const ranked = !!searchText && q.defaultSorted;
-  const matching = searchText ? base.where('objects.id', 'in', search.ids(searchText)) : base;
+  // With `lang`, a search also matches that language's translations (the reader's readable ones).
+  const lang = readContext(req).lang;
+  const publishedOnly = viewer.userId === null;
+  const matchIds = (expr: string) =>
+    lang ? sql<number>`(select * from ${search.ids(expr)} as o union select search_id from ${search.translationRanks(expr, lang, publishedOnly)} as t)` : search.ids(expr);
+  const matchRanks = (expr: string) =>
+    lang
+      ? sql<{ search_id: number; search_rank: number }>`(select search_id, min(search_rank) as search_rank from (select * from ${search.ranks(expr)} as o union all select * from ${search.translationRanks(expr, lang, publishedOnly)} as t) as u group by search_id)`
+      : search.ranks(expr);
+  const matching = searchText ? base.where('objects.id', 'in', matchIds(searchText)) : base;
 
   const countQuery = matching.select((e) => e.fn.countAll<number>().as('n')).compile();
   const count = await cachedRead(ctx, countQuery, async () => Number((await ctx.db.executeQuery(countQuery)).rows[0]?.n ?? 0));
@@ -163,7 +196,7 @@ export async function listObjects(req: Request, ctx: AppContext, opts: ListOptio
   let idsQuery = (ranked ? base : matching).select('objects.id as id');
   if (ranked) {
     idsQuery = idsQuery
-      .innerJoin(search.ranks(searchText!).as('search'), (join) => join.onRef(sql.ref('search.search_id') as never, '=', 'objects.id' as never))
+      .innerJoin(matchRanks(searchText!).as('search'), (join) => join.onRef(sql.ref('search.search_id') as never, '=', 'objects.id' as never))
       .orderBy(sql.ref('search.search_rank'), 'asc')
       .orderBy('objects.id', 'asc');
   } else idsQuery = applySort(idsQuery, sort, columns, 'objects.id');

@@ -7,8 +7,22 @@ import type { Database } from '../../db/tables.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
+/** Folio's first ten property types (the contract's); `property_types` holds them and any other. */
 export const PROPERTY_TYPES = ['string', 'text', 'integer', 'number', 'boolean', 'date', 'datetime', 'json', 'email', 'url'] as const;
-export type PropertyTypeName = (typeof PROPERTY_TYPES)[number];
+
+/** A property type: its values must match `params`, a JSON Schema fragment (BEdita 5's `property_types`). */
+export interface PropertyTypeDef {
+  id: number;
+  name: string;
+  params: Record<string, unknown>;
+  coreType: boolean;
+  created: string;
+  modified: string;
+}
+
+/** BEdita 5's associations a type may name: which extra data its objects carry. */
+export const ASSOCIATIONS = ['Categories', 'Tags', 'DateRanges', 'Streams', 'Permissions'] as const;
+export type AssociationName = (typeof ASSOCIATIONS)[number];
 
 /** Attributes every object has (the `objects` row's own columns). */
 export const CORE_ATTRIBUTES = ['status', 'uname', 'title', 'description', 'body', 'lang', 'extra'] as const;
@@ -17,7 +31,10 @@ export const META_FIELDS = ['locked', 'created', 'modified', 'published', 'creat
 export interface PropertyDef {
   id: number;
   name: string;
-  type: PropertyTypeName;
+  /** Its property type's name (`property_types.name`). */
+  type: string;
+  /** Its property type's JSON Schema fragment (not yet nullable; see schema.ts nullableFragment). */
+  params: Record<string, unknown>;
   description: string | null;
   required: boolean;
   /** The type that declares it (sub-types inherit it). */
@@ -41,8 +58,17 @@ export interface ObjectType {
   modified: string;
   /** This type's name and its ancestors' names, nearest first. */
   lineage: string[];
-  /** Custom properties, inherited ones first. */
+  /** Custom properties, inherited ones first (hidden ones included: see `hidden`). */
   properties: PropertyDef[];
+  /** BEdita's `table`, e.g. `BEdita/Core.Objects` (read back as stored). */
+  table: string;
+  /** Associations of this type (BEdita: `Categories`, `Tags`, `DateRanges`…); [] when none. */
+  associations: string[];
+  /** Properties left out of this type (not in its schema, not written, not shown); [] when none. */
+  hidden: string[];
+  isTranslatable: boolean;
+  /** Property → true (always translatable) or false (never); null when the type has none. */
+  translationRules: Record<string, boolean> | null;
 }
 
 export interface RelationDef {
@@ -64,13 +90,27 @@ export interface Model {
   types: Map<string, ObjectType>;
   typesById: Map<number, ObjectType>;
   relations: RelationDef[];
+  /** Property types by name. */
+  propertyTypes: Map<string, PropertyTypeDef>;
 }
+
+const jsonList = (text: string | null): string[] => {
+  const v = text ? (JSON.parse(text) as unknown) : null;
+  return Array.isArray(v) ? v.map(String) : [];
+};
 
 async function loadModel(db: Db): Promise<Model> {
   const typeRows = await db.selectFrom('object_types').selectAll().orderBy('id').execute();
   const propRows = await db.selectFrom('properties').selectAll().orderBy('id').execute();
   const relRows = await db.selectFrom('relations').selectAll().orderBy('id').execute();
   const sideRows = await db.selectFrom('relation_types').selectAll().orderBy('id').execute();
+  const propertyTypeRows = await db.selectFrom('property_types').selectAll().orderBy('id').execute();
+  const propertyTypes = new Map<string, PropertyTypeDef>(
+    propertyTypeRows.map((r) => [
+      r.name,
+      { id: Number(r.id), name: r.name, params: r.params ? (JSON.parse(r.params) as Record<string, unknown>) : {}, coreType: Boolean(r.core_type), created: r.created, modified: r.modified },
+    ]),
+  );
   const rowsById = new Map(typeRows.map((t) => [Number(t.id), t]));
   const types = new Map<string, ObjectType>();
   const typesById = new Map<number, ObjectType>();
@@ -88,7 +128,8 @@ async function loadModel(db: Db): Promise<Model> {
         properties.push({
           id: Number(p.id),
           name: p.name,
-          type: p.property_type_name as PropertyTypeName,
+          type: p.property_type_name,
+          params: propertyTypes.get(p.property_type_name)?.params ?? {},
           description: p.description,
           required: Boolean(p.required),
           objectTypeName: rowsById.get(typeId)!.name,
@@ -112,6 +153,11 @@ async function loadModel(db: Db): Promise<Model> {
       modified: t.modified,
       lineage,
       properties,
+      table: t.table_name,
+      associations: jsonList(t.associations),
+      hidden: jsonList(t.hidden),
+      isTranslatable: Boolean(t.is_translatable),
+      translationRules: t.translation_rules ? (JSON.parse(t.translation_rules) as Record<string, boolean>) : null,
     };
     types.set(type.name, type);
     typesById.set(type.id, type);
@@ -133,7 +179,7 @@ async function loadModel(db: Db): Promise<Model> {
       right: names('right'),
     };
   });
-  return { types, typesById, relations };
+  return { types, typesById, relations, propertyTypes };
 }
 
 /** The model loaded in a server (AppContext.model). */
@@ -160,6 +206,19 @@ export function model(ctx: AppContext): Model {
 
 export const typeByName = (ctx: AppContext, name: string): ObjectType | undefined => model(ctx).types.get(name);
 export const typeById = (ctx: AppContext, id: number): ObjectType | undefined => model(ctx).typesById.get(id);
+
+/** Whether objects of the type carry the extra data of an association (`Categories`, `Tags`, `DateRanges`…). */
+export const hasAssociation = (type: ObjectType, association: AssociationName): boolean => type.associations.includes(association);
+
+/** Whether translations of the type's objects may hold `field`: its `translation_rules` first, else `fallback`. */
+export function translatableField(type: ObjectType, field: string, fallback: boolean): boolean {
+  if (!type.isTranslatable) return false;
+  const rule = type.translationRules?.[field];
+  return typeof rule === 'boolean' ? rule : fallback;
+}
+
+/** The custom properties objects of the type show and accept (its hidden ones left out). */
+export const visibleProperties = (type: ObjectType): PropertyDef[] => type.properties.filter((p) => !type.hidden.includes(p.name));
 
 /** True when `name` is `ancestor` or one of its sub-types. */
 export function isSubtypeOf(ctx: AppContext, name: string, ancestor: string): boolean {

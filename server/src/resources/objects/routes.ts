@@ -7,7 +7,7 @@ import { notFound } from '../../http/errors.js';
 import { identifiersInput, resourceInput, resourceUrl, sendLinks, sendList, sendNoContent, sendResource } from '../../http/jsonapi.js';
 import { parseListQuery } from '../../http/query.js';
 import type { RouteDef } from '../../http/router.js';
-import { reloadModel, relationNamesOf, typeById } from './model.js';
+import { concreteTypeNames, isSubtypeOf, reloadModel, relationNamesOf, typeById } from './model.js';
 import { listRelated } from './relations.js';
 import { typeOfPath, typeRoute } from './type-routes.js';
 import { listObjects, type ObjectList } from './list.js';
@@ -29,6 +29,9 @@ export async function sendObject(req: Request, res: Response, ctx: AppContext, r
   const { data, included } = await serializeObject(readContext(req), ctx, row, { include: includeOf(req, ctx, row) });
   sendResource(req, res, data, { status, headers, included: included.length ? included : undefined, version: row.version });
 }
+
+/** Every enabled concrete media type (images, files, audio, videos and custom ones). */
+const mediaTypeNames = (ctx: AppContext) => concreteTypeNames(ctx).filter((n) => isSubtypeOf(ctx, n, 'media'));
 
 function sendObjectList(req: Request, res: Response, list: ObjectList) {
   sendList(req, res, list.data, list.page, { meta: list.meta, included: list.included.length ? list.included : undefined });
@@ -70,6 +73,15 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
         const row = await requireObject(ctx, String(req.params.id), { viewer: req.auth });
         sendObjectList(req, res, await listRelated(req, ctx, row, String(req.params.relation)));
       },
+    },
+    // BEdita's /media: every media object of any media type, read-only (writes go to its type).
+    { method: 'get', path: '/media', guard: 'anonymous', cache: true, handler: async (req, res) => sendObjectList(req, res, await listObjects(req, ctx, { types: mediaTypeNames(ctx) })) },
+    {
+      method: 'get',
+      path: '/media/:id',
+      guard: 'anonymous',
+      cache: true,
+      handler: async (req, res) => sendObject(req, res, ctx, await requireObject(ctx, String(req.params.id), { viewer: req.auth, typeName: 'media' })),
     },
     { method: 'get', path: '/:type', guard: 'anonymous', cache: true, handler: async (req, res) => sendObjectList(req, res, await listObjects(req, ctx, { types: [theType(req).name] })) },
     {

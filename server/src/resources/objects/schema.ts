@@ -6,7 +6,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { AppContext } from '../../context.js';
 import { ApiError, badRequest } from '../../http/errors.js';
-import type { ObjectType, PropertyTypeName } from './model.js';
+import { visibleProperties, type ObjectType } from './model.js';
 
 const require = createRequire(import.meta.url);
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -39,18 +39,25 @@ export interface SchemaContribution {
 
 const ANY_JSON = ['object', 'array', 'string', 'number', 'boolean', 'null'];
 
-const PROPERTY_SCHEMAS: Record<PropertyTypeName, Record<string, unknown>> = {
-  string: { type: ['string', 'null'], maxLength: 255 },
-  text: { type: ['string', 'null'] },
-  integer: { type: ['integer', 'null'] },
-  number: { type: ['number', 'null'] },
-  boolean: { type: ['boolean', 'null'] },
-  date: { type: ['string', 'null'], format: 'date' },
-  datetime: { type: ['string', 'null'], format: 'date-time' },
-  json: { type: ANY_JSON },
-  email: { type: ['string', 'null'], format: 'email', maxLength: 255 },
-  url: { type: ['string', 'null'], format: 'uri', maxLength: 2048 },
-};
+/**
+ * A property type's fragment as a property's schema: custom properties are nullable, so `null`
+ * joins its `type` (and its `enum`); a fragment without a `type` or `enum` that may not match
+ * null is wrapped (BEdita 5 wraps every one in `oneOf`; adding `null` keeps error messages plain).
+ */
+export function nullableFragment(params: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...params };
+  if (out.type !== undefined) {
+    const types = ([] as unknown[]).concat(out.type);
+    out.type = types.includes('null') ? out.type : [...types, 'null'];
+    if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
+    return out;
+  }
+  if (Array.isArray(out.enum)) {
+    if (!out.enum.includes(null)) out.enum = [...out.enum, null];
+    return out;
+  }
+  return Object.keys(out).length ? { anyOf: [{ type: 'null' }, out] } : out;
+}
 
 function withIds(properties: Record<string, PropertySchema>): Record<string, PropertySchema> {
   return Object.fromEntries(Object.entries(properties).map(([name, p]) => [name, { $id: `/properties/${name}`, ...p }]));
@@ -67,9 +74,11 @@ export function objectTypeSchema(type: ObjectType): ResourceSchema {
     uname: { type: 'string', maxLength: 255, isMeta: false },
     extra: { type: ANY_JSON, isMeta: false },
   };
-  for (const p of type.properties) {
-    properties[p.name] = { ...PROPERTY_SCHEMAS[p.type], ...(p.description ? { description: p.description } : {}), isMeta: false };
+  for (const p of visibleProperties(type)) {
+    properties[p.name] = { ...nullableFragment(p.params), ...(p.description ? { description: p.description } : {}), isMeta: false };
   }
+  // Hidden core properties are left out too: not served, not accepted, not shown.
+  for (const name of type.hidden) delete properties[name];
   Object.assign(properties, {
     locked: { type: 'boolean', default: false, isMeta: true },
     created: { type: 'string', format: 'date-time', isMeta: true },
@@ -82,7 +91,7 @@ export function objectTypeSchema(type: ObjectType): ResourceSchema {
     $schema: SCHEMA_DRAFT,
     type: 'object',
     properties: withIds(properties),
-    required: type.properties.filter((p) => p.required).map((p) => p.name),
+    required: visibleProperties(type).filter((p) => p.required).map((p) => p.name),
     additionalProperties: false,
   };
 }
@@ -162,7 +171,7 @@ function describe(err: ErrorObject): { field: string; message: string } {
   }
   const field = err.instancePath.replace(/^\//, '').split('/')[0] || '(attributes)';
   let message = err.message ?? 'is invalid';
-  if (err.keyword === 'enum') message += `: ${(err.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
+  if (err.keyword === 'enum') message += `: ${(err.params as { allowedValues: unknown[] }).allowedValues.filter((v) => v !== null).join(', ')}`;
   return { field, message: `"${field}" ${message}` };
 }
 

@@ -26,6 +26,8 @@ function serializeRow(rc: ReadContext, ctx: AppContext, row: ObjectRow, type: Ob
     extra: parseJson(row.extra),
   };
   for (const p of type.properties) attributes[p.name] = props[p.name] ?? null;
+  // Properties the type hides (BEdita's `hidden`) are never shown.
+  for (const name of type.hidden) delete attributes[name];
   const path = `/${type.name}/${row.id}`;
   const relationships: Resource['relationships'] = {};
   for (const r of relationNamesOf(ctx, type.name)) relationships[r.name] = relationshipLinksAt(rc.base, path, r.name);

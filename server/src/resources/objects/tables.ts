@@ -14,6 +14,17 @@ export interface PropertiesTable {
   modified: string;
 }
 
+/** A property type: a name and the JSON Schema fragment its values must match. */
+export interface PropertyTypesTable {
+  id: Generated<number>;
+  name: string;
+  /** JSON Schema fragment (JSON text). */
+  params: string | null;
+  core_type: Bool;
+  created: string;
+  modified: string;
+}
+
 export interface RelationsTable {
   id: Generated<number>;
   name: string;
@@ -45,6 +56,7 @@ export interface ObjectRelationsTable {
 
 export interface ObjectsFamilyTables {
   properties: PropertiesTable;
+  property_types: PropertyTypesTable;
   relations: RelationsTable;
   relation_types: RelationTypesTable;
   object_relations: ObjectRelationsTable;

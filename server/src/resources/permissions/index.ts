@@ -7,6 +7,7 @@ import type { RouteDef } from '../../http/router.js';
 import { registerObjectExtension } from '../objects/extensions.js';
 import type { WriteGuard } from '../objects/pipeline.js';
 import { blockedAmong, parsePermsMeta, permsOf, restrictionsExist, writeObjectPerms } from './object-perms.js';
+import { objectPermissionsRoutes } from './object-permissions-routes.js';
 import { reaches, rightsOn } from './rules.js';
 
 const VERBS = { create: 'create', update: 'change', delete: 'delete', publish: 'publish or unpublish', restore: 'restore', purge: 'delete for good' } as const;
@@ -57,5 +58,5 @@ export function permissionsFamily(ctx: AppContext): RouteDef[] {
       if (missing.length) ctx.log(`FOLIO_SIGNUP_ROLES names roles that do not exist (yet): ${missing.join(', ')}`);
     });
   }
-  return [];
+  return objectPermissionsRoutes(ctx);
 }

@@ -27,6 +27,7 @@ const STREAM_SCHEMA = resourceSchema(
   {
     file_name: { type: 'string', maxLength: 255, isMeta: false },
     mime_type: { type: 'string', maxLength: 255, isMeta: false },
+    private_url: { type: 'boolean', isMeta: false },
     file_size: { type: 'integer', isMeta: true },
     hash_md5: { type: 'string', maxLength: 32, isMeta: true },
     hash_sha1: { type: 'string', maxLength: 40, isMeta: true },

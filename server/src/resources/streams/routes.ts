@@ -71,6 +71,16 @@ export function streamsRoutes(ctx: AppContext): RouteDef[] {
         sendResource(req, res, resource, { status: 201, headers: { Location: resource.links!.self! } });
       },
     },
+    {
+      method: 'post',
+      path: '/streams/clone/:uuid',
+      guard: 'user',
+      body: 'none',
+      handler: async (req, res) => {
+        const resource = serializeStream(req, await streams.cloneStream(req.auth, String(req.params.uuid)));
+        sendResource(req, res, resource, { status: 201, headers: { Location: resource.links!.self! } });
+      },
+    },
     { method: 'get', path: '/streams', guard: 'anonymous', handler: (req, res) => listStreams(req, res, streams) },
     {
       method: 'get',

@@ -16,7 +16,7 @@ export function serializeStream(reader: Request | ReadContext, s: StreamView): R
   return {
     id: s.uuid,
     type: 'streams',
-    attributes: { file_name: s.file_name, mime_type: s.mime_type },
+    attributes: { file_name: s.file_name, mime_type: s.mime_type, private_url: Boolean(s.private_url) },
     meta: {
       file_size: s.file_size,
       hash_md5: s.hash_md5,

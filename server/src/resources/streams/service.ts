@@ -14,7 +14,7 @@ import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
 import { nowIso } from '../../db/time.js';
-import { ApiError, badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
+import { ApiError, badRequest, conflict, forbidden, notFound, unauthorized } from '../../http/errors.js';
 import { ANONYMOUS, type AuthInfo } from '../../http/request.js';
 import { isUuid, streamFile } from '../../storage/storage.js';
 import { receiveToTemp, UploadAbortedError, UploadTooLargeError, type ReceivedFile } from '../../storage/receive.js';
@@ -59,6 +59,8 @@ export interface PreparedStream {
   mimeType: string;
   width: number | null;
   height: number | null;
+  /** BEdita's `private_url`: the bytes need an authenticated reader. */
+  privateUrl?: boolean;
 }
 
 export interface UploadInput {
@@ -69,6 +71,8 @@ export interface UploadInput {
   contentEncoding?: string;
   /** Content-Length, when sent: refused at once when over the limit. */
   contentLength?: number;
+  /** `?private_url=true`: the bytes need an authenticated reader of the object. */
+  privateUrl?: boolean;
 }
 
 /** What a client may call a file: the last path part, without control characters, at most 255 chars. */
@@ -119,7 +123,7 @@ export class StreamService {
       const fileName = safeFileName(input.fileName);
       const mimeType = await resolveMimeType(declared, received.head, fileName);
       const size = mimeType.startsWith('image/') ? await probeImage(received.tempFile) : null;
-      return { uuid: crypto.randomUUID(), received, fileName, mimeType, width: size?.width ?? null, height: size?.height ?? null };
+      return { uuid: crypto.randomUUID(), received, fileName, mimeType, width: size?.width ?? null, height: size?.height ?? null, privateUrl: input.privateUrl };
     } catch (err) {
       await fsp.rm(received.tempFile, { force: true });
       throw err;
@@ -145,6 +149,7 @@ export class StreamService {
         created: now,
         modified: now,
         created_by: actorId,
+        private_url: Boolean(p.privateUrl),
       })
       .execute();
   }
@@ -206,7 +211,7 @@ export class StreamService {
 
   /** A row of selectStreams as a StreamView (booleans and sizes normalised). */
   toView(row: Omit<StreamView, 'object_deleted'> & { object_deleted: unknown }): StreamView {
-    return { ...row, object_deleted: Boolean(row.object_deleted), file_size: Number(row.file_size) };
+    return { ...row, object_deleted: Boolean(row.object_deleted), file_size: Number(row.file_size), private_url: Boolean(row.private_url) };
   }
 
   async findStream(uuid: string, db: Db = this.db): Promise<StreamView | undefined> {
@@ -218,8 +223,24 @@ export class StreamService {
   /** The stream if `auth` may see it, else 404 (see canRead). */
   async readableStream(auth: AuthInfo, uuid: string): Promise<StreamView> {
     const s = await this.findStream(uuid.toLowerCase());
+    // A private stream asks anonymous clients and application tokens to sign in (401).
+    if (s?.private_url && auth.userId === null) throw unauthorized('This file needs a signed-in reader', 'private_stream');
     if (!s || !(await this.canRead(auth, [s])).has(s.uuid)) throw notFound(`No stream ${uuid}`);
     return s;
+  }
+
+  /**
+   * POST /streams/clone/{uuid} (BEdita's StreamsController::clone): a new, unlinked stream of the
+   * caller's with the same bytes, name, type and privacy as one the caller may read.
+   */
+  async cloneStream(auth: AuthInfo, uuid: string): Promise<StreamView> {
+    const s = await this.readableStream(auth, uuid);
+    const tempFile = this.store.tempPath();
+    if (!(await this.store.copyTo(streamFile(s.uuid), tempFile))) throw notFound(`The file of stream ${uuid} is missing`);
+    const received = { tempFile, size: s.file_size, md5: s.hash_md5, sha1: s.hash_sha1, sha256: s.hash_sha256, head: Buffer.alloc(0) };
+    const p: PreparedStream = { uuid: crypto.randomUUID(), received, fileName: s.file_name, mimeType: s.mime_type, width: s.width, height: s.height, privateUrl: Boolean(s.private_url) };
+    await this.storeWith(p, (trx) => this.insertStream(trx, p, auth.userId, null));
+    return (await this.findStream(p.uuid))!;
   }
 
   /**
@@ -233,6 +254,7 @@ export class StreamService {
     const readable = new Set((await getObjectsByIds(this.ctx, linked, { viewer: auth })).map((r) => r.id));
     const out = new Set<string>();
     for (const s of streams) {
+      if (s.private_url && auth.userId === null) continue;
       const seen = s.object_id === null ? auth.userId !== null && s.created_by === auth.userId : readable.has(s.object_id);
       if (seen) out.add(s.uuid);
     }

@@ -14,6 +14,8 @@ export interface StreamsTable {
   created: string;
   modified: string;
   created_by: number | null;
+  /** The bytes need an authenticated reader of the object (BEdita's `private_url`). */
+  private_url: boolean | number;
 }
 
 export interface MediaTables {

@@ -245,7 +245,8 @@ export class ThumbService {
     const entries: ThumbEntry[] = [];
     for (const id of ids) {
       const stream = streams.get(id)?.[0];
-      if (!stream) {
+      // A private stream's thumbnails are for signed-in readers only.
+      if (!stream || (stream.private_url && auth.userId === null)) {
         entries.push({ id: String(id), uuid: null, ready: false, acceptable: false });
         continue;
       }

@@ -308,7 +308,8 @@ export const USER_LIST_SPEC: ListSpec = {
     created: 'date',
     modified: 'date',
   },
-  special: ['query'],
+  // filter[roles]: users with any of these roles (ids or names), as BEdita clients ask.
+  special: ['query', 'roles'],
   includes: ['roles'],
   defaultSort: 'id',
 };
@@ -337,6 +338,18 @@ export async function listUsers(db: Db, q: ListQuery, scope: UserScope = {}): Pr
   let base = selectUsers(db).where('objects.deleted', '=', false);
   if (scope.ids) base = base.where('users.id', 'in', scope.ids.length ? scope.ids : [-1]);
   if (scope.roleId !== undefined) base = base.where('users.id', 'in', db.selectFrom('roles_users').select('user_id').where('role_id', '=', scope.roleId));
+  const roles = q.special.roles;
+  if (roles) {
+    if (!roles.length) throw badRequest('filter[roles] needs role ids or names', 'invalid_filter');
+    const ids = roles.filter((r) => /^\d{1,15}$/.test(r)).map(Number);
+    const names = roles.filter((r) => !/^\d{1,15}$/.test(r));
+    const members = db
+      .selectFrom('roles_users')
+      .innerJoin('roles', 'roles.id', 'roles_users.role_id')
+      .select('roles_users.user_id')
+      .where((eb) => eb.or([eb('roles.id', 'in', ids.length ? ids : [-1]), eb('roles.name', 'in', names.length ? names : [''])]));
+    base = base.where('users.id', 'in', members);
+  }
   const words = q.special.query?.[0]?.trim();
   if (words) base = base.where(containsText(['users.username', 'users.name', 'users.surname', 'users.email', 'objects.title'], words));
   return listPage(base, q, USER_COLUMNS, 'users.id');

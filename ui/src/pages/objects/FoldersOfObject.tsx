@@ -11,7 +11,8 @@ import { FolderPickerDialog } from '../folders/FolderPickerDialog';
 import { folderPath, useFolderTree, type FolderNode } from '../folders/folder-tree-data';
 
 /** `readOnly`: the user may not change the object (its folders are part of it). */
-export function FoldersOfObject({ object, readOnly = false }: { object: Resource; readOnly?: boolean }) {
+/** `onWritten`: after each placement change (it moves the object's version). */
+export function FoldersOfObject({ object, readOnly = false, onWritten }: { object: Resource; readOnly?: boolean; onWritten?: () => void }) {
   const [version, setVersion] = useState(0);
   const [parents, setParents] = useState<Resource[] | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -29,6 +30,7 @@ export function FoldersOfObject({ object, readOnly = false }: { object: Resource
     setBusy(true);
     try {
       await api.relate(method, `/folders/${folderId}/relationships/children`, [{ type: object.type, id: object.id }]);
+      onWritten?.();
       toast.success(message);
       setVersion((v) => v + 1);
     } catch (e) {

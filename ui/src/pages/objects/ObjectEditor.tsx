@@ -4,7 +4,7 @@
 // saves, and every save or failure says so in a toast. Saves name the version the page loaded
 // (If-Match); when someone else saved in between, a dialog shows what they changed.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { api, ConflictError, type Resource, type SingleResult } from '../../api/client';
+import { api, ConflictError, etagVersion, type Resource, type SingleResult } from '../../api/client';
 import { ConfirmButton } from '../../components/dialog';
 import { ErrorNote, Loading } from '../../components/feedback';
 import { SelectField, STATUS_OPTIONS, StatusBadge, type Values } from '../../components/fields';
@@ -48,6 +48,18 @@ export function ObjectEditor({ type, id }: { type: string; id: string }) {
     setEtag(r.etag);
   };
   const reload = () => setVersion((v) => v + 1);
+  // A relation or folder change made on this page moves the object's version by one: the page
+  // takes the new ETag then, unless more than its own write happened (someone else's save must
+  // still show as a conflict at the next save).
+  const ownWrite = () =>
+    api.get(`/${type}/${id}`).then(
+      (r) =>
+        setEtag((old) => {
+          const [was, now] = [etagVersion(old), etagVersion(r.etag)];
+          return was !== null && now !== null && now - was <= 1 ? r.etag : old;
+        }),
+      () => {},
+    );
 
   const error = schemaError ?? loadError;
   if (error) return <ErrorNote error={error} />;
@@ -67,8 +79,8 @@ export function ObjectEditor({ type, id }: { type: string; id: string }) {
         onReload={reload}
         media={isMediaType(types, type) ? <MediaDetails object={object} included={included} /> : null}
       />
-      <FoldersOfObject object={object} readOnly={!may(rights, 'update', type, object)} />
-      <RelationsPanel object={object} readOnly={!may(rights, 'update', type, object)} />
+      <FoldersOfObject object={object} readOnly={!may(rights, 'update', type, object)} onWritten={ownWrite} />
+      <RelationsPanel object={object} readOnly={!may(rights, 'update', type, object)} onWritten={ownWrite} />
       <ObjectPermsPanel object={object} etag={etag} onSaved={onSaved} />
       <HistoryPanel objectPath={`/${type}/${object.id}`} refresh={object} onRestored={reload} canRestore={may(rights, 'update', type, object)} />
     </section>

@@ -46,8 +46,11 @@ function useRelationLabels(): Map<string, RelationInfo> | null {
 
 const humanize = (name: string) => name.charAt(0).toUpperCase() + name.slice(1).replace(/_/g, ' ');
 
-/** `readOnly`: the user may not change the object (relationship writes are updates of it). */
-export function RelationsPanel({ object, readOnly = false }: { object: Resource; readOnly?: boolean }) {
+/**
+ * `readOnly`: the user may not change the object (relationship writes are updates of it).
+ * `onWritten`: after each relationship write (it moves the object's version).
+ */
+export function RelationsPanel({ object, readOnly = false, onWritten }: { object: Resource; readOnly?: boolean; onWritten?: () => void }) {
   const labels = useRelationLabels();
   const names = Object.keys(object.relationships ?? {}).filter((n) => !NOT_RELATIONS.has(n));
   if (!labels) return null;
@@ -56,13 +59,13 @@ export function RelationsPanel({ object, readOnly = false }: { object: Resource;
       <h2 id="object-relations">Relations</h2>
       {names.length === 0 ? <Empty>This type has no relations.</Empty> : null}
       {names.map((name) => (
-        <Relation key={name} object={object} name={name} readOnly={readOnly} info={labels.get(name) ?? { label: humanize(name), description: null, side: 'right_object_types', relation: name }} />
+        <Relation key={name} object={object} name={name} readOnly={readOnly} onWritten={onWritten} info={labels.get(name) ?? { label: humanize(name), description: null, side: 'right_object_types', relation: name }} />
       ))}
     </section>
   );
 }
 
-function Relation({ object, name, info, readOnly }: { object: Resource; name: string; info: RelationInfo; readOnly: boolean }) {
+function Relation({ object, name, info, readOnly, onWritten }: { object: Resource; name: string; info: RelationInfo; readOnly: boolean; onWritten?: () => void }) {
   const base = `/${object.type}/${object.id}`;
   const list = useList(`${base}/${name}`);
   const [open, setOpen] = useState<boolean | null>(null);
@@ -90,6 +93,7 @@ function Relation({ object, name, info, readOnly }: { object: Resource; name: st
     setBusy(true);
     try {
       await api.relate(method, `${base}/relationships/${name}`, [{ type: target.type, id: target.id }]);
+      onWritten?.();
       toast.success(method === 'POST' ? `“${titleOf(target)}” added to ${info.label}.` : `“${titleOf(target)}” removed from ${info.label}.`);
     } catch (e) {
       toast.error(e, method === 'POST' ? `Not added to ${info.label}` : `Not removed from ${info.label}`);

@@ -1,0 +1,170 @@
+// Translations of objects (BEdita 5's /translations, CONTRACT.md "Translations"): one row per
+// object and language, holding the translated text fields. Writing one is an update of its
+// object: the kernel's `translations` part (rights, history, webhooks, the object's version); its
+// rows go with the object to the trash (hidden while it is there) and for good (purge).
+// Reading one needs reading its object, and for anonymous clients the translation's status `on`.
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { AppContext } from '../../context.js';
+import type { Database } from '../../db/tables.js';
+import { nowIso } from '../../db/time.js';
+import { ApiError, badRequest, notFound } from '../../http/errors.js';
+import { relationshipLinksAt, type Resource } from '../../http/jsonapi.js';
+import type { ReadContext } from '../../http/read-context.js';
+import type { PartHandler } from '../objects/kernel.js';
+import { typeById, type ObjectType } from '../objects/model.js';
+import { visibleWhere, type Viewer } from '../objects/read.js';
+import type { TranslationsTable } from './tables.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
+export type TranslationRow = Selectable<TranslationsTable>;
+
+export const STATUSES = ['on', 'draft', 'off'] as const;
+
+/** A BCP 47 language tag as BEdita accepts it (`it`, `en-GB`, `zh-Hant-TW`), at most 64 characters. */
+const LANG_TAG = /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/;
+
+export function checkLang(value: unknown, field = 'lang'): string {
+  if (typeof value !== 'string' || value.length > 64 || !LANG_TAG.test(value)) throw badRequest(`"${field}" must be a language tag such as "it" or "en-GB"`, 'invalid_data');
+  return value;
+}
+
+export function checkStatus(value: unknown): string {
+  if (typeof value !== 'string' || !(STATUSES as readonly string[]).includes(value)) throw badRequest('"status" must be on, draft or off', 'invalid_data');
+  return value;
+}
+
+/**
+ * The fields of `type` a translation may hold: its text attributes (title, description, body)
+ * and text custom properties, less those its `translation_rules` exclude (a field mapped to
+ * `false`, or named in an `exclude` list).
+ */
+export function translatableFields(type: ObjectType): string[] {
+  const fields = ['title', 'description', 'body', ...type.properties.filter((p) => p.type === 'string' || p.type === 'text').map((p) => p.name)];
+  const rules = (type as ObjectType & { translationRules?: unknown }).translationRules;
+  if (!rules || typeof rules !== 'object' || Array.isArray(rules)) return fields;
+  const r = rules as Record<string, unknown>;
+  const excluded = new Set([...Object.entries(r).filter(([, v]) => v === false).map(([k]) => k), ...(Array.isArray(r.exclude) ? r.exclude.map(String) : [])]);
+  return fields.filter((f) => !excluded.has(f));
+}
+
+/** `translated_fields` of a request for an object of `type`: text (or null) per translatable field. */
+export function checkFields(type: ObjectType, value: unknown): Record<string, string | null> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badRequest('"translated_fields" must be an object of field → text', 'invalid_data');
+  const allowed = new Set(translatableFields(type));
+  const out: Record<string, string | null> = {};
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    if (!allowed.has(k)) throw badRequest(`"translated_fields.${k}": objects of type ${type.name} translate only ${[...allowed].join(', ')}`, 'invalid_data');
+    if (v !== null && typeof v !== 'string') throw badRequest(`"translated_fields.${k}" must be text or null`, 'invalid_data');
+    if (typeof v === 'string' && v.length > 1_000_000) throw badRequest(`"translated_fields.${k}" is too long`, 'invalid_data');
+    out[k] = v;
+  }
+  return out;
+}
+
+export const parseFields = (text: string): Record<string, unknown> => {
+  try {
+    const v = JSON.parse(text);
+    return v && typeof v === 'object' && !Array.isArray(v) ? v : {};
+  } catch {
+    return {};
+  }
+};
+
+/** What a command does to an object's translations (the translations extension's part). */
+export type TranslationsPart =
+  | { create: { lang: string; status: string; fields: Record<string, string | null> } }
+  | { update: { id: number; status?: string; fields?: Record<string, string | null> } }
+  | { remove: { id: number } };
+
+declare module '../objects/kernel.js' {
+  interface ObjectParts {
+    translations?: TranslationsPart;
+  }
+}
+
+/** A translation of `objectId` by id, in the unit of work (404 when it is another object's). */
+async function ownTranslation(db: Db, objectId: number, id: number): Promise<TranslationRow> {
+  const row = await db.selectFrom('translations').selectAll().where('id', '=', id).where('object_id', '=', objectId).executeTakeFirst();
+  if (!row) throw notFound(`No translation ${id}`);
+  return row;
+}
+
+/**
+ * The translations part of a command (the object is read, version-checked and authorised as an
+ * update by the kernel). Its change record names the language: `{translations: {<lang>: {status,
+ * translated_fields}}}` (null when removed); its result is the translation's id.
+ */
+export const translationsPart: PartHandler<TranslationsPart> = async (w, part) => {
+  const { trx, row, actor } = w;
+  const now = nowIso();
+  if ('create' in part) {
+    const { lang, status, fields } = part.create;
+    const taken = await trx.selectFrom('translations').select('id').where('object_id', '=', row.id).where('lang', '=', lang).executeTakeFirst();
+    if (taken) throw badRequest(`Object ${row.id} already has a translation in "${lang}" (translation ${taken.id})`, 'translation_exists');
+    const created = await trx
+      .insertInto('translations')
+      .values({ object_id: row.id, lang, status, translated_fields: JSON.stringify(fields), created: now, modified: now, created_by: actor.userId, modified_by: actor.userId })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return { changed: { translations: { [lang]: { status, translated_fields: fields } } }, result: Number(created.id) };
+  }
+  if ('update' in part) {
+    const before = await ownTranslation(trx, row.id, part.update.id);
+    const fields = part.update.fields === undefined ? parseFields(before.translated_fields) : { ...parseFields(before.translated_fields), ...part.update.fields };
+    const status = part.update.status ?? before.status;
+    await trx.updateTable('translations').set({ status, translated_fields: JSON.stringify(fields), modified: now, modified_by: actor.userId }).where('id', '=', before.id).execute();
+    return { changed: { translations: { [before.lang]: { status, translated_fields: fields } } }, result: before.id };
+  }
+  const gone = await ownTranslation(trx, row.id, part.remove.id);
+  await trx.deleteFrom('translations').where('id', '=', gone.id).execute();
+  return { changed: { translations: { [gone.lang]: null } }, result: gone.id };
+};
+
+/**
+ * Translations `viewer` may read: of active objects it may read; anonymous clients (and
+ * application tokens) only `on` ones.
+ */
+export function readableTranslations(ctx: AppContext, viewer: Viewer, db: Db = ctx.db) {
+  let q = db
+    .selectFrom('translations')
+    .innerJoin('objects', 'objects.id', 'translations.object_id')
+    .where('objects.deleted', '=', false)
+    .where((eb) => visibleWhere(ctx, viewer, eb) ?? eb.lit(true));
+  if (viewer.userId === null) q = q.where('translations.status', '=', 'on');
+  return q;
+}
+
+/** The translations in `lang` of objects `ids` that `viewer` may read, by object id. */
+export async function translationsIn(ctx: AppContext, viewer: Viewer, ids: number[], lang: string): Promise<Map<number, TranslationRow>> {
+  if (!ids.length) return new Map();
+  const rows = await readableTranslations(ctx, viewer).selectAll('translations').where('translations.object_id', 'in', ids).where('translations.lang', '=', lang).execute();
+  return new Map(rows.map((r) => [Number(r.object_id), r]));
+}
+
+/** Every readable translation of objects `ids` (the legacy `languages`), by object id. */
+export async function translationsOf(ctx: AppContext, viewer: Viewer, ids: number[]): Promise<Map<number, TranslationRow[]>> {
+  const out = new Map<number, TranslationRow[]>();
+  if (!ids.length) return out;
+  const rows = await readableTranslations(ctx, viewer).selectAll('translations').where('translations.object_id', 'in', ids).orderBy('translations.lang').execute();
+  for (const r of rows) out.set(Number(r.object_id), [...(out.get(Number(r.object_id)) ?? []), r]);
+  return out;
+}
+
+export function serializeTranslation(rc: ReadContext, row: TranslationRow): Resource {
+  const path = `/translations/${row.id}`;
+  return {
+    id: String(row.id),
+    type: 'translations',
+    attributes: { object_id: Number(row.object_id), lang: row.lang, status: row.status, translated_fields: parseFields(row.translated_fields) },
+    meta: { created: row.created, modified: row.modified, created_by: row.created_by, modified_by: row.modified_by },
+    links: { self: rc.base + path },
+    relationships: { object: relationshipLinksAt(rc.base, path, 'object') },
+  };
+}
+
+/** The concrete type of an object row (404 when the model no longer has it). */
+export function typeOfRow(ctx: AppContext, objectTypeId: number): ObjectType {
+  const type = typeById(ctx, objectTypeId);
+  if (!type) throw new ApiError(404, 'not_found', 'Unknown object type');
+  return type;
+}
