@@ -195,6 +195,20 @@ describe('terms in the BEdita layout', () => {
     assert.deepEqual((await s.request('GET', `/events/${e3.id}`, { token: admin })).body.data.attributes.date_ranges, []);
   });
 
+  test('/model/schema shows the associations as BEdita does; a history restore brings terms back', async () => {
+    const schema = (await s.request('GET', '/model/schema/events')).body;
+    assert.deepEqual(schema.properties.date_ranges.oneOf, [{ type: 'null' }, { type: 'array', uniqueItems: true, items: { type: 'object' } }]);
+    assert.equal(schema.properties.categories.title, 'Categories');
+    assert.equal((await s.request('GET', '/model/schema/news')).body.properties.tags, undefined);
+    const e = await post('/events', 'events', { title: 'Moved', date_ranges: [{ start_date: '2020-01-01' }], categories: [{ name: 'concerts' }] });
+    assert.equal((await patch('events', e.id, { date_ranges: [{ start_date: '2021-01-01' }], categories: [] })).status, 200);
+    const history = (await s.request('GET', `/events/${e.id}/history`, { token: admin })).body.data;
+    const restored = await s.request('POST', `/events/${e.id}/history/${history[0].id}/restore`, { token: admin });
+    assert.equal(restored.status, 200, restored.text);
+    assert.deepEqual(restored.body.data.attributes.date_ranges, [{ start_date: '2020-01-01T00:00:00+00:00', end_date: null, params: null }]);
+    assert.deepEqual(restored.body.data.attributes.categories, [{ name: 'concerts', label: 'concerts' }]);
+  });
+
   test('filter[categories] and filter[tags] (and the older filter[category], filter[tag])', async () => {
     const a = await post('/documents', 'documents', { title: 'A', categories: [{ name: 'music' }], tags: [{ name: 'jazz' }] });
     const b = await post('/documents', 'documents', { title: 'B', categories: [{ name: 'sport' }, { name: 'music' }], tags: [{ name: 'rock' }] });

@@ -263,11 +263,13 @@ export const TERM_NAME = /^[a-z0-9][a-z0-9_-]{1,50}$/;
 /** Ids of the categories named, each an enabled category of type `typeId` (or a legacy one): 400 naming any other. */
 async function categoryIds(db: Db, names: string[], typeId: number, typeName: string): Promise<number[]> {
   if (!names.length) return [];
-  const rows = await db.selectFrom('categories').select(['id', 'name', 'object_type_id', 'enabled']).where('name', 'in', names).execute();
+  // A legacy write records labels: their slugs name the categories (a history restore sends them).
+  const rows = await db.selectFrom('categories').select(['id', 'name', 'object_type_id', 'enabled']).where('name', 'in', [...names, ...names.map(slugify)]).execute();
   return [
     ...new Set(
       names.map((name) => {
-        const mine = rows.filter((r) => r.name === name && r.enabled && (r.object_type_id === null || Number(r.object_type_id) === typeId));
+        const named = (n: string) => rows.filter((r) => r.name === n && r.enabled && (r.object_type_id === null || Number(r.object_type_id) === typeId));
+        const mine = named(name).length ? named(name) : named(slugify(name));
         const own = mine.find((r) => r.object_type_id !== null) ?? mine[0];
         if (!own) throw badRequest(`categories: "${name}" is not an enabled category of ${typeName}`, 'invalid_data');
         return Number(own.id);
@@ -281,7 +283,10 @@ async function tagIds(db: Db, tags: Array<{ name: string; label: string | null }
   const ids: number[] = [];
   const now = nowIso();
   for (const tag of tags) {
-    const found = await db.selectFrom('tags').select(['id', 'enabled']).where('name', '=', tag.name).executeTakeFirst();
+    const found =
+      (await db.selectFrom('tags').select(['id', 'enabled']).where('name', '=', tag.name).executeTakeFirst()) ??
+      // A legacy write records labels: their slugs name the tags (a history restore sends them).
+      (await db.selectFrom('tags').select(['id', 'enabled']).where('name', '=', slugify(tag.name)).executeTakeFirst());
     if (found) {
       if (found.enabled) ids.push(Number(found.id));
       continue;
