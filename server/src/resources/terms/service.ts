@@ -327,12 +327,28 @@ export const termsPart: PartHandler<TermsInput> = async (w, input) => {
   await saveTerms(w.trx, w.row.id, w.type.id, legacy);
   const changed: Record<string, unknown> = Object.fromEntries(Object.entries(legacy).filter(([, v]) => v !== undefined));
   if (bedita) {
-    if (bedita.categories) await linkTerms(w.trx, 'object_categories', w.row.id, await categoryIds(w.trx, bedita.categories, w.type.id, w.type.name));
-    if (bedita.tags) await linkTerms(w.trx, 'object_tags', w.row.id, await tagIds(w.trx, bedita.tags));
-    if (bedita.date_ranges) await saveDateRows(w.trx, w.row.id, bedita.date_ranges.map((d) => ({ ...d, days: [] })));
-    if (bedita.categories) changed.categories = bedita.categories;
-    if (bedita.tags) changed.tags = bedita.tags.map((t) => t.name);
-    if (bedita.date_ranges) changed.date_ranges = bedita.date_ranges;
+    // Only what differs is a change (an editor sending back what it read records nothing).
+    const before = (await loadTerms(w.trx, [w.row.id])).get(w.row.id)!;
+    const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+    if (bedita.categories) {
+      const ids = await categoryIds(w.trx, bedita.categories, w.type.id, w.type.name);
+      if (!same([...ids].sort((a, b) => a - b), before.categories.map((c) => c.id).sort((a, b) => a - b))) {
+        await linkTerms(w.trx, 'object_categories', w.row.id, ids);
+        changed.categories = bedita.categories;
+      }
+    }
+    if (bedita.tags) {
+      const ids = await tagIds(w.trx, bedita.tags);
+      const names = (await w.trx.selectFrom('tags').select('name').where('id', 'in', ids.length ? ids : [-1]).execute()).map((t) => t.name).sort();
+      if (!same(names, before.tags.map((t) => t.name).sort())) {
+        await linkTerms(w.trx, 'object_tags', w.row.id, ids);
+        changed.tags = names;
+      }
+    }
+    if (bedita.date_ranges && !same(bedita.date_ranges, before.date_ranges)) {
+      await saveDateRows(w.trx, w.row.id, bedita.date_ranges.map((d) => ({ ...d, days: [] })));
+      changed.date_ranges = bedita.date_ranges;
+    }
   }
   return { changed };
 };
