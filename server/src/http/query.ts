@@ -29,6 +29,8 @@ export interface ListSpec {
   sortable?: string[];
   /** Filters with their own meaning (query, type, parent, roots…), handed over raw. */
   special?: string[];
+  /** Filters with nested values (filter[geo][center]=…), handed over as the query parser left them. */
+  structured?: string[];
   /** Default sort, e.g. 'id' or '-created'. */
   defaultSort?: string;
   /** Names accepted by include=. */
@@ -44,6 +46,8 @@ export interface ListQuery {
   defaultSorted: boolean;
   filters: FieldFilter[];
   special: Record<string, string[]>;
+  /** Values of the `structured` filters, as parsed from the query string. */
+  structured: Record<string, unknown>;
   include: string[];
 }
 
@@ -170,12 +174,18 @@ export function parseListQuery(req: Request | { query: Record<string, unknown> }
   const filters: FieldFilter[] = [];
   const special: Record<string, string[]> = {};
   const specials = new Set(spec.special ?? []);
+  const structuredNames = new Set(spec.structured ?? []);
+  const structured: Record<string, unknown> = {};
   const filterRaw = query.filter;
   if (filterRaw !== undefined) {
     if (typeof filterRaw !== 'object' || filterRaw === null || Array.isArray(filterRaw)) {
       throw badRequest('filter must be given as filter[<field>]=<value>', 'invalid_filter');
     }
     for (const [field, raw] of Object.entries(filterRaw as Record<string, unknown>)) {
+      if (structuredNames.has(field)) {
+        structured[field] = raw;
+        continue;
+      }
       if (specials.has(field)) {
         const v = indexedToArray(raw);
         special[field] = v === '' ? [] : flatValues(v, `filter[${field}]`);
@@ -184,7 +194,7 @@ export function parseListQuery(req: Request | { query: Record<string, unknown> }
       }
       const kind = spec.fields[field];
       if (!kind) {
-        const known = [...Object.keys(spec.fields), ...specials].join(', ');
+        const known = [...Object.keys(spec.fields), ...specials, ...structuredNames].join(', ');
         throw badRequest(`Unknown filter "${field}"; filterable: ${known}`, 'invalid_filter');
       }
       filters.push(...parseFieldFilter(field, raw, kind));
@@ -203,7 +213,7 @@ export function parseListQuery(req: Request | { query: Record<string, unknown> }
     const allowed = new Set(spec.includes ?? []);
     for (const name of include) if (!allowed.has(name)) throw badRequest(`Cannot include "${name}"`, 'invalid_include');
   }
-  return { page, pageSize, offset, sort, defaultSorted, filters, special, include };
+  return { page, pageSize, offset, sort, defaultSorted, filters, special, structured, include };
 }
 
 /**

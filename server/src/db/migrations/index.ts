@@ -19,6 +19,7 @@ import * as m0093 from './0093-private-streams.js';
 import * as m0094 from './0094-translations.js';
 import * as m0095 from './0095-publish-window.js';
 import * as m0100 from './0100-bedita-model.js';
+import * as m0110 from './0110-terms-bedita.js';
 
 /** A migration: forward only, told the dialect for what the engines write differently. */
 export interface FolioMigration {
@@ -44,4 +45,5 @@ export const migrations: Record<string, FolioMigration> = {
   '0094-translations': m0094,
   '0095-publish-window': m0095,
   '0100-bedita-model': m0100,
+  '0110-terms-bedita': m0110,
 };

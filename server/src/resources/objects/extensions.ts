@@ -9,7 +9,7 @@ import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
 import type { Resource } from '../../http/jsonapi.js';
 import type { ObjectType } from './model.js';
-import type { PartHandlers } from './kernel.js';
+import type { ObjectParts, PartHandlers } from './kernel.js';
 import type { Actor } from './pipeline.js';
 import type { ObjectRow } from './rows.js';
 
@@ -63,6 +63,12 @@ export interface ObjectExtension {
   /** In the transaction, after the `objects` row is written (own tables, placement, revocation). */
   afterWrite?(trx: Transaction<Database>, w: PendingWrite, ctx: AppContext): Promise<void>;
   /**
+   * Attributes of a create or update that are this extension's part, not the row's (terms:
+   * `categories`, `tags`, `date_ranges` of associated types): taken out of the attributes before
+   * they are validated, and handed over as parts (400 on a bad value).
+   */
+  attributeParts?(type: ObjectType, attributes: Record<string, unknown>, ctx: AppContext): { attributes: Record<string, unknown>; parts: ObjectParts } | undefined;
+  /**
    * The parts of a command this extension owns (folders: parents and children; media: stream;
    * terms: terms), run by the kernel after the attributes, with the object read and authorised.
    */
@@ -89,6 +95,25 @@ export interface ObjectExtension {
    * Return a condition on the `objects` table (alias `objects`).
    */
   filters?: Record<string, (values: string[], eb: ExpressionBuilder<Database, 'objects'>, ctx: AppContext) => Expression<SqlBool> | Promise<Expression<SqlBool>>>;
+  /**
+   * List filters with nested values (`filter[date_ranges][start_date][gt]=…`, `filter[geo][center]=…`),
+   * given as parsed (400 on a bad one); `order` sorts the list when the request names no sort.
+   * BEdita shows what such a filter computes (a distance) in each object's `meta.extra`.
+   */
+  structuredFilters?: Record<
+    string,
+    (raw: unknown, ctx: AppContext) => {
+      where: Expression<SqlBool>;
+      order?: Expression<unknown>;
+      /** Values the filter computed per listed object (geo: `distance`), shown in its `meta.extra`. */
+      extra?: (ids: number[]) => Promise<Map<number, Record<string, unknown>>>;
+    }
+  >;
+  /**
+   * Further sorts of object lists (`date_ranges_min_start_date`), given the request's structured
+   * filters; `where` narrows the list to the objects the sort applies to.
+   */
+  sorts?: Record<string, (structured: Record<string, unknown>, ctx: AppContext) => { column: Expression<unknown>; where?: Expression<SqlBool> }>;
 }
 
 export function registerObjectExtension(ctx: AppContext, ext: ObjectExtension): void {

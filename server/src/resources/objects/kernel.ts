@@ -173,6 +173,22 @@ async function applyParts(ctx: AppContext, trx: Transaction<Database>, action: '
   return { changed, results, written };
 }
 
+/** The command's changes with the attributes that extensions own moved to their parts. */
+function claimAttributeParts(ctx: AppContext, type: ObjectType, changes: ObjectChanges): ObjectChanges {
+  let attributes: Record<string, unknown> | undefined = changes.attributes;
+  let parts = changes.parts;
+  if (!attributes || typeof attributes !== 'object' || Array.isArray(attributes)) return changes;
+  for (const ext of extensionsOf(ctx, type.name)) {
+    const claimed: ReturnType<NonNullable<ObjectExtension['attributeParts']>> = ext.attributeParts?.(type, attributes, ctx);
+    if (!claimed) continue;
+    attributes = claimed.attributes;
+    const merged: Record<string, unknown> = { ...(parts ?? {}) };
+    for (const [name, value] of Object.entries(claimed.parts)) merged[name] = { ...((merged[name] as object | undefined) ?? {}), ...(value as object) };
+    parts = merged as ObjectParts;
+  }
+  return attributes === changes.attributes ? changes : { ...changes, attributes, parts };
+}
+
 const hasParts = (c: ObjectChanges) => Boolean(c.relations?.length || c.link || Object.values(c.parts ?? {}).some((v) => v !== undefined));
 
 /**
@@ -185,11 +201,12 @@ export async function apply(ctx: AppContext, command: ObjectCommand, trx?: Trans
     case 'create': {
       const type = typeByName(ctx, command.type);
       if (!type || type.isAbstract) throw notFound(`Unknown object type "${command.type}"`, 'unknown_type');
-      const prepared = await validateInput(ctx, 'create', type, actor, command.changes);
+      const changes = claimAttributeParts(ctx, type, command.changes);
+      const prepared = await validateInput(ctx, 'create', type, actor, changes);
       return inTransaction(ctx, trx, async (db) => {
         const others: ObjectChange[] = [];
         const created = await createRow(ctx, db, type, actor, prepared);
-        const parts = hasParts(command.changes) ? await applyParts(ctx, db, 'create', actor, type, created.row, command.changes, others) : undefined;
+        const parts = hasParts(changes) ? await applyParts(ctx, db, 'create', actor, type, created.row, changes, others) : undefined;
         await recordChanges(ctx, db, [changeOf('create', created.row, type.name, actor, { ...created.changed, ...(parts?.changed ?? {}) }), ...others]);
         return { row: created.row, written: parts?.written, results: parts?.results ?? {} };
       });
@@ -199,16 +216,17 @@ export async function apply(ctx: AppContext, command: ObjectCommand, trx?: Trans
       // there): read it first, then everything again inside the unit of work.
       const peek = await requireObject(ctx, command.target.key, { viewer: actor, typeName: command.target.type, trashed: command.target.trashed ?? false, db: trx });
       const type = typeById(ctx, peek.object_type_id)!;
-      const prepared = await validateInput(ctx, 'update', type, actor, command.changes);
+      const changes = claimAttributeParts(ctx, type, command.changes);
+      const prepared = await validateInput(ctx, 'update', type, actor, changes);
       return inTransaction(ctx, trx, async (db) => {
         const before = await loadTarget(ctx, db, { key: peek.id, type: type.name }, actor, command.target.trashed ?? false);
         checkVersion(before, command.expectedVersion);
         await authorizeWrite(ctx, { action: 'update', actor, type, row: before, trx: db });
         const others: ObjectChange[] = [];
         // Parts alone (relations, folders, a stream…) leave the row's attributes as they are.
-        const attributesSent = command.changes.attributes !== undefined || command.changes.own !== undefined || command.changes.meta !== undefined;
+        const attributesSent = changes.attributes !== undefined || changes.own !== undefined || changes.meta !== undefined;
         const updated = attributesSent ? await updateRow(ctx, db, type, actor, before, prepared) : { row: before, changed: {} };
-        const parts = hasParts(command.changes) ? await applyParts(ctx, db, 'update', actor, type, updated.row, command.changes, others) : undefined;
+        const parts = hasParts(changes) ? await applyParts(ctx, db, 'update', actor, type, updated.row, changes, others) : undefined;
         const changed = { ...updated.changed, ...(parts?.changed ?? {}) };
         // A write that changes nothing is no change to record (its `modified` aside).
         await recordChanges(ctx, db, [...(Object.keys(changed).length ? [changeOf('update', updated.row, type.name, actor, changed)] : []), ...others]);

@@ -117,12 +117,15 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
   Object.assign(columns, opts.sorts);
   const extFilters = new Map<string, NonNullable<ObjectExtension['filters']>[string]>();
   for (const ext of ctx.objects.extensions) for (const [name, f] of Object.entries(ext.filters ?? {})) extFilters.set(name, f);
+  const structuredFilters = Object.assign({}, ...ctx.objects.extensions.map((ext) => ext.structuredFilters ?? {})) as NonNullable<ObjectExtension['structuredFilters']>;
+  const extSorts = Object.assign({}, ...ctx.objects.extensions.map((ext) => ext.sorts ?? {})) as NonNullable<ObjectExtension['sorts']>;
   const includes = new Set(types.flatMap((t) => relationNamesOf(ctx, t.name).map((r) => r.name)));
   const q: ListQuery = parseListQuery(rc, {
     fields,
     special: ['type', 'query', 'mine', 'history_editor', ...extFilters.keys()],
+    structured: Object.keys(structuredFilters),
     includes: [...includes],
-    sortable: [...Object.keys(fields), ...Object.keys(opts.sorts ?? {})],
+    sortable: [...Object.keys(fields), ...Object.keys(opts.sorts ?? {}), ...Object.keys(extSorts)],
     defaultSort: opts.defaultSort ?? 'id',
   });
 
@@ -139,6 +142,23 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
   const mine = readerFilters(viewer.userId, q.special, eb);
   if (mine) conditions.push(mine);
   if (opts.extraWhere) conditions.push(opts.extraWhere(eb));
+  let sort = q.sort;
+  const extras: NonNullable<ReturnType<NonNullable<ObjectExtension['structuredFilters']>[string]>['extra']>[] = [];
+  for (const [name, raw] of Object.entries(q.structured)) {
+    const { where, order, extra } = structuredFilters[name](raw, ctx);
+    conditions.push(where);
+    if (extra) extras.push(extra);
+    if (order && q.defaultSorted) {
+      columns[`filter:${name}`] = order;
+      sort = [{ field: `filter:${name}`, desc: false }];
+    }
+  }
+  for (const s of q.sort) {
+    if (!extSorts[s.field] || columns[s.field]) continue;
+    const { column, where } = extSorts[s.field](q.structured, ctx);
+    columns[s.field] = column;
+    if (where) conditions.push(where);
+  }
 
   const search = ctx.dialect.search;
   const searchText = q.special.query ? search.expression(q.special.query[0]) : undefined;
@@ -178,7 +198,7 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
       .innerJoin(matchRanks(searchText!).as('search'), (join) => join.onRef(sql.ref('search.search_id') as never, '=', 'objects.id' as never))
       .orderBy(sql.ref('search.search_rank'), 'asc')
       .orderBy('objects.id', 'asc');
-  } else idsQuery = applySort(idsQuery, q.sort, columns, 'objects.id');
+  } else idsQuery = applySort(idsQuery, sort, columns, 'objects.id');
   const pageQuery = idsQuery.limit(q.pageSize).offset(q.offset).compile();
   const pageIds =
     count === 0 ? [] : await cachedRead(ctx, pageQuery, async () => (await ctx.db.executeQuery(pageQuery)).rows.map((r) => Number(r.id)));
@@ -186,6 +206,13 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
   const rows = pageIds.map((id) => byId.get(id)).filter((r): r is ObjectRow => r !== undefined);
 
   const { data, included } = await serializeObjects(rc, ctx, rows, { include: q.include });
+  for (const extra of extras) {
+    const values = await extra(pageIds);
+    for (const d of data) {
+      const v = values.get(Number(d.id));
+      if (v) d.meta = { ...d.meta, extra: { ...((d.meta?.extra as object | undefined) ?? {}), ...v } };
+    }
+  }
   const shown = opts.types && opts.types.length === 1 ? opts.types : [...new Set(data.map((d) => d.type))];
   return {
     data,

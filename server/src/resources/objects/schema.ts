@@ -6,7 +6,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { AppContext } from '../../context.js';
 import { ApiError, badRequest } from '../../http/errors.js';
-import { visibleProperties, type ObjectType } from './model.js';
+import { hasAssociation, visibleProperties, type ObjectType } from './model.js';
 
 const require = createRequire(import.meta.url);
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -78,6 +78,11 @@ export function objectTypeSchema(type: ObjectType): ResourceSchema {
   };
   for (const p of visibleProperties(type)) {
     properties[p.name] = { ...nullableFragment(p.params), ...(p.description ? { description: p.description } : {}), isMeta: false };
+  }
+  // Associations shown as properties, as BEdita's ObjectType::associationProperties (the terms
+  // extension takes them out of a write before this schema checks it).
+  for (const [association, name] of [['Tags', 'tags'], ['Categories', 'categories'], ['DateRanges', 'date_ranges']] as const) {
+    if (hasAssociation(type, association)) properties[name] = { oneOf: [{ type: 'null' }, { type: 'array', uniqueItems: true, items: { type: 'object' } }], title: association, isMeta: false };
   }
   // Hidden core properties are left out too: not served, not accepted, not shown.
   for (const name of type.hidden) delete properties[name];

@@ -1,23 +1,39 @@
-// Terms of objects (categories, tags, geo tags, date items; written through the legacy layout).
-// Shows them in the JSON API: `meta.categories`, `meta.tags`,
-// `meta.geo_tags` and `meta.date_items` (read-only there; written through the legacy layout),
-// and lets object lists filter by them: `filter[tag]=<names>`, `filter[category]=<names>`.
+// Terms of objects (categories, tags, geo tags, date items) in the JSON API. One store, two layouts:
+//  - BEdita's: `attributes.categories`, `attributes.tags` ([{name, label}]) and
+//    `attributes.date_ranges` ([{start_date, end_date, params}]) on types associated with them
+//    (associations.ts), written by POST/PATCH and /operations (attributes.ts → the `terms` part);
+//  - Folio's older one: `meta.categories`, `meta.tags`, `meta.geo_tags`, `meta.date_items`
+//    (read-only there; the legacy layout writes them).
+// List filters: `filter[categories]`, `filter[tags]` (BEdita's names; `filter[category]`,
+// `filter[tag]` as before), `filter[date_ranges][…]`, `filter[geo][center|radius]`, and the sorts
+// `date_ranges_{min,max}_{start,end}_date` (list-filters.ts).
 import type { AppContext } from '../../context.js';
 import type { ObjectExtension } from '../objects/extensions.js';
+import { typeByName } from '../objects/model.js';
+import { typeHasAssociation } from './associations.js';
+import { claimTermAttributes } from './attributes.js';
+import { dateRangeFilter, dateRangeSorts, geoFilter, termFilter } from './list-filters.js';
 import { loadTerms, termsPart } from './service.js';
 
 export function termsExtension(_ctx: AppContext): ObjectExtension {
   return {
-    name: 'legacy-terms',
+    name: 'terms',
     types: ['objects'],
     parts: { terms: termsPart },
-    async decorate(_req, ctx, items) {
+    attributeParts: (type, attributes, ctx) => claimTermAttributes(ctx, type, attributes),
+    async decorate(_rc, ctx, items) {
       const terms = await loadTerms(ctx.db, items.map((i) => i.id));
       for (const item of items) {
         const t = terms.get(item.id)!;
+        const categories = t.categories.map(({ name, label }) => ({ name, label }));
+        const type = typeByName(ctx, item.type);
+        const attributes = item.resource.attributes ?? (item.resource.attributes = {});
+        if (type && typeHasAssociation(ctx, type, 'Categories')) attributes.categories = categories;
+        if (type && typeHasAssociation(ctx, type, 'Tags')) attributes.tags = t.tags;
+        if (type && typeHasAssociation(ctx, type, 'DateRanges')) attributes.date_ranges = t.date_ranges;
         item.resource.meta = {
           ...(item.resource.meta ?? {}),
-          categories: t.categories.map(({ name, label }) => ({ name, label })),
+          categories,
           tags: t.tags,
           geo_tags: t.geo_tags,
           date_items: t.date_items,
@@ -26,15 +42,14 @@ export function termsExtension(_ctx: AppContext): ObjectExtension {
     },
     filters: {
       /** Objects with any of the tags named (by name, the slug of the label). */
-      tag: (values, eb) =>
-        eb('objects.id', 'in', eb.selectFrom('object_tags').innerJoin('tags', 'tags.id', 'object_tags.tag_id').select('object_tags.object_id').where('tags.name', 'in', values.length ? values : [''])),
+      tag: (values, eb) => termFilter('tags', values, eb),
       /** Objects in any of the categories named. */
-      category: (values, eb) =>
-        eb(
-          'objects.id',
-          'in',
-          eb.selectFrom('object_categories').innerJoin('categories', 'categories.id', 'object_categories.category_id').select('object_categories.object_id').where('categories.name', 'in', values.length ? values : ['']),
-        ),
+      category: (values, eb) => termFilter('categories', values, eb),
+      /** BEdita's names for the same filters. */
+      tags: (values, eb) => termFilter('tags', values, eb),
+      categories: (values, eb) => termFilter('categories', values, eb),
     },
+    structuredFilters: { date_ranges: dateRangeFilter, geo: geoFilter },
+    sorts: dateRangeSorts,
   };
 }

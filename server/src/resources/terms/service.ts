@@ -1,7 +1,7 @@
 // Categories, tags, geo tags and date items of objects: read in batches (one query per kind for
 // a whole page of objects) and replaced as a whole on a legacy write. Unknown category and tag
 // names are created on first use.
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { preparedList } from '../../db/prepared.js';
 import type { Database } from '../../db/tables.js';
 import { nowIso, toIso } from '../../db/time.js';
@@ -33,14 +33,22 @@ export interface DateItem {
   days: number[];
 }
 
+/** A date range of the BEdita layout: the same row as a legacy date item. */
+export interface DateRange {
+  start_date: string | null;
+  end_date: string | null;
+  params: unknown;
+}
+
 export interface ObjectTerms {
   categories: Array<Term & { area_id: number | null }>;
   tags: Array<{ label: string; name: string }>;
   geo_tags: GeoTag[];
   date_items: DateItem[];
+  date_ranges: DateRange[];
 }
 
-export const emptyTerms = (): ObjectTerms => ({ categories: [], tags: [], geo_tags: [], date_items: [] });
+export const emptyTerms = (): ObjectTerms => ({ categories: [], tags: [], geo_tags: [], date_items: [], date_ranges: [] });
 
 function group<T>(rows: T[], key: (r: T) => number): Map<number, T[]> {
   const out = new Map<number, T[]>();
@@ -87,6 +95,7 @@ export async function loadTerms(db: Db, ids: number[], areaId: number | null = n
           .innerJoin('categories', 'categories.id', 'object_categories.category_id')
           .select(['object_categories.object_id', 'categories.id', 'categories.name', 'categories.label'])
           .where('object_categories.object_id', 'in', ids)
+          .where('categories.enabled', '=', true)
           .orderBy('categories.name')
           .execute()
       : none,
@@ -96,6 +105,7 @@ export async function loadTerms(db: Db, ids: number[], areaId: number | null = n
           .innerJoin('tags', 'tags.id', 'object_tags.tag_id')
           .select(['object_tags.object_id', 'tags.name', 'tags.label'])
           .where('object_tags.object_id', 'in', ids)
+          .where('tags.enabled', '=', true)
           .orderBy('tags.name')
           .execute()
       : none,
@@ -122,16 +132,28 @@ export async function loadTerms(db: Db, ids: number[], areaId: number | null = n
   }
   for (const [id, rows] of group(dates, (r) => r.object_id)) {
     out.get(id)!.date_items = rows.map((r) => ({ start_date: r.start_date, end_date: r.end_date, days: parseJson<number[]>(r.days, []) }));
+    out.get(id)!.date_ranges = rows.map((r) => ({ start_date: r.start_date, end_date: r.end_date, params: parseJson<unknown>(r.params, null) }));
   }
   return out;
 }
 
-/** What a legacy write may say about terms; undefined = leave as is. */
+/** What a write may say about terms; undefined = leave as is. */
 export interface TermsInput {
+  /** Legacy labels (a category or tag unknown by its slug is created). */
   categories?: string[];
   tags?: string[];
   geo_tags?: Array<{ title: string | null; address: string | null; latitude: number | null; longitude: number | null; gmaps_lookats: unknown }>;
   date_items?: DateItem[];
+  /** The BEdita layout's attributes (JSON API): see attributes.ts. */
+  bedita?: BeditaTerms;
+}
+
+export interface BeditaTerms {
+  /** Names of existing, enabled categories of the object's type (or legacy ones); others give 400. */
+  categories?: string[];
+  /** Tags by name; an unknown one is created with its label (else its name humanised). */
+  tags?: Array<{ name: string; label: string | null }>;
+  date_ranges?: DateRange[];
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -206,20 +228,86 @@ export function parseTermsInput(data: Record<string, unknown>): TermsInput {
   return out;
 }
 
-async function termIds(db: Db, table: 'categories' | 'tags', labels: string[]): Promise<number[]> {
+/** Ids of legacy labels: a category of the object's type first, else a type-less one; unknown ones are created type-less. */
+async function termIds(db: Db, table: 'categories' | 'tags', labels: string[], typeId: number): Promise<number[]> {
   const ids: number[] = [];
   const now = nowIso();
   for (const label of labels) {
     const name = slugify(label) || label.toLowerCase();
-    const found = await db.selectFrom(table).select('id').where('name', '=', name).executeTakeFirst();
+    let find = db.selectFrom(table).select('id').where('name', '=', name);
+    if (table === 'categories') {
+      find = db
+        .selectFrom('categories')
+        .select('id')
+        .where('name', '=', name)
+        .where((eb) => eb.or([eb('object_type_id', '=', typeId), eb('object_type_id', 'is', null)]))
+        .orderBy(sql`case when object_type_id is null then 1 else 0 end`);
+    }
+    const found = await find.executeTakeFirst();
     if (found) {
-      ids.push(found.id);
+      ids.push(Number(found.id));
       continue;
     }
-    const row = await db.insertInto(table).values({ name, label, created: now }).returning('id').executeTakeFirstOrThrow();
+    const row = await db.insertInto(table).values({ name, label, created: now, modified: now }).returning('id').executeTakeFirstOrThrow();
     ids.push(Number(row.id));
   }
   return [...new Set(ids)];
+}
+
+/** "my_tag" → "My Tag", as BEdita labels a tag created by name only (Inflector::humanize). */
+const humanize = (name: string) => name.replace(/[_-]+/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase());
+
+/** BEdita's rule for category and tag names (Validation::CATEGORY_NAME_REGEX). */
+export const TERM_NAME = /^[a-z0-9][a-z0-9_-]{1,50}$/;
+
+/** Ids of the categories named, each an enabled category of type `typeId` (or a legacy one): 400 naming any other. */
+async function categoryIds(db: Db, names: string[], typeId: number, typeName: string): Promise<number[]> {
+  if (!names.length) return [];
+  // A legacy write records labels: their slugs name the categories (a history restore sends them).
+  const rows = await db.selectFrom('categories').select(['id', 'name', 'object_type_id', 'enabled']).where('name', 'in', [...names, ...names.map(slugify)]).execute();
+  return [
+    ...new Set(
+      names.map((name) => {
+        const named = (n: string) => rows.filter((r) => r.name === n && r.enabled && (r.object_type_id === null || Number(r.object_type_id) === typeId));
+        const mine = named(name).length ? named(name) : named(slugify(name));
+        const own = mine.find((r) => r.object_type_id !== null) ?? mine[0];
+        if (!own) throw badRequest(`categories: "${name}" is not an enabled category of ${typeName}`, 'invalid_data');
+        return Number(own.id);
+      }),
+    ),
+  ];
+}
+
+/** Ids of the tags named; unknown ones are created, disabled ones left out (as BEdita's CategoriesBehavior). */
+async function tagIds(db: Db, tags: Array<{ name: string; label: string | null }>): Promise<number[]> {
+  const ids: number[] = [];
+  const now = nowIso();
+  for (const tag of tags) {
+    const found =
+      (await db.selectFrom('tags').select(['id', 'enabled']).where('name', '=', tag.name).executeTakeFirst()) ??
+      // A legacy write records labels: their slugs name the tags (a history restore sends them).
+      (await db.selectFrom('tags').select(['id', 'enabled']).where('name', '=', slugify(tag.name)).executeTakeFirst());
+    if (found) {
+      if (found.enabled) ids.push(Number(found.id));
+      continue;
+    }
+    if (!TERM_NAME.test(tag.name)) throw badRequest(`tags: "${tag.name}" is not a valid name (lower case letters, digits, - and _, 2 to 51 characters)`, 'invalid_data');
+    const label = tag.label ?? humanize(tag.name);
+    const row = await db
+      .insertInto('tags')
+      .values({ name: tag.name, label, labels: JSON.stringify({ default: label }), created: now, modified: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    ids.push(Number(row.id));
+  }
+  return [...new Set(ids)];
+}
+
+async function linkTerms(db: Db, table: 'object_categories' | 'object_tags', objectId: number, ids: number[]): Promise<void> {
+  await db.deleteFrom(table).where('object_id', '=', objectId).execute();
+  if (!ids.length) return;
+  if (table === 'object_categories') await db.insertInto(table).values(ids.map((category_id) => ({ object_id: objectId, category_id }))).execute();
+  else await db.insertInto(table).values(ids.map((tag_id) => ({ object_id: objectId, tag_id }))).execute();
 }
 
 /** Replace the kinds of terms named in `input` for one object (inside the caller's transaction). */
@@ -235,21 +323,50 @@ export const namesTerms = (input: TermsInput) => Object.values(input).some((v) =
 
 /** The terms part of a command: the fields named replace the object's (kernel has read and authorised it). */
 export const termsPart: PartHandler<TermsInput> = async (w, input) => {
-  await saveTerms(w.trx, w.row.id, input);
-  return { changed: Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) };
+  const { bedita, ...legacy } = input;
+  await saveTerms(w.trx, w.row.id, w.type.id, legacy);
+  const changed: Record<string, unknown> = Object.fromEntries(Object.entries(legacy).filter(([, v]) => v !== undefined));
+  if (bedita) {
+    // Only what differs is a change (an editor sending back what it read records nothing).
+    const before = (await loadTerms(w.trx, [w.row.id])).get(w.row.id)!;
+    const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+    if (bedita.categories) {
+      const ids = await categoryIds(w.trx, bedita.categories, w.type.id, w.type.name);
+      if (!same([...ids].sort((a, b) => a - b), before.categories.map((c) => c.id).sort((a, b) => a - b))) {
+        await linkTerms(w.trx, 'object_categories', w.row.id, ids);
+        changed.categories = bedita.categories;
+      }
+    }
+    if (bedita.tags) {
+      const ids = await tagIds(w.trx, bedita.tags);
+      const names = (await w.trx.selectFrom('tags').select('name').where('id', 'in', ids.length ? ids : [-1]).execute()).map((t) => t.name).sort();
+      if (!same(names, before.tags.map((t) => t.name).sort())) {
+        await linkTerms(w.trx, 'object_tags', w.row.id, ids);
+        changed.tags = names;
+      }
+    }
+    if (bedita.date_ranges && !same(bedita.date_ranges, before.date_ranges)) {
+      await saveDateRows(w.trx, w.row.id, bedita.date_ranges.map((d) => ({ ...d, days: [] })));
+      changed.date_ranges = bedita.date_ranges;
+    }
+  }
+  return { changed };
 };
 
-async function saveTerms(db: Db, objectId: number, input: TermsInput): Promise<void> {
-  if (input.categories) {
-    const ids = await termIds(db, 'categories', input.categories);
-    await db.deleteFrom('object_categories').where('object_id', '=', objectId).execute();
-    if (ids.length) await db.insertInto('object_categories').values(ids.map((category_id) => ({ object_id: objectId, category_id }))).execute();
+/** Replace an object's date rows (legacy date items and BEdita date ranges are the same rows). */
+async function saveDateRows(db: Db, objectId: number, rows: Array<{ start_date: string | null; end_date: string | null; days: number[]; params?: unknown }>): Promise<void> {
+  await db.deleteFrom('date_items').where('object_id', '=', objectId).execute();
+  for (const d of rows) {
+    await db
+      .insertInto('date_items')
+      .values({ object_id: objectId, start_date: d.start_date, end_date: d.end_date, days: JSON.stringify(d.days), params: d.params === undefined || d.params === null ? null : JSON.stringify(d.params) })
+      .execute();
   }
-  if (input.tags) {
-    const ids = await termIds(db, 'tags', input.tags);
-    await db.deleteFrom('object_tags').where('object_id', '=', objectId).execute();
-    if (ids.length) await db.insertInto('object_tags').values(ids.map((tag_id) => ({ object_id: objectId, tag_id }))).execute();
-  }
+}
+
+async function saveTerms(db: Db, objectId: number, typeId: number, input: Omit<TermsInput, 'bedita'>): Promise<void> {
+  if (input.categories) await linkTerms(db, 'object_categories', objectId, await termIds(db, 'categories', input.categories, typeId));
+  if (input.tags) await linkTerms(db, 'object_tags', objectId, await termIds(db, 'tags', input.tags, typeId));
   if (input.geo_tags) {
     await db.deleteFrom('geo_tags').where('object_id', '=', objectId).execute();
     for (const g of input.geo_tags) {
@@ -259,10 +376,5 @@ async function saveTerms(db: Db, objectId: number, input: TermsInput): Promise<v
         .execute();
     }
   }
-  if (input.date_items) {
-    await db.deleteFrom('date_items').where('object_id', '=', objectId).execute();
-    for (const d of input.date_items) {
-      await db.insertInto('date_items').values({ object_id: objectId, start_date: d.start_date, end_date: d.end_date, days: JSON.stringify(d.days) }).execute();
-    }
-  }
+  if (input.date_items) await saveDateRows(db, objectId, input.date_items);
 }

@@ -1,11 +1,22 @@
-// Tables of terms and upload tokens (migration 0050-legacy).
+// Tables of terms and upload tokens (migrations 0050-legacy, 0110-terms-bedita).
 import type { Generated } from 'kysely';
 
-export interface TermsTable {
+export interface TagsTable {
   id: Generated<number>;
   name: string;
+  /** The plain label (`labels.default`, else the name as written). */
   label: string;
+  /** JSON: language → label. */
+  labels: string | null;
+  enabled: Generated<boolean>;
   created: string;
+  modified: string | null;
+}
+
+export interface CategoriesTable extends TagsTable {
+  /** The object type the category belongs to; null for a legacy (type-less) category. */
+  object_type_id: number | null;
+  parent_id: number | null;
 }
 
 export interface ObjectCategoriesTable {
@@ -34,6 +45,8 @@ export interface DateItemsTable {
   start_date: string | null;
   end_date: string | null;
   days: string | null;
+  /** JSON: BEdita's date range `params`. */
+  params: string | null;
 }
 
 export interface UploadTokensTable {
@@ -51,8 +64,8 @@ export interface UploadTokensTable {
 }
 
 export interface LegacyTables {
-  categories: TermsTable;
-  tags: TermsTable;
+  categories: CategoriesTable;
+  tags: TagsTable;
   object_categories: ObjectCategoriesTable;
   object_tags: ObjectTagsTable;
   geo_tags: GeoTagsTable;

@@ -1,0 +1,197 @@
+// /model/categories and /model/tags (BEdita 5's CategoriesController / TagsController over
+// CategoriesTable / TagsTable): the terms themselves, admins write. A category belongs to an
+// object type (`type`), its name unique within it; tags are global. `label` is `labels.default`.
+// Removing a term takes it off every object (as BEdita's cascade): a model change, like removing a
+// custom property, not an object write.
+import type { Request } from 'express';
+import type { AppContext } from '../../context.js';
+import type { CategoriesTable } from './tables.js';
+import type { Selectable } from 'kysely';
+import { nowIso } from '../../db/time.js';
+import { badRequest, conflict, notFound } from '../../http/errors.js';
+import { byNumericId, crudRoutes, pagedList } from '../../http/crud.js';
+import type { Resource } from '../../http/jsonapi.js';
+import { baseUrl } from '../../http/links.js';
+import { listPage, type ListSpec } from '../../http/query.js';
+import type { RouteDef } from '../../http/router.js';
+import { typeById, typeByName } from '../objects/model.js';
+import { isObject } from './attributes.js';
+import { TERM_NAME } from './service.js';
+
+type Row = Selectable<CategoriesTable>;
+type Kind = 'categories' | 'tags';
+
+function parseLabels(text: string | null, label: string): Record<string, string> {
+  try {
+    const v = text ? JSON.parse(text) : null;
+    if (isObject(v)) return v as Record<string, string>;
+  } catch {
+    // stored before labels existed: the plain label only
+  }
+  return { default: label };
+}
+
+function serialize(ctx: AppContext, kind: Kind, req: Request, row: Row): Resource {
+  const labels = parseLabels(row.labels, row.label);
+  const attributes: Record<string, unknown> = { name: row.name, label: labels.default ?? row.label ?? null, labels };
+  if (kind === 'categories') {
+    // `type` as the contract names it; `object_type_name` as BEdita 5 shows it.
+    attributes.type = attributes.object_type_name = row.object_type_id === null ? null : (typeById(ctx, Number(row.object_type_id))?.name ?? null);
+    attributes.parent_id = row.parent_id === null ? null : Number(row.parent_id);
+  }
+  attributes.enabled = Boolean(row.enabled);
+  return {
+    id: String(row.id),
+    type: kind,
+    attributes,
+    meta: { created: row.created, modified: row.modified ?? row.created },
+    links: { self: `${baseUrl(req)}/model/${kind}/${row.id}` },
+  };
+}
+
+const ALLOWED: Record<Kind, string[]> = {
+  categories: ['name', 'label', 'labels', 'type', 'object_type_name', 'parent_id', 'enabled'],
+  tags: ['name', 'label', 'labels', 'enabled'],
+};
+
+interface TermWrite {
+  name?: string;
+  labels?: Record<string, string>;
+  object_type_id?: number;
+  parent_id?: number | null;
+  enabled?: boolean;
+}
+
+async function validate(ctx: AppContext, kind: Kind, input: Record<string, unknown>, before: Row | null): Promise<TermWrite> {
+  // BEdita's clients name a category's type `object_type_name`.
+  const { object_type_name: typeName, ...attributes } = input;
+  if (typeName !== undefined && attributes.type === undefined) attributes.type = typeName;
+  for (const key of Object.keys(attributes)) if (!ALLOWED[kind].includes(key)) throw badRequest(`Unknown attribute "${key}" of ${kind}`, 'invalid_data');
+  const out: TermWrite = {};
+  if (attributes.name !== undefined || !before) {
+    if (typeof attributes.name !== 'string' || !TERM_NAME.test(attributes.name)) {
+      throw badRequest('name must be lower case letters, digits, - and _ (2 to 51 characters, starting with a letter or digit)', 'invalid_data');
+    }
+    out.name = attributes.name;
+  }
+  if (attributes.labels !== undefined) {
+    const labels = attributes.labels === null ? {} : attributes.labels;
+    if (!isObject(labels) || !Object.values(labels).every((v) => typeof v === 'string' && v.length <= 255)) throw badRequest('labels must map languages to labels', 'invalid_data');
+    out.labels = labels as Record<string, string>;
+  }
+  if (attributes.label !== undefined) {
+    if (attributes.label !== null && (typeof attributes.label !== 'string' || attributes.label.length > 255)) throw badRequest('label must be a string', 'invalid_data');
+    const labels = { ...(out.labels ?? (before ? parseLabels(before.labels, before.label) : {})) };
+    if (attributes.label) labels.default = attributes.label as string;
+    else delete labels.default;
+    out.labels = labels;
+  }
+  if (attributes.enabled !== undefined) {
+    if (typeof attributes.enabled !== 'boolean') throw badRequest('enabled must be true or false', 'invalid_data');
+    out.enabled = attributes.enabled;
+  }
+  if (kind === 'categories') {
+    if (attributes.type !== undefined || !before) {
+      const type = typeof attributes.type === 'string' ? typeByName(ctx, attributes.type) : undefined;
+      if (!type) throw badRequest(`type must name an object type${typeof attributes.type === 'string' ? ` ("${attributes.type}" is none)` : ''}`, 'invalid_data');
+      out.object_type_id = type.id;
+    }
+    if (attributes.parent_id !== undefined && attributes.parent_id !== null) {
+      const id = Number(attributes.parent_id);
+      const parent = Number.isInteger(id) ? await ctx.db.selectFrom('categories').selectAll().where('id', '=', id).executeTakeFirst() : undefined;
+      const typeId = out.object_type_id ?? before?.object_type_id ?? null;
+      if (!parent || Number(parent.object_type_id) !== Number(typeId)) throw badRequest('parent_id must be a category of the same type', 'invalid_data');
+      // No cycle: the new parent must not be the category or below it.
+      for (let p: Row | undefined = parent; p && before; p = p.parent_id === null ? undefined : await ctx.db.selectFrom('categories').selectAll().where('id', '=', Number(p.parent_id)).executeTakeFirst()) {
+        if (Number(p.id) === Number(before.id)) throw badRequest('parent_id cannot be the category itself or one below it', 'invalid_data');
+      }
+      out.parent_id = id;
+    } else if (attributes.parent_id === null) out.parent_id = null;
+  }
+  return out;
+}
+
+async function save(ctx: AppContext, kind: Kind, write: TermWrite, before: Row | null): Promise<number> {
+  const name = write.name ?? before!.name;
+  const typeId = kind === 'categories' ? (write.object_type_id ?? before?.object_type_id ?? null) : null;
+  let clash = ctx.db.selectFrom(kind).select('id').where('name', '=', name);
+  if (kind === 'categories') clash = ctx.db.selectFrom('categories').select('id').where('name', '=', name).where('object_type_id', '=', Number(typeId));
+  if (before) clash = clash.where('id', '<>', Number(before.id));
+  if (await clash.executeTakeFirst()) throw conflict(`A ${kind === 'tags' ? 'tag' : 'category'} named "${name}" exists${kind === 'categories' ? ' for this type' : ''}`, 'name_taken');
+  const labels = write.labels ?? (before ? parseLabels(before.labels, before.label) : { default: name });
+  const values: Record<string, unknown> = { name, labels: JSON.stringify(labels), label: labels.default ?? name, modified: nowIso() };
+  if (write.enabled !== undefined) values.enabled = write.enabled;
+  if (kind === 'categories') {
+    values.object_type_id = typeId;
+    if (write.parent_id !== undefined) values.parent_id = write.parent_id;
+  }
+  try {
+    if (before) {
+      await ctx.db.updateTable(kind).set(values).where('id', '=', Number(before.id)).execute();
+      return Number(before.id);
+    }
+    const row = await ctx.db.insertInto(kind).values({ ...values, created: values.modified } as never).returning('id').executeTakeFirstOrThrow();
+    return Number(row.id);
+  } catch (err) {
+    if (ctx.dialect.errors.isConstraintViolation(err)) throw conflict(`A ${kind === 'tags' ? 'tag' : 'category'} named "${name}" exists`, 'name_taken');
+    throw err;
+  }
+}
+
+const SPECS: Record<Kind, ListSpec> = {
+  categories: { fields: { id: 'integer', name: 'string', enabled: 'boolean', parent_id: 'integer', created: 'date', modified: 'date' }, special: ['type', 'roots'], defaultSort: 'id' },
+  tags: { fields: { id: 'integer', name: 'string', enabled: 'boolean', created: 'date', modified: 'date' }, defaultSort: 'id' },
+};
+
+/** A tag as a row of the categories' shape (no type, no parent). */
+const asRow = (r: object): Row => ({ object_type_id: null, parent_id: null, ...r }) as Row;
+
+function termRoutes(ctx: AppContext, kind: Kind): RouteDef[] {
+  const get = async (id: number): Promise<Row> => {
+    const row = await ctx.db.selectFrom(kind).selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) throw notFound(`No such ${kind === 'tags' ? 'tag' : 'category'}`);
+    return asRow(row);
+  };
+  const columns = Object.fromEntries(Object.keys(SPECS[kind].fields).map((f) => [f, `${kind}.${f}`]));
+  return crudRoutes<Row>({
+    path: `/model/${kind}`,
+    type: kind,
+    // Reads as the rest of the model's (signed-in users); writes for admins.
+    guards: { read: 'user', write: 'admin' },
+    list: pagedList(
+      SPECS[kind],
+      async (q) => {
+        let base = ctx.db.selectFrom(kind).selectAll();
+        if (kind === 'categories') {
+          if (q.special.type) {
+            const ids = q.special.type.map((name) => typeByName(ctx, name)?.id ?? -1);
+            base = ctx.db.selectFrom('categories').selectAll().where('categories.object_type_id', 'in', ids);
+          }
+          if (q.special.roots) base = base.where(('categories.parent_id' as never) as 'id', 'is', null);
+        }
+        const { rows, count } = await listPage(base, q, columns, `${kind}.id`);
+        return { rows: rows.map(asRow), count };
+      },
+      (req, row) => serialize(ctx, kind, req, row),
+    ),
+    find: byNumericId(get),
+    idOf: (row) => Number(row.id),
+    async create(attributes) {
+      const write = await validate(ctx, kind, attributes, null);
+      return { row: await get(await save(ctx, kind, write, null)) };
+    },
+    async update(row, attributes) {
+      const write = await validate(ctx, kind, attributes, row);
+      return get(await save(ctx, kind, write, row));
+    },
+    async remove(row) {
+      await ctx.db.transaction().execute(async (trx) => {
+        if (kind === 'categories') await trx.updateTable('categories').set({ parent_id: null }).where('parent_id', '=', Number(row.id)).execute();
+        await trx.deleteFrom(kind).where('id', '=', Number(row.id)).execute();
+      });
+    },
+    serialize: (req, row) => serialize(ctx, kind, req, row),
+  });
+}
+
+export const vocabularyRoutes = (ctx: AppContext): RouteDef[] => [...termRoutes(ctx, 'categories'), ...termRoutes(ctx, 'tags')];
