@@ -27,10 +27,12 @@ export interface NewObjectRow {
   lang?: string | null;
   extra?: unknown;
   properties?: Record<string, unknown>;
+  publish_start?: string | null;
+  publish_end?: string | null;
 }
 
 type Nullable = string | null;
-type InsertArgs = [number, string, string, Nullable, Nullable, Nullable, Nullable, Nullable, Nullable, Nullable, string, number | null];
+type InsertArgs = [number, string, string, Nullable, Nullable, Nullable, Nullable, Nullable, Nullable, Nullable, string, number | null, Nullable, Nullable];
 
 /** The insert of every object; `ifFree`: nothing happens (no row comes back) when the uname is taken. */
 const objectInsert = (ifFree: boolean) =>
@@ -52,6 +54,8 @@ const objectInsert = (ifFree: boolean) =>
       modified: p(10),
       created_by: p(11),
       modified_by: p(11),
+      publish_start: p(12),
+      publish_end: p(13),
     });
     return (ifFree ? insert.onConflict((oc) => oc.column('uname').doNothing()) : insert).returningAll();
   });
@@ -76,7 +80,7 @@ export async function insertObjectRow(
   const values = [fields.title ?? null, fields.description ?? null, fields.body ?? null, fields.lang ?? null,
     fields.extra === undefined || fields.extra === null ? null : JSON.stringify(fields.extra),
     fields.properties && Object.keys(fields.properties).length ? JSON.stringify(fields.properties) : null,
-    status === 'on' ? now : null, now, actorId] as const;
+    status === 'on' ? now : null, now, actorId, fields.publish_start ?? null, fields.publish_end ?? null] as const;
   // Most creates get the first name they try: one statement, no look-up before it (a round trip
   // saved per create on PostgreSQL). A taken one falls back to the look-up of uniqueUname.
   const guess = firstUnameGuess(unameHints, fields.uname ?? fields.title);

@@ -106,6 +106,7 @@ export async function createRow(ctx: AppContext, db: Transaction<Database>, type
       body: core.body as string | null | undefined,
       lang: core.lang as string | null | undefined,
       extra: core.extra,
+      ...publishWindow(core, null),
       properties: withoutNulls(props),
     },
     actor.userId,
@@ -118,6 +119,29 @@ export async function createRow(ctx: AppContext, db: Transaction<Database>, type
   w.changed = { ...withoutNulls(attributes), status: row.status, uname: row.uname, ...(locked ? { locked: true } : {}) };
   await runHooks(ctx, db, w, 'afterWrite');
   return { row, changed: w.changed };
+}
+
+/**
+ * The publication window a write asks for, as stored: UTC instants (`toISOString`), so they compare
+ * as text in SQL; an end not after its start (the row's bound where the write leaves one) is 400.
+ */
+function publishWindow(core: Record<string, unknown>, before: ObjectRow | null): { publish_start?: string | null; publish_end?: string | null } {
+  const out: { publish_start?: string | null; publish_end?: string | null } = {};
+  for (const k of ['publish_start', 'publish_end'] as const) {
+    const v = core[k];
+    if (v === undefined) continue;
+    if (v === null || v === '') {
+      out[k] = null;
+      continue;
+    }
+    const t = typeof v === 'string' ? Date.parse(v) : NaN;
+    if (Number.isNaN(t)) throw badRequest(`"${k}" must be a date-time (ISO 8601) or null`, 'invalid_data');
+    out[k] = new Date(t).toISOString();
+  }
+  const start = out.publish_start !== undefined ? out.publish_start : (before?.publish_start ?? null);
+  const end = out.publish_end !== undefined ? out.publish_end : (before?.publish_end ?? null);
+  if (start && end && end <= start) throw badRequest('"publish_end" must come after "publish_start"', 'invalid_data');
+  return out;
 }
 
 /** Changed values between two JSON texts of custom properties, as field → new value. */
@@ -160,6 +184,10 @@ export async function updateRow(
   if (core.uname !== undefined && core.uname !== before.uname) {
     if (lockedNow) throw forbidden('The object is locked: its uname cannot change', 'object_locked');
     set.uname = changed.uname = await uniqueUname(db, ctx.unameHints, core.uname as string, type.singular, id);
+  }
+  const window = publishWindow(core, before);
+  for (const k of ['publish_start', 'publish_end'] as const) {
+    if (window[k] !== undefined && window[k] !== before[k]) set[k] = changed[k] = window[k];
   }
   for (const k of ['title', 'description', 'body', 'lang'] as const) {
     if (core[k] !== undefined && core[k] !== before[k]) set[k] = changed[k] = core[k];
