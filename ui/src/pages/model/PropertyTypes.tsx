@@ -68,6 +68,7 @@ export function PropertyTypesSection() {
     <section aria-labelledby="property-types-heading">
       <h2 id="property-types-heading">Property types</h2>
       <p className="muted">What a custom property holds. Choice lists offer a fixed set of values, shown as a list to pick from.</p>
+      {types ? <ChoiceListForm others={types} onSaved={() => void reload()} /> : null}
       <ErrorNote error={error} />
       {!types && !error ? <Loading /> : null}
       {types && !types.length ? <Empty>No property types.</Empty> : null}
@@ -129,7 +130,6 @@ export function PropertyTypesSection() {
           </table>
         </div>
       ) : null}
-      {types ? <ChoiceListForm others={types} onSaved={() => void reload()} /> : null}
       {editing ? (
         <EditPropertyTypeDialog
           type={editing}

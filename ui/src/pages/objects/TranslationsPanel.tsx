@@ -58,7 +58,7 @@ function useTranslatableFields(typeName: string, properties: FormProperty[]) {
 /** The server's refusals, said in the editor's words. */
 function plainError(e: unknown, language: string): unknown {
   if (!(e instanceof ApiError) || e.status === 0 || e.status === 412) return e;
-  if (e.code === 'translation_exists') return new ApiError(e.status, e.code, 'Already translated', `This object already has a ${language} translation. Reload the page to edit it.`);
+  if (e.code === 'translation_exists') return new ApiError(e.status, e.code, 'Already translated', `This object already has a translation in ${language}. Reload the page to edit it.`);
   if (e.code === 'not_translatable') return new ApiError(e.status, e.code, 'Not translatable', 'Objects of this type cannot be translated.');
   if (e.status === 403) return new ApiError(e.status, e.code, 'Not allowed', 'Your roles do not let you change this object, so you cannot change its translations either.');
   if (e.status === 404) return new ApiError(e.status, e.code, 'No longer there', 'This object or translation was removed by someone else. Reload the page.');
@@ -198,13 +198,13 @@ function AddLanguageDialog({ taken, onClose, onAdd }: { taken: string[]; onClose
     e.stopPropagation();
     if (!text.trim()) return setProblem('Choose a language or type its tag.');
     if (!isLanguageTag(tag)) return setProblem(`“${text.trim()}” is not a language tag. Use a tag such as it, fr or pt-BR.`);
-    if (takenLower.has(tag.toLowerCase())) return setProblem(`This object already has a ${languageName(tag)} translation. Choose it in the list of languages to edit it.`);
+    if (takenLower.has(tag.toLowerCase())) return setProblem(`This object already has a translation in ${languageName(tag)}. Choose it among the languages above to edit it.`);
     onAdd(tag);
   };
   const valid = text.trim() !== '' && isLanguageTag(tag);
   return (
     <Dialog title="Add a language" onClose={onClose}>
-      <form onSubmit={submit} className="stack" aria-label="Add a language" noValidate>
+      <form onSubmit={submit} className="stack" noValidate>
         <label>
           Language
           <input
