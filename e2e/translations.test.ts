@@ -204,6 +204,11 @@ describe('admin translations and choice lists', () => {
     await page.getByRole('cell', { name: 'colour', exact: true }).waitFor();
 
     await page.goto('/admin/#/model');
+    await page.getByRole('button', { name: 'Edit colour_choice' }).click();
+    const editDialog = page.getByRole('dialog', { name: 'Edit colour_choice' });
+    await editDialog.getByLabel('Choices').fill('red\ngreen\nblue\nyellow');
+    await editDialog.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('cell', { name: 'red, green, blue, yellow' }).waitFor();
     await page.getByRole('button', { name: 'Delete' }).last().click();
     const del = page.getByRole('dialog', { name: 'Delete this property type?' });
     await del.getByRole('button', { name: 'Delete' }).click();
@@ -214,7 +219,7 @@ describe('admin translations and choice lists', () => {
     const edit = page.getByRole('form', { name: 'Edit object' });
     const select = edit.getByRole('combobox', { name: 'Colour' });
     await select.waitFor();
-    assert.deepEqual(await select.locator('option').allInnerTexts(), ['—', 'red', 'green', 'blue']);
+    assert.deepEqual(await select.locator('option').allInnerTexts(), ['—', 'red', 'green', 'blue', 'yellow']);
     await select.selectOption('green');
     await edit.getByRole('button', { name: 'Save changes' }).click();
     await page.getByRole('status').filter({ hasText: 'Changes saved.' }).waitFor();
