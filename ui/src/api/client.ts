@@ -564,3 +564,53 @@ export const history = {
   restore: async (objectPath: string, historyId: string) =>
     toSingle(await call('POST', `${history.path(objectPath)}/${encodeURIComponent(historyId)}/restore`)),
 };
+
+// ---- translations ----
+
+export type TranslationStatus = 'on' | 'draft' | 'off';
+
+export interface TranslationAttributes {
+  object_id: string | number;
+  /** A BCP 47 tag (`it`, `pt-BR`). */
+  lang: string;
+  status: TranslationStatus;
+  /** Field → translated text (null: not translated). */
+  translated_fields: Record<string, string | null>;
+}
+
+/**
+ * Translations of objects (/translations). Each write is an update of its object: it moves the
+ * object's version (ETag) by one, like a relation write.
+ */
+export const translations = {
+  /** Every translation of an object, in any language. */
+  ofObject: async (type: string, id: string) =>
+    (await api.listAll(`/${encodeURIComponent(type)}/${encodeURIComponent(id)}/translations`)) as Resource<TranslationAttributes>[],
+  /** Translations of several objects in one request (one page of a list). */
+  ofObjects: async (ids: string[]) =>
+    ids.length
+      ? ((await api.list('/translations', { 'filter[object_id]': ids.join(','), page_size: 100, sort: 'lang' })).data as Resource<TranslationAttributes>[])
+      : [],
+  create: async (objectId: string, lang: string, status: TranslationStatus, fields: Record<string, string | null>) =>
+    (await api.create('/translations', 'translations', { object_id: objectId, lang, status, translated_fields: fields })) as SingleResult<TranslationAttributes>,
+  /** `fields` are merged field by field into what is stored. */
+  update: async (id: string, changes: { status?: TranslationStatus; translated_fields?: Record<string, string | null> }) =>
+    (await api.update(`/translations/${encodeURIComponent(id)}`, 'translations', id, changes)) as SingleResult<TranslationAttributes>,
+  remove: (id: string) => api.remove(`/translations/${encodeURIComponent(id)}`),
+};
+
+// ---- property types (admins write) ----
+
+export interface PropertyTypeAttributes {
+  name: string;
+  /** A JSON Schema fragment every value must match (a choice list: {type: 'string', enum: […]}). */
+  params: Record<string, unknown> | null;
+}
+
+export const propertyTypes = {
+  path: (id?: string) => (id ? `/model/property_types/${encodeURIComponent(id)}` : '/model/property_types'),
+  list: async () => (await api.listAll(propertyTypes.path())) as Resource<PropertyTypeAttributes>[],
+  create: (attributes: PropertyTypeAttributes) => api.create(propertyTypes.path(), 'property_types', { ...attributes }),
+  update: (id: string, attributes: Partial<PropertyTypeAttributes>) => api.update(propertyTypes.path(id), 'property_types', id, attributes),
+  remove: (id: string) => api.remove(propertyTypes.path(id)),
+};

@@ -2,8 +2,9 @@
 // attribute (isMeta false), chosen by the property's type and format. Values are kept as
 // strings/booleans while editing and converted back by `attributesFromForm`. `body` and custom
 // `text` properties are HTML, edited in the rich-text editor; technical fields (uname, lang,
-// JSON) are marked `advanced`, for the form to put them out of the way.
-import { useEffect, useState } from 'react';
+// JSON) are marked `advanced`, for the form to put them out of the way. A property whose type is a
+// choice list (an `enum`) is a select.
+import { useEffect, useMemo, useState } from 'react';
 import { api, type JsonSchema, type JsonSchemaProperty } from '../api/client';
 import type { Values } from './fields';
 import { RichTextField } from './rich-text/RichTextField';
@@ -99,7 +100,9 @@ export function useSchema(type: string) {
       setSchema(s);
     }, setError);
   }, [type]);
-  return { schema, error, properties: schema ? formProperties(schema, htmlNames) : null };
+  // The same array until the schema changes (panels load what depends on it once).
+  const properties = useMemo(() => (schema ? formProperties(schema, htmlNames) : null), [schema, htmlNames]);
+  return { schema, error, properties };
 }
 
 /** Attribute values as the form edits them. */
@@ -199,6 +202,8 @@ export function SchemaFields({ properties, values, onChange }: { properties: For
           control = (
             <select {...common}>
               <option value="">—</option>
+              {/* A stored value the choice list no longer has stays shown (and kept) until changed. */}
+              {values[p.name] && !p.options.includes(String(values[p.name])) ? <option value={String(values[p.name])}>{String(values[p.name])} (no longer a choice)</option> : null}
               {p.options.map((o) => (
                 <option key={o} value={o}>
                   {o}

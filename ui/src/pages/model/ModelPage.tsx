@@ -1,4 +1,5 @@
-// Object types and their custom properties (/model/object_types, /model/properties).
+// Object types and their custom properties (/model/object_types, /model/properties), and the
+// property types those properties use (/model/property_types).
 import { useState, type FormEvent } from 'react';
 import { api } from '../../api/client';
 import { ConfirmButton } from '../../components/dialog';
@@ -9,8 +10,7 @@ import { Field, SelectField, nullIfEmpty, type Values, FormFooter } from '../../
 import { invalidateObjectTypes, useObjectTypes } from '../../components/model';
 import { href, navigate } from '../../components/route';
 import { useAction, useList } from '../../components/use-list';
-
-const PROPERTY_TYPES = ['string', 'text', 'integer', 'number', 'boolean', 'date', 'datetime', 'json', 'email', 'url'];
+import { PropertyTypesSection, choicesOf, usePropertyTypes } from './PropertyTypes';
 
 export function ModelPage({ route }: { route: string[] }) {
   return route[0] ? <TypeDetail name={route[0]} /> : <TypeList />;
@@ -75,6 +75,7 @@ function TypeList() {
           </table>
         </div>
       ) : null}
+      <PropertyTypesSection />
     </section>
   );
 }
@@ -130,6 +131,11 @@ function Properties({ typeName }: { typeName: string }) {
   const list = useList('/model/properties', { 'filter[object_type_name]': typeName }, 100);
   const [values, setValues] = useState<Values>({ property_type_name: 'string' });
   const { busy, error, run } = useAction();
+  const { types: propertyTypes, error: typesError } = usePropertyTypes();
+  const typeOptions: Array<[string, string]> = (propertyTypes ?? []).map((t) => {
+    const choices = choicesOf(t);
+    return [t.attributes.name, choices ? `${t.attributes.name} (choice list: ${choices.slice(0, 4).join(', ')}${choices.length > 4 ? '…' : ''})` : t.attributes.name];
+  });
   const add = async (e: FormEvent) => {
     e.preventDefault();
     const attributes = {
@@ -194,10 +200,11 @@ function Properties({ typeName }: { typeName: string }) {
         <h3>New property</h3>
         <div className="form-grid">
           <Field label="Property name" name="name" values={values} onChange={setValues} required />
-          <SelectField label="Property type" name="property_type_name" values={values} onChange={setValues} options={PROPERTY_TYPES.map((t) => [t, t])} />
+          <SelectField label="Property type" name="property_type_name" values={values} onChange={setValues} options={typeOptions} />
           <Field label="Property description" name="description" values={values} onChange={setValues} />
           <Field label="Required" name="required" type="checkbox" values={values} onChange={setValues} />
         </div>
+        <ErrorNote error={typesError} />
         <FormFooter error={error} busy={busy} label="Add property" primary={false} />
       </form>
     </section>

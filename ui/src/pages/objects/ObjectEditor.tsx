@@ -1,8 +1,9 @@
 // One object's page: for media, the preview and file facts on top; the form made from the type's
-// schema (rich text for HTML fields, technical fields under "Advanced"); the folders it is filed
-// in; its relations. Unsaved edits are guarded (leaving asks, closing the tab asks), Ctrl/Cmd+S
-// saves, and every save or failure says so in a toast. Saves name the version the page loaded
-// (If-Match); when someone else saved in between, a dialog shows what they changed.
+// schema (rich text for HTML fields, technical fields under "Advanced"); its translations beside
+// the original; the folders it is filed in; its relations. Unsaved edits are guarded (leaving
+// asks, closing the tab asks), Ctrl/Cmd+S saves, and every save or failure says so in a toast.
+// Saves name the version the page loaded (If-Match); when someone else saved in between, a dialog
+// shows what they changed.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { api, ConflictError, etagVersion, type Resource, type SingleResult } from '../../api/client';
 import { ConfirmButton } from '../../components/dialog';
@@ -21,6 +22,7 @@ import { may, useRights } from '../../components/rights';
 import { ObjectPermsPanel } from './ObjectPermsPanel';
 import { FoldersOfObject } from './FoldersOfObject';
 import { RelationsPanel } from './RelationsPanel';
+import { TranslationsPanel } from './TranslationsPanel';
 import { ConflictDialog, describeConflict, type Conflict } from './edit-conflict';
 
 export function ObjectEditor({ type, id }: { type: string; id: string }) {
@@ -48,7 +50,7 @@ export function ObjectEditor({ type, id }: { type: string; id: string }) {
     setEtag(r.etag);
   };
   const reload = () => setVersion((v) => v + 1);
-  // A relation or folder change made on this page moves the object's version by one: the page
+  // A relation, folder or translation change made on this page moves the object's version by one: the page
   // takes the new ETag then, unless more than its own write happened (someone else's save must
   // still show as a conflict at the next save).
   const ownWrite = () =>
@@ -79,6 +81,7 @@ export function ObjectEditor({ type, id }: { type: string; id: string }) {
         onReload={reload}
         media={isMediaType(types, type) ? <MediaDetails object={object} included={included} /> : null}
       />
+      <TranslationsPanel object={object} properties={properties} readOnly={!may(rights, 'update', type, object)} onWritten={ownWrite} />
       <FoldersOfObject object={object} readOnly={!may(rights, 'update', type, object)} onWritten={ownWrite} />
       <RelationsPanel object={object} readOnly={!may(rights, 'update', type, object)} onWritten={ownWrite} />
       <ObjectPermsPanel object={object} etag={etag} onSaved={onSaved} />

@@ -1,8 +1,9 @@
 // Objects: browse by type with search, status filter and sortable columns — all kept in the URL,
 // so reload and Back return to the same list; select several for publish / unpublish / move to
-// a folder / trash; create after asking for a title; edit in ObjectEditor.
+// a folder / trash; create after asking for a title; edit in ObjectEditor. The languages each
+// object is translated into come from one request per page (GET /translations by object ids).
 import { useEffect, useState, type FormEvent } from 'react';
-import { api, type Resource } from '../../api/client';
+import { api, translations, type Resource, type TranslationAttributes } from '../../api/client';
 import { Dialog } from '../../components/dialog';
 import { ErrorNote } from '../../components/feedback';
 import { ListView } from '../../components/list-view';
@@ -18,6 +19,7 @@ import { may, useRights } from '../../components/rights';
 import { BulkBar } from './BulkBar';
 import { ObjectEditor } from './ObjectEditor';
 import { editorTypes, singularOf } from './object-types';
+import { languageName } from './languages';
 
 export function ObjectsPage({ route }: { route: string[] }) {
   const [type, id] = route;
@@ -144,6 +146,7 @@ function ObjectTable({
 }) {
   const key = (o: Resource) => `${o.type}/${o.id}`;
   const all = objects.length > 0 && objects.every((o) => selected.has(key(o)));
+  const languages = usePageLanguages(objects);
   const toggle = (o: Resource) => {
     const next = new Map(selected);
     if (next.has(key(o))) next.delete(key(o));
@@ -161,6 +164,7 @@ function ObjectTable({
             <SortHeader field="title" label="Title" sort={sort} onSort={onSort} />
             <th>Type</th>
             <SortHeader field="status" label="Status" sort={sort} onSort={onSort} />
+            <th>Languages</th>
             <SortHeader field="modified" label="Modified" sort={sort} onSort={onSort} descendingFirst />
           </tr>
         </thead>
@@ -177,6 +181,14 @@ function ObjectTable({
               <td>
                 <StatusBadge status={o.attributes.status} />
               </td>
+              <td className="languages-cell">
+                {(languages.get(o.id) ?? []).map((t) => (
+                  <span key={t.lang} className={`badge ${t.status === 'on' ? 'on' : ''}`} title={`${languageName(t.lang)}: ${t.status === 'on' ? 'published' : t.status}`}>
+                    {t.lang}
+                    <span className="visually-hidden"> ({languageName(t.lang)}, {t.status === 'on' ? 'published' : t.status})</span>
+                  </span>
+                ))}
+              </td>
               <td>{formatDate(o.meta.modified)}</td>
             </tr>
           ))}
@@ -184,6 +196,32 @@ function ObjectTable({
       </table>
     </div>
   );
+}
+
+/** The translations' languages of a page of objects, by object id (one request per page). */
+function usePageLanguages(objects: Resource[]): Map<string, Array<Pick<TranslationAttributes, 'lang' | 'status'>>> {
+  const [byObject, setByObject] = useState(new Map<string, Array<Pick<TranslationAttributes, 'lang' | 'status'>>>());
+  const ids = objects.map((o) => o.id).join(',');
+  useEffect(() => {
+    let live = true;
+    // Languages are a hint beside the list: a failure leaves the column empty.
+    translations.ofObjects(ids ? ids.split(',') : []).then(
+      (all) => {
+        if (!live) return;
+        const map = new Map<string, Array<Pick<TranslationAttributes, 'lang' | 'status'>>>();
+        for (const t of all) {
+          const id = String(t.attributes.object_id);
+          map.set(id, [...(map.get(id) ?? []), { lang: t.attributes.lang, status: t.attributes.status }]);
+        }
+        setByObject(map);
+      },
+      () => live && setByObject(new Map()),
+    );
+    return () => {
+      live = false;
+    };
+  }, [ids]);
+  return byObject;
 }
 
 /** Asks for the title (and the type, when the list shows all) before anything is created. */

@@ -1,0 +1,462 @@
+// An object's translations on its page: the languages it has (with each translation's status),
+// adding a language, and the side-by-side editor — each translatable field's original, read-only,
+// beside its translation (rich text for rich fields). Which fields: the same rule as the server
+// (title, description, body and text custom properties, less what the type's translation_rules
+// exclude; none for a type that is not translatable, and then no panel at all). Each write is an
+// update of the object, so `onWritten` lets the page take the object's new version.
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { api, ApiError, translations, type Resource, type TranslationAttributes, type TranslationStatus } from '../../api/client';
+import { ConfirmButton, Dialog } from '../../components/dialog';
+import { ErrorNote, Loading } from '../../components/feedback';
+import { STATUS_OPTIONS } from '../../components/fields';
+import { Plus, Save, Trash2 } from '../../components/icons';
+import { HtmlPreview } from '../../components/rich-text/HtmlPreview';
+import { RichTextField } from '../../components/rich-text/RichTextField';
+import { fieldLabel, type FormProperty } from '../../components/schema-form';
+import { useToast } from '../../components/toast';
+import { requestLeave, useUnsavedChanges } from '../../components/unsaved';
+import './translations.css';
+import { COMMON_LANGUAGES, isLanguageTag, languageName, normalizeTag } from './languages';
+
+type Translation = Resource<TranslationAttributes>;
+
+const CORE_TEXT = new Set(['title', 'description', 'body']);
+const TEXT_PROPERTY_TYPES = new Set(['string', 'text']);
+
+/** The fields translations of this type hold, in the order the object's form shows them. */
+export function translatableFields(
+  properties: FormProperty[],
+  type: { is_translatable?: unknown; translation_rules?: unknown },
+  textProperties: Set<string>,
+): FormProperty[] {
+  if (type.is_translatable === false) return [];
+  const rules = (type.translation_rules ?? {}) as Record<string, unknown>;
+  return properties.filter((p) => (CORE_TEXT.has(p.name) || textProperties.has(p.name)) && rules[p.name] !== false);
+}
+
+/** What the type allows: its translatable fields, read from the model (null while loading). */
+function useTranslatableFields(typeName: string, properties: FormProperty[]) {
+  const [fields, setFields] = useState<FormProperty[] | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  useEffect(() => {
+    let live = true;
+    const texts = api
+      .listAll('/model/properties', { 'filter[object_type]': typeName }, 10)
+      .then((all) => new Set(all.filter((p) => TEXT_PROPERTY_TYPES.has(String(p.attributes.property_type_name))).map((p) => String(p.attributes.name))))
+      .catch(() => new Set<string>());
+    Promise.all([api.get(`/model/object_types/${encodeURIComponent(typeName)}`), texts]).then(
+      ([t, names]) => live && setFields(translatableFields(properties, t.data.attributes, names)),
+      (e) => live && setError(e),
+    );
+    return () => {
+      live = false;
+    };
+  }, [typeName, properties]);
+  return { fields, error };
+}
+
+/** The server's refusals, said in the editor's words. */
+function plainError(e: unknown, language: string): unknown {
+  if (!(e instanceof ApiError) || e.status === 0 || e.status === 412) return e;
+  if (e.code === 'translation_exists') return new ApiError(e.status, e.code, 'Already translated', `This object already has a translation in ${language}. Reload the page to edit it.`);
+  if (e.code === 'not_translatable') return new ApiError(e.status, e.code, 'Not translatable', 'Objects of this type cannot be translated.');
+  if (e.status === 403) return new ApiError(e.status, e.code, 'Not allowed', 'Your roles do not let you change this object, so you cannot change its translations either.');
+  if (e.status === 404) return new ApiError(e.status, e.code, 'No longer there', 'This object or translation was removed by someone else. Reload the page.');
+  if (e.status === 400) return new ApiError(e.status, e.code, 'Not saved', 'The translation has a field this type does not translate, or a text that is too long. Reload the page and try again.');
+  return e;
+}
+
+export function TranslationsPanel({
+  object,
+  properties,
+  readOnly,
+  onWritten,
+}: {
+  object: Resource;
+  properties: FormProperty[];
+  readOnly: boolean;
+  onWritten: () => void;
+}) {
+  const { fields, error: modelError } = useTranslatableFields(object.type, properties);
+  const [list, setList] = useState<Translation[] | null>(null);
+  const [loadError, setLoadError] = useState<unknown>(null);
+  // The language in the editor, and its translation (none yet for a language just added).
+  const [open, setOpen] = useState<{ lang: string; translation: Translation | null } | null>(null);
+  const [adding, setAdding] = useState(false);
+  const addButton = useRef<HTMLButtonElement>(null);
+  const headingId = useId();
+  // Whether the editor holds unsaved edits (its own guard covers leaving the page).
+  const editorDirty = useRef(false);
+
+  useEffect(() => {
+    translations.ofObject(object.type, object.id).then(setList, setLoadError);
+  }, [object.type, object.id]);
+
+  if (modelError) return <ErrorNote error={modelError} />;
+  if (fields && !fields.length) return null; // a type that is not translatable
+  const have = list ?? [];
+  const pending = open && !open.translation ? open.lang : null;
+  /** Open another language; unsaved edits of the current one are asked about first. */
+  const show = (next: typeof open) => (editorDirty.current ? requestLeave(() => setOpen(next)) : setOpen(next));
+  const onSaved = (t: Translation) => {
+    setList((all) => [...(all ?? []).filter((x) => x.id !== t.id), t].sort((a, b) => a.attributes.lang.localeCompare(b.attributes.lang)));
+    setOpen({ lang: t.attributes.lang, translation: t });
+    onWritten();
+  };
+  const onRemoved = (t: Translation) => {
+    setList((all) => (all ?? []).filter((x) => x.id !== t.id));
+    setOpen(null);
+    onWritten();
+    addButton.current?.focus();
+  };
+
+  return (
+    <section className="panel" aria-labelledby={headingId}>
+      <div className="page-head">
+        <h2 id={headingId}>Translations</h2>
+        <span className="spacer" />
+        {!readOnly && fields ? (
+          <button type="button" ref={addButton} onClick={() => setAdding(true)}>
+            <Plus aria-hidden size={16} /> Add language
+          </button>
+        ) : null}
+      </div>
+      <ErrorNote error={loadError} />
+      {!list || !fields ? (
+        loadError ? null : <Loading what="Loading translations" />
+      ) : (
+        <>
+          {have.length || pending ? (
+            <ul className="chips language-chips" aria-label="Languages">
+              {have.map((t) => (
+                <li key={t.id}>
+                  <button type="button" className="chip-button" aria-pressed={open?.lang === t.attributes.lang} onClick={() => show({ lang: t.attributes.lang, translation: t })}>
+                    {languageName(t.attributes.lang)} <span className="muted">({t.attributes.lang})</span> <span className={`badge ${t.attributes.status}`}>{t.attributes.status}</span>
+                  </button>
+                </li>
+              ))}
+              {pending ? (
+                <li>
+                  <button type="button" className="chip-button" aria-pressed>
+                    {languageName(pending)} <span className="muted">({pending})</span> <span className="badge">not saved</span>
+                  </button>
+                </li>
+              ) : null}
+            </ul>
+          ) : (
+            <p className="muted">Only in its original language. {readOnly ? '' : 'Add a language to translate it.'}</p>
+          )}
+          {have.length && !open ? <p className="muted">Choose a language to see its translation beside the original.</p> : null}
+          {open ? (
+            <TranslationEditor
+              key={open.translation?.id ?? `new-${open.lang}`}
+              object={object}
+              lang={open.lang}
+              translation={open.translation}
+              fields={fields}
+              readOnly={readOnly}
+              onSaved={onSaved}
+              onRemoved={onRemoved}
+              onClose={() => show(null)}
+              onDirty={(d) => (editorDirty.current = d)}
+            />
+          ) : null}
+        </>
+      )}
+      {adding ? (
+        <AddLanguageDialog
+          taken={have.map((t) => t.attributes.lang)}
+          onClose={() => setAdding(false)}
+          onAdd={(lang) => {
+            setAdding(false);
+            show({ lang, translation: null });
+          }}
+        />
+      ) : null}
+    </section>
+  );
+}
+
+function AddLanguageDialog({ taken, onClose, onAdd }: { taken: string[]; onClose: () => void; onAdd: (lang: string) => void }) {
+  const [text, setText] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const listId = useId();
+  const hintId = useId();
+  const errorId = useId();
+  const takenLower = new Set(taken.map((t) => t.toLowerCase()));
+  /** What was typed, as a tag: a tag, a language's name, or "Name (tag)". */
+  const resolve = (raw: string): string => {
+    const s = raw.trim();
+    const byName = COMMON_LANGUAGES.find(([, name]) => name.toLowerCase() === s.toLowerCase());
+    if (byName) return byName[0];
+    const inParens = /\(([^)]+)\)\s*$/.exec(s);
+    return normalizeTag(inParens ? inParens[1] : s);
+  };
+  const tag = resolve(text);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    e.stopPropagation();
+    if (!text.trim()) return setProblem('Choose a language or type its tag.');
+    if (!isLanguageTag(tag)) return setProblem(`“${text.trim()}” is not a language tag. Use a tag such as it, fr or pt-BR.`);
+    if (takenLower.has(tag.toLowerCase())) return setProblem(`This object already has a translation in ${languageName(tag)}. Choose it among the languages above to edit it.`);
+    onAdd(tag);
+  };
+  const valid = text.trim() !== '' && isLanguageTag(tag);
+  return (
+    <Dialog title="Add a language" onClose={onClose}>
+      <form onSubmit={submit} className="stack" noValidate>
+        <label>
+          Language
+          <input
+            value={text}
+            list={listId}
+            onChange={(e) => {
+              setText(e.target.value);
+              setProblem(null);
+            }}
+            aria-invalid={problem ? true : undefined}
+            aria-describedby={problem ? `${errorId} ${hintId}` : hintId}
+            autoComplete="off"
+            placeholder="e.g. it or Italian"
+          />
+        </label>
+        <datalist id={listId}>
+          {COMMON_LANGUAGES.filter(([t]) => !takenLower.has(t.toLowerCase())).map(([t, name]) => (
+            <option key={t} value={t}>
+              {name}
+            </option>
+          ))}
+        </datalist>
+        <span className="hint" id={hintId}>
+          {valid ? `${languageName(tag)} (${tag})` : 'Pick a common language or type any language tag, such as pt-BR or zh-Hant.'}
+        </span>
+        {problem ? (
+          <p className="error" id={errorId} role="alert">
+            {problem}
+          </p>
+        ) : null}
+        <div className="actions">
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="primary">
+            Add language
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+type Draft = { status: TranslationStatus; fields: Record<string, string> };
+
+function draftOf(t: Translation | null, fields: FormProperty[]): Draft {
+  const stored = t?.attributes.translated_fields ?? {};
+  return { status: t?.attributes.status ?? 'draft', fields: Object.fromEntries(fields.map((f) => [f.name, stored[f.name] ?? ''])) };
+}
+
+function TranslationEditor({
+  object,
+  lang,
+  translation,
+  fields,
+  readOnly,
+  onSaved,
+  onRemoved,
+  onClose,
+  onDirty,
+}: {
+  object: Resource;
+  lang: string;
+  translation: Translation | null;
+  fields: FormProperty[];
+  readOnly: boolean;
+  onSaved: (t: Translation) => void;
+  onRemoved: (t: Translation) => void;
+  onClose: () => void;
+  onDirty: (dirty: boolean) => void;
+}) {
+  const [saved, setSaved] = useState<Draft>(() => draftOf(translation, fields));
+  const [draft, setDraft] = useState<Draft>(saved);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const toast = useToast();
+  const form = useRef<HTMLFormElement>(null);
+  const language = languageName(lang);
+  const isNew = !translation;
+  const dirty = isNew ? Object.values(draft.fields).some((v) => v.trim() !== '') : JSON.stringify(draft) !== JSON.stringify(saved);
+  onDirty(dirty);
+  useEffect(() => () => onDirty(false), []); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // A language just added: the cursor goes to its first field.
+  useEffect(() => {
+    if (isNew) form.current?.querySelector<HTMLElement>('.translation-input input, .translation-input textarea, .translation-input [contenteditable="true"]')?.focus();
+  }, [isNew]);
+
+  const save = async (): Promise<boolean> => {
+    setError(null);
+    const changedFields = Object.fromEntries(
+      Object.entries(draft.fields)
+        .filter(([k, v]) => (isNew ? v.trim() !== '' : v !== saved.fields[k]))
+        .map(([k, v]) => [k, v.trim() === '' ? null : v]),
+    );
+    const statusChanged = draft.status !== saved.status;
+    if (isNew && !Object.keys(changedFields).length) {
+      setError(new ApiError(0, 'nothing_to_save', 'Nothing to save', `Write the ${language} text of at least one field first.`));
+      return false;
+    }
+    if (!isNew && !Object.keys(changedFields).length && !statusChanged) {
+      setError(new ApiError(0, 'nothing_to_save', 'Nothing to save', 'No field or status has changed since the last save.'));
+      return false;
+    }
+    setBusy(true);
+    try {
+      const r = isNew
+        ? await translations.create(object.id, lang, draft.status, changedFields)
+        : await translations.update(translation.id, { ...(statusChanged ? { status: draft.status } : {}), ...(Object.keys(changedFields).length ? { translated_fields: changedFields } : {}) });
+      const next = draftOf(r.data, fields);
+      setSaved(next);
+      setDraft(next);
+      toast.success(`${language} translation saved.`);
+      onSaved(r.data);
+      return true;
+    } catch (e) {
+      const plain = plainError(e, language);
+      setError(plain);
+      toast.error(plain, `The ${language} translation was not saved`);
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+  useUnsavedChanges(dirty, save);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    void save();
+  };
+  // Ctrl/Cmd+S inside the translation saves the translation (not the object's form).
+  const onKeyDown = (e: KeyboardEvent) => {
+    if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 's') {
+      e.preventDefault();
+      e.stopPropagation();
+      form.current?.requestSubmit();
+    }
+  };
+  const setField = (name: string, value: string) => setDraft((d) => ({ ...d, fields: { ...d.fields, [name]: value } }));
+
+  return (
+    <form ref={form} className="translation-editor" onSubmit={submit} onKeyDown={onKeyDown} aria-label={`${language} translation`} noValidate>
+      <div className="translation-toolbar">
+        <h3>
+          {language} <span className="muted">({lang})</span>
+        </h3>
+        {isNew ? <span className="badge">new</span> : null}
+        {dirty ? (
+          <span className="badge warn" role="status">
+            Unsaved translation
+          </span>
+        ) : null}
+        <span className="spacer" />
+        <label className="inline-select">
+          Translation status
+          <select value={draft.status} disabled={readOnly} onChange={(e) => setDraft((d) => ({ ...d, status: e.target.value as TranslationStatus }))}>
+            {STATUS_OPTIONS.map(([v, t]) => (
+              <option key={v} value={v}>
+                {t}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <fieldset className="plain" disabled={readOnly}>
+        <legend className="visually-hidden">Fields</legend>
+        <div className="translation-grid">
+          <div className="translation-col-head" aria-hidden>
+            Original
+          </div>
+          <div className="translation-col-head" aria-hidden>
+            {language}
+          </div>
+          {fields.map((f) => (
+            <TranslationRow key={f.name} field={f} original={object.attributes[f.name]} language={language} value={draft.fields[f.name] ?? ''} onChange={(v) => setField(f.name, v)} />
+          ))}
+        </div>
+      </fieldset>
+      <ErrorNote error={error} />
+      <div className="actions">
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
+        {!readOnly && translation ? (
+          <ConfirmButton
+            label="Remove language"
+            icon={<Trash2 aria-hidden size={16} />}
+            title={`Remove the ${language} translation?`}
+            message={<p>The {language} text of every field goes; the original stays as it is. History keeps a record of it.</p>}
+            confirmLabel="Remove translation"
+            action={async () => {
+              try {
+                await translations.remove(translation.id);
+              } catch (e) {
+                throw plainError(e, language);
+              }
+            }}
+            onDone={() => {
+              onDirty(false); // nothing left to guard
+              toast.success(`${language} translation removed.`);
+              onRemoved(translation);
+            }}
+          />
+        ) : null}
+        {!readOnly ? (
+          <button type="submit" className="primary" disabled={busy}>
+            <Save aria-hidden size={16} /> Save translation
+          </button>
+        ) : null}
+      </div>
+    </form>
+  );
+}
+
+function TranslationRow({ field, original, language, value, onChange }: { field: FormProperty; original: unknown; language: string; value: string; onChange: (v: string) => void }) {
+  const label = `${fieldLabel(field.name)} (${language})`;
+  const originalId = useId();
+  const text = original === null || original === undefined ? '' : String(original);
+  return (
+    <>
+      <div className="translation-original">
+        <span className="field-label">{fieldLabel(field.name)}</span>
+        {field.kind === 'html' ? (
+          text ? (
+            <HtmlPreview html={text} className="original-text rich-preview" id={originalId} />
+          ) : (
+            <div className="original-text muted" id={originalId}>
+              (empty)
+            </div>
+          )
+        ) : (
+          <div className="original-text" id={originalId}>
+            {text || <span className="muted">(empty)</span>}
+          </div>
+        )}
+      </div>
+      <div className="translation-input">
+        {field.kind === 'html' ? (
+          <RichTextField label={label} value={value} onChange={onChange} />
+        ) : (
+          <div className="field">
+            <label>
+              {label}
+              {field.kind === 'textarea' ? (
+                <textarea value={value} onChange={(e) => onChange(e.target.value)} aria-describedby={originalId} />
+              ) : (
+                <input value={value} maxLength={field.maxLength} onChange={(e) => onChange(e.target.value)} aria-describedby={originalId} />
+              )}
+            </label>
+          </div>
+        )}
+      </div>
+    </>
+  );
+}
