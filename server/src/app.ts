@@ -30,6 +30,8 @@ import { createObjectsRuntime, whenCommitted } from './resources/objects/pipelin
 import { reloadModel } from './resources/objects/model.js';
 import { ensureInitialAdmin } from './resources/users/service.js';
 import { openStorage } from './storage/open-storage.js';
+import { withPublishEpochs } from './db/publish-epochs.js';
+import { nextPublishBound } from './resources/objects/publish-window.js';
 
 export interface FolioServer {
   app: Express;
@@ -103,14 +105,16 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   }
   // The services every family is given, built once here with their types. The job queue, mail,
   // streams and thumbnails take the context (or part of it), so they are set right after it exists.
+  // Caches also follow publication windows: the version moves when a window bound passes.
+  const dataVersion = withPublishEpochs(database.dataVersion, (after) => nextPublishBound(database.db, after), log);
   const ctx: AppContext = {
     config,
     db: database.db,
     dialect: database.dialect,
-    dataVersion: database.dataVersion,
-    readCache: createReadCache(database.dataVersion),
+    dataVersion,
+    readCache: createReadCache(dataVersion),
     writes: createWriteBatcher(database.db),
-    responseCache: createResponseCache(database.dataVersion),
+    responseCache: createResponseCache(dataVersion),
     jwtSecret: config.jwtSecret ?? (await database.keptJwtSecret()),
     log,
     tasks: createTasks(log),

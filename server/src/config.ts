@@ -72,6 +72,8 @@ export interface Config {
   webhookRetryDelaysMs: number[];
   /** Longest wait for a webhook receiver's answer. */
   webhookTimeoutMs: number;
+  /** How often publication windows are swept for bounds passed (objects.publish / unpublish). */
+  publicationSweepMs: number;
   /** How long an instance holds a claimed job without renewing it: a killed instance's jobs return after it. */
   jobLeaseMs: number;
   /** Longest sleep of the job worker between looks at the queue (jobs of other instances, expired leases). */
@@ -321,6 +323,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     // 9 tries over about 10 h 40 min: 10 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h.
     webhookRetryDelaysMs: [10_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 10_800_000, 21_600_000],
     webhookTimeoutMs: 10_000,
+    publicationSweepMs: 30_000,
     jobLeaseMs: 10_000,
     jobPollMs: 2_000,
     jobShutdownGraceMs: 5_000,

@@ -9,7 +9,7 @@ import type { ReadCache } from './db/read-cache.js';
 import type { WriteBatcher } from './db/write-batch.js';
 import type { ResponseCache } from './http/response-cache.js';
 import type { RouteRecord } from './http/router.js';
-import type { DataVersion } from './db/data-version.js';
+import type { PublishEpochs } from './db/publish-epochs.js';
 import type { TokenCache } from './http/auth.js';
 import type { JobQueue } from './jobs/queue.js';
 import type { Mailer } from './mail/mailer.js';
@@ -47,7 +47,7 @@ export interface AppContext {
   /** Shutdown hooks of families (timers, queues), run by close() before the database closes. */
   onClose: Array<() => Promise<void> | void>;
   /** Changes whenever the data may have changed; caches hold results of one version (db/data-version.ts). */
-  dataVersion: DataVersion;
+  dataVersion: PublishEpochs;
   /** The object pipeline's hooks, guards, observers and open units of work (objects/pipeline.ts). */
   objects: ObjectsRuntime;
   /** The object model (types, properties, relations) as loaded from the database. */

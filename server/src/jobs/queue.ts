@@ -23,6 +23,11 @@ export interface JobHandler<P> {
   isPermanent?(err: unknown): boolean;
   /** The job in log lines. */
   describe(payload: P): string;
+  /**
+   * A job that queues its next run itself (sweeps): one is always pending, so idle() without
+   * kinds leaves it out (name it to wait for it).
+   */
+  recurring?: boolean;
 }
 
 export interface EnqueueOptions {
@@ -40,7 +45,7 @@ export interface JobQueue {
   /** Queue a job (at once, or in `options.trx`). */
   enqueue<P>(kind: string, payload: P, options?: EnqueueOptions): Promise<void>;
   wake(): void;
-  /** Resolves when no job of these kinds (or none at all) is pending, waiting retries included. */
+  /** Resolves when no job of these kinds (or none but recurring ones) is pending, waiting retries included. */
   idle(kinds?: string[]): Promise<void>;
   start(): void;
   /**
@@ -190,12 +195,14 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
     },
     wake: () => loop.wake(),
     async idle(kinds) {
+      const recurring = [...handlers].filter(([, h]) => h.recurring).map(([kind]) => kind);
       for (;;) {
         const row = await db
           .selectFrom('jobs')
           .select((eb) => eb.fn.countAll<number>().as('n'))
           .where('state', '=', 'pending')
           .$if(kinds !== undefined, (q) => q.where('kind', 'in', kinds!))
+          .$if(kinds === undefined && recurring.length > 0, (q) => q.where('kind', 'not in', recurring))
           .executeTakeFirstOrThrow();
         if (Number(row.n) === 0) return;
         loop.wake();

@@ -6,6 +6,8 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../../db/tables.js';
 
 export type ObjectAction = 'create' | 'update' | 'trash' | 'restore' | 'remove';
+/** Events derived from writes and the clock, for webhooks only (never history): see webhooks/publication.ts. */
+export type PublicationAction = 'publish' | 'unpublish';
 
 export interface ObjectChange {
   action: ObjectAction;

@@ -19,6 +19,7 @@
 import type { Expression, ExpressionBuilder, Kysely, SqlBool, Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { prepared } from '../../db/prepared.js';
+import { nowIso } from '../../db/time.js';
 import type { Database } from '../../db/tables.js';
 import { forbidden, notFound, unauthorized } from '../../http/errors.js';
 import type { AuthInfo } from '../../http/request.js';
@@ -53,11 +54,19 @@ export function typeVisible(viewer: Viewer | undefined, typeName: string): boole
   return !viewer || viewer.userId !== null || typeName !== USERS;
 }
 
+/** Whether `row` is inside its publication window at `now` (a null bound is open). */
+export function inPublishWindow(row: Partial<Pick<ObjectRow, 'publish_start' | 'publish_end'>>, now = nowIso()): boolean {
+  return (!row.publish_start || row.publish_start <= now) && (!row.publish_end || row.publish_end > now);
+}
+
+/** Published for readers without `read`: status `on` and inside the publication window at `now`. */
+const published = (row: Pick<ObjectRow, 'status'> & Partial<Pick<ObjectRow, 'publish_start' | 'publish_end'>>, now: string) => row.status === 'on' && inPublishWindow(row, now);
+
 /** The role-permission rule for one row (object permissions: visibleIds). */
 export function canSee(
   ctx: AppContext,
   viewer: Viewer | undefined,
-  row: Pick<ObjectRow, 'status' | 'object_type_id' | 'id' | 'created_by'>,
+  row: Pick<ObjectRow, 'status' | 'object_type_id' | 'id' | 'created_by'> & Partial<Pick<ObjectRow, 'publish_start' | 'publish_end'>>,
   type?: ObjectType,
 ): boolean {
   const t = type ?? typeById(ctx, row.object_type_id);
@@ -66,9 +75,9 @@ export function canSee(
     case 'all':
       return true;
     case 'own':
-      return row.status === 'on' || (row.created_by !== null && row.created_by === viewer!.userId);
+      return published(row, ctx.dataVersion.visibleAt()) || (row.created_by !== null && row.created_by === viewer!.userId);
     case 'on':
-      return row.status === 'on';
+      return published(row, ctx.dataVersion.visibleAt());
     case 'self':
       return row.id === viewer!.userId;
     default:
@@ -88,6 +97,15 @@ async function mayBeRestricted(ctx: AppContext, viewer: Viewer | undefined, db?:
   return restrictionsExist(ctx);
 }
 
+/** `objects` inside their publication window now, as SQL (UTC ISO text compares in order). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function publishWindowWhere(eb: ExpressionBuilder<any, any>, now = nowIso()): Expression<SqlBool>[] {
+  return [
+    eb.or([eb('objects.publish_start', 'is', null), eb('objects.publish_start', '<=', now)]),
+    eb.or([eb('objects.publish_end', 'is', null), eb('objects.publish_end', '>', now)]),
+  ];
+}
+
 /** Both rules as a condition on `objects` (null when the viewer sees everything). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function visibleWhere(ctx: AppContext, viewer: Viewer | undefined, eb: ExpressionBuilder<any, any>): Expression<SqlBool> | null {
@@ -103,8 +121,8 @@ export function visibleWhere(ctx: AppContext, viewer: Viewer | undefined, eb: Ex
     return eb(type, 'not in', types.filter((t) => !ids.includes(t.id)).map((t) => t.id));
   };
   const either: Expression<SqlBool>[] = [];
-  const published = [...by.on, ...by.own];
-  if (published.length) either.push(eb.and([eb('objects.status', '=', 'on'), ofTypes(published) ?? eb.lit(true)]));
+  const publishedTypes = [...by.on, ...by.own];
+  if (publishedTypes.length) either.push(eb.and([eb('objects.status', '=', 'on'), ...publishWindowWhere(eb, ctx.dataVersion.visibleAt()), ofTypes(publishedTypes) ?? eb.lit(true)]));
   if (by.all.length) either.push(ofTypes(by.all) ?? eb.lit(true));
   if (by.own.length) either.push(eb.and([eb(type, 'in', by.own), eb('objects.created_by', '=', viewer.userId)]));
   if (by.self.length) either.push(eb.and([eb(type, 'in', by.self), eb('objects.id', '=', viewer.userId)]));

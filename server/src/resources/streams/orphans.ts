@@ -54,6 +54,7 @@ export function scheduleOrphanSweep(ctx: AppContext): void {
   ctx.jobs.define<Record<string, never>>(STORAGE_SWEEP_JOB, {
     // A storage that cannot be reached: tried again later, then at the next boundary anyway.
     retryDelaysMs: [60_000, 600_000],
+    recurring: true,
     describe: () => `sweep of orphaned files in ${ctx.storage.description}`,
     run: async (_payload, signal) => {
       const { streams, thumbs } = await sweepOrphanedFiles(ctx, Date.now(), signal);

@@ -48,7 +48,8 @@ async function download(req: Request, res: Response, ctx: AppContext) {
   res.setHeader('Content-Type', s.mime_type);
   // Uploaded HTML or SVG must never run as a page of this origin.
   res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
-  res.setHeader('Cache-Control', (await streams.readableByAnyone(req.auth, s)) ? 'public, max-age=3600' : 'private, no-cache');
+  const seconds = await streams.publicSeconds(req.auth, s, 3600);
+  res.setHeader('Cache-Control', seconds === null ? 'private, no-cache' : `public, max-age=${seconds}`);
   // A strong validator from the content hash: the same on every server, stable across restores.
   res.setHeader('ETag', `"${s.hash_sha1}"`);
   await sendStored(req, res, ctx.storage, streamFile(s.uuid), { etag: false });

@@ -49,6 +49,8 @@ export interface StreamView extends StreamRow {
   object_type: string | null;
   object_status: string | null;
   object_deleted: boolean;
+  /** The end of the media object's publication window, if it has one. */
+  object_publish_end: string | null;
 }
 
 /** An upload received and checked, not yet stored: its file is still a temp file. */
@@ -206,7 +208,7 @@ export class StreamService {
       .leftJoin('objects', 'objects.id', 'streams.object_id')
       .leftJoin('object_types', 'object_types.id', 'objects.object_type_id')
       .selectAll('streams')
-      .select(['object_types.name as object_type', 'objects.status as object_status', 'objects.deleted as object_deleted']);
+      .select(['object_types.name as object_type', 'objects.status as object_status', 'objects.deleted as object_deleted', 'objects.publish_end as object_publish_end']);
   }
 
   /** A row of selectStreams as a StreamView (booleans and sizes normalised). */
@@ -265,6 +267,16 @@ export class StreamService {
    * Whether anonymous clients may read `s` too, which `auth` may read: only then may its bytes sit
    * in shared caches (`Cache-Control: public`). Unlinked, trashed, unpublished or restricted: no.
    */
+  /**
+   * How long shared caches may keep bytes anonymous clients read now: `maxSeconds`, or less when
+   * the media object's publication window ends sooner (they must not outlive it); null: private.
+   */
+  async publicSeconds(auth: AuthInfo, s: StreamView, maxSeconds: number): Promise<number | null> {
+    if (!(await this.readableByAnyone(auth, s))) return null;
+    if (!s.object_publish_end) return maxSeconds;
+    return Math.max(0, Math.min(maxSeconds, Math.floor((Date.parse(s.object_publish_end) - Date.now()) / 1000)));
+  }
+
   async readableByAnyone(auth: AuthInfo, s: StreamView): Promise<boolean> {
     // An anonymous request was let through by this very check (readableStream).
     if (auth === ANONYMOUS) return true;

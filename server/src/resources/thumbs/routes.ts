@@ -36,8 +36,9 @@ export function thumbsRoutes(ctx: AppContext): RouteDef[] {
         if (!SERVED_NAME.test(name)) throw notFound('No such thumbnail');
         // Bytes anonymous clients may not read never go to shared caches, nor stay a year in the
         // browser of someone who may lose the right to read them.
-        const isPublic = await streams.readableByAnyone(req.auth, stream);
-        res.setHeader('Cache-Control', isPublic ? 'public, max-age=31536000, immutable' : 'private, no-cache');
+        // A publication window that ends caps how long (no `immutable` then).
+        const seconds = await streams.publicSeconds(req.auth, stream, 31536000);
+        res.setHeader('Cache-Control', seconds === null ? 'private, no-cache' : seconds === 31536000 ? 'public, max-age=31536000, immutable' : `public, max-age=${seconds}`);
         await sendStored(req, res, ctx.storage, thumbFile(stream.uuid, name));
       },
     },

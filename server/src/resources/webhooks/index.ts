@@ -10,6 +10,7 @@ import { isSubtypeOf } from '../objects/model.js';
 import { SYSTEM } from '../objects/kernel.js';
 import { readObjectAs } from '../objects/serialize.js';
 import { createDeliveryQueue, type DeliveryQueue } from './queue.js';
+import { publicationOfChanges, schedulePublicationSweep } from './publication.js';
 import { webhookRoutes } from './routes.js';
 
 export interface WebhookServiceOptions {
@@ -25,7 +26,7 @@ export interface WebhookServiceOptions {
   concurrency?: number;
 }
 
-export interface WebhookService extends Pick<DeliveryQueue, 'sendTest' | 'redeliver' | 'start' | 'stop'> {
+export interface WebhookService extends Pick<DeliveryQueue, 'sendTest' | 'redeliver' | 'start' | 'stop' | 'enqueue' | 'wake'> {
   observer: ObjectObserver;
 }
 
@@ -44,9 +45,15 @@ export function createWebhookService(ctx: AppContext, options: WebhookServiceOpt
   return {
     observer: {
       name: 'webhooks',
-      record: (trx, changes) => queue.enqueue(trx, changes),
+      async record(trx, changes) {
+        // Publication events are derived in the same transaction, whatever webhooks exist: the
+        // states must follow every write (see publication.ts).
+        await queue.enqueue(trx, [...changes, ...(await publicationOfChanges(ctx, trx, changes))]);
+      },
       afterCommit: () => queue.wake(),
     },
+    enqueue: queue.enqueue,
+    wake: queue.wake,
     sendTest: queue.sendTest,
     redeliver: queue.redeliver,
     start: queue.start,
@@ -57,6 +64,7 @@ export function createWebhookService(ctx: AppContext, options: WebhookServiceOpt
 export function webhooksFamily(ctx: AppContext): RouteDef[] {
   const service = createWebhookService(ctx, { readObject: (id, base) => readObjectAs(ctx, id, SYSTEM, base) });
   ctx.objects.observers.push(service.observer);
+  schedulePublicationSweep(ctx, service.enqueue, service.wake);
   ctx.onClose.push(() => service.stop());
   service.start();
   return webhookRoutes(ctx, service);

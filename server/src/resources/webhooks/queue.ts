@@ -12,7 +12,7 @@ import { claimDue, createPruner, nextLook } from '../../jobs/lease.js';
 import { createWorkerLoop } from '../../jobs/worker-loop.js';
 import { nowIso } from '../../db/time.js';
 import type { Resource } from '../../http/jsonapi.js';
-import type { ObjectChange } from '../objects/changes.js';
+import type { ObjectChange, PublicationAction } from '../objects/changes.js';
 import { sendDelivery, type SendResult } from './send.js';
 import { prepared } from '../../db/prepared.js';
 import { parseList, TEST_EVENT, type DeliveryRow } from './service.js';
@@ -38,7 +38,7 @@ export interface QueueOptions {
 
 export interface DeliveryQueue {
   /** Inside the write's transaction: a delivery row per matching enabled webhook and change. */
-  enqueue(trx: Transaction<Database>, changes: ObjectChange[]): Promise<void>;
+  enqueue(trx: Transaction<Database>, changes: Array<Omit<ObjectChange, 'action'> & { action: ObjectChange['action'] | PublicationAction }>): Promise<void>;
   /** Look at the queue now (after a commit that enqueued something). */
   wake(): void;
   /** Send a test event to one webhook now, once, whatever its `enabled` and `events`; answers the delivery as it ended. */
@@ -75,10 +75,10 @@ export function createDeliveryQueue(opts: QueueOptions): DeliveryQueue {
   const inFlight = new Set<AbortController>();
   const attempts = new Set<Promise<void>>();
 
-  const matches = (l: Listener, c: ObjectChange) =>
+  const matches = (l: Listener, c: Pick<ObjectChange, 'typeName'> & { action: string }) =>
     (l.events.includes('*') || l.events.includes(`objects.${c.action}`)) && (!l.types.length || l.types.some((t) => opts.typeCovers(c.typeName, t)));
 
-  async function enqueue(trx: Transaction<Database>, changes: ObjectChange[]): Promise<void> {
+  async function enqueue(trx: Transaction<Database>, changes: Array<Omit<ObjectChange, 'action'> & { action: ObjectChange['action'] | PublicationAction }>): Promise<void> {
     if (!changes.length) return;
     const listeners: Listener[] = (await enabledWebhooks(trx)).map((w) => ({
       id: w.id,

@@ -40,7 +40,15 @@ export interface WebhookDeliveriesTable {
   lease_owner: string | null;
 }
 
+/** Whether anonymous clients could see an object when it was last looked at (publication.ts). */
+export interface PublicationStatesTable {
+  object_id: number;
+  public: boolean | number;
+  changed: string;
+}
+
 export interface WebhookTables {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  publication_states: PublicationStatesTable;
 }

@@ -1,0 +1,74 @@
+// Publication windows and the caches (issue 31): what anonymous clients may see changes not only
+// with writes but when a `publish_start` or `publish_end` passes. The data version every cache
+// checks (data-version.ts) is wrapped here so that it also moves when the next bound passes: a
+// cached answer or count never outlives the window it was read in, with no job and no timer.
+//
+// Reads compare windows with `visibleAt()`, the instant the current *epoch* began, rather than
+// the clock: between two bounds every instant gives the same answer, so compiled queries (and
+// the read cache, keyed by their parameters) stay the same for the whole epoch. An epoch ends
+// at the next bound after its start and at every change of the data (a write may set a bound
+// between the epoch's start and now).
+import type { DataVersion } from './data-version.js';
+
+export interface PublishEpochs extends DataVersion {
+  /** The instant reads compare publication windows with (ISO, UTC): the current epoch's start. */
+  visibleAt(): string;
+}
+
+/** Versions of the wrapped counter stay apart from epoch moves (2^32 epochs of room). */
+const EPOCH = 2 ** 32;
+
+/**
+ * `nextBound(after)`: the earliest `publish_start` or `publish_end` strictly after the ISO instant
+ * `after` (epoch ms), or null when there is none; read after every change of the data.
+ */
+export function withPublishEpochs(inner: DataVersion, nextBound: (after: string) => Promise<number | null>, log: (line: string) => void): PublishEpochs {
+  let epoch = 0;
+  let start = Date.now();
+  let seen = NaN;
+  /** The next bound after `start`: a number, null (none), or undefined while being read. */
+  let bound: number | null | undefined;
+  let reading = 0;
+
+  const read = () => {
+    const mine = ++reading;
+    const from = new Date(start).toISOString();
+    nextBound(from).then(
+      (b) => {
+        if (mine === reading) bound = b;
+      },
+      (err) => log(`publication windows: could not read the next bound: ${(err as Error)?.message ?? err}`),
+    );
+  };
+  /** Starts a new epoch when the data changed or the next bound has passed. */
+  const check = () => {
+    const v = inner.current();
+    const now = Date.now();
+    if (v !== seen) {
+      seen = v;
+      start = now;
+      bound = undefined;
+      read();
+    } else if (typeof bound === 'number' && now >= bound) {
+      epoch++;
+      start = now;
+      bound = undefined;
+      read();
+    }
+    return v;
+  };
+  return {
+    current: () => check() + epoch * EPOCH,
+    refresh() {
+      const r = inner.refresh();
+      return typeof r === 'number' ? (check(), r + epoch * EPOCH) : r.then((x) => (check(), x + epoch * EPOCH));
+    },
+    model: () => inner.model(),
+    bump: () => inner.bump(),
+    visibleAt() {
+      check();
+      // While the next bound is being read, the clock itself (a bound may pass meanwhile).
+      return new Date(bound === undefined ? Date.now() : start).toISOString();
+    },
+  };
+}
