@@ -54,7 +54,7 @@ describe('media objects', () => {
     const included = image.body.included[0];
     assert.equal(included.id, uuid);
     assert.equal(included.type, 'streams');
-    assert.deepEqual(included.attributes, { file_name: 'photo.png', mime_type: 'image/png' });
+    assert.deepEqual(included.attributes, { file_name: 'photo.png', mime_type: 'image/png', private_url: false });
     assert.equal(included.meta.width, 600);
     assert.deepEqual(included.relationships.object.data, { id, type: 'images' });
 

@@ -53,7 +53,7 @@ describe('streams', () => {
     assert.match(d.id, /^[0-9a-f-]{36}$/);
     assert.equal(res.headers.get('location'), `${s.url}/streams/${d.id}`);
     assert.equal(d.type, 'streams');
-    assert.deepEqual(d.attributes, { file_name: 'photo.png', mime_type: 'image/png' });
+    assert.deepEqual(d.attributes, { file_name: 'photo.png', mime_type: 'image/png', private_url: false });
     assert.equal(d.meta.file_size, pngBytes.length);
     assert.equal(d.meta.hash_md5, crypto.createHash('md5').update(pngBytes).digest('hex'));
     assert.equal(d.meta.hash_sha1, crypto.createHash('sha1').update(pngBytes).digest('hex'));

@@ -13,11 +13,26 @@ class StaticProvider implements MigrationProvider {
   }
 }
 
+/**
+ * Processes started together on one new SQLite file race for the migrations (kysely takes no lock
+ * on SQLite: it expects one connection): the loser of a race finds a table or column the winner
+ * made as it tries to make it. Each migration commits on its own, so the loser waits and runs
+ * again, and then finds the winner's ones recorded as done. PostgreSQL takes kysely's migration
+ * lock and never gets here.
+ */
+const RACE = /already exists|duplicate column|SQLITE_BUSY|database is locked|UNIQUE constraint failed: kysely_migration/i;
+
 export async function migrateToLatest(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
   const migrator = new Migrator({ db: dialect.schema.forMigrations(db), provider: new StaticProvider(dialect), allowUnorderedMigrations: true });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) {
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await migrator.migrateToLatest();
+    if (!error) return;
+    const message = String((error as Error).message ?? error);
+    if (dialect.name === 'sqlite' && attempt < 20 && RACE.test(message)) {
+      await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 200));
+      continue;
+    }
     const failed = results?.find((r) => r.status === 'Error');
-    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message ?? error}`);
+    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${message}`);
   }
 }

@@ -3,9 +3,8 @@
 // its publication window's bound passing. `publication_states` keeps, per object, what anonymous
 // clients could see when it was last looked at; an event fires only where that changes, in the
 // same transaction as the new state, so each change fires once whichever instance notices it.
-// Writes are looked at as they are recorded (the webhook observer); bounds by a sweep, a job of
-// the database queue run every `publicationSweepMs` (30 s) by whichever instance claims it (so
-// within a minute of a bound, surviving restarts).
+// Writes are looked at as they are recorded (the webhook observer); bounds by a sweep every
+// `publicationSweepMs` (30 s) on every instance, which writes only when a bound has passed.
 import type { Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
@@ -15,7 +14,6 @@ import { inTransaction } from '../objects/pipeline.js';
 import { inPublishWindow } from '../objects/read.js';
 import { typeById } from '../objects/model.js';
 
-export const PUBLICATION_SWEEP_JOB = 'publication-sweep';
 
 export type PublicationEvent = Omit<ObjectChange, 'action'> & { action: PublicationAction };
 
@@ -65,8 +63,26 @@ export async function publicationOfChanges(ctx: AppContext, trx: Transaction<Dat
   return transitions(ctx, trx, [...new Set(concerned.map((c) => c.id))], { userId: first.userId, applicationId: first.applicationId, base: first.base });
 }
 
-/** One sweep over every object with a window; `enqueue` records the events' deliveries. */
+/** Objects with a window whose state differs from what anonymous clients see now (a read, no lock). */
+async function windowsToAnnounce(ctx: AppContext): Promise<boolean> {
+  const now = nowIso();
+  const rows = await ctx.db
+    .selectFrom('objects')
+    .leftJoin('publication_states', 'publication_states.object_id', 'objects.id')
+    .select(['objects.id', 'objects.object_type_id', 'objects.status', 'objects.deleted', 'objects.publish_start', 'objects.publish_end', 'publication_states.public'])
+    .where((eb) => eb.or([eb('objects.publish_start', 'is not', null), eb('objects.publish_end', 'is not', null)]))
+    .execute();
+  return rows.some((r) => (r.status === 'on' && !r.deleted && inPublishWindow(r, now) && typeById(ctx, r.object_type_id)?.name !== 'users') !== Boolean(r.public));
+}
+
+/**
+ * One sweep over every object with a window; `enqueue` records the events' deliveries. Nothing is
+ * written unless a bound has passed: a read first, then the states compared and written again in
+ * one unit of work (two instances sweeping at once wait on the write lock; the second finds the
+ * states written and fires nothing).
+ */
 export async function sweepPublication(ctx: AppContext, enqueue: (trx: Transaction<Database>, events: PublicationEvent[]) => Promise<void>): Promise<number> {
+  if (!(await windowsToAnnounce(ctx))) return 0;
   return inTransaction(ctx, undefined, async (trx) => {
     const events = await transitions(ctx, trx, 'windows', { userId: null, applicationId: null, base: ctx.config.baseUrl ?? ctx.ownUrl });
     if (events.length) await enqueue(trx, events);
@@ -74,26 +90,26 @@ export async function sweepPublication(ctx: AppContext, enqueue: (trx: Transacti
   });
 }
 
-/** The next sweep time after `now`: multiples of `every` (epoch-aligned, every instance names the same time). */
-const nextSweepAt = (now: number, every: number) => (Math.floor(now / every) + 1) * every;
-
-/** Define the sweep job and keep the next one queued (by every instance, one pending at a time). */
+/**
+ * Sweep every `publicationSweepMs` (30 s) on every instance, so that a bound is announced within a
+ * minute whichever instances are up; the states in the database make a restart catch up on what
+ * passed while nothing ran, and make each change fire once.
+ */
 export function schedulePublicationSweep(ctx: AppContext, enqueue: (trx: Transaction<Database>, events: PublicationEvent[]) => Promise<void>, wake: () => void): void {
-  const every = ctx.config.publicationSweepMs;
-  const queueNext = () => ctx.jobs.enqueue(PUBLICATION_SWEEP_JOB, {}, { dedupeKey: PUBLICATION_SWEEP_JOB, runAt: nextSweepAt(Date.now(), every) });
-  ctx.jobs.define<Record<string, never>>(PUBLICATION_SWEEP_JOB, {
-    retryDelaysMs: [5_000, 15_000],
-    recurring: true,
-    describe: () => 'sweep of publication windows',
-    run: async () => {
-      if (await sweepPublication(ctx, enqueue)) wake();
-      await queueNext();
-    },
-  });
-  // Each instance makes sure a sweep is queued (a dead instance's one is taken over by the queue).
-  const check = () => ctx.tasks.run('queue the publication sweep', queueNext);
-  const first = setTimeout(check, 1_000);
-  const timer = setInterval(check, every);
+  let running = false;
+  const sweep = () => {
+    if (running) return;
+    running = true;
+    ctx.tasks.run('sweep of publication windows', async () => {
+      try {
+        if (await sweepPublication(ctx, enqueue)) wake();
+      } finally {
+        running = false;
+      }
+    });
+  };
+  const first = setTimeout(sweep, 1_000);
+  const timer = setInterval(sweep, ctx.config.publicationSweepMs);
   first.unref();
   timer.unref();
   ctx.onClose.push(() => clearTimeout(first));
