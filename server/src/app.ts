@@ -12,7 +12,7 @@ import helmet from 'helmet';
 import qs from 'qs';
 import type { Config } from './config.js';
 import { createTasks, type AppContext } from './context.js';
-import { openDatabase } from './db/database.js';
+import { openDatabase, type OpenedDatabase } from './db/database.js';
 import { createReadCache } from './db/read-cache.js';
 import { createWriteBatcher } from './db/write-batch.js';
 import { createResponseCache } from './http/response-cache.js';
@@ -32,6 +32,7 @@ import { ensureInitialAdmin } from './resources/users/service.js';
 import { openStorage } from './storage/open-storage.js';
 import { withPublishEpochs } from './db/publish-epochs.js';
 import { nextPublishBound } from './resources/objects/publish-window.js';
+import type { Storage } from './storage/storage.js';
 
 export interface FolioServer {
   app: Express;
@@ -94,17 +95,14 @@ function expressClasses(app: Express) {
   return { IncomingMessage: Request as unknown as typeof http.IncomingMessage, ServerResponse: Response as unknown as typeof http.ServerResponse };
 }
 
-export async function createServer(config: Config, options: ServerOptions = {}): Promise<FolioServer> {
-  const log = options.log ?? ((line: string) => console.log(line));
-  fs.mkdirSync(config.dataDir, { recursive: true });
-  const database = await openDatabase(config, log);
-  const storage = await openStorage(config.storage, { dataDir: config.dataDir });
-  if (storage.kind !== 'local') {
-    // Not awaited: a bucket that is down at start is reported, and requests answer 503 until it is back.
-    storage.check().catch((err) => log(`storage: ${storage.description} does not answer: ${(err as Error).message}`));
-  }
-  // The services every family is given, built once here with their types. The job queue, mail,
-  // streams and thumbnails take the context (or part of it), so they are set right after it exists.
+/**
+ * The services every family is given, built once with their types, on an opened database and
+ * storage; nothing starts (no job worker, no timers, no first admin). createServer wires the
+ * families on it; commands that run outside a server (`npm run model`) use it as it is.
+ */
+export async function createContext(config: Config, database: OpenedDatabase, storage: Storage, log: (line: string) => void): Promise<AppContext> {
+  // The job queue, mail, streams and thumbnails take the context (or part of it), so they are set
+  // right after it exists.
   // Caches also follow publication windows: the version moves when a window bound passes.
   const dataVersion = withPublishEpochs(database.dataVersion, (after) => nextPublishBound(database.db, after), log);
   const ctx: AppContext = {
@@ -148,6 +146,19 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   ctx.mailer = createMailer(config, ctx.jobs);
   ctx.streams = new StreamService(ctx);
   ctx.thumbs = new ThumbService(ctx, ctx.streams);
+  return ctx;
+}
+
+export async function createServer(config: Config, options: ServerOptions = {}): Promise<FolioServer> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  const database = await openDatabase(config, log);
+  const storage = await openStorage(config.storage, { dataDir: config.dataDir });
+  if (storage.kind !== 'local') {
+    // Not awaited: a bucket that is down at start is reported, and requests answer 503 until it is back.
+    storage.check().catch((err) => log(`storage: ${storage.description} does not answer: ${(err as Error).message}`));
+  }
+  const ctx = await createContext(config, database, storage, log);
 
   const app = express();
   app.locals.ctx = ctx;

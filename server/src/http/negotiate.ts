@@ -3,7 +3,7 @@
 import type { Request } from 'express';
 import { ApiError } from './errors.js';
 
-export type Produces = 'jsonapi' | 'atomic' | 'schema' | 'legacy' | 'any';
+export type Produces = 'jsonapi' | 'atomic' | 'schema' | 'legacy' | 'json' | 'any';
 export type BodyKind = 'none' | 'json' | 'form' | 'raw';
 
 const JSON_TYPES = ['application/vnd.api+json', 'application/json'];
@@ -13,6 +13,8 @@ const PRODUCES: Record<Exclude<Produces, 'any'>, string[]> = {
   atomic: ['application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"', ...JSON_TYPES],
   schema: ['application/schema+json', 'application/json', 'application/vnd.api+json'],
   legacy: ['application/json', 'text/javascript'],
+  // A plain JSON document (/model/project, as BEdita 5: a JSON API Accept alone gets 406).
+  json: ['application/json'],
 };
 
 /** The media type to answer with, or a 406. */

@@ -6,6 +6,7 @@ import type { Request } from 'express';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../../db/tables.js';
 import { nowIso } from '../../db/time.js';
+import { transact } from '../../db/transaction.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { resourceUrl, type Resource } from '../../http/jsonapi.js';
 import { listPage, type ListQuery, type ListSpec } from '../../http/query.js';
@@ -46,7 +47,7 @@ export interface ApplicationInput {
 export async function createApplication(db: Kysely<Database>, input: ApplicationInput & { name: string }) {
   const apiKey = crypto.randomBytes(24).toString('hex');
   const clientSecret = crypto.randomBytes(32).toString('base64url');
-  const id = await db.transaction().execute(async (trx) => {
+  const id = await transact(db, async (trx) => {
     await assertNameFree(trx, input.name);
     const now = nowIso();
     const row = await trx
@@ -68,7 +69,7 @@ export async function createApplication(db: Kysely<Database>, input: Application
 }
 
 export async function updateApplication(db: Kysely<Database>, id: number, input: ApplicationInput): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await transact(db, async (trx) => {
     await getApplication(trx, id);
     if (input.name !== undefined) await assertNameFree(trx, input.name, id);
     await trx.updateTable('applications').set({ ...input, modified: nowIso() }).where('id', '=', id).execute();
@@ -77,7 +78,7 @@ export async function updateApplication(db: Kysely<Database>, id: number, input:
 }
 
 export async function deleteApplication(db: Kysely<Database>, id: number): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await transact(db, async (trx) => {
     await getApplication(trx, id);
     await trx.deleteFrom('refresh_tokens').where('application_id', '=', id).execute();
     await trx.deleteFrom('applications').where('id', '=', id).execute();
@@ -118,3 +119,6 @@ export async function verifyClient(db: Kysely<Database>, clientId: string, clien
   return crypto.timingSafeEqual(expected, given) && app ? app.id : null;
 }
 
+
+/** Every application, by id. */
+export const allApplications = (db: Kysely<Database>): Promise<ApplicationRow[]> => db.selectFrom('applications').selectAll().orderBy('id').execute();

@@ -16,6 +16,7 @@ const FORMATS: Record<Produces, string[]> = {
   atomic: ['application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"'],
   schema: ['application/schema+json'],
   legacy: ['application/json'],
+  json: ['application/json'],
   any: ['*/*'],
 };
 

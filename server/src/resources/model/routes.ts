@@ -31,6 +31,7 @@ import {
 } from './service.js';
 import { allPropertyTypes, createPropertyType, deletePropertyType, requirePropertyType, serializePropertyType, updatePropertyType } from './property-types.js';
 import { serializeStaticProperty, staticProperties, type StaticProperty } from './static-properties.js';
+import { applyProject, exportProject } from './project.js';
 
 const isStatic = (p: PropertyDef | StaticProperty): p is StaticProperty => typeof p.id === 'string';
 const staticImmutable = (p: StaticProperty) => forbidden(`"${p.name}" is a static property of ${p.objectTypeName}: it cannot change or be removed (hide it with the type's "hidden")`, 'static_property');
@@ -122,6 +123,24 @@ function registerDefaultSchemas(ctx: AppContext) {
   for (const [name, schema] of Object.entries(defaults)) {
     if (!resourceSchemaContribution(ctx, name)) registerResourceSchema(ctx, name, { schema: () => schema, revision: () => 1 });
   }
+}
+
+/** The boolean query flags a /model/project request may carry (`1`/`true`, `0`/`false`); anything else is 400. */
+function projectFlags(req: Request, names: string[]): Record<string, boolean> {
+  const out: Record<string, boolean> = {};
+  for (const [key, value] of Object.entries(req.query)) {
+    if (!names.includes(key)) throw badRequest(`Unknown query parameter "${key}"${names.length ? ` (known: ${names.join(', ')})` : ''}`, 'invalid_parameter');
+    if (!['1', 'true', '0', 'false'].includes(String(value))) throw badRequest(`"${key}" must be 1 or 0`, 'invalid_parameter');
+    out[key] = value === '1' || value === 'true';
+  }
+  for (const name of names) out[name] ??= false;
+  return out;
+}
+
+/** A plain JSON answer, `application/json` exactly (no charset: JSON is UTF-8 by definition). */
+function sendPlainJson(res: Parameters<RouteDef['handler']>[1], body: unknown) {
+  res.setHeader('Content-Type', 'application/json');
+  res.status(200).send(Buffer.from(JSON.stringify(body, null, 2) + '\n'));
 }
 
 function requireStaticProperty(ctx: AppContext, key: string): StaticProperty {
@@ -264,6 +283,27 @@ export async function modelRoutes(ctx: AppContext): Promise<RouteDef[]> {
         },
       }),
     ),
+    // ---- the whole model as one plain JSON document (BEdita 5's /model/project) ----
+    {
+      method: 'get',
+      path: '/model/project',
+      guard: 'admin',
+      produces: 'json',
+      handler: async (req, res) => {
+        projectFlags(req, []);
+        sendPlainJson(res, await exportProject(ctx));
+      },
+    },
+    {
+      method: 'post',
+      path: '/model/project',
+      guard: 'admin',
+      produces: 'json',
+      handler: async (req, res) => {
+        const flags = projectFlags(req, ['dry_run', 'delete']);
+        sendPlainJson(res, await applyProject(ctx, req.body, { dryRun: flags.dry_run, delete: flags.delete }));
+      },
+    },
     // ---- schema ----
     {
       method: 'get',

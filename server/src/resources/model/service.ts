@@ -5,6 +5,7 @@ import { sql, type Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
 import { nowIso } from '../../db/time.js';
+import { transact } from '../../db/transaction.js';
 import { badRequest, forbidden, notFound } from '../../http/errors.js';
 import { relationshipLinks, resourceUrl, type Resource } from '../../http/jsonapi.js';
 import {
@@ -27,14 +28,22 @@ import { dropPropertyValues } from '../objects/kernel.js';
 export const RESERVED_ROUTES = ['admin', 'auth', 'signup', 'status', 'home', 'model', 'trash', 'streams', 'media', 'files', 'posters', 'poster', 'objects', 'users', 'roles', 'folders', 'applications', 'operations', 'history', 'backups', 'webhooks'];
 const NAME = /^[a-z][a-z0-9_]*$/;
 
+/**
+ * Run one model write, then reload the in-memory model. Inside a caller's transaction (a context
+ * whose `db` is one: see project.ts) the write joins it and the context's own model is reloaded
+ * from it; a failure is left to the caller, which rolls back and reloads.
+ */
 export async function writeModel<T>(ctx: AppContext, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  const joined = ctx.db.isTransaction;
   try {
-    return await ctx.db.transaction().execute(work);
+    const out = await transact(ctx.db, work);
+    if (joined) await reloadModel(ctx);
+    return out;
   } catch (err) {
     if (ctx.dialect.errors.isConstraintViolation(err)) throw badRequest('The change conflicts with an existing entry of the model', 'model_conflict');
     throw err;
   } finally {
-    await reloadModel(ctx);
+    if (!joined) await reloadModel(ctx);
   }
 }
 
@@ -516,4 +525,28 @@ export async function writeRelationSide(
     }
     await trx.updateTable('relations').set({ modified: nowIso() }).where('id', '=', r.id).execute();
   });
+}
+
+// ---- what a removal would lose (POST /model/project refuses those removals) ----
+
+const count = (row: { n: unknown } | undefined) => Number(row?.n ?? 0);
+
+/** Objects of the type or its sub-types, trashed ones included. */
+export async function objectsOfType(ctx: AppContext, t: ObjectType): Promise<number> {
+  const typeIds = [...model(ctx).types.values()].filter((x) => x.lineage.includes(t.name)).map((x) => x.id);
+  return count(await ctx.db.selectFrom('objects').select((e) => e.fn.countAll().as('n')).where('object_type_id', 'in', typeIds).executeTakeFirst());
+}
+
+/** Objects holding a value of the property (trashed ones included). */
+export async function valuesOfProperty(ctx: AppContext, p: PropertyDef): Promise<number> {
+  const typeIds = [...model(ctx).types.values()].filter((t) => t.lineage.includes(p.objectTypeName)).map((t) => t.id);
+  const value = ctx.dialect.json.property('objects.properties', p.name, 'string');
+  return count(
+    await ctx.db.selectFrom('objects').select((e) => e.fn.countAll().as('n')).where('object_type_id', 'in', typeIds).where(value as never, 'is not', null).executeTakeFirst(),
+  );
+}
+
+/** Links between objects made through the relation. */
+export async function linksOfRelation(ctx: AppContext, r: RelationDef): Promise<number> {
+  return count(await ctx.db.selectFrom('object_relations').select((e) => e.fn.countAll().as('n')).where('relation_id', '=', r.id).executeTakeFirst());
 }

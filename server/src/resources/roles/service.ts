@@ -3,6 +3,7 @@ import type { Request } from 'express';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, RolesTable } from '../../db/tables.js';
 import { nowIso } from '../../db/time.js';
+import { transact } from '../../db/transaction.js';
 import { badRequest, forbidden, notFound } from '../../http/errors.js';
 import { relationshipLinks, resourceUrl, type Resource } from '../../http/jsonapi.js';
 import { listPage, type ListQuery, type ListSpec } from '../../http/query.js';
@@ -57,7 +58,7 @@ export interface RoleInput {
 }
 
 export async function createRole(db: Kysely<Database>, input: RoleInput & { name: string }): Promise<number> {
-  return db.transaction().execute(async (trx) => {
+  return transact(db, async (trx) => {
     await assertNameFree(trx, input.name);
     const now = nowIso();
     const row = await trx
@@ -81,7 +82,7 @@ function assertChangeable(role: RoleRow) {
 }
 
 export async function updateRole(db: Kysely<Database>, id: number, changes: RoleInput): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await transact(db, async (trx) => {
     assertChangeable(await getRole(trx, id));
     if (changes.name !== undefined) await assertNameFree(trx, changes.name, id);
     const { permissions, ...rest } = changes;
@@ -94,7 +95,7 @@ export async function updateRole(db: Kysely<Database>, id: number, changes: Role
 }
 
 export async function deleteRole(db: Kysely<Database>, id: number): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await transact(db, async (trx) => {
     assertChangeable(await getRole(trx, id));
     await trx.deleteFrom('roles').where('id', '=', id).execute();
   });
@@ -139,3 +140,12 @@ export async function rolesByUser(db: Db, userIds: number[]): Promise<Map<number
   for (const { member_id, ...role } of rows) out.get(member_id)?.push(role);
   return out;
 }
+
+/** How many users have the role. */
+export async function usersOfRole(db: Db, id: number): Promise<number> {
+  const row = await db.selectFrom('roles_users').select((e) => e.fn.countAll().as('n')).where('role_id', '=', id).executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** Every role, by id. */
+export const allRoles = (db: Db): Promise<RoleRow[]> => db.selectFrom('roles').selectAll().orderBy('id').execute();

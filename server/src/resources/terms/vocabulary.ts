@@ -8,6 +8,7 @@ import type { AppContext } from '../../context.js';
 import type { CategoriesTable } from './tables.js';
 import type { Selectable } from 'kysely';
 import { nowIso } from '../../db/time.js';
+import { transact } from '../../db/transaction.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { byNumericId, crudRoutes, pagedList } from '../../http/crud.js';
 import type { Resource } from '../../http/jsonapi.js';
@@ -146,12 +147,54 @@ const SPECS: Record<Kind, ListSpec> = {
 /** A tag as a row of the categories' shape (no type, no parent). */
 const asRow = (r: object): Row => ({ object_type_id: null, parent_id: null, ...r }) as Row;
 
+export type TermKind = Kind;
+export type TermRow = Row;
+
+/** One category or tag by id (404 when unknown). */
+export async function getTerm(ctx: AppContext, kind: Kind, id: number): Promise<Row> {
+  const row = await ctx.db.selectFrom(kind).selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw notFound(`No such ${kind === 'tags' ? 'tag' : 'category'}`);
+  return asRow(row);
+}
+
+/** Every category or tag, by id. */
+export async function allTerms(ctx: AppContext, kind: Kind): Promise<Row[]> {
+  return (await ctx.db.selectFrom(kind).selectAll().orderBy('id').execute()).map(asRow);
+}
+
+/** A term's labels (language → label) as stored. */
+export const termLabels = (row: Row): Record<string, string> => parseLabels(row.labels, row.label);
+
+/** Create a category or tag from API attributes (checked as POST /model/{kind} checks them). */
+export async function createTerm(ctx: AppContext, kind: Kind, attributes: Record<string, unknown>): Promise<Row> {
+  const write = await validate(ctx, kind, attributes, null);
+  return getTerm(ctx, kind, await save(ctx, kind, write, null));
+}
+
+export async function updateTerm(ctx: AppContext, kind: Kind, row: Row, attributes: Record<string, unknown>): Promise<Row> {
+  const write = await validate(ctx, kind, attributes, row);
+  return getTerm(ctx, kind, await save(ctx, kind, write, row));
+}
+
+/** Remove a term: it goes off every object (and a category's children become roots). */
+export async function removeTerm(ctx: AppContext, kind: Kind, row: Row): Promise<void> {
+  await transact(ctx.db, async (trx) => {
+    if (kind === 'categories') await trx.updateTable('categories').set({ parent_id: null }).where('parent_id', '=', Number(row.id)).execute();
+    await trx.deleteFrom(kind).where('id', '=', Number(row.id)).execute();
+  });
+}
+
+/** How many objects carry the term. */
+export async function termUses(ctx: AppContext, kind: Kind, id: number): Promise<number> {
+  const row =
+    kind === 'categories'
+      ? await ctx.db.selectFrom('object_categories').select((e) => e.fn.countAll<number>().as('n')).where('category_id', '=', id).executeTakeFirst()
+      : await ctx.db.selectFrom('object_tags').select((e) => e.fn.countAll<number>().as('n')).where('tag_id', '=', id).executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
 function termRoutes(ctx: AppContext, kind: Kind): RouteDef[] {
-  const get = async (id: number): Promise<Row> => {
-    const row = await ctx.db.selectFrom(kind).selectAll().where('id', '=', id).executeTakeFirst();
-    if (!row) throw notFound(`No such ${kind === 'tags' ? 'tag' : 'category'}`);
-    return asRow(row);
-  };
+  const get = (id: number) => getTerm(ctx, kind, id);
   const columns = Object.fromEntries(Object.keys(SPECS[kind].fields).map((f) => [f, `${kind}.${f}`]));
   return crudRoutes<Row>({
     path: `/model/${kind}`,
@@ -176,20 +219,9 @@ function termRoutes(ctx: AppContext, kind: Kind): RouteDef[] {
     ),
     find: byNumericId(get),
     idOf: (row) => Number(row.id),
-    async create(attributes) {
-      const write = await validate(ctx, kind, attributes, null);
-      return { row: await get(await save(ctx, kind, write, null)) };
-    },
-    async update(row, attributes) {
-      const write = await validate(ctx, kind, attributes, row);
-      return get(await save(ctx, kind, write, row));
-    },
-    async remove(row) {
-      await ctx.db.transaction().execute(async (trx) => {
-        if (kind === 'categories') await trx.updateTable('categories').set({ parent_id: null }).where('parent_id', '=', Number(row.id)).execute();
-        await trx.deleteFrom(kind).where('id', '=', Number(row.id)).execute();
-      });
-    },
+    create: async (attributes) => ({ row: await createTerm(ctx, kind, attributes) }),
+    update: (row, attributes) => updateTerm(ctx, kind, row, attributes),
+    remove: (row) => removeTerm(ctx, kind, row),
     serialize: (req, row) => serialize(ctx, kind, req, row),
   });
 }
