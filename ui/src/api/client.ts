@@ -48,6 +48,8 @@ export class ApiError extends Error {
     public code: string,
     public title: string,
     public detail: string,
+    /** The error body's `meta` (e.g. the items a model apply refused), when it has one. */
+    public meta: Record<string, unknown> = {},
   ) {
     super(detail ? `${title}: ${detail}` : title);
   }
@@ -168,7 +170,7 @@ async function parseError(res: Response): Promise<ApiError> {
   }
   const e = body?.error;
   if (res.status === 412 && e?.code === 'precondition_failed') return new ConflictError();
-  if (e && typeof e.title === 'string') return new ApiError(res.status, String(e.code ?? ''), e.title, String(e.detail ?? ''));
+  if (e && typeof e.title === 'string') return new ApiError(res.status, String(e.code ?? ''), e.title, String(e.detail ?? ''), e.meta && typeof e.meta === 'object' ? e.meta : {});
   return new ApiError(res.status, 'http_error', res.statusText || `HTTP ${res.status}`, 'The server gave an unexpected answer.');
 }
 
@@ -235,6 +237,8 @@ interface CallOptions {
   anonymous?: boolean;
   /** If-Match (a save of one object against the version it edits). */
   ifMatch?: string | null;
+  /** The body's Content-Type when not JSON:API (the plain JSON of /model/project). */
+  contentType?: string;
 }
 
 async function call(method: string, path: string, opts: CallOptions = {}): Promise<any> {
@@ -247,7 +251,7 @@ async function callTagged(method: string, path: string, opts: CallOptions = {}):
   const send = () => {
     const headers: Record<string, string> = { Accept: opts.accept ?? JSONAPI };
     const payload = opts.atomic ?? opts.body;
-    if (payload !== undefined) headers['Content-Type'] = JSONAPI;
+    if (payload !== undefined) headers['Content-Type'] = opts.contentType ?? JSONAPI;
     if (!opts.anonymous && session) headers.Authorization = `Bearer ${session.jwt}`;
     if (opts.ifMatch) headers['If-Match'] = opts.ifMatch;
     return rawFetch(buildUrl(path, opts.query), {
@@ -613,4 +617,38 @@ export const propertyTypes = {
   create: (attributes: PropertyTypeAttributes) => api.create(propertyTypes.path(), 'property_types', { ...attributes }),
   update: (id: string, attributes: Partial<PropertyTypeAttributes>) => api.update(propertyTypes.path(id), 'property_types', id, attributes),
   remove: (id: string) => api.remove(propertyTypes.path(id)),
+};
+
+// ---- the model as one file (admins; GET/POST /model/project, plain JSON) ----
+
+export const MODEL_SECTIONS = ['applications', 'roles', 'property_types', 'object_types', 'relations', 'properties', 'categories', 'tags'] as const;
+export type ModelSection = (typeof MODEL_SECTIONS)[number];
+
+/** One item of a model file: `name`, `object` for properties and categories, and its fields. */
+export type ModelItem = { name: string; object?: string | null } & Record<string, unknown>;
+
+/** What applying a model file does (or did), per section. */
+export interface ModelDiff {
+  dry_run: boolean;
+  delete: boolean;
+  /** Whether anything was written. */
+  applied: boolean;
+  create: Partial<Record<ModelSection, ModelItem[]>>;
+  update: Partial<Record<ModelSection, Array<{ name: string; object?: string | null; changes: Record<string, { from: unknown; to: unknown }> }>>>;
+  remove: Partial<Record<ModelSection, Array<{ name: string; object?: string | null }>>>;
+  /** In the database, not in the file, left alone (without `delete`, or core). */
+  kept: Partial<Record<ModelSection, Array<{ name: string; object?: string | null; reason: string }>>>;
+}
+
+export const modelProject = {
+  /** The whole model as BEdita 5's project document. */
+  export: (): Promise<Record<string, unknown>> => call('GET', '/model/project', { accept: 'application/json' }),
+  /** Compare `document` with the model; unless `dryRun`, apply the differences (removals only with `remove`). */
+  apply: (document: unknown, opts: { dryRun: boolean; remove: boolean }): Promise<ModelDiff> =>
+    call('POST', '/model/project', {
+      accept: 'application/json',
+      contentType: 'application/json',
+      body: document,
+      query: { dry_run: opts.dryRun ? 1 : undefined, delete: opts.remove ? 1 : undefined },
+    }),
 };
