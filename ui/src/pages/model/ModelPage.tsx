@@ -1,5 +1,5 @@
 // Object types and their custom properties (/model/object_types, /model/properties), and the
-// property types those properties use (/model/property_types).
+// property types those properties use (/model/property_types); the whole model as a file.
 import { useState, type FormEvent } from 'react';
 import { api } from '../../api/client';
 import { ConfirmButton } from '../../components/dialog';
@@ -10,6 +10,7 @@ import { Field, SelectField, nullIfEmpty, type Values, FormFooter } from '../../
 import { invalidateObjectTypes, useObjectTypes } from '../../components/model';
 import { href, navigate } from '../../components/route';
 import { useAction, useList } from '../../components/use-list';
+import { ModelFilePanel } from './ModelFile';
 import { PropertyTypesSection, choicesOf, usePropertyTypes } from './PropertyTypes';
 
 export function ModelPage({ route }: { route: string[] }) {
@@ -75,6 +76,7 @@ function TypeList() {
           </table>
         </div>
       ) : null}
+      <ModelFilePanel />
       <PropertyTypesSection />
     </section>
   );
