@@ -45,7 +45,10 @@ const today = () => {
 /** A refusal in plain words: what the server named, and the items it listed. */
 function applyError(err: unknown): { error: unknown; items: string[] } {
   if (!(err instanceof ApiError) || err.status !== 400) return { error: err, items: [] };
-  const refused = Array.isArray(err.meta.refused) ? err.meta.refused.map(String) : [];
+  // `object_types "articles" (2 objects, …)` → `object type “articles” (2 objects, …)`
+  const refused = (Array.isArray(err.meta.refused) ? err.meta.refused.map(String) : []).map((r) =>
+    r.replace(/^(\w+) "([^"]+)"/, (all, section: string, name: string) => (section in SECTION_LABELS ? `${SECTION_LABELS[section as ModelSection][1]} “${name}”` : all)),
+  );
   if (err.code === 'model_removal_refused') {
     return { error: new ApiError(400, err.code, 'Nothing was changed', 'Removing these would lose content. Remove or move that content first, or untick “Also remove what the file lacks”.'), items: refused };
   }
