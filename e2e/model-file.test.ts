@@ -84,6 +84,48 @@ describe('admin model file', () => {
     await page.getByRole('button', { name: 'Done' }).click();
   });
 
+  test('with "also remove what the file lacks" the differences list removals, and Apply asks first; a removal losing content is refused', async () => {
+    const { page } = e;
+    const panel = page.getByRole('region', { name: 'Model file' });
+    // The file exported before recipes existed: it lacks recipes, and articles had no description.
+    const file = path.join(dir, 'older-model.json');
+    fs.writeFileSync(file, JSON.stringify(exported));
+    await importFile(file);
+    let diff = page.getByRole('region', { name: 'Differences in older-model.json' });
+    await diff.waitFor();
+    await diff.getByText(/Kept as they are \(1\): not in the file/).click();
+    assert.match(await diff.innerText(), /recipes — not in the file/);
+    assert.equal(await diff.getByRole('region', { name: 'Object types' }).getByText('To remove', { exact: true }).count(), 0);
+
+    await panel.getByLabel('Also remove what the file lacks').check();
+    diff = page.getByRole('region', { name: 'Differences in older-model.json' });
+    await diff.getByText('To remove', { exact: true }).waitFor();
+    assert.match(await diff.innerText(), /To remove\s+−\s*recipes/i);
+    assert.equal((await api('/model/object_types/recipes')).status, 200, 'still a dry run');
+    await diff.getByRole('button', { name: 'Apply, removing 1 item' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Apply and remove?' });
+    await dialog.getByText('object type recipes').waitFor();
+    await e.shot('model-file-confirm', { viewport: true });
+    await dialog.getByRole('button', { name: 'Apply and remove' }).click();
+    await page.getByText('Applied older-model.json: 0 items created, 1 item changed, 1 item removed.').waitFor();
+    assert.equal((await api('/model/object_types/recipes')).status, 404);
+    await page.getByRole('button', { name: 'Done' }).click();
+
+    // Removing articles would lose an article: refused, naming it, nothing changed.
+    const res = await e.server.request('POST', '/articles', { token, body: { data: { type: 'articles', attributes: { title: 'Kept safe' } } } });
+    assert.equal(res.status, 201, res.text);
+    const lacking = structuredClone(exported);
+    lacking.object_types = lacking.object_types.filter((t: any) => t.name !== 'articles');
+    const lackingFile = path.join(dir, 'without-articles.json');
+    fs.writeFileSync(lackingFile, JSON.stringify(lacking));
+    await importFile(lackingFile);
+    await panel.getByRole('alert').getByText('Nothing was changed').waitFor();
+    assert.match(await panel.innerText(), /object type “articles” \(1 object, trashed ones included\)/);
+    assert.equal(await panel.getByRole('button', { name: /^Apply/ }).count(), 0);
+    assert.equal((await api('/model/object_types/articles')).status, 200);
+    await panel.getByLabel('Also remove what the file lacks').uncheck();
+  });
+
   test('a file that is not JSON, or that the server refuses, is explained and nothing is shown to apply', async () => {
     const { page } = e;
     const panel = page.getByRole('region', { name: 'Model file' });
