@@ -70,6 +70,10 @@ describe('admin model file', () => {
     await diff.scrollIntoViewIfNeeded();
     await e.shot('model-file-differences', { viewport: true });
     await expectNoSeriousA11yViolations(page, 'model file differences');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await e.shot('model-file-differences-dark', { viewport: true });
+    await expectNoSeriousA11yViolations(page, 'model file differences, dark theme');
+    await page.emulateMedia({ colorScheme: 'light' });
     await page.setViewportSize({ width: 1280, height: 800 });
 
     await diff.getByRole('button', { name: 'Apply' }).click();
