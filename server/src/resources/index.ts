@@ -3,6 +3,7 @@
 import type { AppContext } from '../context.js';
 import type { RouteDef } from '../http/router.js';
 import { accountsRoutes } from './accounts/index.js';
+import { annotationsRoutes } from './annotations/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { backupsRoutes } from './backups/routes.js';
 import { foldersRoutes } from './folders/routes.js';
@@ -37,6 +38,7 @@ export const families: Family[] = [
   termsRoutes,
   legacyRoutes,
   operationsRoutes,
+  annotationsRoutes,
   // Before objects: /{type}/{id}/history must win over the objects family's /{type}/{id}/{relation}.
   historyFamily,
   // Before objects: its worker starts once every object extension (folders, media) is registered.
