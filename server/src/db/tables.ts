@@ -10,6 +10,7 @@ import type { MediaTables } from '../resources/streams/tables.js';
 import type { PermissionTables } from '../resources/permissions/tables.js';
 import type { WebhookTables } from '../resources/webhooks/tables.js';
 import type { JobTables } from '../jobs/tables.js';
+import type { AdminTables } from '../resources/admin/tables.js';
 import type { AnnotationTables } from '../resources/annotations/tables.js';
 
 type Bool = boolean | number;
@@ -104,4 +105,4 @@ export interface CoreTables {
   refresh_tokens: RefreshTokensTable;
 }
 
-export interface Database extends CoreTables, ObjectsFamilyTables, FolderTables, AccountsTables, MediaTables, LegacyTables, WebhookTables, HistoryTables, PermissionTables, JobTables, AnnotationTables {}
+export interface Database extends CoreTables, ObjectsFamilyTables, FolderTables, AccountsTables, MediaTables, LegacyTables, WebhookTables, HistoryTables, PermissionTables, JobTables, AdminTables, AnnotationTables {}

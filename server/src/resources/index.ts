@@ -3,6 +3,7 @@
 import type { AppContext } from '../context.js';
 import type { RouteDef } from '../http/router.js';
 import { accountsRoutes } from './accounts/index.js';
+import { adminRoutes } from './admin/routes.js';
 import { annotationsRoutes } from './annotations/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { backupsRoutes } from './backups/routes.js';
@@ -28,6 +29,8 @@ export const families: Family[] = [
   homeRoutes,
   authRoutes,
   accountsRoutes,
+  // After accounts: its endpoint permission check needs the application of an API key.
+  adminRoutes,
   permissionsFamily,
   modelRoutes,
   trashRoutes,

@@ -16,6 +16,7 @@ import * as m0090 from './0090-jobs.js';
 import * as m0091 from './0091-search-function.js';
 import * as m0092 from './0092-object-versions.js';
 import * as m0120 from './0120-otp-external-auth.js';
+import * as m0121 from './0121-administration.js';
 import * as m0122 from './0122-annotations.js';
 
 /** A migration: forward only, told the dialect for what the engines write differently. */
@@ -39,5 +40,6 @@ export const migrations: Record<string, FolioMigration> = {
   '0091-search-function': m0091,
   '0092-object-versions': m0092,
   '0120-otp-external-auth': m0120,
+  '0121-administration': m0121,
   '0122-annotations': m0122,
 };
