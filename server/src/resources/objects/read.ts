@@ -77,9 +77,9 @@ export function canSee(
 }
 
 /** Whether object permissions can hide anything from `viewer` (most sites have none). */
-async function mayBeRestricted(ctx: AppContext, viewer: Viewer | undefined): Promise<boolean> {
+async function mayBeRestricted(ctx: AppContext, viewer: Viewer | undefined, db: Db = ctx.db): Promise<boolean> {
   if (!viewer || viewer.isAdmin) return false;
-  return viewer.restrictions ?? (await restrictionsExist(ctx));
+  return viewer.restrictions ?? (await restrictionsExist(ctx, db));
 }
 
 /** Both rules as a condition on `objects` (null when the viewer sees everything). */
@@ -109,7 +109,7 @@ export function visibleWhere(ctx: AppContext, viewer: Viewer | undefined, eb: Ex
 
 /** `ids` that object permissions let `viewer` see. */
 export async function visibleIds(ctx: AppContext, viewer: Viewer | undefined, ids: number[], db: Db = ctx.db): Promise<Set<number>> {
-  if (!(await mayBeRestricted(ctx, viewer))) return new Set(ids);
+  if (!(await mayBeRestricted(ctx, viewer, db))) return new Set(ids);
   const blocked = await blockedAmong(db, viewer!.roleIds ?? [], ids);
   return new Set(ids.filter((id) => !blocked.has(id)));
 }
@@ -167,7 +167,7 @@ async function findRow(ctx: AppContext, key: string | number, opts: ReadOptions)
 
 /** The row if both rules let the viewer see it. */
 async function seen(ctx: AppContext, row: ObjectRow | undefined, opts: ReadOptions): Promise<ObjectRow | undefined> {
-  if (!row || !(await mayBeRestricted(ctx, opts.viewer))) return row;
+  if (!row || !(await mayBeRestricted(ctx, opts.viewer, opts.db))) return row;
   return (await visibleIds(ctx, opts.viewer, [row.id], opts.db)).has(row.id) ? row : undefined;
 }
 
