@@ -8,7 +8,7 @@ import type { Selectable } from 'kysely';
 import { nowIso } from '../../db/time.js';
 import { crudRoutes, pagedList } from '../../http/crud.js';
 import { badRequest, forbidden, notFound, unauthorized } from '../../http/errors.js';
-import { resourceUrl, type Resource } from '../../http/jsonapi.js';
+import { onlyAttributes, resourceUrl, type Resource } from '../../http/jsonapi.js';
 import { pathId } from '../../http/params.js';
 import { listPage, type ListSpec } from '../../http/query.js';
 import type { RouteDef } from '../../http/router.js';
@@ -49,8 +49,7 @@ interface ConfigInput {
 const ATTRIBUTES = ['name', 'context', 'content', 'application_id'];
 
 async function configInput(ctx: AppContext, attributes: Record<string, unknown>, create: boolean): Promise<ConfigInput> {
-  const unknown = Object.keys(attributes).filter((k) => !ATTRIBUTES.includes(k));
-  if (unknown.length) throw badRequest(`Invalid data: unknown attribute "${unknown[0]}"`, 'unknown_attribute');
+  onlyAttributes(attributes, ATTRIBUTES);
   const { name, context, content, application_id: applicationId } = attributes;
   const input: ConfigInput = {};
   if (name !== undefined || create) {

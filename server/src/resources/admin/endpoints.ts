@@ -11,7 +11,7 @@ import type { AppContext } from '../../context.js';
 import { nowIso } from '../../db/time.js';
 import { crudRoutes, pagedList, byNumericId } from '../../http/crud.js';
 import { badRequest, forbidden, notFound, unauthorized } from '../../http/errors.js';
-import { resourceUrl, type Resource } from '../../http/jsonapi.js';
+import { onlyAttributes, resourceUrl, type Resource } from '../../http/jsonapi.js';
 import { listPage, type ListSpec } from '../../http/query.js';
 import type { RouteDef } from '../../http/router.js';
 import type { EndpointPermissionsTable, EndpointsTable } from './tables.js';
@@ -118,11 +118,6 @@ const PERMISSION_COLUMNS = {
   created: 'endpoint_permissions.created',
   modified: 'endpoint_permissions.modified',
 };
-
-function onlyAttributes(attributes: Record<string, unknown>, allowed: string[]): void {
-  const unknown = Object.keys(attributes).filter((k) => !allowed.includes(k));
-  if (unknown.length) throw badRequest(`Invalid data: unknown attribute "${unknown[0]}"`, 'unknown_attribute');
-}
 
 export function endpointRoutes(ctx: AppContext): RouteDef[] {
   const get = async (id: number): Promise<EndpointRow> => {

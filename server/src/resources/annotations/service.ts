@@ -9,7 +9,7 @@ import type { Database } from '../../db/tables.js';
 import type { Transaction, Selectable } from 'kysely';
 import { nowIso } from '../../db/time.js';
 import { badRequest, forbidden, notFound } from '../../http/errors.js';
-import { resourceUrl, type Resource } from '../../http/jsonapi.js';
+import { onlyAttributes, resourceUrl, type Resource } from '../../http/jsonapi.js';
 import { listPage, type ListQuery, type ListSpec } from '../../http/query.js';
 import type { AuthInfo } from '../../identity.js';
 import type { ObjectExtension } from '../objects/extensions.js';
@@ -70,8 +70,7 @@ const ATTRIBUTES = ['object_id', 'description', 'params'];
 
 /** The attributes of a POST or PATCH, checked: 400 naming what is wrong. */
 export function annotationInput(attributes: Record<string, unknown>, create: boolean): AnnotationInput {
-  const unknown = Object.keys(attributes).filter((k) => !ATTRIBUTES.includes(k));
-  if (unknown.length) throw badRequest(`Invalid data: unknown attribute "${unknown[0]}"`, 'unknown_attribute');
+  onlyAttributes(attributes, ATTRIBUTES);
   const input: AnnotationInput = {};
   const objectId = attributes.object_id;
   if (objectId !== undefined) {
