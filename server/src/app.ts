@@ -26,6 +26,7 @@ import { ThumbService } from './resources/thumbs/service.js';
 import { errorHandler, notFoundRoute, rawErrorResponse } from './http/errors.js';
 import { methodFallback, mountRoutes } from './http/router.js';
 import { families } from './resources/index.js';
+import { ADMIN_ENDPOINTS } from './resources/admin/routes.js';
 import { createObjectsRuntime, whenCommitted } from './resources/objects/pipeline.js';
 import { reloadModel } from './resources/objects/model.js';
 import { ensureInitialAdmin } from './resources/users/service.js';
@@ -210,7 +211,10 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     res.sendFile(icon, { maxAge: '1d' });
   });
   app.use('/admin', express.static(uiDir, { index: 'index.html', maxAge: '1h' }));
+  // Every other path under /admin is the UI; BEdita's /admin/{name} endpoints go on to the routes.
+  const adminApi = new RegExp(`^/admin/(${ADMIN_ENDPOINTS.join('|')})(/|$)`);
   app.get(/^\/admin(\/.*)?$/, (req, res, next) => {
+    if (adminApi.test(req.path)) return next();
     const index = path.join(uiDir, 'index.html');
     if (!fs.existsSync(index)) return next();
     res.sendFile(index);

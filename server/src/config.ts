@@ -41,6 +41,8 @@ export interface Config {
   signupRoles: string[];
   /** FOLIO_MAIL_LIMIT: mail-sending requests one client IP may make in an hour; 0: no limit. */
   mailLimit: number;
+  /** FOLIO_PASSWORD_MIN_LENGTH: shortest password accepted (create, change, signup, own profile). */
+  passwordMinLength: number;
   /** Hours after its upload an unlinked stream is deleted (the contract's 24). */
   unlinkedStreamHours: number;
   uploadQuotaBytes: number | null;
@@ -306,6 +308,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     signup: flag(env, 'FOLIO_SIGNUP'),
     signupRoles: list(env, 'FOLIO_SIGNUP_ROLES') ?? [],
     mailLimit: int(env, 'FOLIO_MAIL_LIMIT', 10, 0),
+    passwordMinLength: int(env, 'FOLIO_PASSWORD_MIN_LENGTH', 8, 1, 1024),
     unlinkedStreamHours: 24,
     uploadQuotaBytes: optInt(env, 'FOLIO_UPLOAD_QUOTA_BYTES'),
     uploadMaxFiles: optInt(env, 'FOLIO_UPLOAD_MAX_FILES'),

@@ -11,6 +11,8 @@ import type { PermissionTables } from '../resources/permissions/tables.js';
 import type { WebhookTables } from '../resources/webhooks/tables.js';
 import type { JobTables } from '../jobs/tables.js';
 import type { TranslationTables } from '../resources/translations/tables.js';
+import type { AdminTables } from '../resources/admin/tables.js';
+import type { AnnotationTables } from '../resources/annotations/tables.js';
 
 type Bool = boolean | number;
 
@@ -116,4 +118,17 @@ export interface CoreTables {
   refresh_tokens: RefreshTokensTable;
 }
 
-export interface Database extends CoreTables, ObjectsFamilyTables, FolderTables, AccountsTables, MediaTables, LegacyTables, WebhookTables, HistoryTables, PermissionTables, JobTables, TranslationTables {}
+export interface Database
+  extends CoreTables,
+    ObjectsFamilyTables,
+    FolderTables,
+    AccountsTables,
+    MediaTables,
+    LegacyTables,
+    WebhookTables,
+    HistoryTables,
+    PermissionTables,
+    JobTables,
+    TranslationTables,
+    AdminTables,
+    AnnotationTables {}

@@ -95,12 +95,15 @@ export interface AuthenticateDeps {
   loadIdentity(userId: number): Promise<AuthInfo | null>;
 }
 
+/** Requests that authenticate by their body, whatever token comes with them. */
+const LOGIN_PATHS = new Set(['/auth', '/auth/optout']);
+
 export function authenticate({ tokens, secret, loadIdentity }: AuthenticateDeps): RequestHandler {
   return async (req, _res, next) => {
     req.auth = ANONYMOUS;
-    // POST /auth reads its own Authorization header: it may carry a refresh token, or an old
-    // expired access token next to a username and password.
-    if (req.method === 'POST' && req.path.replace(/\/+$/, '') === '/auth') return next();
+    // POST /auth (and /auth/optout) reads its own Authorization header: it may carry a refresh
+    // token, a provider's credential, or an old expired access token next to a username and password.
+    if (req.method === 'POST' && LOGIN_PATHS.has(req.path.replace(/\/+$/, ''))) return next();
     const token = bearerToken(req);
     if (!token) return next();
     try {

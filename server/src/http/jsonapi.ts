@@ -168,6 +168,12 @@ export interface ResourceInput {
   relationships: Record<string, unknown>;
 }
 
+/** 400 `unknown_attribute` naming the first attribute not in `allowed` (resources checked without a JSON Schema). */
+export function onlyAttributes(attributes: Record<string, unknown>, allowed: readonly string[]): void {
+  const unknown = Object.keys(attributes).find((k) => !allowed.includes(k));
+  if (unknown !== undefined) throw badRequest(`Invalid data: unknown attribute "${unknown}"`, 'unknown_attribute');
+}
+
 export const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**

@@ -3,6 +3,8 @@
 import type { AppContext } from '../context.js';
 import type { RouteDef } from '../http/router.js';
 import { accountsRoutes } from './accounts/index.js';
+import { adminRoutes } from './admin/routes.js';
+import { annotationsRoutes } from './annotations/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { backupsRoutes } from './backups/routes.js';
 import { foldersRoutes } from './folders/routes.js';
@@ -28,6 +30,8 @@ export const families: Family[] = [
   homeRoutes,
   authRoutes,
   accountsRoutes,
+  // After accounts: its endpoint permission check needs the application of an API key.
+  adminRoutes,
   permissionsFamily,
   modelRoutes,
   trashRoutes,
@@ -38,6 +42,7 @@ export const families: Family[] = [
   termsRoutes,
   legacyRoutes,
   operationsRoutes,
+  annotationsRoutes,
   // Before objects: /{type}/{id}/history must win over the objects family's /{type}/{id}/{relation}.
   historyFamily,
   // Before objects: /{type}/{id}/translations wins over the generic /{type}/{id}/{relation}.

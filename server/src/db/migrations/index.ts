@@ -20,6 +20,9 @@ import * as m0094 from './0094-translations.js';
 import * as m0095 from './0095-publish-window.js';
 import * as m0100 from './0100-bedita-model.js';
 import * as m0110 from './0110-terms-bedita.js';
+import * as m0120 from './0120-otp-external-auth.js';
+import * as m0121 from './0121-administration.js';
+import * as m0122 from './0122-annotations.js';
 
 /** A migration: forward only, told the dialect for what the engines write differently. */
 export interface FolioMigration {
@@ -46,4 +49,7 @@ export const migrations: Record<string, FolioMigration> = {
   '0095-publish-window': m0095,
   '0100-bedita-model': m0100,
   '0110-terms-bedita': m0110,
+  '0120-otp-external-auth': m0120,
+  '0121-administration': m0121,
+  '0122-annotations': m0122,
 };

@@ -99,15 +99,18 @@ const DEFS = {
 
 export type AccountSchemaType = keyof typeof DEFS;
 
-const served = (type: AccountSchemaType) => {
+/** The served schema; a user's password is at least FOLIO_PASSWORD_MIN_LENGTH characters long. */
+const served = (ctx: AppContext, type: AccountSchemaType) => {
   const def: SchemaDef = DEFS[type];
-  return { ...resourceSchema(def.properties, def.required), description: def.description };
+  const properties: Record<string, Property> =
+    type === 'users' ? { ...def.properties, password: { ...def.properties.password, minLength: ctx.config.passwordMinLength } } : def.properties;
+  return { ...resourceSchema(properties, def.required), description: def.description };
 };
 
 /** Contribute the three schemas to /model/schema/{type}. */
 export function registerAccountSchemas(ctx: AppContext): void {
   for (const type of Object.keys(DEFS) as AccountSchemaType[]) {
-    registerResourceSchema(ctx, type, { schema: () => served(type), revision: () => DEFS[type].revision });
+    registerResourceSchema(ctx, type, { schema: () => served(ctx, type), revision: () => DEFS[type].revision });
   }
 }
 
@@ -124,5 +127,5 @@ export function validateAttributes<T = Record<string, unknown>>(ctx: AppContext,
   const props: Record<string, Property> = DEFS[type].properties;
   const writable = Object.fromEntries(Object.entries(attributes).filter(([k]) => !props[k]?.readOnly));
   // The schema has just checked the shape that T describes.
-  return validateAgainstSchema(ctx, `accounts:${type}`, DEFS[type].revision, served(type), writable, !create) as T;
+  return validateAgainstSchema(ctx, `accounts:${type}`, DEFS[type].revision, served(ctx, type), writable, !create) as T;
 }

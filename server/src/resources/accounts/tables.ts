@@ -26,7 +26,30 @@ export interface ApplicationsTable {
   modified: string;
 }
 
+/** One-time login codes of `auth_provider: otp` (migration 0120). */
+export interface OtpCodesTable {
+  id: Generated<number>;
+  code_hash: string;
+  username_key: string;
+  user_id: number | null;
+  token_hash: string | null;
+  expires: string;
+  used: string | null;
+  created: string;
+}
+
+/** Identities of external login providers (`auth_provider: uuid`) and the accounts they opened. */
+export interface ExternalAuthTable {
+  id: Generated<number>;
+  user_id: number;
+  auth_provider: string;
+  provider_username: string;
+  created: string;
+}
+
 export interface AccountsTables {
   account_tokens: AccountTokensTable;
   applications: ApplicationsTable;
+  otp_codes: OtpCodesTable;
+  external_auth: ExternalAuthTable;
 }

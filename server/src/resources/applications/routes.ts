@@ -18,10 +18,11 @@ import {
   type ApplicationRow,
 } from './service.js';
 
-export function applicationRoutes(ctx: AppContext): RouteDef[] {
+/** The applications at `path`: /applications, and /admin/applications as BEdita 5 names them. */
+export function applicationRoutes(ctx: AppContext, path = '/applications'): RouteDef[] {
   const meta = (req: Request) => ({ schema: schemaMeta('applications', baseUrl(req)) });
   return crudRoutes<ApplicationRow>({
-    path: '/applications',
+    path,
     type: 'applications',
     list: pagedList(APPLICATION_LIST_SPEC, (q) => listApplications(ctx.db, q), (req, row) => serializeApplication(req, row), meta),
     find: byNumericId((id) => getApplication(ctx.db, id)),

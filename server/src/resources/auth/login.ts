@@ -18,7 +18,7 @@ export const LOCKOUT_MS = 15 * 60 * 1000;
 const lockoutStart = () => nowIso(new Date(Date.now() - LOCKOUT_MS));
 
 /** Every failed login answers exactly this, whatever the reason (unknown, locked, blocked, inactive, wrong). */
-const loginFailed = () => new ApiError(401, 'login_failed', 'Wrong username or password');
+export const loginFailed = () => new ApiError(401, 'login_failed', 'Wrong username or password');
 
 /**
  * A login with username and password from `client` (its IP). The username is compared as an
@@ -27,7 +27,16 @@ const loginFailed = () => new ApiError(401, 'login_failed', 'Wrong username or p
  * whose hit is reserved before the password is checked and refunded when it was the right one.
  */
 export async function loginWithPassword(ctx: AppContext, issuer: string, username: string, password: string, client: string) {
-  const refund = await reserveHit(ctx, loginLimit(ctx), client, 'Too many failed logins from this address; try again later');
+  return issueTokenPair(ctx, issuer, { userId: await authenticatePassword(ctx, username, password, client) });
+}
+
+/**
+ * The id of the user these credentials open (the rules of loginWithPassword: login limit,
+ * lockout, blocked or inactive accounts), recorded as a login; 401 `login_failed` otherwise.
+ * POST /auth and POST /auth/optout ask it.
+ */
+export async function authenticatePassword(ctx: AppContext, username: string, password: string, client: string): Promise<number> {
+  const refund = await reserveLoginHit(ctx, client);
   const user = await checkPassword(ctx, username, password).catch(async (err) => {
     await refund();
     throw err;
@@ -35,19 +44,27 @@ export async function loginWithPassword(ctx: AppContext, issuer: string, usernam
   // A wrong password or an unknown user: the reserved hit stays counted.
   if (!user) throw loginFailed();
   await refund();
+  // The right password: still refused, with the same answer, while locked out, blocked or inactive.
+  if (Boolean(user.blocked) || user.status !== 'on') throw loginFailed();
+  await openSession(ctx, user.id);
+  return user.id;
+}
+
+/** One hit of the client's FOLIO_LOGIN_LIMIT, taken before credentials are checked; answers its refund. */
+export const reserveLoginHit = (ctx: AppContext, client: string) => reserveHit(ctx, loginLimit(ctx), client, 'Too many failed logins from this address; try again later');
+
+/** A login that passed its check: refused (401) while the user is locked out, else the counters reset. */
+export async function openSession(ctx: AppContext, userId: number): Promise<void> {
   const lockedSince = lockoutStart();
   const locked = (eb: ExpressionBuilder<Database, 'users'>) =>
     eb.and([eb('num_login_err', '>=', MAX_LOGIN_ERRORS), eb('last_login_err', '>', lockedSince)]);
-  // The right password: still refused, with the same answer, while locked out, blocked or inactive.
-  if (Boolean(user.blocked) || user.status !== 'on') throw loginFailed();
   const opened = await ctx.db
     .updateTable('users')
     .set({ num_login_err: 0, last_login: nowIso() })
-    .where('id', '=', user.id)
+    .where('id', '=', userId)
     .where((eb) => eb.not(locked(eb)))
     .executeTakeFirst();
   if (Number(opened.numUpdatedRows) === 0) throw loginFailed();
-  return issueTokenPair(ctx, issuer, { userId: user.id });
 }
 
 /** The user whose password this is, or null (unknown, trashed, wrong password: counted towards the lockout). */
@@ -66,6 +83,12 @@ async function checkPassword(ctx: AppContext, username: string, password: string
     return null;
   }
   if (await verifyPassword(password, user.password_hash)) return user;
+  await countLoginError(ctx, user.id);
+  return null;
+}
+
+/** A failed login of this user, towards its lockout (one atomic update, exact under concurrency). */
+export async function countLoginError(ctx: AppContext, userId: number): Promise<void> {
   const lockedSince = lockoutStart();
   // A streak that ended in a lockout which is over starts again at 1.
   await ctx.db
@@ -79,9 +102,8 @@ async function checkPassword(ctx: AppContext, username: string, password: string
         .end(),
       last_login_err: nowIso(),
     }))
-    .where('id', '=', user.id)
+    .where('id', '=', userId)
     .execute();
-  return null;
 }
 
 export async function renewTokens(ctx: AppContext, issuer: string, refreshToken: string) {

@@ -13,6 +13,8 @@ import { clientOf } from '../accounts/rate-limits.js';
 import { rightsByType } from '../permissions/rules.js';
 import { loginWithPassword, renewTokens } from './login.js';
 import { issueTokenPair, revokeRefreshToken } from './tokens.js';
+import { profileRoutes } from './profile.js';
+import { defineOtpMail, otpLogin, uuidLogin } from './providers.js';
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 
@@ -21,7 +23,7 @@ function refreshFromHeader(req: Request): string | null {
   return m ? m[1] : null;
 }
 
-async function postAuth(req: Request, ctx: AppContext) {
+async function postAuth(req: Request, ctx: AppContext): Promise<Record<string, unknown>> {
   const body = (req.body ?? {}) as Record<string, unknown>;
   if (typeof body !== 'object' || Array.isArray(body)) throw badRequest('The body must be an object');
   const issuer = baseUrl(req);
@@ -31,6 +33,11 @@ async function postAuth(req: Request, ctx: AppContext) {
   if (grant && !['password', 'refresh_token', 'client_credentials'].includes(grant)) {
     throw badRequest(`Unsupported grant_type "${grant}"`, 'unsupported_grant_type');
   }
+  // BEdita 5: without a grant type, `auth_provider` names the login provider.
+  const provider = grant ? undefined : body.auth_provider;
+  if (provider === 'otp') return otpLogin(ctx, req, issuer, body);
+  if (provider === 'uuid') return uuidLogin(ctx, req, issuer);
+  if (provider !== undefined) throw new ApiError(401, 'login_failed', `Unknown auth_provider "${String(provider)}"`);
   if (username !== undefined || password !== undefined) {
     if (!username || !password) throw badRequest('Both username and password are required', 'missing_credentials');
     return loginWithPassword(ctx, issuer, username, password, clientOf(req));
@@ -62,6 +69,7 @@ async function whoami(req: Request, res: import('express').Response, ctx: AppCon
 }
 
 export function authRoutes(ctx: AppContext): RouteDef[] {
+  defineOtpMail(ctx);
   return [
     {
       method: 'post',
@@ -69,12 +77,12 @@ export function authRoutes(ctx: AppContext): RouteDef[] {
       guard: 'anonymous',
       body: 'form',
       handler: async (req, res) => {
-        const tokens = await postAuth(req, ctx);
-        sendMeta(req, res, { jwt: tokens.jwt, renew: tokens.renew });
+        sendMeta(req, res, await postAuth(req, ctx));
       },
     },
     { method: 'get', path: '/auth', guard: 'user', handler: (req, res) => whoami(req, res, ctx) },
     { method: 'get', path: '/auth/user', guard: 'user', handler: (req, res) => whoami(req, res, ctx) },
+    ...profileRoutes(ctx, (req, res) => whoami(req, res, ctx)),
     {
       method: 'delete',
       path: '/auth/:token',

@@ -33,9 +33,14 @@ export function blockedIds(eb: AnyEb, roleIds: readonly number[]) {
   return blockedSources(eb, roleIds).union(objectsBelow(eb, blockedSources(eb, roleIds)));
 }
 
-/** Whether any object permission exists (kept until the next write: most sites have none). */
-export function restrictionsExist(ctx: AppContext): Promise<boolean> {
-  return ctx.readCache.get('object-perms:exist', async () => Boolean(await ctx.db.selectFrom('object_perms').select('object_id').limit(1).executeTakeFirst()));
+/**
+ * Whether any object permission exists (kept until the next write: most sites have none). Inside
+ * a unit of work the transaction is asked, uncached: on SQLite the database's one connection is
+ * the transaction's until it ends, so a read through `ctx.db` would wait for it forever.
+ */
+export function restrictionsExist(ctx: AppContext, db: Db = ctx.db): Promise<boolean> {
+  const anyRestriction = async () => Boolean(await db.selectFrom('object_perms').select('object_id').limit(1).executeTakeFirst());
+  return db === ctx.db ? ctx.readCache.get('object-perms:exist', anyRestriction) : anyRestriction();
 }
 
 /** Which of `ids` a viewer with `roleIds` may not see because of object permissions. */

@@ -11,7 +11,7 @@ import type { RouteDef } from '../../http/router.js';
 
 const require = createRequire(import.meta.url);
 
-function versions(): Record<string, string> {
+export function versions(): Record<string, string> {
   const out: Record<string, string> = { node: process.versions.node };
   for (const name of ['express', 'kysely', 'better-sqlite3', 'pg', 'sharp']) {
     try {

@@ -18,6 +18,7 @@ import { expectedVersion } from '../../http/if-match.js';
 import { apply } from '../objects/kernel.js';
 import { type ObjectInput } from '../objects/write.js';
 import { getUser, listUsers, serializeUser, USER_LIST_SPEC } from './service.js';
+import type { AuthInfo } from '../../identity.js';
 
 /** Attributes a user may change on its own account; the rest is for admins. */
 const SELF_EDITABLE = new Set(['name', 'surname', 'title', 'description', 'lang', 'email', 'password']);
@@ -31,26 +32,41 @@ const CREDENTIALS = ['email', 'password'];
  * `old_password`, so a stolen access token cannot take the account over; missing or wrong gives
  * 400 `wrong_password` and nothing changes.
  */
-async function userPatch(req: Request, ctx: AppContext, id: number): Promise<ObjectInput> {
+function userPatch(req: Request, ctx: AppContext, id: number): Promise<ObjectInput> {
   const input = resourceInput(req, 'users', id);
-  const isAdmin = req.auth.isAdmin;
-  const { old_password: oldPassword, ...attributes } = input.attributes;
+  return accountChanges(ctx, { auth: req.auth, id, attributes: input.attributes, meta: input.meta, profileOnly: !req.auth.isAdmin });
+}
+
+export interface AccountPatch {
+  auth: AuthInfo;
+  /** The account changed. */
+  id: number;
+  /** As sent, `old_password` included. */
+  attributes: Record<string, unknown>;
+  meta: Record<string, unknown>;
+  /** Only profile fields (non-admins, and everyone on PATCH /auth/user): others give 403. */
+  profileOnly: boolean;
+}
+
+/** An account update as a pipeline input, checked by the rules above (PATCH /users/{id}, PATCH /auth/user). */
+export async function accountChanges(ctx: AppContext, { auth, id, attributes: sent, meta, profileOnly }: AccountPatch): Promise<ObjectInput> {
+  const { old_password: oldPassword, ...attributes } = sent;
   const valid = validateAttributes(ctx, 'users', attributes, false);
-  if (!isAdmin) {
+  if (profileOnly) {
     const refused = Object.keys(valid).filter((k) => !SELF_EDITABLE.has(k));
     if (refused.length) throw forbidden(`Only administrators may change ${refused.join(', ')}`);
-    if (input.meta.locked !== undefined) throw forbidden('Only administrators may lock or unlock');
+    if (meta.locked !== undefined) throw forbidden('Only administrators may lock or unlock');
   }
   const user = await ctx.db.selectFrom('users').select(['password_hash', 'email']).where('id', '=', id).executeTakeFirst();
   const changing = CREDENTIALS.filter((k) => valid[k] !== undefined && (k !== 'email' || (valid.email || null) !== user?.email));
-  if (changing.length && req.auth.userId === id) {
+  if (changing.length && auth.userId === id) {
     if (typeof oldPassword !== 'string' || !(await verifyPassword(oldPassword, user?.password_hash ?? null))) {
       throw badRequest(`Changing your ${changing.join(' or ')} needs your current password as "old_password"`, 'wrong_password');
     }
   } else if (oldPassword !== undefined && typeof oldPassword !== 'string') {
     throw badRequest('"old_password" must be a string', 'invalid_data');
   }
-  return { attributes, meta: input.meta };
+  return { attributes, meta };
 }
 
 /** 403 unless the caller is an admin or `id` is its own account. */

@@ -1,0 +1,81 @@
+// Folio's job queue (jobs/queue.ts) as BEdita 5's `async_jobs` resources, read-only, for admins:
+// `service` is the job's kind; `meta.status` pending, planned (due later), locked (running) or
+// failed (given up). Payloads stay out (a mail's holds sign-in links).
+import type { Request } from 'express';
+import type { Selectable } from 'kysely';
+import type { AppContext } from '../../context.js';
+import { badRequest, notFound } from '../../http/errors.js';
+import { resourceUrl, sendList, sendResource, type Resource } from '../../http/jsonapi.js';
+import { pathId } from '../../http/params.js';
+import { listPage, parseListQuery, type ListSpec } from '../../http/query.js';
+import type { RouteDef } from '../../http/router.js';
+import { nowIso } from '../../db/time.js';
+import type { JobsTable } from '../../jobs/tables.js';
+
+type JobRow = Selectable<JobsTable>;
+
+const LIST_SPEC: ListSpec = { fields: { id: 'integer', service: 'string', created: 'date' }, special: ['status'], defaultSort: 'id' };
+const COLUMNS = { id: 'jobs.id', service: 'jobs.kind', created: 'jobs.created' };
+const STATUSES = ['pending', 'planned', 'locked', 'failed'];
+
+const iso = (ms: number | string | null) => (ms === null ? null : nowIso(new Date(Number(ms))));
+
+function status(job: JobRow, now: number): string {
+  if (job.state === 'failed') return 'failed';
+  if (job.lease_until !== null && Number(job.lease_until) > now) return 'locked';
+  return Number(job.next_at) > now ? 'planned' : 'pending';
+}
+
+function serialize(req: Request, path: string, job: JobRow, now: number): Resource {
+  return {
+    id: String(job.id),
+    type: 'async_jobs',
+    attributes: { service: job.kind, scheduled: iso(job.next_at), locked_until: iso(job.lease_until), attempts: Number(job.attempts), last_error: job.last_error },
+    meta: { status: status(job, now), created: job.created },
+    links: { self: resourceUrl(req, `${path}/${job.id}`) },
+  };
+}
+
+/** GET `path` and `path/{id}` (/async_jobs and /admin/async_jobs). */
+export function asyncJobRoutes(ctx: AppContext, path: string): RouteDef[] {
+  return [
+    {
+      method: 'get',
+      path,
+      guard: 'admin',
+      handler: async (req, res) => {
+        const q = parseListQuery(req, LIST_SPEC);
+        const now = Date.now();
+        let base = ctx.db.selectFrom('jobs').selectAll();
+        const wanted = q.special.status;
+        if (wanted) {
+          const bad = wanted.find((s) => !STATUSES.includes(s));
+          if (bad) throw badRequest(`filter[status] takes ${STATUSES.join(', ')}`, 'invalid_filter');
+          base = base.where((eb) =>
+            eb.or(
+              wanted.map((s) => {
+                if (s === 'failed') return eb('state', '=', 'failed');
+                const leased = eb.and([eb('lease_until', 'is not', null), eb('lease_until', '>', now)]);
+                const pending = eb('state', '=', 'pending');
+                if (s === 'locked') return eb.and([pending, leased]);
+                return eb.and([pending, eb.not(leased), eb('next_at', s === 'planned' ? '>' : '<=', now)]);
+              }),
+            ),
+          );
+        }
+        const { rows, count } = await listPage(base, q, COLUMNS, 'jobs.id');
+        sendList(req, res, rows.map((j) => serialize(req, path, j, now)), { count, page: q.page, pageSize: q.pageSize });
+      },
+    },
+    {
+      method: 'get',
+      path: `${path}/:id`,
+      guard: 'admin',
+      handler: async (req, res) => {
+        const job = await ctx.db.selectFrom('jobs').selectAll().where('id', '=', pathId(req)).executeTakeFirst();
+        if (!job) throw notFound(`No job with id ${pathId(req)}`);
+        sendResource(req, res, serialize(req, path, job, Date.now()));
+      },
+    },
+  ];
+}

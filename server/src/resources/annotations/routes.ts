@@ -1,0 +1,66 @@
+// /annotations (JSON API, `type: annotations`; signed-in users): list (`filter[object_id]`,
+// `filter[user_id]`), create, read, change and delete, by the rules of ./service.ts.
+import type { Request, Response } from 'express';
+import type { AppContext } from '../../context.js';
+import { resourceInput, resourceUrl, sendList, sendNoContent, sendResource } from '../../http/jsonapi.js';
+import { pathId } from '../../http/params.js';
+import { parseListQuery } from '../../http/query.js';
+import type { RouteDef } from '../../http/router.js';
+import { registerObjectExtension } from '../objects/extensions.js';
+import {
+  ANNOTATION_LIST_SPEC,
+  annotationInput,
+  annotationsExtension,
+  createAnnotation,
+  deleteAnnotation,
+  getAnnotation,
+  listAnnotations,
+  serializeAnnotation,
+  updateAnnotation,
+  type AnnotationRow,
+} from './service.js';
+
+export function annotationsRoutes(ctx: AppContext): RouteDef[] {
+  registerObjectExtension(ctx, annotationsExtension);
+  const send = (req: Request, res: Response, row: AnnotationRow, status = 200) =>
+    sendResource(req, res, serializeAnnotation(req, row), { status, headers: status === 201 ? { Location: resourceUrl(req, `/annotations/${row.id}`) } : undefined });
+  const item = (req: Request) => getAnnotation(ctx, req.auth, pathId(req));
+  return [
+    {
+      method: 'get',
+      path: '/annotations',
+      guard: 'user',
+      handler: async (req, res) => {
+        const q = parseListQuery(req, ANNOTATION_LIST_SPEC);
+        const { rows, count } = await listAnnotations(ctx, req.auth, q);
+        sendList(req, res, rows.map((r) => serializeAnnotation(req, r)), { count, page: q.page, pageSize: q.pageSize });
+      },
+    },
+    {
+      method: 'post',
+      path: '/annotations',
+      guard: 'user',
+      handler: async (req, res) => send(req, res, await createAnnotation(ctx, req.auth, annotationInput(resourceInput(req, 'annotations').attributes, true)), 201),
+    },
+    { method: 'get', path: '/annotations/:id', guard: 'user', handler: async (req, res) => send(req, res, await item(req)) },
+    {
+      method: 'patch',
+      path: '/annotations/:id',
+      guard: 'user',
+      handler: async (req, res) => {
+        const row = await item(req);
+        const input = annotationInput(resourceInput(req, 'annotations', row.id).attributes, false);
+        send(req, res, await updateAnnotation(ctx, req.auth, row, input));
+      },
+    },
+    {
+      method: 'delete',
+      path: '/annotations/:id',
+      guard: 'user',
+      handler: async (req, res) => {
+        await deleteAnnotation(ctx, req.auth, await item(req));
+        sendNoContent(res);
+      },
+    },
+  ];
+}
