@@ -6,7 +6,7 @@
 // shows what they changed. The publication window, and for associated types the categories, tags
 // and date ranges, have their own controls, checked before the save is sent.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { api, ConflictError, etagVersion, type Resource, type SingleResult } from '../../api/client';
+import { api, ApiError, ConflictError, etagVersion, type Resource, type SingleResult } from '../../api/client';
 import { ConfirmButton } from '../../components/dialog';
 import { ErrorNote, Loading } from '../../components/feedback';
 import { SelectField, STATUS_OPTIONS, StatusBadge, type Values } from '../../components/fields';
@@ -146,7 +146,7 @@ function ObjectForm({
     const found = Object.keys(problemsOf(values));
     if (found.length) {
       setChecking(true);
-      toast.error(new Error(found.length === 1 ? 'One date needs fixing; it is marked below.' : `${found.length} dates need fixing; they are marked below.`), 'The changes were not saved');
+      toast.error(new ApiError(400, 'invalid_dates', 'Check the dates', found.length === 1 ? 'One date needs fixing; it is marked in the form.' : `${found.length} dates need fixing; they are marked in the form.`), 'The changes were not saved');
       setTimeout(() => form.current?.querySelector<HTMLElement>(`[data-problem="${found[0]}"]`)?.focus(), 0);
       return false;
     }

@@ -2,7 +2,7 @@
 // delete them. A category belongs to one object type and may have a parent of that type; the
 // object editor offers a type's enabled categories to its objects (types associated with
 // Categories) and suggests the enabled tags. Names are checked here before the server sees them.
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { ApiError, categories, tags, type CategoryAttributes, type Resource, type TagAttributes } from '../../api/client';
 import { ConfirmButton, Dialog } from '../../components/dialog';
 import { Empty, ErrorNote, Loading } from '../../components/feedback';
@@ -197,6 +197,7 @@ function TermDialog({ kind, term, all, defaultType, onClose, onSaved }: { kind: 
   const [problem, setProblem] = useState<string | null>(null);
   const { busy, error, setError, run } = useAction();
   const singular = kind === 'categories' ? 'category' : 'tag';
+  const hintId = useId();
   const set = (patch: Partial<Draft>) => {
     const next = { ...d, ...patch };
     if (patch.label !== undefined && !next.ownName) next.name = termName(patch.label);
@@ -230,21 +231,23 @@ function TermDialog({ kind, term, all, defaultType, onClose, onSaved }: { kind: 
           Label
           <input value={d.label} onChange={(e) => set({ label: e.target.value })} autoFocus aria-invalid={problem?.startsWith('Give') ? true : undefined} />
         </label>
-        <label>
-          Name
-          <input
-            value={d.name}
-            onChange={(e) => {
-              setError(null);
-              set({ name: e.target.value, ownName: true });
-            }}
-            aria-describedby="term-name-hint"
-            aria-invalid={problem?.startsWith('The name') ? true : undefined}
-          />
-          <span className="hint" id="term-name-hint">
+        <div className="field">
+          <label>
+            Name
+            <input
+              value={d.name}
+              onChange={(e) => {
+                setError(null);
+                set({ name: e.target.value, ownName: true });
+              }}
+              aria-describedby={hintId}
+              aria-invalid={problem?.startsWith('The name') ? true : undefined}
+            />
+          </label>
+          <span className="hint" id={hintId}>
             Used by the API and in URLs; made from the label unless you change it.
           </span>
-        </label>
+        </div>
         {kind === 'categories' ? (
           <>
             <label>
