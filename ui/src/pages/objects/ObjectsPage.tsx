@@ -25,8 +25,8 @@ import { languageName } from './languages';
 import { PublicationChip } from '../../components/publication';
 
 const SCHEDULE_OPTIONS: Array<[string, string]> = [
-  ['scheduled', 'Scheduled (goes live later)'],
-  ['expired', 'Expired (window ended)'],
+  ['scheduled', 'Scheduled'],
+  ['expired', 'Expired'],
 ];
 
 /** The list filters for scheduled or expired objects, as of `now`. */
@@ -117,7 +117,7 @@ function ObjectList({ type, creating = false }: { type: string; creating?: boole
         <label>
           Schedule
           <select value={schedule} onChange={(e) => setParams({ schedule: e.target.value, status: null, page: null })}>
-            <option value="">Any time</option>
+            <option value="">Any</option>
             {SCHEDULE_OPTIONS.map(([v, t]) => (
               <option key={v} value={v}>
                 {t}
