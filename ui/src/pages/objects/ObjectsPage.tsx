@@ -9,7 +9,7 @@ import { api, translations, type Resource, type TranslationAttributes } from '..
 import { Dialog } from '../../components/dialog';
 import { ErrorNote } from '../../components/feedback';
 import { ListView } from '../../components/list-view';
-import { STATUS_OPTIONS, StatusBadge, SearchBox } from '../../components/fields';
+import { STATUS_OPTIONS, StatusBadge, SearchBox, TypeOptions } from '../../components/fields';
 import { formatDate, titleOf } from '../../components/format';
 import { FileText, Plus } from '../../components/icons';
 import { useObjectTypes } from '../../components/model';
@@ -96,11 +96,7 @@ function ObjectList({ type, creating = false }: { type: string; creating?: boole
           Type
           <select value={type} onChange={(e) => navigate('objects', ...(e.target.value ? [e.target.value] : []))}>
             <option value="">All types</option>
-            {choices.map((t) => (
-              <option key={t.name} value={t.name}>
-                {t.name}
-              </option>
-            ))}
+            <TypeOptions types={choices} />
           </select>
         </label>
         <label>

@@ -2,7 +2,7 @@
 // (named beside the fields), each clearable; stored by the form as UTC instants. Checked before
 // saving: until must come after from.
 import { useId } from 'react';
-import type { Values } from '../../components/fields';
+import { FieldProblem, type Values } from '../../components/fields';
 import { timeZoneLabel } from '../../components/publication';
 
 export type Problems = Record<string, string>;
@@ -41,11 +41,7 @@ export function PublicationWindow({ values, onChange, problems }: { values: Valu
           </button>
         </div>
         <span className="hint">{hint}</span>
-        {problem ? (
-          <span className="field-error" id={errorId} role="alert">
-            {problem}
-          </span>
-        ) : null}
+        <FieldProblem id={errorId} text={problem} />
       </div>
     );
   };

@@ -5,6 +5,7 @@
 import { useEffect, useId, useState, type KeyboardEvent } from 'react';
 import { categories as categoriesApi, tags as tagsApi, type CategoryAttributes, type Resource, type TagAttributes } from '../../api/client';
 import { ErrorNote } from '../../components/feedback';
+import { FieldProblem } from '../../components/fields';
 import { Plus } from '../../components/icons';
 import { timeZoneLabel } from '../../components/publication';
 import type { RangeValue, Term } from '../../components/schema-form';
@@ -125,13 +126,7 @@ export function TagsInput({ value, onChange }: { value: Term[]; onChange: (v: Te
             <option key={t.id} value={t.attributes.label || t.attributes.name} />
           ))}
       </datalist>
-      {problem ? (
-        <span className="field-error" id={`${id}-error`} role="alert">
-          {problem}
-        </span>
-      ) : (
-        <span className="hint">Existing tags are suggested; a new one is created when you save.</span>
-      )}
+      {problem ? <FieldProblem id={`${id}-error`} text={problem} /> : <span className="hint">Existing tags are suggested; a new one is created when you save.</span>}
     </fieldset>
   );
 }
@@ -172,11 +167,7 @@ export function DateRangesField({ value, onChange, problems }: { value: RangeVal
           aria-describedby={problem ? `${id}-${i}-${which}-error` : undefined}
           onChange={(e) => set(i, { [which]: e.target.value })}
         />
-        {problem ? (
-          <span className="field-error" id={`${id}-${i}-${which}-error`} role="alert">
-            {problem}
-          </span>
-        ) : null}
+        <FieldProblem id={`${id}-${i}-${which}-error`} text={problem} />
       </div>
     );
   };

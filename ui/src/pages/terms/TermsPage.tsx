@@ -6,6 +6,7 @@ import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { ApiError, categories, tags, type CategoryAttributes, type Resource, type TagAttributes } from '../../api/client';
 import { ConfirmButton, Dialog } from '../../components/dialog';
 import { Empty, ErrorNote, Loading } from '../../components/feedback';
+import { TypeOptions } from '../../components/fields';
 import { concreteTypes, useObjectTypes } from '../../components/model';
 import { useToast } from '../../components/toast';
 import { useAction } from '../../components/use-list';
@@ -83,11 +84,7 @@ function TermsSection({ kind }: { kind: Kind }) {
             Object type
             <select value={typeFilter} onChange={(e) => setTypeFilter(e.target.value)}>
               <option value="">All types</option>
-              {concreteTypes(types).map((t) => (
-                <option key={t.name} value={t.name}>
-                  {t.name}
-                </option>
-              ))}
+              <TypeOptions types={concreteTypes(types)} />
             </select>
           </label>
         ) : null}
@@ -254,11 +251,7 @@ function TermDialog({ kind, term, all, defaultType, onClose, onSaved }: { kind: 
               Object type
               <select value={d.type} onChange={(e) => set({ type: e.target.value })} aria-invalid={problem?.startsWith('Choose') ? true : undefined}>
                 <option value="">— choose —</option>
-                {concreteTypes(types).map((t) => (
-                  <option key={t.name} value={t.name}>
-                    {t.name}
-                  </option>
-                ))}
+                <TypeOptions types={concreteTypes(types)} />
               </select>
             </label>
             <label>
