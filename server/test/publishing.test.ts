@@ -50,6 +50,20 @@ describe('scheduled publishing', () => {
     assert.deepEqual(history.body.data.at(-1).attributes.changed, { publish_start: null });
   });
 
+  test('lists filter and sort by publish_start / publish_end with date operators (scheduled and expired objects)', async () => {
+    const now = Date.now();
+    const later = await doc({ title: 'Later', status: 'on', publish_start: iso(now + 86_400_000) });
+    const sooner = await doc({ title: 'Sooner', status: 'on', publish_start: iso(now + 3_600_000) });
+    const ended = await doc({ title: 'Ended', status: 'on', publish_end: iso(now - 3_600_000) });
+    const ids = (r: { body: { data: Array<{ id: string }> } }) => r.body.data.map((o) => o.id);
+    const scheduled = await s.request('GET', `/documents?filter[status]=on&filter[publish_start][gt]=${encodeURIComponent(iso(now))}&sort=publish_start`, { token: admin });
+    assert.equal(scheduled.status, 200, scheduled.text);
+    assert.deepEqual(ids(scheduled), [sooner.id, later.id]);
+    const expired = await s.request('GET', `/documents?filter[status]=on&filter[publish_end][lt]=${encodeURIComponent(iso(now))}`, { token: admin });
+    assert.deepEqual(ids(expired), [ended.id]);
+    for (const id of [later.id, sooner.id, ended.id]) await s.request('DELETE', `/documents/${id}`, { token: admin });
+  });
+
   test('outside its window an on object is hidden from anonymous clients and users without read: reads, lists, search; admins see it with its window', async () => {
     const future = await doc({ title: 'Future zebra', status: 'on', publish_start: iso(Date.now() + 3_600_000) });
     const past = await doc({ title: 'Past zebra', status: 'on', publish_end: iso(Date.now() - 1000) });

@@ -498,7 +498,7 @@ export function errorMessage(err: unknown): { title: string; detail: string } {
 
 // ---- webhooks (admins) ----
 
-export const WEBHOOK_EVENTS = ['objects.create', 'objects.update', 'objects.trash', 'objects.restore', 'objects.remove'] as const;
+export const WEBHOOK_EVENTS = ['objects.create', 'objects.update', 'objects.trash', 'objects.restore', 'objects.remove', 'objects.publish', 'objects.unpublish'] as const;
 
 export interface WebhookAttributes {
   name: string;
@@ -652,3 +652,36 @@ export const modelProject = {
       query: { dry_run: opts.dryRun ? 1 : undefined, delete: opts.remove ? 1 : undefined },
     }),
 };
+
+// ---- categories and tags (/model/categories, /model/tags; admins write, signed-in users read) ----
+
+export interface CategoryAttributes {
+  name: string;
+  label: string | null;
+  labels?: Record<string, string> | null;
+  /** The object type the category belongs to. */
+  type: string | null;
+  parent_id: string | number | null;
+  enabled: boolean;
+}
+
+export interface TagAttributes {
+  name: string;
+  label: string | null;
+  labels?: Record<string, string> | null;
+  enabled: boolean;
+}
+
+/** One vocabulary's endpoint: list (optionally filtered), create, change, delete. */
+function vocabulary<A>(path: string, type: string) {
+  const one = (id: string) => `${path}/${encodeURIComponent(id)}`;
+  return {
+    list: async (query?: Query) => (await api.listAll(path, query, 10)) as Resource<A>[],
+    create: (attributes: Partial<A>) => api.create(path, type, { ...attributes }),
+    update: (id: string, attributes: Partial<A>) => api.update(one(id), type, id, { ...attributes }),
+    remove: (id: string) => api.remove(one(id)),
+  };
+}
+
+export const categories = vocabulary<CategoryAttributes>('/model/categories', 'categories');
+export const tags = vocabulary<TagAttributes>('/model/tags', 'tags');

@@ -1,6 +1,7 @@
 // Labelled form controls bound to one record of values, so every form reads the same way.
 import { useId, useState, type ReactNode } from 'react';
 import { ErrorNote, Notice } from './feedback';
+import type { ObjectType } from './model';
 
 export type Values = Record<string, any>;
 
@@ -150,5 +151,27 @@ export function SearchBox({
       </label>
       <button type="submit">Search</button>
     </form>
+  );
+}
+
+/** A field's problem, found before saving, under the field (announced as it appears). */
+export function FieldProblem({ id, text }: { id?: string; text: string | null | undefined }) {
+  return text ? (
+    <span className="field-error" id={id} role="alert">
+      {text}
+    </span>
+  ) : null;
+}
+
+/** One option per object type, by name (for the selects that pick or filter a type). */
+export function TypeOptions({ types }: { types: ObjectType[] }) {
+  return (
+    <>
+      {types.map((t) => (
+        <option key={t.name} value={t.name}>
+          {t.name}
+        </option>
+      ))}
+    </>
   );
 }

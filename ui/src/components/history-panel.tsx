@@ -21,12 +21,26 @@ const RESTORABLE = new Set<HistoryAction>(['create', 'update']);
 
 const PAGE_SIZE = 10;
 
+/** A stored UTC instant (publication window, date ranges), shown in the user's time zone. */
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z$/;
+
+/** One item of a list value: a date range as its two times, a term by its label or name. */
+function itemText(item: unknown): string {
+  if (item && typeof item === 'object') {
+    const o = item as Record<string, unknown>;
+    if ('start_date' in o) return o.end_date ? `${formatDate(o.start_date)} – ${formatDate(o.end_date)}` : formatDate(o.start_date);
+    if (typeof o.name === 'string') return String(o.label || o.name);
+    return JSON.stringify(item);
+  }
+  return String(item);
+}
+
 function Value({ value }: { value: unknown }) {
   if (value === null || value === undefined) return <span className="history-value-empty">not set</span>;
   if (typeof value === 'boolean') return <>{value ? 'yes' : 'no'}</>;
-  if (Array.isArray(value)) return value.length ? <>{value.map(String).join(', ')}</> : <span className="history-value-empty">none</span>;
+  if (Array.isArray(value)) return value.length ? <>{value.map(itemText).join(', ')}</> : <span className="history-value-empty">none</span>;
   if (typeof value === 'object') return <code>{JSON.stringify(value)}</code>;
-  const text = String(value);
+  const text = INSTANT.test(String(value)) ? formatDate(value) : String(value);
   return text.length > 240 ? <span title={text}>{text.slice(0, 240)}…</span> : <>{text}</>;
 }
 

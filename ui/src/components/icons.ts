@@ -37,6 +37,7 @@ export {
   Search,
   Shapes,
   ShieldCheck,
+  Tags,
   Trash2,
   Undo2,
   Unlink,

@@ -3,7 +3,9 @@
 // strings/booleans while editing and converted back by `attributesFromForm`. `body` and custom
 // `text` properties are HTML, edited in the rich-text editor; technical fields (uname, lang,
 // JSON) are marked `advanced`, for the form to put them out of the way. A property whose type is a
-// choice list (an `enum`) is a select.
+// choice list (an `enum`) is a select. The terms of a type associated with Categories / Tags
+// (`terms`: a list of {name, label}) and DateRanges (`ranges`) have their own controls in the
+// object editor; here they are only converted.
 import { useEffect, useMemo, useState } from 'react';
 import { api, type JsonSchema, type JsonSchemaProperty } from '../api/client';
 import type { Values } from './fields';
@@ -15,7 +17,22 @@ const HTML_TEXT = new Set(['body']);
 const PLAIN_LONG_TEXT = new Set(['description']);
 const ADVANCED = new Set(['uname', 'lang', 'extra']);
 
-export type Kind = 'text' | 'textarea' | 'html' | 'number' | 'integer' | 'boolean' | 'date' | 'datetime' | 'email' | 'url' | 'json' | 'enum';
+export type Kind = 'text' | 'textarea' | 'html' | 'number' | 'integer' | 'boolean' | 'date' | 'datetime' | 'email' | 'url' | 'json' | 'enum' | 'terms' | 'ranges';
+
+/** A category or tag as the editor holds it. */
+export interface Term {
+  name: string;
+  label: string | null;
+}
+
+/** A date range as the editor holds it: start and end as `datetime-local` input values. */
+export interface RangeValue {
+  start: string;
+  end: string;
+  params: unknown;
+}
+
+const TERM_NAMES = new Set(['categories', 'tags']);
 
 export interface FormProperty {
   name: string;
@@ -46,6 +63,8 @@ function flatten(p: JsonSchemaProperty): { types: string[]; format?: string; enu
 
 function kindOf(name: string, p: JsonSchemaProperty, htmlNames: Set<string>): FormProperty['kind'] {
   const { types, format, enumValues, maxLength } = flatten(p);
+  if (types.includes('array') && TERM_NAMES.has(name)) return 'terms';
+  if (types.includes('array') && name === 'date_ranges') return 'ranges';
   if (enumValues?.length) return 'enum';
   const t = types[0];
   if (types.length > 1 || t === 'object' || t === 'array' || t === undefined) return 'json';
@@ -111,6 +130,13 @@ export function formFromAttributes(props: FormProperty[], attributes: Record<str
   for (const p of props) {
     const v = attributes[p.name];
     if (p.kind === 'boolean') out[p.name] = Boolean(v);
+    else if (p.kind === 'terms') out[p.name] = (Array.isArray(v) ? v : []).map((t: Term) => ({ name: String(t.name), label: t.label ?? null }));
+    else if (p.kind === 'ranges')
+      out[p.name] = (Array.isArray(v) ? v : []).map((r: { start_date?: string; end_date?: string | null; params?: unknown }): RangeValue => ({
+        start: r.start_date ? toLocalInput(r.start_date) : '',
+        end: r.end_date ? toLocalInput(r.end_date) : '',
+        params: r.params ?? null,
+      }));
     else if (v === null || v === undefined) out[p.name] = '';
     else if (p.kind === 'json') out[p.name] = JSON.stringify(v, null, 2);
     else if (p.kind === 'datetime' && typeof v === 'string') out[p.name] = toLocalInput(v);
@@ -119,7 +145,8 @@ export function formFromAttributes(props: FormProperty[], attributes: Record<str
   return out;
 }
 
-function toLocalInput(iso: string): string {
+/** An instant as a `datetime-local` value in the user's time zone. */
+export function toLocalInput(iso: string): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
   const pad = (n: number) => String(n).padStart(2, '0');
@@ -135,12 +162,21 @@ export function attributesFromForm(props: FormProperty[], values: Values): Recor
       out[p.name] = Boolean(v);
       continue;
     }
+    if (p.kind === 'terms') {
+      // Categories are named; tags also carry the label typed, for the ones the server creates.
+      out[p.name] = ((v ?? []) as Term[]).map((t) => (p.name === 'tags' && t.label ? { name: t.name, label: t.label } : { name: t.name }));
+      continue;
+    }
+    if (p.kind === 'ranges') {
+      out[p.name] = ((v ?? []) as RangeValue[]).map((r) => ({ start_date: fromLocalInput(r.start), end_date: r.end ? fromLocalInput(r.end) : null, params: r.params ?? null }));
+      continue;
+    }
     if (v === '' || v === undefined) {
       out[p.name] = null;
       continue;
     }
     if (p.kind === 'integer' || p.kind === 'number') out[p.name] = Number(v);
-    else if (p.kind === 'datetime') out[p.name] = new Date(v).toISOString();
+    else if (p.kind === 'datetime') out[p.name] = fromLocalInput(v);
     else if (p.kind === 'json') {
       try {
         out[p.name] = JSON.parse(v);
@@ -150,6 +186,12 @@ export function attributesFromForm(props: FormProperty[], values: Values): Recor
     } else out[p.name] = v;
   }
   return out;
+}
+
+/** A `datetime-local` value (the user's time zone) as a UTC instant; what does not parse stays as typed. */
+export function fromLocalInput(value: string): string {
+  const d = new Date(value);
+  return Number.isNaN(d.getTime()) ? value : d.toISOString();
 }
 
 /** Only what changed (so an unchanged uname or status of a locked object is not sent). */
@@ -168,6 +210,7 @@ export function SchemaFields({ properties, values, onChange }: { properties: For
   return (
     <>
       {properties.map((p) => {
+        if (p.kind === 'terms' || p.kind === 'ranges') return null; // the editor's own controls
         const set = (v: unknown) => onChange({ ...values, [p.name]: v });
         const text = fieldLabel(p.name) + (p.required ? ' *' : '');
         const hintId = `hint-${p.name}`;

@@ -3,7 +3,7 @@
 // `adminOnly` areas are listed only for users with the admin role.
 import type { ComponentType } from 'react';
 import { BackupsPage } from './backups/BackupsPage';
-import { FileText, Folder, Home, Image, Link2, Shapes, ShieldCheck, Trash2, Users, Webhook, DatabaseBackup, UserRound } from '../components/icons';
+import { FileText, Folder, Home, Image, Link2, Shapes, Tags, ShieldCheck, Trash2, Users, Webhook, DatabaseBackup, UserRound } from '../components/icons';
 import { FoldersPage } from './folders/FoldersPage';
 import { HomePage } from './home/HomePage';
 import { MediaPage } from './media/MediaPage';
@@ -12,6 +12,7 @@ import { ObjectsPage } from './objects/ObjectsPage';
 import { ProfilePage } from './profile/ProfilePage';
 import { RelationsPage } from './relations/RelationsPage';
 import { RolesPage } from './roles/RolesPage';
+import { TermsPage } from './terms/TermsPage';
 import { TrashPage } from './trash/TrashPage';
 import { UsersPage } from './users/UsersPage';
 import { WebhooksPage } from './webhooks/WebhooksPage';
@@ -37,6 +38,7 @@ export const pages: PageDef[] = [
   { path: 'roles', label: 'Roles', icon: ShieldCheck, component: RolesPage, adminOnly: true },
   { path: 'relations', label: 'Relations', icon: Link2, component: RelationsPage, adminOnly: true },
   { path: 'model', label: 'Object types', icon: Shapes, component: ModelPage, adminOnly: true },
+  { path: 'terms', label: 'Categories & tags', icon: Tags, component: TermsPage, adminOnly: true },
   { path: 'webhooks', label: 'Webhooks', icon: Webhook, component: WebhooksPage, adminOnly: true },
   { path: 'backups', label: 'Backups', icon: DatabaseBackup, component: BackupsPage, adminOnly: true },
   { path: 'profile', label: 'My account', icon: UserRound, component: ProfilePage, hidden: true },

@@ -28,6 +28,8 @@ const CORE_FILTERS: Record<string, FieldKind> = {
   created: 'date',
   modified: 'date',
   published: 'date',
+  publish_start: 'date',
+  publish_end: 'date',
   created_by: 'integer',
   modified_by: 'integer',
 };

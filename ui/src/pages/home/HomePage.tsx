@@ -1,6 +1,7 @@
-// Home: what an editor looks for first — their own drafts, what changed lately, and how many
+// Home: what an editor looks for first — their own drafts, what changed lately, what goes live or
+// expires next (published objects with a window, of the types the user may read), and how many
 // objects of each type there are (each a way into its list).
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { api, type Resource } from '../../api/client';
 import { useCurrentUser } from '../../components/current-user';
 import { Empty, ErrorNote, Loading } from '../../components/feedback';
@@ -11,6 +12,9 @@ import { concreteTypes, useObjectTypes, type ObjectType } from '../../components
 import { href } from '../../components/route';
 import { useList } from '../../components/use-list';
 import { editorTypes } from '../objects/object-types';
+import { may, useRights } from '../../components/rights';
+
+const SCHEDULED_SHOWN = 8;
 
 export function HomePage() {
   const user = useCurrentUser();
@@ -41,6 +45,10 @@ export function HomePage() {
           <RecentList list={recent} empty="Nothing has been written yet." />
         </section>
       </div>
+      <section className="panel" aria-labelledby="home-scheduled">
+        <h2 id="home-scheduled">Scheduled</h2>
+        <ScheduledList types={listed.map((t) => t.name)} />
+      </section>
       <section aria-labelledby="home-counts">
         <h2 id="home-counts">Content by type</h2>
         {types ? <TypeCounts types={concreteTypes(types).filter((t) => t.name !== 'users')} /> : <Loading />}
@@ -61,6 +69,40 @@ function RecentList({ list, empty }: { list: ReturnType<typeof useList>; empty: 
           <span className="muted">{o.type}</span>
           <StatusBadge status={o.attributes.status} />
           <span className="muted when">{formatDate(o.meta.modified)}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The next publication bounds to come: objects going live or expiring, soonest first. */
+function ScheduledList({ types }: { types: string[] }) {
+  const rights = useRights();
+  const readable = types.filter((t) => may(rights, 'read', t)).join(',');
+  const now = useMemo(() => new Date().toISOString(), []);
+  const path = readable ? '/objects' : null;
+  const base = { 'filter[type]': readable, 'filter[status]': 'on' };
+  const starting = useList(path, { ...base, 'filter[publish_start][gt]': now, sort: 'publish_start' }, SCHEDULED_SHOWN);
+  const ending = useList(path, { ...base, 'filter[publish_end][gt]': now, sort: 'publish_end' }, SCHEDULED_SHOWN);
+  const error = starting.error ?? ending.error;
+  if (error) return <ErrorNote error={error} />;
+  if (!readable) return <Empty icon={<FileText size={28} />}>Nothing is scheduled.</Empty>;
+  if (!starting.result || !ending.result) return <Loading />;
+  const events = [
+    ...starting.result.data.map((o) => ({ o, at: String(o.attributes.publish_start), what: 'Goes live' })),
+    ...ending.result.data.map((o) => ({ o, at: String(o.attributes.publish_end), what: 'Expires' })),
+  ]
+    .sort((a, b) => Date.parse(a.at) - Date.parse(b.at))
+    .slice(0, SCHEDULED_SHOWN);
+  if (!events.length) return <Empty icon={<FileText size={28} />}>Nothing is scheduled to go live or expire.</Empty>;
+  return (
+    <ul className="recent" aria-label="Scheduled objects">
+      {events.map(({ o, at, what }) => (
+        <li key={`${o.type}-${o.id}-${what}`}>
+          <a href={href('objects', o.type, o.id)}>{titleOf(o)}</a>
+          <span className="muted">{o.type}</span>
+          <span className={`badge ${what === 'Goes live' ? 'scheduled' : 'expired'}`}>{what}</span>
+          <span className="muted when">{formatDate(at)}</span>
         </li>
       ))}
     </ul>

@@ -3,9 +3,10 @@
 // the original; the folders it is filed in; its relations. Unsaved edits are guarded (leaving
 // asks, closing the tab asks), Ctrl/Cmd+S saves, and every save or failure says so in a toast.
 // Saves name the version the page loaded (If-Match); when someone else saved in between, a dialog
-// shows what they changed.
+// shows what they changed. The publication window, and for associated types the categories, tags
+// and date ranges, have their own controls, checked before the save is sent.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { api, ConflictError, etagVersion, type Resource, type SingleResult } from '../../api/client';
+import { api, ApiError, ConflictError, etagVersion, type Resource, type SingleResult } from '../../api/client';
 import { ConfirmButton } from '../../components/dialog';
 import { ErrorNote, Loading } from '../../components/feedback';
 import { SelectField, STATUS_OPTIONS, StatusBadge, type Values } from '../../components/fields';
@@ -24,6 +25,13 @@ import { FoldersOfObject } from './FoldersOfObject';
 import { RelationsPanel } from './RelationsPanel';
 import { TranslationsPanel } from './TranslationsPanel';
 import { ConflictDialog, describeConflict, type Conflict } from './edit-conflict';
+import { PublicationChip } from '../../components/publication';
+import { PublicationWindow, windowProblems, type Problems } from './PublicationWindow';
+import { CategoriesPicker, DateRangesField, TagsInput, rangeProblems } from './TermsFields';
+import type { RangeValue, Term } from '../../components/schema-form';
+
+/** Fields the editor shows in their own groups rather than in the generated form. */
+const WINDOW = new Set(['publish_start', 'publish_end']);
 
 export function ObjectEditor({ type, id }: { type: string; id: string }) {
   const { properties, error: schemaError } = useSchema(type);
@@ -122,12 +130,26 @@ function ObjectForm({
   const formId = useId();
   const locked = Boolean(object.meta.locked);
   const dirty = JSON.stringify(values) !== JSON.stringify(saved);
-  const main = properties.filter((p) => !p.advanced);
-  const advanced = properties.filter((p) => p.advanced);
+  const main = properties.filter((p) => !p.advanced && !WINDOW.has(p.name));
+  const advanced = properties.filter((p) => p.advanced && !WINDOW.has(p.name));
+  const has = (name: string, kind: FormProperty['kind']) => properties.some((p) => p.name === name && p.kind === kind);
+  const hasWindow = properties.some((p) => WINDOW.has(p.name));
+  // Checked once a save was refused for them, then again at every keystroke (a fixed field's
+  // message goes away).
+  const [checking, setChecking] = useState(false);
+  const problemsOf = (v: Values): Problems => ({ ...(hasWindow ? windowProblems(v) : {}), ...(has('date_ranges', 'ranges') ? rangeProblems(v.date_ranges as RangeValue[]) : {}) });
+  const problems = checking ? problemsOf(values) : {};
 
   const path = `/${type}/${object.id}`;
   /** Send what changed since the copy this form edits, as a change of version `ifMatch`. */
   const save = async (ifMatch = etag): Promise<boolean> => {
+    const found = Object.keys(problemsOf(values));
+    if (found.length) {
+      setChecking(true);
+      toast.error(new ApiError(400, 'invalid_dates', 'Check the dates', found.length === 1 ? 'One date needs fixing; it is marked in the form.' : `${found.length} dates need fixing; they are marked in the form.`), 'The changes were not saved');
+      setTimeout(() => form.current?.querySelector<HTMLElement>(`[data-problem="${found[0]}"]`)?.focus(), 0);
+      return false;
+    }
     setBusy(true);
     setError(null);
     let result;
@@ -191,6 +213,7 @@ function ObjectForm({
       <div className="page-head sticky-head">
         <h1>{titleOf(object)}</h1>
         <StatusBadge status={object.attributes.status} />
+        <PublicationChip attributes={object.attributes} />
         {locked ? <span className="badge">locked</span> : null}
         {dirty ? (
           <span className="badge warn" role="status">
@@ -227,6 +250,14 @@ function ObjectForm({
           <SelectField label="Status" name="status" values={values} onChange={setValues} options={statusOptions} disabled={locked || !canWrite || (published && !canPublish)} />
           <SchemaFields properties={main} values={values} onChange={setValues} />
         </div>
+        {hasWindow ? <PublicationWindow values={values} onChange={setValues} problems={problems} /> : null}
+        {has('date_ranges', 'ranges') ? (
+          <DateRangesField value={(values.date_ranges ?? []) as RangeValue[]} onChange={(v) => setValues({ ...values, date_ranges: v })} problems={problems} />
+        ) : null}
+        {has('categories', 'terms') ? (
+          <CategoriesPicker type={type} value={(values.categories ?? []) as Term[]} onChange={(v) => setValues({ ...values, categories: v })} />
+        ) : null}
+        {has('tags', 'terms') ? <TagsInput value={(values.tags ?? []) as Term[]} onChange={(v) => setValues({ ...values, tags: v })} /> : null}
         {advanced.length ? (
           <details className="advanced">
             <summary>Advanced</summary>

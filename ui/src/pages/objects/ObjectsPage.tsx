@@ -2,12 +2,14 @@
 // so reload and Back return to the same list; select several for publish / unpublish / move to
 // a folder / trash; create after asking for a title; edit in ObjectEditor. The languages each
 // object is translated into come from one request per page (GET /translations by object ids).
-import { useEffect, useState, type FormEvent } from 'react';
+// Published objects whose window has not opened yet (scheduled) or has closed (expired) carry a
+// chip, and the "Schedule" filter finds them (date filters on publish_start / publish_end).
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { api, translations, type Resource, type TranslationAttributes } from '../../api/client';
 import { Dialog } from '../../components/dialog';
 import { ErrorNote } from '../../components/feedback';
 import { ListView } from '../../components/list-view';
-import { STATUS_OPTIONS, StatusBadge, SearchBox } from '../../components/fields';
+import { STATUS_OPTIONS, StatusBadge, SearchBox, TypeOptions } from '../../components/fields';
 import { formatDate, titleOf } from '../../components/format';
 import { FileText, Plus } from '../../components/icons';
 import { useObjectTypes } from '../../components/model';
@@ -20,6 +22,19 @@ import { BulkBar } from './BulkBar';
 import { ObjectEditor } from './ObjectEditor';
 import { editorTypes, singularOf } from './object-types';
 import { languageName } from './languages';
+import { PublicationChip } from '../../components/publication';
+
+const SCHEDULE_OPTIONS: Array<[string, string]> = [
+  ['scheduled', 'Scheduled'],
+  ['expired', 'Expired'],
+];
+
+/** The list filters for scheduled or expired objects, as of `now`. */
+function scheduleFilter(schedule: string, now: string): Record<string, string> {
+  if (schedule === 'scheduled') return { 'filter[status]': 'on', 'filter[publish_start][gt]': now };
+  if (schedule === 'expired') return { 'filter[status]': 'on', 'filter[publish_end][lt]': now };
+  return {};
+}
 
 export function ObjectsPage({ route }: { route: string[] }) {
   const [type, id] = route;
@@ -38,6 +53,9 @@ function ObjectList({ type, creating = false }: { type: string; creating?: boole
   useEffect(() => setShowCreate(creating), [creating]);
   const q = params.q ?? '';
   const status = params.status ?? '';
+  const schedule = params.schedule ?? '';
+  // "Now" is fixed when the filter is chosen, so the list's query does not change at every render.
+  const now = useMemo(() => new Date().toISOString(), [schedule]); // eslint-disable-line react-hooks/exhaustive-deps
   const sort = params.sort ?? DEFAULT_SORT;
   const page = Math.max(1, Number(params.page) || 1);
   const choices = editorTypes(types);
@@ -46,6 +64,7 @@ function ObjectList({ type, creating = false }: { type: string; creating?: boole
     {
       q: q || undefined,
       'filter[status]': status || undefined,
+      ...scheduleFilter(schedule, now),
       'filter[type]': type ? undefined : choices.map((t) => t.name).join(','),
       sort,
     },
@@ -54,8 +73,8 @@ function ObjectList({ type, creating = false }: { type: string; creating?: boole
     [page, (p) => setParams({ page: p > 1 ? p : null })],
   );
   // A new list (filter, page, type) starts with nothing selected.
-  useEffect(() => setSelected(new Map()), [type, q, status, sort, page]);
-  const filtered = Boolean(q || status);
+  useEffect(() => setSelected(new Map()), [type, q, status, schedule, sort, page]);
+  const filtered = Boolean(q || status || schedule);
   // "New" only where the user's roles allow creating (any listed type when none is chosen).
   const rights = useRights();
   const canCreate = type ? may(rights, 'create', type) : choices.some((t) => may(rights, 'create', t.name));
@@ -77,18 +96,25 @@ function ObjectList({ type, creating = false }: { type: string; creating?: boole
           Type
           <select value={type} onChange={(e) => navigate('objects', ...(e.target.value ? [e.target.value] : []))}>
             <option value="">All types</option>
-            {choices.map((t) => (
-              <option key={t.name} value={t.name}>
-                {t.name}
+            <TypeOptions types={choices} />
+          </select>
+        </label>
+        <label>
+          Status
+          <select value={schedule ? 'on' : status} disabled={Boolean(schedule)} onChange={(e) => setParams({ status: e.target.value, page: null })}>
+            <option value="">Any status</option>
+            {STATUS_OPTIONS.map(([v, t]) => (
+              <option key={v} value={v}>
+                {t}
               </option>
             ))}
           </select>
         </label>
         <label>
-          Status
-          <select value={status} onChange={(e) => setParams({ status: e.target.value, page: null })}>
-            <option value="">Any status</option>
-            {STATUS_OPTIONS.map(([v, t]) => (
+          Schedule
+          <select value={schedule} onChange={(e) => setParams({ schedule: e.target.value, status: null, page: null })}>
+            <option value="">Any</option>
+            {SCHEDULE_OPTIONS.map(([v, t]) => (
               <option key={v} value={v}>
                 {t}
               </option>
@@ -103,7 +129,7 @@ function ObjectList({ type, creating = false }: { type: string; creating?: boole
         emptyIcon={<FileText size={28} />}
         emptyAction={
           filtered ? (
-            <button type="button" onClick={() => setParams({ q: null, status: null, page: null })}>
+            <button type="button" onClick={() => setParams({ q: null, status: null, schedule: null, page: null })}>
               Clear filters
             </button>
           ) : canCreate ? (
@@ -178,8 +204,9 @@ function ObjectTable({
                 <a href={href('objects', o.type, o.id)}>{titleOf(o)}</a>
               </td>
               <td>{o.type}</td>
-              <td>
+              <td className="status-cell">
                 <StatusBadge status={o.attributes.status} />
+                <PublicationChip attributes={o.attributes} />
               </td>
               <td className="languages-cell">
                 {(languages.get(o.id) ?? []).map((t) => (

@@ -6,7 +6,7 @@ import { api, etagVersion, history, type HistoryAttributes, type Resource, type 
 import { Dialog } from '../../components/dialog';
 import type { Values } from '../../components/fields';
 import { formatDate, plainText } from '../../components/format';
-import { fieldLabel, type FormProperty } from '../../components/schema-form';
+import { fieldLabel, type FormProperty, type RangeValue, type Term } from '../../components/schema-form';
 import './edit-conflict.css';
 
 export interface ConflictField {
@@ -31,6 +31,9 @@ export interface Conflict {
 /** A value as a reader sees it: rich text as its words, empty as "not set", long text cut. */
 function readable(property: FormProperty, value: unknown): string {
   if (property.kind === 'boolean') return value ? 'yes' : 'no';
+  if (property.kind === 'terms') return ((value ?? []) as Term[]).map((t) => t.label || t.name).join(', ') || 'none';
+  if (property.kind === 'ranges') return ((value ?? []) as RangeValue[]).map((r) => (r.end ? `${r.start.replace('T', ' ')} – ${r.end.replace('T', ' ')}` : r.start.replace('T', ' '))).join(', ') || 'none';
+  if (property.kind === 'datetime' && typeof value === 'string' && value) return value.replace('T', ' ');
   const text = property.kind === 'html' ? plainText(String(value ?? '')) : String(value ?? '').trim();
   if (!text) return 'not set';
   return text.length > 280 ? `${text.slice(0, 280)}…` : text;

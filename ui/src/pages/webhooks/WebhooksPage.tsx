@@ -23,12 +23,14 @@ const EVENT_LABELS: Record<string, string> = {
   'objects.trash': 'Moved to trash',
   'objects.restore': 'Restored',
   'objects.remove': 'Deleted permanently',
+  'objects.publish': 'Went live (published, or its window opened)',
+  'objects.unpublish': 'Went offline (unpublished, or its window closed)',
   'webhooks.test': 'Test event',
 };
 
 const NEW_WEBHOOK: Values = { name: '', url: '', events: ['*'], types: [], enabled: true };
 
-/** Form values → attributes: every event when all five (or none of them by mistake) are ticked. */
+/** Form values → attributes: every event when all of them (or none of them by mistake) are ticked. */
 function attributesOf(values: Values): Partial<WebhookAttributes> {
   const events: string[] = values.events ?? ['*'];
   const all = events.includes('*') || WEBHOOK_EVENTS.every((e) => events.includes(e));

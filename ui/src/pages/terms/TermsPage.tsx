@@ -1,0 +1,291 @@
+// Categories and tags (/model/categories, /model/tags), for admins: list, create, edit, disable and
+// delete them. A category belongs to one object type and may have a parent of that type; the
+// object editor offers a type's enabled categories to its objects (types associated with
+// Categories) and suggests the enabled tags. Names are checked here before the server sees them.
+import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { ApiError, categories, tags, type CategoryAttributes, type Resource, type TagAttributes } from '../../api/client';
+import { ConfirmButton, Dialog } from '../../components/dialog';
+import { Empty, ErrorNote, Loading } from '../../components/feedback';
+import { TypeOptions } from '../../components/fields';
+import { concreteTypes, useObjectTypes } from '../../components/model';
+import { useToast } from '../../components/toast';
+import { useAction } from '../../components/use-list';
+import { termName } from '../objects/TermsFields';
+
+type Kind = 'categories' | 'tags';
+type Term = Resource<CategoryAttributes | TagAttributes>;
+const NAME = /^[a-z0-9][a-z0-9_-]{1,50}$/;
+const client = (kind: Kind) => (kind === 'categories' ? categories : tags);
+
+export function TermsPage() {
+  return (
+    <section>
+      <h1>Categories &amp; tags</h1>
+      <p className="muted">
+        Objects of a type get categories and tags once the type is associated with them (BEdita’s <code>associations</code>). Categories belong to one object type; tags are
+        shared by every type. Disabled ones stay stored but are not shown on objects.
+      </p>
+      <TermsSection kind="categories" />
+      <TermsSection kind="tags" />
+    </section>
+  );
+}
+
+interface Draft {
+  label: string;
+  name: string;
+  /** The name was typed, not made from the label. */
+  ownName: boolean;
+  type: string;
+  parent_id: string;
+  enabled: boolean;
+}
+
+function draftOf(t: Term | null, type = ''): Draft {
+  const a = (t?.attributes ?? {}) as Partial<CategoryAttributes>;
+  return { label: a.label ?? '', name: a.name ?? '', ownName: Boolean(t), type: a.type ?? type, parent_id: a.parent_id != null ? String(a.parent_id) : '', enabled: t ? Boolean(a.enabled) : true };
+}
+
+function draftProblem(d: Draft, kind: Kind): string | null {
+  if (!d.label.trim()) return 'Give it a label: the words editors see.';
+  if (!NAME.test(d.name)) return 'The name must be 2 to 51 lower-case letters, digits, - or _, starting with a letter or digit (e.g. summer-sale).';
+  if (kind === 'categories' && !d.type) return 'Choose the object type this category is for.';
+  return null;
+}
+
+/** The server's refusals in the admin's words. */
+function plainError(e: unknown, kind: Kind): unknown {
+  if (e instanceof ApiError && e.status === 409) return new ApiError(409, e.code, 'Name taken', kind === 'categories' ? 'This object type already has a category with this name. Choose another name.' : 'A tag with this name already exists. Choose another name.');
+  return e;
+}
+
+function TermsSection({ kind }: { kind: Kind }) {
+  const [all, setAll] = useState<Term[] | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [typeFilter, setTypeFilter] = useState('');
+  const [editing, setEditing] = useState<Term | 'new' | null>(null);
+  const { types } = useObjectTypes();
+  const toast = useToast();
+  const singular = kind === 'categories' ? 'category' : 'tag';
+  const load = useCallback(() => client(kind).list().then((t) => (setAll(t as Term[]), setError(null)), setError), [kind]);
+  useEffect(() => void load(), [load]);
+  const toggle = useAction();
+  const byId = new Map((all ?? []).map((t) => [String(t.id), t]));
+  const shown = (all ?? []).filter((t) => !typeFilter || (t.attributes as CategoryAttributes).type === typeFilter);
+  const labelOf = (t: Term | undefined) => (t ? t.attributes.label || t.attributes.name : '—');
+  const headingId = `terms-${kind}`;
+  return (
+    <section aria-labelledby={headingId} className="panel">
+      <div className="page-head">
+        <h2 id={headingId}>{kind === 'categories' ? 'Categories' : 'Tags'}</h2>
+        <span className="spacer" />
+        {kind === 'categories' ? (
+          <label className="inline">
+            Object type
+            <select value={typeFilter} onChange={(e) => setTypeFilter(e.target.value)}>
+              <option value="">All types</option>
+              <TypeOptions types={concreteTypes(types)} />
+            </select>
+          </label>
+        ) : null}
+        <button type="button" className="primary" onClick={() => setEditing('new')}>
+          New {singular}
+        </button>
+      </div>
+      <ErrorNote error={error ?? toggle.error} />
+      {!all && !error ? <Loading /> : null}
+      {all && !shown.length ? <Empty>{kind === 'categories' ? 'No categories yet.' : 'No tags yet.'}</Empty> : null}
+      {shown.length ? (
+        <div className="table-wrap">
+          <table aria-label={kind === 'categories' ? 'Categories' : 'Tags'}>
+            <thead>
+              <tr>
+                <th>Label</th>
+                <th>Name</th>
+                {kind === 'categories' ? (
+                  <>
+                    <th>Object type</th>
+                    <th>Parent</th>
+                  </>
+                ) : null}
+                <th>State</th>
+                <th>
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((t) => {
+                const a = t.attributes as CategoryAttributes;
+                const label = labelOf(t);
+                return (
+                  <tr key={t.id}>
+                    <td>{label}</td>
+                    <td>
+                      <code>{a.name}</code>
+                    </td>
+                    {kind === 'categories' ? (
+                      <>
+                        <td>{a.type ?? '—'}</td>
+                        <td>{a.parent_id != null ? labelOf(byId.get(String(a.parent_id))) : '—'}</td>
+                      </>
+                    ) : null}
+                    <td>{a.enabled ? <span className="badge on">enabled</span> : <span className="badge off">disabled</span>}</td>
+                    <td className="actions-cell">
+                      <button type="button" className="small" onClick={() => setEditing(t)} aria-label={`Edit ${label}`}>
+                        Edit
+                      </button>
+                      <button
+                        type="button"
+                        className="small"
+                        disabled={toggle.busy}
+                        aria-label={`${a.enabled ? 'Disable' : 'Enable'} ${label}`}
+                        onClick={async () => {
+                          if (await toggle.run(() => client(kind).update(t.id, { enabled: !a.enabled }))) void load();
+                        }}
+                      >
+                        {a.enabled ? 'Disable' : 'Enable'}
+                      </button>
+                      <ConfirmButton
+                        label="Delete"
+                        className="danger small"
+                        buttonTitle={`Delete ${label}`}
+                        title={`Delete this ${singular}?`}
+                        message={
+                          <p>
+                            <strong>{label}</strong> will be deleted and taken off every object that has it. To keep it on objects but stop offering it, disable it instead.
+                          </p>
+                        }
+                        action={() => client(kind).remove(t.id)}
+                        onDone={() => {
+                          toast.success(`${singular === 'tag' ? 'Tag' : 'Category'} “${label}” deleted.`);
+                          void load();
+                        }}
+                      />
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      {editing ? (
+        <TermDialog
+          kind={kind}
+          term={editing === 'new' ? null : editing}
+          all={all ?? []}
+          defaultType={typeFilter}
+          onClose={() => setEditing(null)}
+          onSaved={(label) => {
+            toast.success(`${singular === 'tag' ? 'Tag' : 'Category'} “${label}” saved.`);
+            setEditing(null);
+            void load();
+          }}
+        />
+      ) : null}
+    </section>
+  );
+}
+
+function TermDialog({ kind, term, all, defaultType, onClose, onSaved }: { kind: Kind; term: Term | null; all: Term[]; defaultType: string; onClose: () => void; onSaved: (label: string) => void }) {
+  const { types } = useObjectTypes();
+  const [d, setD] = useState<Draft>(() => draftOf(term, defaultType));
+  const [problem, setProblem] = useState<string | null>(null);
+  const { busy, error, setError, run } = useAction();
+  const singular = kind === 'categories' ? 'category' : 'tag';
+  const hintId = useId();
+  const set = (patch: Partial<Draft>) => {
+    const next = { ...d, ...patch };
+    if (patch.label !== undefined && !next.ownName) next.name = termName(patch.label);
+    if (patch.type !== undefined) next.parent_id = '';
+    setD(next);
+    if (problem) setProblem(draftProblem(next, kind));
+  };
+  // A parent is another category of the same type (not this one).
+  const parents = all.filter((c) => c.id !== term?.id && (c.attributes as CategoryAttributes).type === d.type && (c.attributes as CategoryAttributes).parent_id == null);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const found = draftProblem(d, kind);
+    setProblem(found);
+    if (found) return;
+    const attributes: Record<string, unknown> = { label: d.label.trim(), name: d.name, enabled: d.enabled };
+    if (kind === 'categories') Object.assign(attributes, { type: d.type, parent_id: d.parent_id || null });
+    const api = client(kind);
+    const saved = await run(async () => {
+      try {
+        return await (term ? api.update(term.id, attributes) : api.create(attributes));
+      } catch (err) {
+        throw plainError(err, kind);
+      }
+    });
+    if (saved) onSaved(d.label.trim());
+  };
+  return (
+    <Dialog title={term ? `Edit ${singular}` : `New ${singular}`} onClose={onClose}>
+      <form className="stack" onSubmit={submit} aria-label={term ? `Edit ${singular}` : `New ${singular}`} noValidate>
+        <label>
+          Label
+          <input value={d.label} onChange={(e) => set({ label: e.target.value })} autoFocus aria-invalid={problem?.startsWith('Give') ? true : undefined} />
+        </label>
+        <div className="field">
+          <label>
+            Name
+            <input
+              value={d.name}
+              onChange={(e) => {
+                setError(null);
+                set({ name: e.target.value, ownName: true });
+              }}
+              aria-describedby={hintId}
+              aria-invalid={problem?.startsWith('The name') ? true : undefined}
+            />
+          </label>
+          <span className="hint" id={hintId}>
+            Used by the API and in URLs; made from the label unless you change it.
+          </span>
+        </div>
+        {kind === 'categories' ? (
+          <>
+            <label>
+              Object type
+              <select value={d.type} onChange={(e) => set({ type: e.target.value })} aria-invalid={problem?.startsWith('Choose') ? true : undefined}>
+                <option value="">— choose —</option>
+                <TypeOptions types={concreteTypes(types)} />
+              </select>
+            </label>
+            <label>
+              Parent category
+              <select value={d.parent_id} onChange={(e) => set({ parent_id: e.target.value })} disabled={!d.type}>
+                <option value="">None (top level)</option>
+                {parents.map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.attributes.label || c.attributes.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </>
+        ) : null}
+        <label className="inline">
+          <input type="checkbox" checked={d.enabled} onChange={(e) => set({ enabled: e.target.checked })} />
+          Enabled (offered in the object editor and shown on objects)
+        </label>
+        {problem ? (
+          <p className="field-error" role="alert">
+            {problem}
+          </p>
+        ) : null}
+        <ErrorNote error={error} />
+        <div className="actions">
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={busy}>
+            {term ? 'Save changes' : `Create ${singular}`}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
