@@ -91,9 +91,11 @@ export function mountRoutes(app: Express, { routes, responseCache }: RouteTable,
     });
     const pre: RequestHandler = (req, res, next) => {
       if (def.when && !def.when(req)) return next('route');
+      // Who asks comes first: a caller who may not use the endpoint at all learns no more (401/403)
+      // than that, whatever it accepts.
+      enforceGuard(req, def.guard);
       const type = negotiate(req, produces);
       if (type) res.type(type);
-      enforceGuard(req, def.guard);
       checkContentType(req, body);
       // fields[…] shapes the answer: refuse a malformed one before a write happens, not after.
       if (produces === 'jsonapi' && req.query.fields !== undefined) parseFieldsets(req);

@@ -13,6 +13,7 @@ import { inTransaction } from '../objects/pipeline.js';
 import { loadAuthInfo } from '../accounts/auth-info.js';
 import { accountChanges } from '../users/routes.js';
 import { authenticatePassword, loginFailed } from './login.js';
+import { parseListQuery } from '../../http/query.js';
 
 /** What an opted-out account keeps of its name (BEdita's UsersTable::DELETED_USER_PREFIX). */
 const DELETED_USER_PREFIX = '__deleted-';
@@ -51,6 +52,8 @@ export function profileRoutes(ctx: AppContext, sendUser: (req: import('express')
       guard: 'user',
       handler: async (req, res) => {
         const id = req.auth.userId!;
+        // The answer's parameters are checked before the write: a refused request changes nothing.
+        parseListQuery(req, { fields: {}, includes: ['roles'] });
         const changes = await accountChanges(ctx, { auth: req.auth, id, attributes: profileAttributes(req.body), meta: {}, profileOnly: true });
         await apply(ctx, { action: 'update', target: { key: id, type: 'users' }, actor: req.auth, changes });
         await sendUser(req, res);

@@ -122,6 +122,8 @@ export function userRoutes(ctx: AppContext): RouteDef[] {
         const id = pathId(req);
         assertSelfOrAdmin(req, id);
         await getUser(ctx.db, id);
+        // The answer's parameters are checked before the write: a refused request changes nothing.
+        parseListQuery(req, { fields: {}, includes: ['roles'] });
         await apply(ctx, { action: 'update', target: { key: id, type: 'users' }, actor: req.auth, changes: await userPatch(req, ctx, id), expectedVersion: expectedVersion(req) });
         await sendOne(req, res, id);
       },
@@ -143,6 +145,8 @@ export function userRoutes(ctx: AppContext): RouteDef[] {
         const id = pathId(req);
         assertSelfOrAdmin(req, id);
         await getUser(ctx.db, id);
+        // The answer's parameters are checked before the write: a refused request changes nothing.
+        parseListQuery(req, { fields: {}, includes: ['roles'] });
         const q = parseListQuery(req, { ...ROLE_LIST_SPEC, includes: [] });
         const { rows, count } = await listRoles(ctx.db, q, { userId: id });
         sendList(req, res, rows.map((r) => serializeRole(req, r)), { count, page: q.page, pageSize: q.pageSize });
