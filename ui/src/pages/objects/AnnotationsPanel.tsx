@@ -111,7 +111,11 @@ export function AnnotationsPanel({ object }: { object: Resource }) {
                 ) : (
                   <>
                     <p className="annotation-text">{n.attributes.description || <span className="muted">(no text)</span>}</p>
-                    {n.attributes.params != null ? <pre className="annotation-params">{paramsText(n.attributes.params)}</pre> : null}
+                    {n.attributes.params != null ? (
+                      <p className="annotation-params muted">
+                        Parameters: <code>{JSON.stringify(n.attributes.params)}</code>
+                      </p>
+                    ) : null}
                   </>
                 )}
               </li>
