@@ -685,3 +685,57 @@ function vocabulary<A>(path: string, type: string) {
 
 export const categories = vocabulary<CategoryAttributes>('/model/categories', 'categories');
 export const tags = vocabulary<TagAttributes>('/model/tags', 'tags');
+
+// ---- administration (admins): configuration entries and endpoint permissions ----
+
+export interface ConfigAttributes {
+  name: string;
+  /** `app` unless given. */
+  context: string;
+  /** Text (often JSON text). */
+  content: string;
+  /** null: a global entry, read by every application. */
+  application_id: number | null;
+}
+
+/** Per access: allowed, not allowed, only the caller's own (`mine`), or refused outright (`block`). */
+export type EndpointAccess = true | false | 'mine' | 'block';
+
+export interface EndpointPermissionAttributes {
+  /** null: every endpoint. */
+  endpoint_id: number | null;
+  /** null: every application (and requests without one). */
+  application_id: number | null;
+  /** null: every role. */
+  role_id: number | null;
+  read: EndpointAccess;
+  write: EndpointAccess;
+}
+
+export const configEntries = vocabulary<ConfigAttributes>('/config', 'config');
+export const endpointPermissions = vocabulary<EndpointPermissionAttributes>('/admin/endpoint_permissions', 'endpoint_permissions');
+
+/** What the administration pages name by id: endpoints, applications and roles. */
+export const adminNames = {
+  endpoints: () => api.listAll('/admin/endpoints', undefined, 10),
+  applications: () => api.listAll('/admin/applications', undefined, 10),
+  roles: () => api.listAll('/roles', undefined, 10),
+};
+
+// ---- annotations (signed-in users who may read the object; the author or an admin changes one) ----
+
+export interface AnnotationAttributes {
+  object_id: number | string;
+  description: string | null;
+  /** Any JSON, or null. */
+  params: unknown;
+}
+
+/** `meta`: `user_id`, `username` (the author), `created`, `modified`. */
+export const annotations = {
+  ofObject: async (objectId: string) => (await api.listAll('/annotations', { 'filter[object_id]': objectId, sort: 'id' }, 10)) as Resource<AnnotationAttributes>[],
+  create: (objectId: string, description: string, params: unknown) =>
+    api.create('/annotations', 'annotations', { object_id: objectId, description, ...(params === undefined ? {} : { params }) }),
+  update: (id: string, changes: { description?: string; params?: unknown }) => api.update(`/annotations/${encodeURIComponent(id)}`, 'annotations', id, changes),
+  remove: (id: string) => api.remove(`/annotations/${encodeURIComponent(id)}`),
+};

@@ -3,7 +3,9 @@
 // `adminOnly` areas are listed only for users with the admin role.
 import type { ComponentType } from 'react';
 import { BackupsPage } from './backups/BackupsPage';
-import { FileText, Folder, Home, Image, Link2, Shapes, Tags, ShieldCheck, Trash2, Users, Webhook, DatabaseBackup, UserRound } from '../components/icons';
+import { ConfigPage } from './config/ConfigPage';
+import { EndpointPermissionsPage } from './endpoint-permissions/EndpointPermissionsPage';
+import { FileText, Folder, Home, Image, Link2, Shapes, Tags, ShieldCheck, Trash2, Users, Webhook, DatabaseBackup, UserRound, SlidersHorizontal, LockKeyhole } from '../components/icons';
 import { FoldersPage } from './folders/FoldersPage';
 import { HomePage } from './home/HomePage';
 import { MediaPage } from './media/MediaPage';
@@ -40,6 +42,8 @@ export const pages: PageDef[] = [
   { path: 'model', label: 'Object types', icon: Shapes, component: ModelPage, adminOnly: true },
   { path: 'terms', label: 'Categories & tags', icon: Tags, component: TermsPage, adminOnly: true },
   { path: 'webhooks', label: 'Webhooks', icon: Webhook, component: WebhooksPage, adminOnly: true },
+  { path: 'config', label: 'Configuration', icon: SlidersHorizontal, component: ConfigPage, adminOnly: true },
+  { path: 'endpoint-permissions', label: 'Endpoint permissions', icon: LockKeyhole, component: EndpointPermissionsPage, adminOnly: true },
   { path: 'backups', label: 'Backups', icon: DatabaseBackup, component: BackupsPage, adminOnly: true },
   { path: 'profile', label: 'My account', icon: UserRound, component: ProfilePage, hidden: true },
 ];

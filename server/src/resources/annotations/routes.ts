@@ -6,6 +6,7 @@ import { resourceInput, resourceUrl, sendList, sendNoContent, sendResource } fro
 import { pathId } from '../../http/params.js';
 import { parseListQuery } from '../../http/query.js';
 import type { RouteDef } from '../../http/router.js';
+import { writerNames } from '../history/service.js';
 import { registerObjectExtension } from '../objects/extensions.js';
 import {
   ANNOTATION_LIST_SPEC,
@@ -22,8 +23,8 @@ import {
 
 export function annotationsRoutes(ctx: AppContext): RouteDef[] {
   registerObjectExtension(ctx, annotationsExtension);
-  const send = (req: Request, res: Response, row: AnnotationRow, status = 200) =>
-    sendResource(req, res, serializeAnnotation(req, row), { status, headers: status === 201 ? { Location: resourceUrl(req, `/annotations/${row.id}`) } : undefined });
+  const send = async (req: Request, res: Response, row: AnnotationRow, status = 200) =>
+    sendResource(req, res, serializeAnnotation(req, row, (await writerNames(ctx.db, [row])).get(row.user_id)), { status, headers: status === 201 ? { Location: resourceUrl(req, `/annotations/${row.id}`) } : undefined });
   const item = (req: Request) => getAnnotation(ctx, req.auth, pathId(req));
   return [
     {
@@ -33,7 +34,8 @@ export function annotationsRoutes(ctx: AppContext): RouteDef[] {
       handler: async (req, res) => {
         const q = parseListQuery(req, ANNOTATION_LIST_SPEC);
         const { rows, count } = await listAnnotations(ctx, req.auth, q);
-        sendList(req, res, rows.map((r) => serializeAnnotation(req, r)), { count, page: q.page, pageSize: q.pageSize });
+        const names = await writerNames(ctx.db, rows);
+        sendList(req, res, rows.map((r) => serializeAnnotation(req, r, names.get(r.user_id))), { count, page: q.page, pageSize: q.pageSize });
       },
     },
     {
@@ -50,7 +52,7 @@ export function annotationsRoutes(ctx: AppContext): RouteDef[] {
       handler: async (req, res) => {
         const row = await item(req);
         const input = annotationInput(resourceInput(req, 'annotations', row.id).attributes, false);
-        send(req, res, await updateAnnotation(ctx, req.auth, row, input));
+        await send(req, res, await updateAnnotation(ctx, req.auth, row, input));
       },
     },
     {

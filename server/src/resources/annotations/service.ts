@@ -31,12 +31,13 @@ const COLUMNS: Record<string, string> = {
   modified: 'annotations.modified',
 };
 
-export function serializeAnnotation(req: Request, a: AnnotationRow): Resource {
+/** `username`: the author's, shown next to the note (non-admins cannot read other users). */
+export function serializeAnnotation(req: Request, a: AnnotationRow, username?: string | null): Resource {
   return {
     id: String(a.id),
     type: 'annotations',
     attributes: { object_id: a.object_id, description: a.description, params: a.params === null ? null : JSON.parse(a.params) },
-    meta: { user_id: a.user_id, created: a.created, modified: a.modified },
+    meta: { user_id: a.user_id, username: username ?? null, created: a.created, modified: a.modified },
     links: { self: resourceUrl(req, `/annotations/${a.id}`) },
   };
 }

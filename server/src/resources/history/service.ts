@@ -181,7 +181,7 @@ export async function valuesBefore(db: Db, resourceId: number, page: HistoryRow[
 }
 
 /** Usernames of the writers of `rows` (trashed users too: their past writes keep a name). */
-export async function writerNames(db: Db, rows: HistoryRow[]): Promise<Map<number, string>> {
+export async function writerNames(db: Db, rows: Array<Pick<HistoryRow, 'user_id'>>): Promise<Map<number, string>> {
   const ids = [...new Set(rows.map((r) => r.user_id).filter((id): id is number => id !== null))];
   if (!ids.length) return new Map();
   const users = await selectUsers(db).clearSelect().select(['users.id', 'users.username']).where('users.id', 'in', ids).execute();

@@ -1,10 +1,11 @@
 // One object's page: for media, the preview and file facts on top; the form made from the type's
 // schema (rich text for HTML fields, technical fields under "Advanced"); its translations beside
-// the original; the folders it is filed in; its relations. Unsaved edits are guarded (leaving
-// asks, closing the tab asks), Ctrl/Cmd+S saves, and every save or failure says so in a toast.
-// Saves name the version the page loaded (If-Match); when someone else saved in between, a dialog
-// shows what they changed. The publication window, and for associated types the categories, tags
-// and date ranges, have their own controls, checked before the save is sent.
+// the original; the folders it is filed in; its relations; notes on it (annotations). Unsaved
+// edits are guarded (leaving asks, closing the tab asks), Ctrl/Cmd+S saves, and every save or
+// failure says so in a toast. Saves name the version the page loaded (If-Match); when someone else
+// saved in between, a dialog shows what they changed. The publication window, and for associated
+// types the categories, tags and date ranges, have their own controls, checked before the save is
+// sent.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { api, ApiError, ConflictError, etagVersion, type Resource, type SingleResult } from '../../api/client';
 import { ConfirmButton } from '../../components/dialog';
@@ -20,6 +21,7 @@ import { useSaveShortcut, useUnsavedChanges } from '../../components/unsaved';
 import { MediaDetails } from '../media/MediaDetails';
 import { HistoryPanel } from '../../components/history-panel';
 import { may, useRights } from '../../components/rights';
+import { AnnotationsPanel } from './AnnotationsPanel';
 import { ObjectPermsPanel } from './ObjectPermsPanel';
 import { FoldersOfObject } from './FoldersOfObject';
 import { RelationsPanel } from './RelationsPanel';
@@ -92,6 +94,7 @@ export function ObjectEditor({ type, id }: { type: string; id: string }) {
       <TranslationsPanel object={object} properties={properties} readOnly={!may(rights, 'update', type, object)} onWritten={ownWrite} />
       <FoldersOfObject object={object} readOnly={!may(rights, 'update', type, object)} onWritten={ownWrite} />
       <RelationsPanel object={object} readOnly={!may(rights, 'update', type, object)} onWritten={ownWrite} />
+      <AnnotationsPanel object={object} />
       <ObjectPermsPanel object={object} etag={etag} onSaved={onSaved} />
       <HistoryPanel objectPath={`/${type}/${object.id}`} refresh={object} onRestored={reload} canRestore={may(rights, 'update', type, object)} />
     </section>
