@@ -2,6 +2,7 @@
 // session (access + refresh token) in sessionStorage, renews it before the access token expires,
 // and turns every failure into an ApiError carrying the error body's title and detail. Single
 // objects come with their ETag; saves send it back as If-Match, and a 412 is a ConflictError.
+import { readableError, type ReadableError } from './error-text';
 
 export interface Resource<A = Record<string, any>> {
   id: string;
@@ -53,6 +54,16 @@ export class ApiError extends Error {
   ) {
     super(detail ? `${title}: ${detail}` : title);
   }
+  /** Titles of the objects the failed call named, by id, so messages name them (`nameObjects`). */
+  names?: Map<string, string>;
+}
+
+/** `err`, knowing the titles of `objects` (those a failed call was about), for its message. */
+export function nameObjects<T>(err: T, objects: Array<{ id: string; attributes?: Record<string, unknown>; title?: string }>): T {
+  if (err instanceof ApiError) {
+    err.names = new Map([...(err.names ?? []), ...objects.map((o): [string, string] => [String(o.id), String(o.title ?? o.attributes?.title ?? o.attributes?.uname ?? `#${o.id}`)])]);
+  }
+  return err;
 }
 
 /** A save refused with 412 `precondition_failed`: someone else wrote the object since its ETag. */
@@ -436,7 +447,7 @@ export async function uploadMedia(mediaType: string, file: File, onProgress: (fr
   if (res.status >= 400) {
     const e = body?.error;
     if (res.status === 401) dropSession('expired');
-    throw e ? new ApiError(res.status, e.code ?? '', e.title, e.detail ?? '') : new ApiError(res.status, 'http_error', `HTTP ${res.status}`, '');
+    throw e ? new ApiError(res.status, e.code ?? '', e.title, e.detail ?? '', e.meta ?? {}) : new ApiError(res.status, 'http_error', `HTTP ${res.status}`, '');
   }
   onProgress(1);
   return toSingle(body);
@@ -490,9 +501,9 @@ export async function thumbnails(ids: string[], preset: string): Promise<Thumbna
   return (body?.meta?.thumbnails ?? []) as Thumbnail[];
 }
 
-/** The human message of any error thrown by this module (or anything else). */
-export function errorMessage(err: unknown): { title: string; detail: string } {
-  if (err instanceof ApiError) return { title: err.title, detail: err.detail };
+/** The human message of any error thrown by this module (or anything else), in plain words. */
+export function errorMessage(err: unknown): ReadableError {
+  if (err instanceof ApiError) return readableError(err);
   return { title: 'Error', detail: err instanceof Error ? err.message : String(err) };
 }
 

@@ -1,5 +1,6 @@
 // Labelled form controls bound to one record of values, so every form reads the same way.
-import { useId, useState, type ReactNode } from 'react';
+import { useId, useRef, useState, type ReactNode } from 'react';
+import { errorMessage } from '../api/client';
 import { ErrorNote, Notice } from './feedback';
 import type { ObjectType } from './model';
 
@@ -17,10 +18,13 @@ interface FieldProps {
   className?: string;
   autoComplete?: string;
   maxLength?: number;
+  /** What is wrong with the value (the field is marked and the text shown under it). */
+  problem?: string | null;
 }
 
-export function Field({ label, name, values, onChange, type = 'text', required, disabled, hint, className, autoComplete, maxLength }: FieldProps) {
+export function Field({ label, name, values, onChange, type = 'text', required, disabled, hint, className, autoComplete, maxLength, problem }: FieldProps) {
   const hintId = useId();
+  const problemId = useId();
   const set = (v: unknown) => onChange({ ...values, [name]: v });
   if (type === 'checkbox') {
     return (
@@ -37,7 +41,9 @@ export function Field({ label, name, values, onChange, type = 'text', required, 
     disabled,
     maxLength,
     autoComplete,
-    'aria-describedby': hint ? hintId : undefined,
+    'aria-invalid': problem ? true : undefined,
+    'aria-describedby': [hint ? hintId : '', problem ? problemId : ''].filter(Boolean).join(' ') || undefined,
+    'data-problem': name,
     onChange: (e: { target: { value: string } }) => set(e.target.value),
   };
   return (
@@ -51,8 +57,22 @@ export function Field({ label, name, values, onChange, type = 'text', required, 
           {hint}
         </span>
       ) : null}
+      <FieldProblem id={problemId} text={problem} />
     </div>
   );
+}
+
+/**
+ * A save's error, split: when the server named a field of this form (a short password, a taken
+ * username), its words go under that field until the field changes; anything else is `general`,
+ * for the form's error note. `shown`: the fields this form marks.
+ */
+export function useFieldError(error: unknown, values: Values, shown: string[]): { problems: Record<string, string>; general: unknown } {
+  const seen = useRef<{ error: unknown; value: string } | null>(null);
+  const { field, detail } = error ? errorMessage(error) : { field: undefined, detail: '' };
+  if (!error || !field || !shown.includes(field)) return { problems: {}, general: error };
+  if (seen.current?.error !== error) seen.current = { error, value: JSON.stringify(values[field]) };
+  return { problems: JSON.stringify(values[field]) === seen.current.value ? { [field]: detail } : {}, general: null };
 }
 
 export function SelectField({

@@ -8,7 +8,8 @@
 // object editor; here they are only converted.
 import { useEffect, useMemo, useState } from 'react';
 import { api, type JsonSchema, type JsonSchemaProperty } from '../api/client';
-import type { Values } from './fields';
+import { fieldLabel } from '../api/error-text';
+import { FieldProblem, type Values } from './fields';
 import { RichTextField } from './rich-text/RichTextField';
 
 /** Attributes the form never shows (written through their own controls or not at all). */
@@ -203,10 +204,25 @@ export function changedAttributes(before: Record<string, unknown>, after: Record
   return out;
 }
 
-/** A field's name as its form label shows it. */
-export const fieldLabel = (name: string) => (name === 'uname' ? 'Unique name (uname)' : name.charAt(0).toUpperCase() + name.slice(1).replace(/_/g, ' '));
+export { fieldLabel };
 
-export function SchemaFields({ properties, values, onChange }: { properties: FormProperty[]; values: Values; onChange: (v: Values) => void }) {
+/**
+ * `problems`: what is wrong with a field, by name (shown under it, the field marked, its element
+ * `data-problem` for the form to focus); `notes`: a field's other live remark (a slug's check).
+ */
+export function SchemaFields({
+  properties,
+  values,
+  onChange,
+  problems = {},
+  notes = {},
+}: {
+  properties: FormProperty[];
+  values: Values;
+  onChange: (v: Values) => void;
+  problems?: Record<string, string>;
+  notes?: Record<string, string>;
+}) {
   return (
     <>
       {properties.map((p) => {
@@ -214,11 +230,17 @@ export function SchemaFields({ properties, values, onChange }: { properties: For
         const set = (v: unknown) => onChange({ ...values, [p.name]: v });
         const text = fieldLabel(p.name) + (p.required ? ' *' : '');
         const hintId = `hint-${p.name}`;
-        const hint = p.description ? (
-          <span className="hint" id={hintId}>
-            {p.description}
-          </span>
-        ) : null;
+        const problemId = `problem-${p.name}`;
+        const problem = problems[p.name];
+        const note = notes[p.name];
+        const hint =
+          p.description || note ? (
+            <span className="hint" id={hintId} role={note ? 'status' : undefined}>
+              {[p.description, note].filter(Boolean).join(' ')}
+            </span>
+          ) : null;
+        const described = [hint ? hintId : '', problem ? problemId : ''].filter(Boolean).join(' ') || undefined;
+        const marked = <FieldProblem id={problemId} text={problem} />;
         if (p.kind === 'boolean') {
           return (
             <label key={p.name} className="inline">
@@ -229,15 +251,20 @@ export function SchemaFields({ properties, values, onChange }: { properties: For
         }
         if (p.kind === 'html') {
           return (
-            <RichTextField key={p.name} label={text} value={String(values[p.name] ?? '')} onChange={set} description={p.description} />
+            <div key={p.name} className="field wide" data-problem={p.name}>
+              <RichTextField label={text} value={String(values[p.name] ?? '')} onChange={set} description={p.description} />
+              {marked}
+            </div>
           );
         }
         const wide = p.kind === 'textarea' || p.kind === 'json' || p.name === 'title';
         const common = {
           name: p.name,
           value: values[p.name] ?? '',
-          required: p.required,
-          'aria-describedby': hint ? hintId : undefined,
+          'aria-required': p.required || undefined,
+          'aria-invalid': problem ? true : undefined,
+          'aria-describedby': described,
+          'data-problem': p.name,
           onChange: (e: { target: { value: string } }) => set(e.target.value),
         };
         let control;
@@ -267,6 +294,7 @@ export function SchemaFields({ properties, values, onChange }: { properties: For
               {control}
             </label>
             {hint}
+            {marked}
           </div>
         );
       })}

@@ -16,6 +16,8 @@ export interface TreeProps {
   onMove?: (folderId: string, parentId: string | null) => void;
   /** A folder that cannot be chosen, with everything below it (the one being moved). */
   disabledId?: string;
+  /** Which folders may be chosen (the others are shown, greyed, for the way down to them). */
+  canPick?: (folder: FolderNode) => boolean;
   /** Expand the folders down to this one (and it) whenever it changes. */
   revealId?: string | null;
   label: string;
@@ -51,12 +53,12 @@ export function FolderTree(props: TreeProps) {
     const walk = (nodes: FolderNode[], level: number, disabled: boolean) =>
       nodes.forEach((node, i) => {
         const off = disabled || node.id === disabledId;
-        out.push({ node, level, disabled: off, setSize: nodes.length, pos: i + 1 });
+        out.push({ node, level, disabled: off || (props.canPick ? !props.canPick(node) : false), setSize: nodes.length, pos: i + 1 });
         if (expanded.has(node.id)) walk(node.children, level + 1, off);
       });
     walk(tree?.roots ?? [], 1, false);
     return out;
-  }, [tree, expanded, disabledId]);
+  }, [tree, expanded, disabledId, props.canPick]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const tabStop = rows.find((r) => r.node.id === focused)?.node.id ?? rows.find((r) => r.node.id === selected)?.node.id ?? rows[0]?.node.id;
   const focus = (id: string | undefined) => {
@@ -201,6 +203,7 @@ export function FolderTree(props: TreeProps) {
             <span className="name" id={labelId}>
               {node.title}
             </span>
+            {row.disabled && props.canPick && !props.canPick(node) ? <span className="visually-hidden"> (you may not change this folder)</span> : null}
           </div>
           {open && hasChildren ? <ul role="group">{renderLevel(node.children)}</ul> : null}
         </li>

@@ -2,7 +2,7 @@
 // and drop), make root, delete, new subfolder, and its contents (add existing, remove, reorder).
 // Every change reloads the tree and says what happened in a toast.
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
-import { api, type Resource } from '../../api/client';
+import { api, nameObjects, type Resource } from '../../api/client';
 import { ConfirmButton, Dialog } from '../../components/dialog';
 import { HistoryPanel } from '../../components/history-panel';
 import { Empty, ErrorNote, Loading, Pager } from '../../components/feedback';
@@ -14,6 +14,7 @@ import { href, navigate } from '../../components/route';
 import { useToast } from '../../components/toast';
 import { useSaveShortcut, useUnsavedChanges } from '../../components/unsaved';
 import { useAction, useList } from '../../components/use-list';
+import { may, useRights } from '../../components/rights';
 import { FolderTree } from './FolderTree';
 import { folderPath, parentIdOf, useFolderTree, type FolderTreeData } from './folder-tree-data';
 
@@ -43,6 +44,10 @@ export function FoldersPage({ route }: { route: string[] }) {
   const [title, setTitle] = useState('');
   const create = useAction();
   const toast = useToast();
+  // Only what the user's roles allow on folders: no Create, Move, Delete, filing they would be refused.
+  const rights = useRights();
+  const canCreate = may(rights, 'create', 'folders');
+  const canMoveAny = rights.admin || (rights.byType.folders ?? []).some((a) => a.startsWith('update'));
 
   const createRoot = async (e: FormEvent) => {
     e.preventDefault();
@@ -61,7 +66,7 @@ export function FoldersPage({ route }: { route: string[] }) {
       refresh(parentId);
       toast.success(parentId ? `“${node?.title}” moved into “${folderPath(tree, parentId)}”.` : `“${node?.title}” is now a root folder.`);
     } catch (err) {
-      toast.error(err, 'The folder was not moved');
+      toast.error(nameObjects(err, [node?.resource, parentId ? tree?.byId.get(parentId)?.resource : undefined].filter((r): r is Resource => Boolean(r))), 'The folder was not moved');
     }
   };
 
@@ -70,15 +75,17 @@ export function FoldersPage({ route }: { route: string[] }) {
       <h1>Folders</h1>
       <div className="split">
         <div className="panel">
-          <form className="toolbar" onSubmit={createRoot} aria-label="New root folder">
-            <label className="grow">
-              New root folder
-              <input value={title} onChange={(e) => setTitle(e.target.value)} required placeholder="Title" />
-            </label>
-            <button type="submit" disabled={create.busy}>
-              <Plus aria-hidden size={16} /> Create
-            </button>
-          </form>
+          {canCreate ? (
+            <form className="toolbar" onSubmit={createRoot} aria-label="New root folder">
+              <label className="grow">
+                New root folder
+                <input value={title} onChange={(e) => setTitle(e.target.value)} required placeholder="Title" />
+              </label>
+              <button type="submit" disabled={create.busy}>
+                <Plus aria-hidden size={16} /> Create
+              </button>
+            </form>
+          ) : null}
           <ErrorNote error={create.error} />
           <FolderTree
             label="Folder tree"
@@ -87,14 +94,14 @@ export function FoldersPage({ route }: { route: string[] }) {
             selected={selectedId}
             revealId={reveal}
             onSelect={(f) => navigate('folders', f.id)}
-            onMove={(id, p) => void dragMove(id, p)}
+            onMove={canMoveAny ? (id, p) => void dragMove(id, p) : undefined}
           />
         </div>
         <div>
           {selectedId ? (
             <FolderDetail key={selectedId} id={selectedId} version={version} tree={tree} onTreeChange={refresh} />
           ) : (
-            <Empty icon={<Folder size={28} />}>Choose a folder in the tree, or create a root folder.</Empty>
+            <Empty icon={<Folder size={28} />}>{canCreate ? 'Choose a folder in the tree, or create a root folder.' : 'Choose a folder in the tree.'}</Empty>
           )}
         </div>
       </div>
@@ -113,6 +120,10 @@ function FolderDetail({ id, version, tree, onTreeChange }: { id: string; version
   const action = useAction();
   const toast = useToast();
   const renameForm = useRef<HTMLFormElement>(null);
+  const rights = useRights();
+  const canUpdate = may(rights, 'update', 'folders', folder);
+  const canDelete = may(rights, 'delete', 'folders', folder);
+  const canCreate = may(rights, 'create', 'folders');
 
   useEffect(() => {
     api.get(`/folders/${id}`).then((r) => {
@@ -135,7 +146,7 @@ function FolderDetail({ id, version, tree, onTreeChange }: { id: string; version
         throw e;
       }
     });
-    if (failed) toast.error(failed, failure);
+    if (failed) toast.error(nameObjects(failed, folder ? [folder] : []), failure);
     else {
       onTreeChange(show);
       toast.success(message);
@@ -172,50 +183,64 @@ function FolderDetail({ id, version, tree, onTreeChange }: { id: string; version
           {path}
         </span>
         <span className="spacer" />
-        <button type="button" onClick={() => setMoving(true)}>
-          <FolderInput aria-hidden size={16} /> Move…
-        </button>
-        <button type="button" onClick={() => void moveTo(null)} disabled={!parentId || action.busy}>
-          Make root
-        </button>
-        <ConfirmButton
-          label="Delete folder"
-          icon={<Trash2 aria-hidden size={16} />}
-          title="Delete this folder?"
-          message={
-            <p>
-              <strong>{titleOf(folder)}</strong> and its subfolders go to the trash; the objects in it stay.
-            </p>
-          }
-          action={() => api.remove(`/folders/${id}`, { ifMatch: etag })}
-          onDone={() => {
-            onTreeChange();
-            toast.success(`Folder “${titleOf(folder)}” moved to the trash.`);
-            navigate('folders');
-          }}
-        />
+        {canUpdate ? (
+          <>
+            <button type="button" onClick={() => setMoving(true)}>
+              <FolderInput aria-hidden size={16} /> Move…
+            </button>
+            <button type="button" onClick={() => void moveTo(null)} disabled={!parentId || action.busy}>
+              Make root
+            </button>
+          </>
+        ) : null}
+        {canDelete ? (
+          <ConfirmButton
+            label="Delete folder"
+            icon={<Trash2 aria-hidden size={16} />}
+            title="Delete this folder?"
+            message={
+              <p>
+                <strong>{titleOf(folder)}</strong> and its subfolders go to the trash; the objects in it stay.
+              </p>
+            }
+            action={() => api.remove(`/folders/${id}`, { ifMatch: etag })}
+            onDone={() => {
+              onTreeChange();
+              toast.success(`Folder “${titleOf(folder)}” moved to the trash.`);
+              navigate('folders');
+            }}
+          />
+        ) : null}
       </div>
       <ErrorNote error={action.error} />
-      <div className="two-cols">
-        <form className="panel" onSubmit={rename} aria-label="Rename folder" ref={renameForm}>
-          <Field label="Title" name="title" values={values} onChange={setValues} required />
-          <div className="actions">
-            <button type="submit" disabled={action.busy || !dirty}>
-              Rename
-            </button>
-          </div>
-        </form>
-        <form className="panel" onSubmit={addSub} aria-label="New subfolder">
-          <Field label="New subfolder" name="title" values={sub} onChange={setSub} required />
-          <div className="actions">
-            <button type="submit" disabled={action.busy}>
-              <FolderPlus aria-hidden size={16} /> Create subfolder
-            </button>
-          </div>
-        </form>
-      </div>
-      <FolderContents id={id} version={version} onChange={() => onTreeChange()} />
-      <HistoryPanel objectPath={`/folders/${id}`} refresh={folder} onRestored={onTreeChange} />
+      {canUpdate || canCreate ? (
+        <div className="two-cols">
+          {canUpdate ? (
+            <form className="panel" onSubmit={rename} aria-label="Rename folder" ref={renameForm}>
+              <Field label="Title" name="title" values={values} onChange={setValues} required />
+              <div className="actions">
+                <button type="submit" disabled={action.busy || !dirty}>
+                  Rename
+                </button>
+              </div>
+            </form>
+          ) : null}
+          {canCreate ? (
+            <form className="panel" onSubmit={addSub} aria-label="New subfolder">
+              <Field label="New subfolder" name="title" values={sub} onChange={setSub} required />
+              <div className="actions">
+                <button type="submit" disabled={action.busy}>
+                  <FolderPlus aria-hidden size={16} /> Create subfolder
+                </button>
+              </div>
+            </form>
+          ) : null}
+        </div>
+      ) : (
+        <p className="muted">Your roles let you see this folder, not change it.</p>
+      )}
+      <FolderContents id={id} folder={folder} version={version} readOnly={!canUpdate} onChange={() => onTreeChange()} />
+      <HistoryPanel objectPath={`/folders/${id}`} refresh={folder} onRestored={onTreeChange} canRestore={canUpdate} />
       {moving ? (
         <Dialog title={`Move “${titleOf(folder)}”`} onClose={() => setMoving(false)}>
           <p className="muted">Choose the new parent folder (arrow keys and Enter work too).</p>
@@ -226,7 +251,8 @@ function FolderDetail({ id, version, tree, onTreeChange }: { id: string; version
   );
 }
 
-function FolderContents({ id, version, onChange }: { id: string; version: number; onChange: () => void }) {
+/** `readOnly`: the user may not change the folder (its contents are part of it). */
+function FolderContents({ id, folder, version, readOnly, onChange }: { id: string; folder: Resource; version: number; readOnly: boolean; onChange: () => void }) {
   const list = useList(`/folders/${id}/children`, {}, 20, version);
   const [adding, setAdding] = useState(false);
   const { busy, error, run } = useAction();
@@ -234,10 +260,14 @@ function FolderContents({ id, version, onChange }: { id: string; version: number
   const rel = `/folders/${id}/relationships/children`;
   const offset = list.result ? (list.result.pagination.page - 1) * list.result.pagination.page_size : 0;
 
-  const change = async (fn: () => Promise<unknown>, message: string) => {
+  const change = async (fn: () => Promise<unknown>, message: string, item?: Resource) => {
     let ok = false;
     await run(async () => {
-      await fn();
+      try {
+        await fn();
+      } catch (e) {
+        throw nameObjects(e, [folder, ...(item ? [item] : [])]);
+      }
       ok = true;
     });
     await list.reload();
@@ -247,16 +277,18 @@ function FolderContents({ id, version, onChange }: { id: string; version: number
     }
   };
   const place = (r: Resource, position: number) =>
-    change(() => api.relate('POST', rel, [{ type: r.type, id: r.id, meta: { relation: { position } } }]), `“${titleOf(r)}” moved to position ${position}.`);
+    change(() => api.relate('POST', rel, [{ type: r.type, id: r.id, meta: { relation: { position } } }]), `“${titleOf(r)}” moved to position ${position}.`, r);
 
   return (
     <section className="panel" aria-label="Contents">
       <div className="page-head">
         <h3>Contents</h3>
         <span className="spacer" />
-        <button type="button" onClick={() => setAdding(!adding)} aria-expanded={adding}>
-          {adding ? 'Done adding' : 'Add existing objects'}
-        </button>
+        {readOnly ? null : (
+          <button type="button" onClick={() => setAdding(!adding)} aria-expanded={adding}>
+            {adding ? 'Done adding' : 'Add existing objects'}
+          </button>
+        )}
       </div>
       <ErrorNote error={list.error ?? error} />
       {list.loading && !list.result ? <Loading /> : null}
@@ -272,23 +304,27 @@ function FolderContents({ id, version, onChange }: { id: string; version: number
               </a>
               <span className="muted">{r.type}</span>
               <StatusBadge status={r.attributes.status} />
-              <button type="button" className="small" aria-label={`Move ${titleOf(r)} up`} disabled={busy || position === 1} onClick={() => void place(r, position - 1)}>
-                <ArrowUp aria-hidden size={14} />
-              </button>
-              <button type="button" className="small" aria-label={`Move ${titleOf(r)} down`} disabled={busy || last} onClick={() => void place(r, position + 1)}>
-                <ArrowDown aria-hidden size={14} />
-              </button>
-              {r.type !== 'folders' ? (
-                <button type="button" className="small" aria-label={`Remove ${titleOf(r)} from folder`} disabled={busy} onClick={() => void change(() => api.relate('DELETE', rel, [{ type: r.type, id: r.id }]), `“${titleOf(r)}” removed from this folder.`)}>
-                  Remove
-                </button>
-              ) : null}
+              {readOnly ? null : (
+                <>
+                  <button type="button" className="small" aria-label={`Move ${titleOf(r)} up`} disabled={busy || position === 1} onClick={() => void place(r, position - 1)}>
+                    <ArrowUp aria-hidden size={14} />
+                  </button>
+                  <button type="button" className="small" aria-label={`Move ${titleOf(r)} down`} disabled={busy || last} onClick={() => void place(r, position + 1)}>
+                    <ArrowDown aria-hidden size={14} />
+                  </button>
+                  {r.type !== 'folders' ? (
+                    <button type="button" className="small" aria-label={`Remove ${titleOf(r)} from folder`} disabled={busy} onClick={() => void change(() => api.relate('DELETE', rel, [{ type: r.type, id: r.id }]), `“${titleOf(r)}” removed from this folder.`, r)}>
+                      Remove
+                    </button>
+                  ) : null}
+                </>
+              )}
             </li>
           );
         })}
       </ol>
       <Pager pagination={list.result?.pagination ?? null} onPage={list.setPage} label="Content pages" />
-      {adding ? <ObjectPicker onPick={(r) => void change(() => api.relate('POST', rel, [{ type: r.type, id: r.id }]), `“${titleOf(r)}” added to this folder.`)}
+      {adding && !readOnly ? <ObjectPicker onPick={(r) => void change(() => api.relate('POST', rel, [{ type: r.type, id: r.id }]), `“${titleOf(r)}” added to this folder.`, r)}
           exclude={(r) => r.id === id || Boolean(list.result?.data.some((c) => c.id === r.id))} busy={busy} label="Find objects to add" /> : null}
     </section>
   );

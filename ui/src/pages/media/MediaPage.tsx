@@ -12,10 +12,13 @@ import { Image as ImageIcon, Upload } from '../../components/icons';
 import { ThumbnailImage, useThumbnails } from '../../components/thumbnail';
 import { useToast } from '../../components/toast';
 import { useList } from '../../components/use-list';
+import { may, useRights } from '../../components/rights';
 
 export function MediaPage() {
   const { types, error: typesError } = useObjectTypes();
   const mediaTypes = concreteTypes(types).filter((t) => isMediaType(types, t.name));
+  const rights = useRights();
+  const creatable = mediaTypes.map((t) => t.name).filter((t) => may(rights, 'create', t));
   const [filterType, setFilterType] = useState('');
   const [version, setVersion] = useState(0);
   const shown = filterType ? [filterType] : mediaTypes.map((t) => t.name);
@@ -25,7 +28,8 @@ export function MediaPage() {
     <section>
       <h1>Media</h1>
       <ErrorNote error={typesError} />
-      <Uploader mediaTypes={mediaTypes.map((t) => t.name)} onUploaded={() => setVersion((v) => v + 1)} />
+      {/* Uploading creates a media object: offered only for the media types the user may create. */}
+      {creatable.length ? <Uploader mediaTypes={creatable} onUploaded={() => setVersion((v) => v + 1)} /> : null}
       <div className="toolbar">
         <label>
           Show
@@ -40,7 +44,7 @@ export function MediaPage() {
         </label>
       </div>
       {!types && !typesError ? <Loading /> : null}
-      <ListView list={list} empty="No media yet. Drop files above to upload them." emptyIcon={<ImageIcon size={28} />} label="Media pages">
+      <ListView list={list} empty={creatable.length ? 'No media yet. Drop files above to upload them.' : 'No media yet.'} emptyIcon={<ImageIcon size={28} />} label="Media pages">
         {(items) => <MediaGrid items={items} />}
       </ListView>
     </section>

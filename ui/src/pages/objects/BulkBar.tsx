@@ -1,9 +1,14 @@
 // Actions on the selected objects: publish, unpublish and move to the trash are each one
 // transaction (POST /operations); move to a folder files them there and (unless kept) takes them
-// out of the folders they were in.
+// out of the folders they were in. Each action shows only when the user's roles allow it on every
+// selected object (else it says which ones stand in the way); publishing first checks what the
+// objects use (publish-check.tsx); a refusal names the object by its title.
 import { useState } from 'react';
-import { api, type AtomicOperation, type Resource } from '../../api/client';
+import { api, nameObjects, type AtomicOperation, type Resource } from '../../api/client';
 import { ConfirmButton } from '../../components/dialog';
+import { titleOf } from '../../components/format';
+import { may, useRights, type ObjectAction } from '../../components/rights';
+import { findHoles, publishHoles, PublishCheckDialog, type Hole } from './publish-check';
 import { CheckCircle2, FolderInput, Trash2, X } from '../../components/icons';
 import { useToast } from '../../components/toast';
 import { FolderPickerDialog } from '../folders/FolderPickerDialog';
@@ -15,8 +20,22 @@ export function BulkBar({ selected, onDone, onClear }: { selected: Resource[]; o
   const [busy, setBusy] = useState(false);
   const [moving, setMoving] = useState(false);
   const [keep, setKeep] = useState(false);
+  const [holes, setHoles] = useState<Hole[] | null>(null);
+  const [fixError, setFixError] = useState<unknown>(null);
   const toast = useToast();
+  const rights = useRights();
   if (!selected.length) return null;
+  /** The selected objects the user may not `action`. */
+  const refused = (action: ObjectAction) => selected.filter((o) => !may(rights, action, o.type, o));
+  const notes: string[] = [];
+  const allowed = (action: ObjectAction, verb: string) => {
+    const no = refused(action);
+    if (no.length && no.length < selected.length) notes.push(`Your roles do not let you ${verb} ${no.map((o) => `“${titleOf(o)}”`).join(', ')}; unselect ${no.length === 1 ? 'it' : 'them'} to ${verb} the others.`);
+    return no.length === 0;
+  };
+  const canPublish = allowed('publish', 'publish or unpublish');
+  const canDelete = allowed('delete', 'move to the trash');
+  const canFile = allowed('update', 'move');
 
   const run = async (what: string, ops: () => Promise<AtomicOperation[]>) => {
     setBusy(true);
@@ -26,7 +45,7 @@ export function BulkBar({ selected, onDone, onClear }: { selected: Resource[]; o
       onClear();
       onDone();
     } catch (e) {
-      toast.error(e, `Nothing was changed`);
+      toast.error(nameObjects(e, selected), `Nothing was changed`);
       throw e;
     } finally {
       setBusy(false);
@@ -34,6 +53,44 @@ export function BulkBar({ selected, onDone, onClear }: { selected: Resource[]; o
   };
   const setStatus = (status: string, what: string) =>
     void run(what, async () => selected.map((o) => ({ op: 'update', data: { type: o.type, id: o.id, attributes: { status } } }))).catch(() => {});
+  /** Publish, after checking what the selected objects use (those published together are no holes). */
+  const publish = async () => {
+    setBusy(true);
+    let found: Hole[] = [];
+    try {
+      const ids = new Set(selected.map((o) => o.id));
+      const all = await Promise.all(selected.map(async (o) => {
+          const full = (await api.get(`/${o.type}/${o.id}`)).data;
+          return findHoles(full, full.attributes, rights, ids);
+        }),
+      );
+      const byId = new Map<string, Hole>();
+      for (const h of all.flat()) byId.set(h.id, byId.has(h.id) ? { ...h, uses: [...new Set([...byId.get(h.id)!.uses, ...h.uses])] } : h);
+      found = [...byId.values()];
+    } catch (e) {
+      toast.error(nameObjects(e, selected), 'Nothing was changed');
+      return;
+    } finally {
+      setBusy(false);
+    }
+    if (found.length) {
+      setFixError(null);
+      setHoles(found);
+    } else setStatus('on', 'published');
+  };
+  const publishWith = async (list: Hole[]) => {
+    setBusy(true);
+    try {
+      await publishHoles(list);
+    } catch (e) {
+      setFixError(e);
+      return;
+    } finally {
+      setBusy(false);
+    }
+    setHoles(null);
+    setStatus('on', 'published');
+  };
   /**
    * Folder contents are written through /folders only (not /operations): the objects are first
    * added to the new folder, then taken out of the others, so a failure half-way loses nothing.
@@ -57,7 +114,7 @@ export function BulkBar({ selected, onDone, onClear }: { selected: Resource[]; o
       onClear();
       onDone();
     } catch (e) {
-      toast.error(e, 'The move did not finish');
+      toast.error(nameObjects(e, [...selected, folder.resource]), 'The move did not finish');
       onDone();
     } finally {
       setBusy(false);
@@ -67,27 +124,55 @@ export function BulkBar({ selected, onDone, onClear }: { selected: Resource[]; o
   return (
     <div className="bulk-bar" role="region" aria-label="Bulk actions">
       <strong>{count(selected.length)} selected</strong>
-      <button type="button" onClick={() => setStatus('on', 'published')} disabled={busy}>
-        <CheckCircle2 aria-hidden size={16} /> Publish
-      </button>
-      <button type="button" onClick={() => setStatus('off', 'unpublished')} disabled={busy} title="Set the status to Off">
-        Unpublish
-      </button>
-      <button type="button" onClick={() => setMoving(true)} disabled={busy}>
-        <FolderInput aria-hidden size={16} /> Move to folder…
-      </button>
-      <ConfirmButton
-        label="Move to trash"
-        icon={<Trash2 aria-hidden size={16} />}
-        title={`Move ${count(selected.length)} to the trash?`}
-        message={<p>You can restore them from the trash later.</p>}
-        action={() => run('moved to the trash', async () => selected.map((o) => ({ op: 'remove', ref: { type: o.type, id: o.id } })))}
-        disabled={busy}
-      />
+      {canPublish ? (
+        <>
+          <button type="button" onClick={() => void publish()} disabled={busy}>
+            <CheckCircle2 aria-hidden size={16} /> Publish
+          </button>
+          <button type="button" onClick={() => setStatus('off', 'unpublished')} disabled={busy} title="Set the status to Off">
+            Unpublish
+          </button>
+        </>
+      ) : null}
+      {canFile ? (
+        <button type="button" onClick={() => setMoving(true)} disabled={busy}>
+          <FolderInput aria-hidden size={16} /> Move to folder…
+        </button>
+      ) : null}
+      {canDelete ? (
+        <ConfirmButton
+          label="Move to trash"
+          icon={<Trash2 aria-hidden size={16} />}
+          title={`Move ${count(selected.length)} to the trash?`}
+          message={<p>You can restore them from the trash later.</p>}
+          action={() => run('moved to the trash', async () => selected.map((o) => ({ op: 'remove', ref: { type: o.type, id: o.id } })))}
+          disabled={busy}
+        />
+      ) : null}
+      {!canPublish && !canDelete && !canFile && !notes.length ? <span className="muted">Your roles allow no change to {selected.length === 1 ? 'it' : 'these'}.</span> : null}
       <span className="spacer" />
       <button type="button" className="icon-button" onClick={onClear} aria-label="Clear selection">
         <X aria-hidden size={16} />
       </button>
+      {notes.length ? (
+        <p className="bulk-notes muted" role="status">
+          {notes.join(' ')}
+        </p>
+      ) : null}
+      {holes ? (
+        <PublishCheckDialog
+          subject={count(selected.length).replace(/^1 object$/, 'The selected object')}
+          holes={holes}
+          busy={busy}
+          error={fixError}
+          onCancel={() => setHoles(null)}
+          onSaveAnyway={() => {
+            setHoles(null);
+            setStatus('on', 'published');
+          }}
+          onPublishAll={() => void publishWith(holes)}
+        />
+      ) : null}
       {moving ? (
         <FolderPickerDialog title={`Move ${count(selected.length)} to a folder`} onPick={(f) => void moveTo(f)} onClose={() => setMoving(false)}>
           <label className="inline">

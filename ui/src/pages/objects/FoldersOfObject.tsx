@@ -1,11 +1,12 @@
 // The folders an object is filed in (GET /{type}/{id}/parents), each named by its path of titles;
 // add it to another folder or take it out (POST/DELETE /folders/{id}/relationships/children).
 import { useEffect, useState } from 'react';
-import { api, type Resource } from '../../api/client';
+import { api, nameObjects, type Resource } from '../../api/client';
 import { Empty, ErrorNote } from '../../components/feedback';
 import { titleOf } from '../../components/format';
 import { Folder, FolderPlus, X } from '../../components/icons';
 import { href } from '../../components/route';
+import { may, useRights } from '../../components/rights';
 import { useToast } from '../../components/toast';
 import { FolderPickerDialog } from '../folders/FolderPickerDialog';
 import { folderPath, useFolderTree, type FolderNode } from '../folders/folder-tree-data';
@@ -20,7 +21,14 @@ export function FoldersOfObject({ object, readOnly = false, onWritten }: { objec
   const [busy, setBusy] = useState(false);
   const { tree } = useFolderTree(version);
   const toast = useToast();
+  const rights = useRights();
   const name = titleOf(object);
+  // Filing is a change of the folder too: only folders the user may change are offered.
+  const mayChange = (folderId: string) => {
+    const folder = tree?.byId.get(folderId)?.resource ?? parents?.find((p) => p.id === folderId);
+    return may(rights, 'update', 'folders', folder);
+  };
+  const canFile = !readOnly && (rights.admin || (tree !== null && [...tree.byId.keys()].some(mayChange)));
 
   useEffect(() => {
     api.listAll(`/${object.type}/${object.id}/parents`).then((p) => (setParents(p), setError(null)), setError);
@@ -34,7 +42,8 @@ export function FoldersOfObject({ object, readOnly = false, onWritten }: { objec
       toast.success(message);
       setVersion((v) => v + 1);
     } catch (e) {
-      toast.error(e, method === 'POST' ? 'Not added to the folder' : 'Not removed from the folder');
+      const folder = tree?.byId.get(folderId);
+      toast.error(nameObjects(e, [object, ...(folder ? [folder.resource] : [])]), method === 'POST' ? 'Not added to the folder' : 'Not removed from the folder');
     } finally {
       setBusy(false);
     }
@@ -53,7 +62,7 @@ export function FoldersOfObject({ object, readOnly = false, onWritten }: { objec
       <div className="page-head">
         <h2 id="object-folders">Folders</h2>
         <span className="spacer" />
-        {readOnly ? null : (
+        {!canFile ? null : (
           <button type="button" onClick={() => setPicking(true)} disabled={busy}>
             <FolderPlus aria-hidden size={16} /> Add to folder…
           </button>
@@ -69,7 +78,7 @@ export function FoldersOfObject({ object, readOnly = false, onWritten }: { objec
               <li key={p.id}>
                 <Folder aria-hidden size={14} />
                 <a href={href('folders', p.id)}>{path}</a>
-                {readOnly ? null : (
+                {readOnly || !mayChange(p.id) ? null : (
                   <button type="button" className="icon-button" aria-label={`Remove from ${path}`} disabled={busy} onClick={() => void change('DELETE', p.id, `“${name}” removed from “${path}”.`)}>
                     <X aria-hidden size={14} />
                   </button>

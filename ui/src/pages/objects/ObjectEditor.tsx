@@ -7,10 +7,10 @@
 // types the categories, tags and date ranges, have their own controls, checked before the save is
 // sent.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { api, ApiError, ConflictError, etagVersion, type Resource, type SingleResult } from '../../api/client';
-import { ConfirmButton } from '../../components/dialog';
+import { api, ApiError, ConflictError, errorMessage, etagVersion, type Resource, type SingleResult } from '../../api/client';
+import { ConfirmButton, Dialog } from '../../components/dialog';
 import { ErrorNote, Loading } from '../../components/feedback';
-import { SelectField, STATUS_OPTIONS, StatusBadge, type Values } from '../../components/fields';
+import { SelectField, STATUS_OPTIONS, StatusBadge, useFieldError, type Values } from '../../components/fields';
 import { formatDate, titleOf } from '../../components/format';
 import { Save, Trash2 } from '../../components/icons';
 import { isMediaType, useObjectTypes } from '../../components/model';
@@ -31,6 +31,11 @@ import { PublicationChip } from '../../components/publication';
 import { PublicationWindow, windowProblems, type Problems } from './PublicationWindow';
 import { CategoriesPicker, DateRangesField, TagsInput, rangeProblems } from './TermsFields';
 import type { RangeValue, Term } from '../../components/schema-form';
+import { findHoles, publishHoles, PublishCheckDialog, type Hole } from './publish-check';
+import { requiredProblems, useSlugCheck } from './form-checks';
+
+/** Questions already answered for the save in progress. */
+type Asked = { slug?: boolean; holes?: boolean };
 
 /** Fields the editor shows in their own groups rather than in the generated form. */
 const WINDOW = new Set(['publish_start', 'publish_end']);
@@ -140,28 +145,91 @@ function ObjectForm({
   // Checked once a save was refused for them, then again at every keystroke (a fixed field's
   // message goes away).
   const [checking, setChecking] = useState(false);
-  const problemsOf = (v: Values): Problems => ({ ...(hasWindow ? windowProblems(v) : {}), ...(has('date_ranges', 'ranges') ? rangeProblems(v.date_ranges as RangeValue[]) : {}) });
-  const problems = checking ? problemsOf(values) : {};
+  const isMedia = media !== null;
+  const slug = useSlugCheck(String(values.uname ?? ''), String(saved.uname ?? ''), object.id);
+  // What the server refused at the last save, shown on its field until that field changes.
+  const refused = useFieldError(error, values, properties.map((p) => p.name));
+  const problemsOf = (v: Values): Problems => ({
+    ...requiredProblems(properties, v, !isMedia),
+    ...(slug.taken && v.uname === slug.checked ? { uname: slug.taken } : {}),
+    ...(hasWindow ? windowProblems(v) : {}),
+    ...(has('date_ranges', 'ranges') ? rangeProblems(v.date_ranges as RangeValue[]) : {}),
+  });
+  const problems: Problems = {
+    ...(checking ? problemsOf(values) : slug.taken && values.uname === slug.checked ? { uname: slug.taken } : {}),
+    ...refused.problems,
+  };
+  // A question to answer before the save goes on: a published object's address changing, or
+  // what it uses that the public cannot see.
+  const [question, setQuestion] = useState<{ kind: 'slug' } | { kind: 'holes'; holes: Hole[] } | null>(null);
+  const [asked, setAsked] = useState<Asked>({});
+  const [fixing, setFixing] = useState<{ busy: boolean; error: unknown }>({ busy: false, error: null });
+  const rightsNow = useRights();
 
   const path = `/${type}/${object.id}`;
+  /** Mark and focus the first field in trouble (opening "Advanced" when it is in there). */
+  const focusProblem = (name: string) =>
+    setTimeout(() => {
+      const el = form.current?.querySelector<HTMLElement>(`[data-problem="${name}"]`);
+      const details = el?.closest('details');
+      if (details) details.open = true;
+      const target = el?.matches('input, select, textarea') ? el : el?.querySelector<HTMLElement>('input, select, textarea, [contenteditable="true"]');
+      target?.focus();
+    }, 0);
   /** Send what changed since the copy this form edits, as a change of version `ifMatch`. */
-  const save = async (ifMatch = etag): Promise<boolean> => {
+  const save = async (ifMatch = etag, answered: Asked = {}): Promise<boolean> => {
     const found = Object.keys(problemsOf(values));
     if (found.length) {
       setChecking(true);
-      toast.error(new ApiError(400, 'invalid_dates', 'Check the dates', found.length === 1 ? 'One date needs fixing; it is marked in the form.' : `${found.length} dates need fixing; they are marked in the form.`), 'The changes were not saved');
-      setTimeout(() => form.current?.querySelector<HTMLElement>(`[data-problem="${found[0]}"]`)?.focus(), 0);
+      toast.error(new ApiError(400, 'invalid_form', 'Check the form', found.length === 1 ? 'One field needs fixing; it is marked in the form.' : `${found.length} fields need fixing; they are marked in the form.`), 'The changes were not saved');
+      focusProblem(found[0]);
       return false;
+    }
+    let attributes: Record<string, unknown>;
+    let before: Record<string, unknown>;
+    try {
+      attributes = { ...attributesFromForm(properties, values), status: values.status };
+      before = { ...attributesFromForm(properties, saved), status: saved.status };
+    } catch (e) {
+      setError(e);
+      toast.error(e, 'The changes were not saved');
+      return false;
+    }
+    // A published page's address is about to change: links to the old one stop working.
+    if (!answered.slug && saved.status === 'on' && values.uname !== saved.uname) {
+      setAsked(answered);
+      setQuestion({ kind: 'slug' });
+      return false;
+    }
+    // Public after this save: is everything it uses public too?
+    if (!answered.holes && attributes.status === 'on') {
+      setBusy(true);
+      try {
+        const holes = await findHoles(object, attributes, rightsNow);
+        if (holes.length) {
+          setAsked(answered);
+          setFixing({ busy: false, error: null });
+          setQuestion({ kind: 'holes', holes });
+          return false;
+        }
+      } catch (e) {
+        setError(e);
+        toast.error(e, 'The changes were not saved');
+        return false;
+      } finally {
+        setBusy(false);
+      }
     }
     setBusy(true);
     setError(null);
     let result;
+    const changes = changedAttributes(before, attributes);
     try {
-      const attributes = { ...attributesFromForm(properties, values), status: values.status };
-      const before = { ...attributesFromForm(properties, saved), status: saved.status };
-      result = await api.update(path, type, object.id, changedAttributes(before, attributes), undefined, { ifMatch });
+      result = await api.update(path, type, object.id, changes, undefined, { ifMatch });
     } catch (e) {
       if (e instanceof ConflictError) return await resolveConflict();
+      const field = errorMessage(e).field;
+      if (field && properties.some((p) => p.name === field)) focusProblem(field);
       setError(e);
       toast.error(e, 'The changes were not saved');
       return false;
@@ -177,9 +245,29 @@ function ObjectForm({
     setSaved(merged);
     setValues(merged);
     setConflict(null);
+    setChecking(false);
     onSaved(result);
-    toast.success('Changes saved.');
+    // The server keeps unique names unique by adding a number: say so when it did.
+    if (typeof changes.uname === 'string' && changes.uname && result.data.attributes.uname !== changes.uname) {
+      toast.success(`Changes saved. The unique name “${changes.uname}” was taken, so it is “${String(result.data.attributes.uname)}”.`);
+    } else toast.success('Changes saved.');
     return true;
+  };
+  const answer = (more: Asked) => {
+    setQuestion(null);
+    void save(etag, { ...asked, ...more });
+  };
+  const publishThemToo = async (holes: Hole[]) => {
+    setFixing({ busy: true, error: null });
+    try {
+      await publishHoles(holes);
+    } catch (e) {
+      setFixing({ busy: false, error: e });
+      return;
+    }
+    setFixing({ busy: false, error: null });
+    toast.success(`${holes.filter((h) => !h.blocked).length === 1 ? 'One item' : `${holes.filter((h) => !h.blocked).length} items`} it uses published.`);
+    answer({ holes: true });
   };
   /** After a 412: what others changed in this form. When they changed nothing here (relations,
    *  folders, this page's own panels), the save goes again against the current version. */
@@ -199,7 +287,7 @@ function ObjectForm({
   useUnsavedChanges(dirty, () => save());
   useSaveShortcut(form);
   // Only what the user's roles allow: no Publish without `publish`, no trash without `delete`.
-  const rights = useRights();
+  const rights = rightsNow;
   const canWrite = may(rights, 'update', type, object);
   const canPublish = may(rights, 'publish', type, object);
   const canDelete = may(rights, 'delete', type, object);
@@ -246,12 +334,12 @@ function ObjectForm({
         ) : null}
       </div>
       {media}
-      <form id={formId} className="panel" onSubmit={submit} aria-label="Edit object" ref={form}>
+      <form id={formId} className="panel" onSubmit={submit} aria-label="Edit object" ref={form} noValidate>
         {/* Read-only for users whose roles do not allow changing it. */}
         <fieldset className="plain" disabled={!canWrite}>
         <div className="form-grid">
           <SelectField label="Status" name="status" values={values} onChange={setValues} options={statusOptions} disabled={locked || !canWrite || (published && !canPublish)} />
-          <SchemaFields properties={main} values={values} onChange={setValues} />
+          <SchemaFields properties={main} values={values} onChange={setValues} problems={problems} notes={slug.notes} />
         </div>
         {hasWindow ? <PublicationWindow values={values} onChange={setValues} problems={problems} /> : null}
         {has('date_ranges', 'ranges') ? (
@@ -265,7 +353,7 @@ function ObjectForm({
           <details className="advanced">
             <summary>Advanced</summary>
             <div className="form-grid">
-              <SchemaFields properties={advanced} values={values} onChange={setValues} />
+              <SchemaFields properties={advanced} values={values} onChange={setValues} problems={problems} notes={slug.notes} />
             </div>
           </details>
         ) : null}
@@ -273,7 +361,7 @@ function ObjectForm({
         <p className="muted">
           #{object.id} · created {formatDate(object.meta.created)} · modified {formatDate(object.meta.modified)} · published {formatDate(object.meta.published)}
         </p>
-        <ErrorNote error={error} />
+        <ErrorNote error={refused.general} />
         {canWrite ? (
           <div className="actions">
             <span className="muted shortcut-hint">Ctrl+S saves</span>
@@ -285,6 +373,35 @@ function ObjectForm({
           <p className="muted">Your roles let you read this object, not change it.</p>
         )}
       </form>
+      {question?.kind === 'slug' ? (
+        <Dialog title="Change the address of a published page?" onClose={() => setQuestion(null)}>
+          <div className="dialog-body" data-autofocus tabIndex={-1}>
+            <p>
+              “{titleOf(object)}” is published as <code>{String(saved.uname)}</code>. Saving makes it <code>{String(values.uname)}</code>: links and bookmarks to the old
+              address stop working.
+            </p>
+          </div>
+          <div className="actions">
+            <button type="button" onClick={() => setQuestion(null)}>
+              Keep editing
+            </button>
+            <button type="button" className="primary" onClick={() => answer({ slug: true })}>
+              Change the address
+            </button>
+          </div>
+        </Dialog>
+      ) : null}
+      {question?.kind === 'holes' ? (
+        <PublishCheckDialog
+          subject={`“${String(values.title || titleOf(object))}”`}
+          holes={question.holes}
+          busy={fixing.busy}
+          error={fixing.error}
+          onCancel={() => setQuestion(null)}
+          onSaveAnyway={() => answer({ holes: true })}
+          onPublishAll={() => void publishThemToo(question.holes)}
+        />
+      ) : null}
       {conflict ? (
         <ConflictDialog
           conflict={conflict}

@@ -7,7 +7,7 @@ import { HistoryPanel } from '../../components/history-panel';
 import { ErrorNote, Loading, Notice } from '../../components/feedback';
 import { ListView } from '../../components/list-view';
 import { useResource } from '../../components/use-resource';
-import { Field, SelectField, STATUS_OPTIONS, StatusBadge, nullIfEmpty, type Values, FormFooter, SearchBox } from '../../components/fields';
+import { Field, SelectField, STATUS_OPTIONS, StatusBadge, nullIfEmpty, type Values, FormFooter, SearchBox, useFieldError } from '../../components/fields';
 import { formatDate } from '../../components/format';
 import { useCurrentUser } from '../../components/current-user';
 import { href, navigate } from '../../components/route';
@@ -85,6 +85,8 @@ function ProfileFields({ values, onChange }: { values: Values; onChange: (v: Val
 function NewUser() {
   const [values, setValues] = useState<Values>({ status: 'on' });
   const { busy, error, run } = useAction();
+  // A refused password or username is said under its field, and goes once the field changes.
+  const { problems, general } = useFieldError(error, values, ['username', 'password']);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const created = await run(() =>
@@ -105,11 +107,11 @@ function NewUser() {
       <h1>New user</h1>
       <form className="panel" onSubmit={submit} aria-label="New user">
         <div className="form-grid">
-          <Field label="Username" name="username" values={values} onChange={setValues} required autoComplete="off" />
-          <Field label="Password" name="password" type="password" values={values} onChange={setValues} required autoComplete="new-password" />
+          <Field label="Username" name="username" values={values} onChange={setValues} required autoComplete="off" problem={problems.username} />
+          <Field label="Password" name="password" type="password" values={values} onChange={setValues} required autoComplete="new-password" problem={problems.password} />
           <ProfileFields values={values} onChange={setValues} />
         </div>
-        <ErrorNote error={error} />
+        <ErrorNote error={general} />
         <div className="actions">
           <a className="button" href={href('users')}>
             Cancel
