@@ -65,7 +65,7 @@ describe('safe publishing, validation before saving, actions that follow rights'
     await editForm().getByLabel('Status').selectOption('on');
     await page.getByRole('button', { name: 'Save changes' }).click();
     const dialog = page.getByRole('dialog', { name: 'Some of what it uses is not public' });
-    await dialog.waitFor();
+    await dialog.getByText('Ferry timetable').waitFor();
     const items = await dialog.getByRole('list', { name: 'Not public' }).getByRole('listitem').allInnerTexts();
     assert.equal(items.length, 3, items.join('\n'));
     assert.ok(items.some((t) => t.includes('harbour.png') && t.includes('Image in Body')), items.join('\n'));
@@ -113,6 +113,7 @@ describe('safe publishing, validation before saving, actions that follow rights'
     await page.getByLabel('Select Bulk B').check();
     await page.getByRole('region', { name: 'Bulk actions' }).getByRole('button', { name: 'Publish', exact: true }).click();
     const bulk = page.getByRole('dialog', { name: 'Some of what it uses is not public' });
+    await bulk.getByText('Third draft').waitFor();
     const listed = await bulk.getByRole('list', { name: 'Not public' }).getByRole('listitem').allInnerTexts();
     assert.deepEqual(listed.length, 1, listed.join('\n'));
     assert.match(listed[0], /Third draft/);
@@ -126,7 +127,7 @@ describe('safe publishing, validation before saving, actions that follow rights'
     const id = await post('/documents', 'documents', { title: 'Checked article', uname: 'checked-article', status: 'on' });
     await page.goto(`/admin/#/objects/documents/${id}`);
     const form = editForm();
-    const title = form.getByLabel('Title', { exact: true });
+    const title = form.getByLabel('Title *', { exact: true });
     await title.fill('');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await form.getByText('“Title” is required.').waitFor();
@@ -208,7 +209,7 @@ describe('safe publishing, validation before saving, actions that follow rights'
     await bar.getByRole('button', { name: 'Move to trash' }).waitFor();
     await page.getByLabel('Select Admin column').check();
     assert.equal(await bar.getByRole('button', { name: 'Move to trash' }).count(), 0);
-    await bar.getByText('Your roles do not let you move to the trash “Admin column”').waitFor();
+    await bar.getByText('Your roles do not let you move “Admin column” to the trash; unselect it to move the others to the trash.').waitFor();
     await shot('rights-bulk-editor');
 
     // Move to folder: no folder may be changed, so none can be chosen.

@@ -292,7 +292,7 @@ function FolderContents({ id, folder, version, readOnly, onChange }: { id: strin
       </div>
       <ErrorNote error={list.error ?? error} />
       {list.loading && !list.result ? <Loading /> : null}
-      {list.result && list.result.data.length === 0 ? <Empty>This folder is empty. Add existing objects, or file an object from its own page.</Empty> : null}
+      {list.result && list.result.data.length === 0 ? <Empty>{readOnly ? 'This folder is empty.' : 'This folder is empty. Add existing objects, or file an object from its own page.'}</Empty> : null}
       <ol className="related" start={offset + 1}>
         {list.result?.data.map((r, i) => {
           const position = offset + i + 1;

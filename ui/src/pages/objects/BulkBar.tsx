@@ -28,14 +28,17 @@ export function BulkBar({ selected, onDone, onClear }: { selected: Resource[]; o
   /** The selected objects the user may not `action`. */
   const refused = (action: ObjectAction) => selected.filter((o) => !may(rights, action, o.type, o));
   const notes: string[] = [];
-  const allowed = (action: ObjectAction, verb: string) => {
+  /** `doTo(names)`: the action said of some objects ("move “A” to the trash"). */
+  const allowed = (action: ObjectAction, doTo: (names: string) => string) => {
     const no = refused(action);
-    if (no.length && no.length < selected.length) notes.push(`Your roles do not let you ${verb} ${no.map((o) => `“${titleOf(o)}”`).join(', ')}; unselect ${no.length === 1 ? 'it' : 'them'} to ${verb} the others.`);
+    if (no.length && no.length < selected.length) {
+      notes.push(`Your roles do not let you ${doTo(no.map((o) => `“${titleOf(o)}”`).join(', '))}; unselect ${no.length === 1 ? 'it' : 'them'} to ${doTo('the others')}.`);
+    }
     return no.length === 0;
   };
-  const canPublish = allowed('publish', 'publish or unpublish');
-  const canDelete = allowed('delete', 'move to the trash');
-  const canFile = allowed('update', 'move');
+  const canPublish = allowed('publish', (names) => `publish or unpublish ${names}`);
+  const canDelete = allowed('delete', (names) => `move ${names} to the trash`);
+  const canFile = allowed('update', (names) => `move ${names} to a folder`);
 
   const run = async (what: string, ops: () => Promise<AtomicOperation[]>) => {
     setBusy(true);
@@ -144,7 +147,7 @@ export function BulkBar({ selected, onDone, onClear }: { selected: Resource[]; o
           label="Move to trash"
           icon={<Trash2 aria-hidden size={16} />}
           title={`Move ${count(selected.length)} to the trash?`}
-          message={<p>You can restore them from the trash later.</p>}
+          message={<p>You can restore {selected.length === 1 ? 'it' : 'them'} from the trash later.</p>}
           action={() => run('moved to the trash', async () => selected.map((o) => ({ op: 'remove', ref: { type: o.type, id: o.id } })))}
           disabled={busy}
         />

@@ -138,7 +138,8 @@ function ObjectForm({
   const formId = useId();
   const locked = Boolean(object.meta.locked);
   const dirty = JSON.stringify(values) !== JSON.stringify(saved);
-  const main = properties.filter((p) => !p.advanced && !WINDOW.has(p.name));
+  // The title is required (but for media, named after their file): marked like schema-required fields.
+  const main = properties.filter((p) => !p.advanced && !WINDOW.has(p.name)).map((p) => (p.name === 'title' && media === null ? { ...p, required: true } : p));
   const advanced = properties.filter((p) => p.advanced && !WINDOW.has(p.name));
   const has = (name: string, kind: FormProperty['kind']) => properties.some((p) => p.name === name && p.kind === kind);
   const hasWindow = properties.some((p) => WINDOW.has(p.name));
@@ -227,7 +228,7 @@ function ObjectForm({
     try {
       result = await api.update(path, type, object.id, changes, undefined, { ifMatch });
     } catch (e) {
-      if (e instanceof ConflictError) return await resolveConflict();
+      if (e instanceof ConflictError) return await resolveConflict(answered);
       const field = errorMessage(e).field;
       if (field && properties.some((p) => p.name === field)) focusProblem(field);
       setError(e);
@@ -271,7 +272,7 @@ function ObjectForm({
   };
   /** After a 412: what others changed in this form. When they changed nothing here (relations,
    *  folders, this page's own panels), the save goes again against the current version. */
-  const resolveConflict = async (): Promise<boolean> => {
+  const resolveConflict = async (answered: Asked): Promise<boolean> => {
     let found: Conflict;
     try {
       found = await describeConflict(path, properties, toValues, { ...loaded.current, etag }, values);
@@ -280,7 +281,8 @@ function ObjectForm({
       toast.error(e, 'The changes were not saved');
       return false;
     }
-    if (!found.fields.length && found.current.etag) return save(found.current.etag);
+    if (!found.fields.length && found.current.etag) return save(found.current.etag, answered);
+    setAsked(answered);
     setConflict(found);
     return false;
   };
@@ -412,7 +414,7 @@ function ObjectForm({
             setSaved(values); // nothing left to guard: the edits are dropped on purpose
             onReload();
           }}
-          onOverwrite={() => void save(conflict.current.etag)}
+          onOverwrite={() => void save(conflict.current.etag, asked)}
         />
       ) : null}
     </>
