@@ -25,7 +25,7 @@ describe('admin users and roles', () => {
     await form.getByRole('button', { name: 'Create role' }).click();
     const alert = form.getByRole('alert');
     await alert.waitFor();
-    assert.match(await alert.innerText(), /Bad Request — .+/);
+    assert.match(await alert.innerText(), /^Already taken — A role with that name already exists\./);
     await e.shot('roles');
   });
 

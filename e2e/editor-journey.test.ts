@@ -105,6 +105,12 @@ describe('an editor’s day: write, file, illustrate, publish, find', () => {
     // 8. Publish and save in one go.
     await page.getByRole('form', { name: 'Edit object' }).getByLabel('Status').selectOption('on');
     await page.keyboard.press('Control+s');
+    // The uploaded image is still a draft: publishing says where it is used and publishes it too.
+    const check = page.getByRole('dialog', { name: 'Some of what it uses is not public' });
+    await check.getByText('Image in Body').waitFor();
+    const item = await check.getByRole('listitem').innerText();
+    for (const part of ['lighthouse.png', 'Image in Body', 'Attachments', 'Poster']) assert.ok(item.includes(part), item);
+    await check.getByRole('button', { name: 'Publish it too' }).click();
     await toast('Changes saved.');
     await expectNoSeriousA11yViolations(page, 'the finished article');
     await e.shot('journey-article');
