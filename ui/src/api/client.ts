@@ -56,6 +56,15 @@ export class ApiError extends Error {
   }
   /** Titles of the objects the failed call named, by id, so messages name them (`nameObjects`). */
   names?: Map<string, string>;
+  /** Worded by the server (to be put in plain words by error-text.ts); errors the UI words itself are shown as they are. */
+  fromServer = false;
+}
+
+/** An error body's `error` member as an ApiError (worded by the server). */
+function serverError(status: number, e: { code?: unknown; title: string; detail?: unknown; meta?: unknown }): ApiError {
+  const err = new ApiError(status, String(e.code ?? ''), e.title, String(e.detail ?? ''), e.meta && typeof e.meta === 'object' ? (e.meta as Record<string, unknown>) : {});
+  err.fromServer = true;
+  return err;
 }
 
 /** `err`, knowing the titles of `objects` (those a failed call was about), for its message. */
@@ -181,7 +190,7 @@ async function parseError(res: Response): Promise<ApiError> {
   }
   const e = body?.error;
   if (res.status === 412 && e?.code === 'precondition_failed') return new ConflictError();
-  if (e && typeof e.title === 'string') return new ApiError(res.status, String(e.code ?? ''), e.title, String(e.detail ?? ''), e.meta && typeof e.meta === 'object' ? e.meta : {});
+  if (e && typeof e.title === 'string') return serverError(res.status, e);
   return new ApiError(res.status, 'http_error', res.statusText || `HTTP ${res.status}`, 'The server gave an unexpected answer.');
 }
 
@@ -447,7 +456,7 @@ export async function uploadMedia(mediaType: string, file: File, onProgress: (fr
   if (res.status >= 400) {
     const e = body?.error;
     if (res.status === 401) dropSession('expired');
-    throw e ? new ApiError(res.status, e.code ?? '', e.title, e.detail ?? '', e.meta ?? {}) : new ApiError(res.status, 'http_error', `HTTP ${res.status}`, '');
+    throw e && typeof e.title === 'string' ? serverError(res.status, e) : new ApiError(res.status, 'http_error', `HTTP ${res.status}`, '');
   }
   onProgress(1);
   return toSingle(body);
@@ -503,7 +512,7 @@ export async function thumbnails(ids: string[], preset: string): Promise<Thumbna
 
 /** The human message of any error thrown by this module (or anything else), in plain words. */
 export function errorMessage(err: unknown): ReadableError {
-  if (err instanceof ApiError) return readableError(err);
+  if (err instanceof ApiError) return err.fromServer ? readableError(err) : { title: err.title, detail: err.detail };
   return { title: 'Error', detail: err instanceof Error ? err.message : String(err) };
 }
 
