@@ -89,6 +89,19 @@ describe('safe publishing, validation before saving, actions that follow rights'
     assert.equal((await e.server.request('GET', `/streams/download/${uuid}`)).status, 200);
     assert.equal((await e.server.request('GET', `/documents/${background}`)).status, 200);
     await shot('safe-publish-done');
+
+    // Relating a draft to the published article is said at once, with the way to publish it.
+    const extra = await post('/documents', 'documents', { title: 'Ferry prices', status: 'draft' });
+    const group = page.getByRole('group', { name: 'See also', exact: true });
+    await group.getByRole('button', { name: 'Add to See also' }).click();
+    await group.getByLabel('Find objects to add to See also').fill('Ferry prices');
+    await page.keyboard.press('Enter');
+    await group.getByRole('button', { name: 'Add Ferry prices' }).click();
+    await group.getByText('“Ferry prices” is a draft: the public sees “Harbour story” without it.').waitFor();
+    await shot('safe-publish-relation');
+    await group.getByRole('button', { name: 'Publish “Ferry prices”' }).click();
+    await page.getByText('“Ferry prices” published.').waitFor();
+    assert.equal(await statusOf('documents', extra), 'on');
   });
 
   test('publishing without them is a choice the editor is told about; bulk publish asks the same', async () => {

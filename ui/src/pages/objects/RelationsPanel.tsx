@@ -2,7 +2,7 @@
 // label from the other side) and collapsed while empty; add by searching among the types the
 // relation allows, leaving out the object itself and what is already related; remove.
 import { useEffect, useId, useState } from 'react';
-import { api, type Resource } from '../../api/client';
+import { api, nameObjects, type Resource } from '../../api/client';
 import { Empty, ErrorNote, Pager } from '../../components/feedback';
 import { StatusBadge } from '../../components/fields';
 import { titleOf } from '../../components/format';
@@ -11,6 +11,7 @@ import { ObjectPicker } from '../../components/object-picker';
 import { href } from '../../components/route';
 import { useToast } from '../../components/toast';
 import { useList } from '../../components/use-list';
+import { may, useRights } from '../../components/rights';
 
 const NOT_RELATIONS = new Set(['parents', 'parent', 'children', 'roles', 'streams', 'translations']);
 
@@ -89,14 +90,31 @@ function Relation({ object, name, info, readOnly, onWritten }: { object: Resourc
     );
   }, [adding, base, name, info.relation, info.side, list.result]);
 
+  // A published object given a related object the public cannot see: said at once, with the way to publish it.
+  const [unseen, setUnseen] = useState<Resource | null>(null);
+  const rights = useRights();
   const change = async (method: 'POST' | 'DELETE', target: Resource) => {
     setBusy(true);
     try {
       await api.relate(method, `${base}/relationships/${name}`, [{ type: target.type, id: target.id }]);
       onWritten?.();
       toast.success(method === 'POST' ? `“${titleOf(target)}” added to ${info.label}.` : `“${titleOf(target)}” removed from ${info.label}.`);
+      setUnseen(method === 'POST' && object.attributes.status === 'on' && target.attributes.status !== 'on' ? target : null);
     } catch (e) {
-      toast.error(e, method === 'POST' ? `Not added to ${info.label}` : `Not removed from ${info.label}`);
+      toast.error(nameObjects(e, [object, target]), method === 'POST' ? `Not added to ${info.label}` : `Not removed from ${info.label}`);
+    } finally {
+      setBusy(false);
+      await list.reload();
+    }
+  };
+  const publishUnseen = async (target: Resource) => {
+    setBusy(true);
+    try {
+      await api.update(`/${target.type}/${target.id}`, target.type, target.id, { status: 'on' });
+      toast.success(`“${titleOf(target)}” published.`);
+      setUnseen(null);
+    } catch (e) {
+      toast.error(nameObjects(e, [target]), `“${titleOf(target)}” was not published`);
     } finally {
       setBusy(false);
       await list.reload();
@@ -142,6 +160,18 @@ function Relation({ object, name, info, readOnly, onWritten }: { object: Resourc
             </li>
           ))}
         </ul>
+        {unseen ? (
+          <div className="notice warn-note" role="status">
+            “{titleOf(unseen)}” is {unseen.attributes.status === 'draft' ? 'a draft' : 'off'}: the public sees “{titleOf(object)}” without it.{' '}
+            {may(rights, 'publish', unseen.type, unseen) ? (
+              <button type="button" className="small" disabled={busy} onClick={() => void publishUnseen(unseen)}>
+                Publish “{titleOf(unseen)}”
+              </button>
+            ) : (
+              'Your roles do not let you publish it.'
+            )}
+          </div>
+        ) : null}
         {list.result && list.result.pagination.page_count > 1 ? <Pager pagination={list.result.pagination} onPage={list.setPage} label={`Pages of ${info.label}`} /> : null}
         {adding ? (
           <ObjectPicker
