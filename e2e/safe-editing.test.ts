@@ -5,6 +5,7 @@
 // (password length) reads in plain words under its field; a restricted editor (documents: read,
 // create, update, delete own — no publish; folders: read) sees no Folders action, bulk action or
 // folder target it cannot use, and a refusal that comes anyway names the object by its title.
+// The new-user form gives roles with the account.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -75,6 +76,10 @@ describe('safe publishing, validation before saving, actions that follow rights'
     assert.equal(await dialog.getByRole('button', { name: 'Publish these 3 too' }).evaluate((b) => b === document.activeElement), true);
     await expectNoSeriousA11yViolations(page, 'publish check dialog');
     await e.shot('safe-publish-dialog', { viewport: true });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expectNoSeriousA11yViolations(page, 'publish check dialog, dark');
+    await e.shot('safe-publish-dialog-dark', { viewport: true });
+    await page.emulateMedia({ colorScheme: 'light' });
 
     // Back to editing: nothing was written.
     await dialog.getByRole('button', { name: 'Back to editing' }).click();
@@ -190,6 +195,24 @@ describe('safe publishing, validation before saving, actions that follow rights'
     assert.equal(await form.getByText('The password must be at least 8 characters long.').count(), 0);
   });
 
+  test('the new-user form gives roles with the account', async () => {
+    const role = await post('/roles', 'roles', { name: 'reviewers', description: 'Read and comment', permissions: { '*': ['read'] } });
+    await page.goto('/admin/#/users');
+    await page.getByRole('link', { name: 'New user' }).click();
+    const form = page.getByRole('form', { name: 'New user' });
+    await form.getByLabel('Username').fill('rita');
+    await form.getByLabel('Password').fill('rita-password-1');
+    await form.getByRole('group', { name: 'Roles' }).getByLabel('reviewers').check();
+    await expectNoSeriousA11yViolations(page, 'new user form');
+    await shot('new-user-roles');
+    await form.getByRole('button', { name: 'Create user' }).click();
+    await page.getByText('User “rita” created with its role.').waitFor();
+    await page.getByRole('region', { name: 'Roles' }).getByText('reviewers').waitFor();
+    const users = await e.server.request('GET', '/users?filter[username]=rita', { token });
+    const roles = await e.server.request('GET', `/users/${users.body.data[0].id}/roles`, { token });
+    assert.deepEqual(roles.body.data.map((r: { id: string }) => r.id), [role]);
+  });
+
   test('a restricted editor is offered only what its role allows, and a late refusal names the object', async () => {
     const role = await post('/roles', 'roles', { name: 'writers', permissions: { documents: ['read', 'create', 'update', 'delete:own'], folders: ['read'], '*': ['read'] } });
     const user = await post('/users', 'users', { username: 'wendy', password: 'wendy-password-1', name: 'Wendy' });
@@ -223,6 +246,9 @@ describe('safe publishing, validation before saving, actions that follow rights'
     await page.getByLabel('Select Admin column').check();
     assert.equal(await bar.getByRole('button', { name: 'Move to trash' }).count(), 0);
     await bar.getByText('Your roles do not let you move “Admin column” to the trash; unselect it to move the others to the trash.').waitFor();
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expectNoSeriousA11yViolations(page, 'bulk bar with a note, dark');
+    await page.emulateMedia({ colorScheme: 'light' });
     await shot('rights-bulk-editor');
 
     // Move to folder: no folder may be changed, so none can be chosen.

@@ -12,6 +12,7 @@ import { formatDate } from '../../components/format';
 import { useCurrentUser } from '../../components/current-user';
 import { href, navigate } from '../../components/route';
 import { useAction, useList } from '../../components/use-list';
+import { useToast } from '../../components/toast';
 
 export function UsersPage({ route }: { route: string[] }) {
   if (route[0] === 'new') return <NewUser />;
@@ -84,6 +85,9 @@ function ProfileFields({ values, onChange }: { values: Values; onChange: (v: Val
 
 function NewUser() {
   const [values, setValues] = useState<Values>({ status: 'on' });
+  const [roleIds, setRoleIds] = useState<Set<string>>(new Set());
+  const roles = useList('/roles', {}, 100);
+  const toast = useToast();
   const { busy, error, run } = useAction();
   // A refused password or username is said under its field, and goes once the field changes.
   const { problems, general } = useFieldError(error, values, ['username', 'password']);
@@ -97,7 +101,17 @@ function NewUser() {
         ...nullIfEmpty(values, ['name', 'surname', 'email']),
       }),
     );
-    if (created) navigate('users', created.data.id);
+    if (!created) return;
+    // The roles are a second call (POST /users takes none): when it fails the user exists, and its page says what to do.
+    if (roleIds.size) {
+      try {
+        await api.relate('POST', `/users/${created.data.id}/relationships/roles`, [...roleIds].map((id) => ({ type: 'roles', id })));
+        toast.success(`User “${values.username}” created with ${roleIds.size === 1 ? 'its role' : `${roleIds.size} roles`}.`);
+      } catch (e) {
+        toast.error(e, `User “${values.username}” created, but without roles; give them below`);
+      }
+    } else toast.success(`User “${values.username}” created, without a role.`);
+    navigate('users', created.data.id);
   };
   return (
     <section>
@@ -111,6 +125,27 @@ function NewUser() {
           <Field label="Password" name="password" type="password" values={values} onChange={setValues} required autoComplete="new-password" problem={problems.password} />
           <ProfileFields values={values} onChange={setValues} />
         </div>
+        <fieldset className="role-picker">
+          <legend>Roles</legend>
+          <ErrorNote error={roles.error} />
+          {roles.result?.data.map((r) => (
+            <label key={r.id} className="inline">
+              <input
+                type="checkbox"
+                checked={roleIds.has(r.id)}
+                onChange={(e) => setRoleIds((all) => {
+                  const next = new Set(all);
+                  if (e.target.checked) next.add(r.id);
+                  else next.delete(r.id);
+                  return next;
+                })}
+              />
+              {String(r.attributes.name)}
+              {r.attributes.description ? <span className="muted"> — {String(r.attributes.description)}</span> : null}
+            </label>
+          ))}
+          <span className="hint">Without a role the user reads only what the public reads, and edits only their own account.</span>
+        </fieldset>
         <ErrorNote error={general} />
         <div className="actions">
           <a className="button" href={href('users')}>
