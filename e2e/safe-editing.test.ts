@@ -146,6 +146,7 @@ describe('safe publishing, validation before saving, actions that follow rights'
     await page.goto(`/admin/#/objects/documents/${id}`);
     const form = editForm();
     const title = form.getByLabel('Title *', { exact: true });
+    assert.equal(await title.getAttribute('aria-required'), 'true');
     await title.fill('');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await form.getByText('“Title” is required.').waitFor();

@@ -101,7 +101,7 @@ describe('admin translations and choice lists', () => {
   test('the object’s own save after a translation write needs no conflict dialog (the page took the new version)', async () => {
     const { page } = e;
     const form = page.getByRole('form', { name: 'Edit object' });
-    await form.getByLabel('Title', { exact: true }).fill('Opening hours and holidays');
+    await form.getByLabel('Title *', { exact: true }).fill('Opening hours and holidays');
     await form.getByRole('button', { name: 'Save changes' }).click();
     await page.getByRole('status').filter({ hasText: 'Changes saved.' }).waitFor();
     assert.equal(await page.getByRole('dialog', { name: 'Someone else changed this object' }).count(), 0);
