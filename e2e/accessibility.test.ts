@@ -40,6 +40,8 @@ describe('admin pages pass axe-core', () => {
     ['role', 'editor', () => `#/roles/${ids.role}`],
     ['relations', 'see_also', () => '#/relations'],
     ['object types', 'documents', () => '#/model'],
+    ['history', 'Fields', () => '#/history'],
+    ['API keys', 'Create key', () => '#/applications'],
   ];
 
   for (const scheme of ['light', 'dark'] as const) {

@@ -22,6 +22,8 @@ export {
   Image,
   ImagePlus,
   Inbox,
+  KeyRound,
+  History,
   Italic,
   Link,
   Link2,

@@ -2,11 +2,13 @@
 // (a component taking `route`, the path segments after the area's own) and add one line here.
 // `adminOnly` areas are listed only for users with the admin role.
 import type { ComponentType } from 'react';
+import { ApplicationsPage } from './applications/ApplicationsPage';
 import { BackupsPage } from './backups/BackupsPage';
 import { ConfigPage } from './config/ConfigPage';
 import { EndpointPermissionsPage } from './endpoint-permissions/EndpointPermissionsPage';
-import { FileText, Folder, Home, Image, Link2, Shapes, Tags, ShieldCheck, Trash2, Users, Webhook, DatabaseBackup, UserRound, SlidersHorizontal, LockKeyhole } from '../components/icons';
+import { FileText, Folder, Home, Image, Link2, Shapes, Tags, ShieldCheck, Trash2, Users, Webhook, DatabaseBackup, UserRound, SlidersHorizontal, LockKeyhole, KeyRound, History } from '../components/icons';
 import { FoldersPage } from './folders/FoldersPage';
+import { HistoryPage } from './history/HistoryPage';
 import { HomePage } from './home/HomePage';
 import { MediaPage } from './media/MediaPage';
 import { ModelPage } from './model/ModelPage';
@@ -41,7 +43,9 @@ export const pages: PageDef[] = [
   { path: 'relations', label: 'Relations', icon: Link2, component: RelationsPage, adminOnly: true },
   { path: 'model', label: 'Object types', icon: Shapes, component: ModelPage, adminOnly: true },
   { path: 'terms', label: 'Categories & tags', icon: Tags, component: TermsPage, adminOnly: true },
+  { path: 'history', label: 'History', icon: History, component: HistoryPage, adminOnly: true },
   { path: 'webhooks', label: 'Webhooks', icon: Webhook, component: WebhooksPage, adminOnly: true },
+  { path: 'applications', label: 'API keys', icon: KeyRound, component: ApplicationsPage, adminOnly: true },
   { path: 'config', label: 'Configuration', icon: SlidersHorizontal, component: ConfigPage, adminOnly: true },
   { path: 'endpoint-permissions', label: 'Endpoint permissions', icon: LockKeyhole, component: EndpointPermissionsPage, adminOnly: true },
   { path: 'backups', label: 'Backups', icon: DatabaseBackup, component: BackupsPage, adminOnly: true },

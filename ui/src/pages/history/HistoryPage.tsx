@@ -1,0 +1,167 @@
+// History (admins): every create, change, trash, restore and removal across the site (GET /history),
+// newest first, filtered by user, object, action and date — the filters kept in the URL, so a
+// reload or Back returns to the same list. Objects are named by their titles (one request per
+// page); an object's own page shows its versions in detail and restores them.
+import { useEffect, useState, type FormEvent } from 'react';
+import { api, type Resource } from '../../api/client';
+import { formatDate } from '../../components/format';
+import { History as HistoryIcon } from '../../components/icons';
+import { ListView } from '../../components/list-view';
+import { href, useHashQuery } from '../../components/route';
+import { useList } from '../../components/use-list';
+
+const ACTIONS: Array<[string, string]> = [
+  ['create', 'Created'],
+  ['update', 'Changed'],
+  ['trash', 'Moved to the trash'],
+  ['restore', 'Restored'],
+  ['remove', 'Deleted for good'],
+];
+const actionLabel = (a: unknown) => ACTIONS.find(([v]) => v === a)?.[1] ?? String(a);
+
+/** A `date` input's day as the instant it starts (or, `end`, ends) in the user's time zone. */
+function dayBound(day: string, end: boolean): string | undefined {
+  if (!day) return undefined;
+  const d = new Date(`${day}T00:00:00`);
+  if (Number.isNaN(d.getTime())) return undefined;
+  if (end) d.setDate(d.getDate() + 1);
+  return new Date(d.getTime() - (end ? 1 : 0)).toISOString();
+}
+
+export function HistoryPage() {
+  const [params, setParams] = useHashQuery();
+  const page = Math.max(1, Number(params.page) || 1);
+  const query = {
+    sort: '-id',
+    'filter[user_id]': params.user || undefined,
+    'filter[resource_id]': params.object || undefined,
+    'filter[user_action]': params.action || undefined,
+    'filter[created][gte]': dayBound(params.from ?? '', false),
+    'filter[created][lte]': dayBound(params.to ?? '', true),
+  };
+  const list = useList('/history', query, 25, null, [page, (p) => setParams({ page: p > 1 ? p : null })]);
+  const titles = useTitles(list.result?.data ?? []);
+  const [users, setUsers] = useState<Resource[]>([]);
+  useEffect(() => {
+    api.listAll('/users', {}, 10).then(setUsers, () => setUsers([]));
+  }, []);
+  const [objectText, setObjectText] = useState(params.object ?? '');
+  const filter = (changes: Record<string, string | null>) => setParams({ ...changes, page: null });
+  const applyObject = (e: FormEvent) => {
+    e.preventDefault();
+    filter({ object: objectText.trim().replace(/^#/, '') || null });
+  };
+
+  return (
+    <section>
+      <h1>History</h1>
+      <form className="toolbar" role="search" aria-label="Filter the history" onSubmit={applyObject}>
+        <label>
+          User
+          <select value={params.user ?? ''} onChange={(e) => filter({ user: e.target.value || null })}>
+            <option value="">Anyone</option>
+            {users.map((u) => (
+              <option key={u.id} value={u.id}>
+                {String(u.attributes.username)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Action
+          <select value={params.action ?? ''} onChange={(e) => filter({ action: e.target.value || null })}>
+            <option value="">Any</option>
+            {ACTIONS.map(([v, text]) => (
+              <option key={v} value={v}>
+                {text}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          From
+          <input type="date" value={params.from ?? ''} onChange={(e) => filter({ from: e.target.value || null })} />
+        </label>
+        <label>
+          To
+          <input type="date" value={params.to ?? ''} onChange={(e) => filter({ to: e.target.value || null })} />
+        </label>
+        <label>
+          Object id
+          <input inputMode="numeric" value={objectText} onChange={(e) => setObjectText(e.target.value)} placeholder="e.g. 12" size={8} />
+        </label>
+        <button type="submit">Filter</button>
+        {Object.keys(params).some((k) => k !== 'page') ? (
+          <button
+            type="button"
+            onClick={() => {
+              setObjectText('');
+              setParams({ user: null, action: null, from: null, to: null, object: null, page: null });
+            }}
+          >
+            Clear filters
+          </button>
+        ) : null}
+      </form>
+      <ListView list={list} empty="Nothing in the history matches." emptyIcon={<HistoryIcon size={28} />} label="History pages">
+        {(entries) => (
+          <div className="table-wrap">
+            <table aria-label="History">
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Who</th>
+                  <th scope="col">What</th>
+                  <th scope="col">Object</th>
+                  <th scope="col">Fields</th>
+                </tr>
+              </thead>
+              <tbody>
+                {entries.map((h) => {
+                  const id = String(h.attributes.resource_id);
+                  const type = String(h.meta.object_type ?? 'objects');
+                  const name = titles.get(id);
+                  const gone = h.attributes.user_action === 'remove';
+                  return (
+                    <tr key={h.id}>
+                      <td>{formatDate(h.attributes.created)}</td>
+                      <td>{h.meta.username ? String(h.meta.username) : h.attributes.application_id ? `application #${h.attributes.application_id}` : '—'}</td>
+                      <td>{actionLabel(h.attributes.user_action)}</td>
+                      <td>
+                        {gone ? (
+                          <span>{name ?? `#${id}`}</span>
+                        ) : (
+                          <a href={type === 'folders' ? href('folders', id) : href('objects', type, id)}>{name ?? `#${id}`}</a>
+                        )}{' '}
+                        <span className="muted">{type}</span>
+                      </td>
+                      <td className="muted">{Object.keys((h.attributes.changed as Record<string, unknown>) ?? {}).join(', ') || '—'}</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </ListView>
+    </section>
+  );
+}
+
+/** Titles of the objects a page of entries names (one request; trashed or removed ones stay unnamed). */
+function useTitles(entries: Resource[]): Map<string, string> {
+  const [titles, setTitles] = useState<Map<string, string>>(new Map());
+  const ids = [...new Set(entries.map((h) => String(h.attributes.resource_id)))].join(',');
+  useEffect(() => {
+    if (!ids) return;
+    let live = true;
+    api.list('/objects', { 'filter[id]': ids, page_size: 100 }).then(
+      (r) => live && setTitles(new Map(r.data.map((o) => [o.id, String(o.attributes.title ?? o.attributes.uname ?? `#${o.id}`)]))),
+      () => live && setTitles(new Map()),
+    );
+    return () => {
+      live = false;
+    };
+  }, [ids]);
+  return titles;
+}
