@@ -18,6 +18,7 @@ const SCHEDULED_SHOWN = 8;
 
 export function HomePage() {
   const user = useCurrentUser();
+  const rights = useRights();
   const { types, error } = useObjectTypes();
   const listed = editorTypes(types);
   const typeFilter = listed.length ? listed.map((t) => t.name).join(',') : null;
@@ -28,7 +29,7 @@ export function HomePage() {
       <div className="page-head">
         <h1>Welcome{user ? `, ${user.name || user.username}` : ''}</h1>
         <span className="spacer" />
-        {listed.some((t) => t.name === 'documents') ? (
+        {listed.some((t) => t.name === 'documents') && may(rights, 'create', 'documents') ? (
           <a className="button primary" href={href('objects', 'documents', 'new')}>
             <Plus aria-hidden size={16} /> New document
           </a>

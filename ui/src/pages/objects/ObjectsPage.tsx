@@ -144,7 +144,7 @@ function ObjectList({ type, creating = false }: { type: string; creating?: boole
           <ObjectTable objects={objects} sort={sort} onSort={(s) => setParams({ sort: s === DEFAULT_SORT ? null : s, page: null })} selected={selected} onSelect={setSelected} />
         )}
       </ListView>
-      {showCreate ? (
+      {showCreate && canCreate ? (
         <CreateObjectDialog
           type={type}
           onClose={() => {
