@@ -138,7 +138,9 @@ export function readableError(e: ErrorFacts): ReadableError {
     const m = /^You may not (.+?) (\w+)(?: “.*”)?$/.exec(named.text) ?? /^You may not (.+?) (\w+)\b/.exec(detail);
     const verb = m ? VERBS[m[1]] : undefined;
     if (m && verb) {
-      const what = firstTitle ? `“${firstTitle}”` : m[1] === 'create' ? m[2] : 'this';
+      if (m[1] === 'create') return { title: 'Not allowed', detail: `Your roles do not allow ${verb.all(m[2])}.` };
+      const one = m[2] === 'news' ? 'news item' : m[2].replace(/ies$/, 'y').replace(/s$/, '');
+      const what = firstTitle ? `“${firstTitle}”` : `this ${one}`;
       return { title: 'Not allowed', detail: `You may not ${verb.one(what)}: your roles do not allow ${verb.all(m[2])}.` };
     }
     return { title: 'Not allowed', detail: named.text || 'Your roles do not allow this.' };

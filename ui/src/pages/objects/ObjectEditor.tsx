@@ -7,7 +7,7 @@
 // types the categories, tags and date ranges, have their own controls, checked before the save is
 // sent.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { api, ApiError, ConflictError, errorMessage, etagVersion, type Resource, type SingleResult } from '../../api/client';
+import { api, ApiError, ConflictError, errorMessage, etagVersion, nameObjects, type Resource, type SingleResult } from '../../api/client';
 import { ConfirmButton, Dialog } from '../../components/dialog';
 import { ErrorNote, Loading } from '../../components/feedback';
 import { SelectField, STATUS_OPTIONS, StatusBadge, useFieldError, type Values } from '../../components/fields';
@@ -229,6 +229,7 @@ function ObjectForm({
       result = await api.update(path, type, object.id, changes, undefined, { ifMatch });
     } catch (e) {
       if (e instanceof ConflictError) return await resolveConflict(answered);
+      nameObjects(e, [object]);
       const field = errorMessage(e).field;
       if (field && properties.some((p) => p.name === field)) focusProblem(field);
       setError(e);
@@ -325,7 +326,7 @@ function ObjectForm({
           icon={<Trash2 aria-hidden size={16} />}
           title="Move this object to the trash?"
           message={<p>You can restore it from the trash later.</p>}
-          action={() => api.remove(path, { ifMatch: etag })}
+          action={() => api.remove(path, { ifMatch: etag }).catch((e) => Promise.reject(nameObjects(e, [object])))}
           onDone={() => {
             toast.success(`“${titleOf(object)}” moved to the trash.`);
             forceNavigate(href('objects', type));
