@@ -186,4 +186,25 @@ describe('translations', () => {
     assert.equal(legacy.status, 200, legacy.text);
     assert.deepEqual(legacy.body.data.object.languages, { it: { title: 'Ponte' } });
   });
+
+  test('If-Match on PATCH and DELETE /translations/{id}: two translators saving one language, the second gets 412 and changes nothing', async () => {
+    const id = await doc({ title: 'Bridge', status: 'on' });
+    const t = await translate(id, 'fr', { title: 'Pont' });
+    const first = await s.request('GET', `/translations/${t.id}`, { token: tokens.translator });
+    const second = await s.request('GET', `/translations/${t.id}`, { token: admin });
+    const etag = first.headers.get('etag');
+    assert.match(String(etag), /^"v\d+-[A-Za-z0-9_-]+"$/);
+    assert.equal(second.headers.get('etag'), etag, 'both translators saw the same version');
+
+    const saved = await s.request('PATCH', `/translations/${t.id}`, { token: tokens.translator, headers: { 'If-Match': String(etag) }, body: { data: { id: t.id, type: 'translations', attributes: { translated_fields: { title: 'Le pont' } } } } });
+    assert.equal(saved.status, 200, saved.text);
+    assert.notEqual(saved.headers.get('etag'), etag);
+    const late = await s.request('PATCH', `/translations/${t.id}`, { token: admin, headers: { 'If-Match': String(etag) }, body: { data: { id: t.id, type: 'translations', attributes: { translated_fields: { title: 'Un pont' } } } } });
+    expectError(late, 412);
+    expectError(await s.request('DELETE', `/translations/${t.id}`, { token: admin, headers: { 'If-Match': String(etag) } }), 412);
+    const now = await s.request('GET', `/translations/${t.id}`, { token: admin });
+    assert.equal(now.body.data.attributes.translated_fields.title, 'Le pont');
+    // With the fresh ETag the write passes.
+    assert.equal((await s.request('DELETE', `/translations/${t.id}`, { token: admin, headers: { 'If-Match': String(now.headers.get('etag')) } })).status, 204);
+  });
 });

@@ -5,6 +5,7 @@
 import type { Request, Response } from 'express';
 import type { AppContext } from '../../context.js';
 import { ApiError, badRequest, notFound } from '../../http/errors.js';
+import { expectedVersion } from '../../http/if-match.js';
 import { isPlainObject, resourceInput, resourceUrl, sendList, sendNoContent, sendResource } from '../../http/jsonapi.js';
 import { pathId } from '../../http/params.js';
 import { applyFilters, applySort, parseListQuery, type ListSpec } from '../../http/query.js';
@@ -81,7 +82,10 @@ export function translationsRoutes(ctx: AppContext): RouteDef[] {
     if (include.some((i) => i !== 'object')) throw badRequest('"include" takes only "object" here', 'invalid_include');
     const included = include.length ? [(await serializeObject(rc, ctx, await requireObject(ctx, Number(row.object_id), { viewer: req.auth }))).data] : undefined;
     const headers = status === 201 ? { Location: resourceUrl(req, `/translations/${row.id}`) } : undefined;
-    sendResource(req, res, serializeTranslation(rc, row), { status, headers, included });
+    // The ETag carries the version of the translation's object: every translation write is an
+    // update of it, so If-Match on PATCH or DELETE refuses a save over another writer's (412).
+    const owner = await ctx.db.selectFrom('objects').select('version').where('id', '=', Number(row.object_id)).executeTakeFirst();
+    sendResource(req, res, serializeTranslation(rc, row), { status, headers, included, version: owner ? Number(owner.version) : undefined });
   };
 
   const list = async (req: Request, res: Response, objectId?: number) => {
@@ -174,7 +178,7 @@ export function translationsRoutes(ctx: AppContext): RouteDef[] {
         const object = await requireObject(ctx, Number(t.object_id), { viewer: req.auth });
         const fields = a.translated_fields === undefined ? undefined : checkFields(typeOfRow(ctx, object.object_type_id), a.translated_fields);
         const status = a.status === undefined ? undefined : checkStatus(a.status);
-        await apply(ctx, { action: 'update', target: { key: object.id }, actor: req.auth, changes: { parts: { translations: { update: { id: t.id, status, fields } } } } });
+        await apply(ctx, { action: 'update', target: { key: object.id }, actor: req.auth, expectedVersion: expectedVersion(req), changes: { parts: { translations: { update: { id: t.id, status, fields } } } } });
         await sendOne(req, res, await ctx.db.selectFrom('translations').selectAll().where('id', '=', t.id).executeTakeFirstOrThrow());
       },
     },
@@ -184,7 +188,7 @@ export function translationsRoutes(ctx: AppContext): RouteDef[] {
       guard: 'user',
       handler: async (req, res) => {
         const t = await readable(req);
-        await apply(ctx, { action: 'update', target: { key: Number(t.object_id) }, actor: req.auth, changes: { parts: { translations: { remove: { id: t.id } } } } });
+        await apply(ctx, { action: 'update', target: { key: Number(t.object_id) }, actor: req.auth, expectedVersion: expectedVersion(req), changes: { parts: { translations: { remove: { id: t.id } } } } });
         sendNoContent(res);
       },
     },

@@ -125,7 +125,7 @@ function NewUser() {
           <Field label="Password" name="password" type="password" values={values} onChange={setValues} required autoComplete="new-password" problem={problems.password} />
           <ProfileFields values={values} onChange={setValues} />
         </div>
-        <fieldset className="role-picker">
+        <fieldset className="choices">
           <legend>Roles</legend>
           <ErrorNote error={roles.error} />
           {roles.result?.data.map((r) => (
