@@ -95,11 +95,29 @@ export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
 
 /** Open the admin and sign in through the login form. */
 export async function signInAsAdmin(page: Page, hash = ''): Promise<void> {
+  await signInAs(page, ADMIN.username, ADMIN.password, hash);
+}
+
+/** Open the admin (a fresh session) and sign in as this user through the login form. */
+export async function signInAs(page: Page, username: string, password: string, hash = ''): Promise<void> {
   await page.goto('/admin/' + hash);
-  await page.getByLabel('Username').fill(ADMIN.username);
-  await page.getByLabel('Password').fill(ADMIN.password);
+  await page.evaluate(() => sessionStorage.clear());
+  await page.reload();
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  await page.getByRole('link', { name: /^My account/ }).waitFor();
+}
+
+/** A user with one role of these permissions (made through the API); returns its token. */
+export async function createRestrictedUser(server: TestServer, username: string, password: string, permissions: Record<string, string[]>): Promise<string> {
+  const token = await server.adminToken();
+  const role = await server.request('POST', '/roles', { token, body: { data: { type: 'roles', attributes: { name: `${username}-role`, permissions } } } });
+  if (role.status !== 201) throw new Error(`create role failed: ${role.status} ${role.text}`);
+  const user = await server.request('POST', '/users', { token, body: { data: { type: 'users', attributes: { username, password, name: username } } } });
+  if (user.status !== 201) throw new Error(`create user failed: ${user.status} ${user.text}`);
+  await server.request('POST', `/users/${user.body.data.id}/relationships/roles`, { token, body: { data: [{ type: 'roles', id: role.body.data.id }] } });
+  return (await server.request('POST', '/auth', { body: { username, password } })).body.meta.jwt;
 }
 
 /**

@@ -8,6 +8,8 @@ import { ErrorNote } from './components/feedback';
 import { LogOut, Menu } from './components/icons';
 import { NO_RIGHTS, RightsProvider, type Rights } from './components/rights';
 import { href, useRoute } from './components/route';
+import { keepFocusAfterSubmit } from './components/keep-focus';
+import { ThemeSwitch } from './components/theme';
 import { ToastProvider } from './components/toast';
 import { LeavePrompt } from './components/unsaved';
 import { LoginForm, LoginPage } from './pages/login/LoginForm';
@@ -38,6 +40,7 @@ function Shell({ expired }: { expired: boolean }) {
     }, setUserError);
   }, [expired]);
   useEffect(() => setMenuOpen(false), [route.join('/')]);
+  useEffect(() => keepFocusAfterSubmit(), []);
 
   // Areas and buttons follow what the user may do (components/rights.tsx).
   const rights = useMemo<Rights>(
@@ -67,6 +70,7 @@ function Shell({ expired }: { expired: boolean }) {
             Folio
           </a>
           <span className="spacer" />
+          <ThemeSwitch username={user?.username ?? null} />
           {user ? (
             <a
               className="whoami"

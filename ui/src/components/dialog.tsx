@@ -32,12 +32,18 @@ export function Dialog({ title, onClose, children, wide }: { title: string; onCl
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
     // What the dialog marks with data-autofocus (a message to read before choosing), else the
-    // first empty field (a prefilled username moves focus on to the password), else the first control.
-    const inputs = [...(ref.current?.querySelectorAll<HTMLInputElement>('input:not([type=checkbox]), textarea') ?? [])];
+    // first empty field (a prefilled username moves focus on to the password), else the first
+    // field, else the message (a confirmation: read it, then Tab to the choices) — never Cancel.
+    const box = ref.current;
+    const inputs = [...(box?.querySelectorAll<HTMLInputElement>('input:not([type=checkbox]):not([type=radio]):not(:disabled), textarea:not(:disabled)') ?? [])];
+    const message = box?.querySelector<HTMLElement>('.dialog-body');
+    if (message && !message.hasAttribute('tabindex')) message.tabIndex = -1;
     const first =
-      ref.current?.querySelector<HTMLElement>('[data-autofocus]') ??
+      box?.querySelector<HTMLElement>('[data-autofocus]') ??
       inputs.find((i) => !i.value) ??
-      ref.current?.querySelector<HTMLElement>('input, select, textarea, button:not(.dialog-close)');
+      box?.querySelector<HTMLElement>('input:not(:disabled), select:not(:disabled), textarea:not(:disabled), [contenteditable="true"]') ??
+      message ??
+      box;
     first?.focus();
     const onKey = (e: KeyboardEvent) => {
       // Only the topmost dialog answers (a picker may open over an editor's dialog).
@@ -51,13 +57,15 @@ export function Dialog({ title, onClose, children, wide }: { title: string; onCl
     document.addEventListener('keydown', onKey);
     return () => {
       document.removeEventListener('keydown', onKey);
-      previous?.focus?.();
+      // Back to the opener; when it is gone (its row was deleted), to the page rather than nowhere.
+      if (previous?.isConnected && previous !== document.body) previous.focus();
+      else document.getElementById('main')?.focus();
     };
   }, []);
   // In a portal: a dialog opened from inside a form (the editor's link dialog) has its own form.
   return createPortal(
     <div className="overlay">
-      <div className={`dialog${wide ? ' wide' : ''}`} role="dialog" aria-modal="true" aria-labelledby={id} ref={ref}>
+      <div className={`dialog${wide ? ' wide' : ''}`} role="dialog" aria-modal="true" aria-labelledby={id} ref={ref} tabIndex={-1}>
         <header>
           <h2 id={id}>{title}</h2>
           <button type="button" className="dialog-close icon-button" aria-label="Close" onClick={onClose}>

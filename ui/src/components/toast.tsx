@@ -1,21 +1,32 @@
 // Toasts: a short confirmation after every create, save, move, trash and restore, and the API's
 // title and detail after a failure. Successes leave after a few seconds, failures stay longer;
-// each can be closed. The region is a live region, so screen readers hear them too.
-import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
+// each can be closed. A toast belongs to the page it was raised on and goes when the user leaves
+// it (`next`: raised just before going to another page, it belongs to that one); a new failure
+// replaces the previous one rather than piling up. They sit in the sidebar's column, over no form.
+// The region is a live region, so screen readers hear them too.
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { errorMessage } from '../api/client';
 import { CheckCircle2, CircleAlert, X } from './icons';
+import { currentPath, useRoute } from './route';
 
 interface Toast {
   id: number;
   kind: 'success' | 'error';
   text: string;
   detail?: string;
+  /** The route path it belongs to; null: the next page shown. */
+  page: string | null;
+}
+
+export interface ToastOptions {
+  /** Raised before navigating away: shown on the page that comes next. */
+  next?: boolean;
 }
 
 interface Toaster {
-  success(text: string): void;
+  success(text: string, opts?: ToastOptions): void;
   /** The error's title and detail (or `text` before them). */
-  error(err: unknown, text?: string): void;
+  error(err: unknown, text?: string, opts?: ToastOptions): void;
 }
 
 const Context = createContext<Toaster>({ success: () => {}, error: () => {} });
@@ -29,20 +40,29 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const next = useRef(1);
   const dismiss = useCallback((id: number) => setToasts((all) => all.filter((t) => t.id !== id)), []);
   const push = useCallback(
-    (t: Omit<Toast, 'id'>) => {
+    (t: Omit<Toast, 'id' | 'page'>, opts: ToastOptions = {}) => {
       const id = next.current++;
-      setToasts((all) => [...all.slice(-2), { ...t, id }]);
+      const page = opts.next ? null : currentPath().join('/');
+      // One failure at a time, and one of each text: the newest replaces the others.
+      setToasts((all) => [...all.filter((o) => (t.kind !== 'error' || o.kind !== 'error') && o.text !== t.text).slice(-2), { ...t, id, page }]);
       // Failures stay longer (and can be closed); neither waits for ever.
       setTimeout(() => dismiss(id), t.kind === 'success' ? 6000 : 20000);
     },
     [dismiss],
   );
+  const path = useRoute().join('/');
+  useEffect(() => {
+    setToasts((all) => {
+      const kept = all.filter((t) => t.page === null || t.page === path).map((t) => (t.page === null ? { ...t, page: path } : t));
+      return kept.length === all.length && kept.every((t, i) => t === all[i]) ? all : kept;
+    });
+  }, [path]);
   const api = useMemo<Toaster>(
     () => ({
-      success: (text) => push({ kind: 'success', text }),
-      error: (err, text) => {
+      success: (text, opts) => push({ kind: 'success', text }, opts),
+      error: (err, text, opts) => {
         const { title, detail } = errorMessage(err);
-        push({ kind: 'error', text: text ? `${text}: ${title}` : title, detail });
+        push({ kind: 'error', text: text ? `${text}: ${title}` : title, detail }, opts);
       },
     }),
     [push],

@@ -55,7 +55,7 @@ export function FoldersPage({ route }: { route: string[] }) {
     if (f) {
       setTitle('');
       refresh();
-      toast.success(`Folder “${titleOf(f)}” created.`);
+      toast.success(`Folder “${titleOf(f)}” created.`, { next: true });
       navigate('folders', f.id);
     }
   };
@@ -206,7 +206,7 @@ function FolderDetail({ id, version, tree, onTreeChange }: { id: string; version
             action={() => api.remove(`/folders/${id}`, { ifMatch: etag })}
             onDone={() => {
               onTreeChange();
-              toast.success(`Folder “${titleOf(folder)}” moved to the trash.`);
+              toast.success(`Folder “${titleOf(folder)}” moved to the trash.`, { next: true });
               navigate('folders');
             }}
           />

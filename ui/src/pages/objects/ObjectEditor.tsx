@@ -17,6 +17,7 @@ import { isMediaType, useObjectTypes } from '../../components/model';
 import { forceNavigate, href } from '../../components/route';
 import { SchemaFields, attributesFromForm, changedAttributes, formFromAttributes, useSchema, type FormProperty } from '../../components/schema-form';
 import { useToast } from '../../components/toast';
+import { StickyHead } from '../../components/sticky-head';
 import { useSaveShortcut, useUnsavedChanges } from '../../components/unsaved';
 import { MediaDetails } from '../media/MediaDetails';
 import { HistoryPanel } from '../../components/history-panel';
@@ -304,8 +305,8 @@ function ObjectForm({
 
   return (
     <>
-      <div className="page-head sticky-head">
-        <h1>{titleOf(object)}</h1>
+      <StickyHead>
+        <h1 title={titleOf(object)}>{titleOf(object)}</h1>
         <StatusBadge status={object.attributes.status} />
         <PublicationChip attributes={object.attributes} />
         {locked ? <span className="badge">locked</span> : null}
@@ -328,14 +329,14 @@ function ObjectForm({
           message={<p>You can restore it from the trash later.</p>}
           action={() => api.remove(path, { ifMatch: etag }).catch((e) => Promise.reject(nameObjects(e, [object])))}
           onDone={() => {
-            toast.success(`“${titleOf(object)}” moved to the trash.`);
+            toast.success(`“${titleOf(object)}” moved to the trash.`, { next: true });
             forceNavigate(href('objects', type));
           }}
           disabled={locked}
           buttonTitle={locked ? 'A locked object cannot be deleted' : undefined}
         />
         ) : null}
-      </div>
+      </StickyHead>
       {media}
       <form id={formId} className="panel" onSubmit={submit} aria-label="Edit object" ref={form} noValidate>
         {/* Read-only for users whose roles do not allow changing it. */}

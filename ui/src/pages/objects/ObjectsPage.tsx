@@ -264,7 +264,7 @@ function CreateObjectDialog({ type, onClose }: { type: string; onClose: () => vo
     e.preventDefault();
     const created = await run(() => api.create(`/${chosen}`, chosen, { title: title.trim(), status: 'draft' }));
     if (!created) return;
-    toast.success(`${singular.charAt(0).toUpperCase() + singular.slice(1)} “${titleOf(created.data)}” created as a draft.`);
+    toast.success(`${singular.charAt(0).toUpperCase() + singular.slice(1)} “${titleOf(created.data)}” created as a draft.`, { next: true });
     forceNavigate(href('objects', chosen, created.data.id));
   };
   return (

@@ -106,11 +106,11 @@ function NewUser() {
     if (roleIds.size) {
       try {
         await api.relate('POST', `/users/${created.data.id}/relationships/roles`, [...roleIds].map((id) => ({ type: 'roles', id })));
-        toast.success(`User “${values.username}” created with ${roleIds.size === 1 ? 'its role' : `${roleIds.size} roles`}.`);
+        toast.success(`User “${values.username}” created with ${roleIds.size === 1 ? 'its role' : `${roleIds.size} roles`}.`, { next: true });
       } catch (e) {
-        toast.error(e, `User “${values.username}” created, but without roles; give them below`);
+        toast.error(e, `User “${values.username}” created, but without roles; give them below`, { next: true });
       }
-    } else toast.success(`User “${values.username}” created, without a role.`);
+    } else toast.success(`User “${values.username}” created, without a role.`, { next: true });
     navigate('users', created.data.id);
   };
   return (
