@@ -1,5 +1,5 @@
 // Admin UI, issue 33 point 4 (part): the API keys screen — create a key, its client secret shown
-// once (and it signs in), revoke it (requests with it get 403), turn it on again, delete it — and
+// once (and it signs in), its last use, revoke it (requests with it get 403), turn it on again, delete it — and
 // the admin-wide history, filtered by user, action, object and date, at 1024×700.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -41,6 +41,14 @@ describe('API keys and the admin history', () => {
     const table = page.getByRole('table', { name: 'API keys' });
     await table.getByText(key).waitFor();
     assert.equal(await page.getByText(secret).count(), 0);
+    // Last used: never, until a client sends the key.
+    const row = table.getByRole('row', { name: /Public website/ });
+    await row.getByRole('cell', { name: 'never' }).waitFor();
+    assert.equal((await server.request('GET', '/home', { headers: { 'X-Api-Key': key } })).status, 200);
+    await page.reload();
+    await table.getByText(key).waitFor();
+    assert.equal(await row.getByRole('cell', { name: 'never' }).count(), 0);
+    assert.equal((await row.innerText()).match(/\b20\d\d\b/g)?.length, 2, 'created and last used are dates');
 
     await table.getByRole('button', { name: 'Revoke Public website' }).click();
     await page.getByText('“Public website” is revoked').waitFor();

@@ -53,6 +53,29 @@ describe('/applications and X-Api-Key', () => {
     expectError(await s.request('POST', '/auth', { body: { username: 'admin', password: 'admin-secret-1' }, headers: { 'X-Api-Key': 'nope' } }), 403, 'invalid_api_key');
   });
 
+  test('meta.last_used: null until the key is used, then when it was, written at most once a minute', async () => {
+    const fresh = await s.request('POST', '/applications', { token: admin, body: appBody({ name: 'mobile' }) });
+    const id = fresh.body.data.id;
+    assert.equal(fresh.body.data.meta.last_used, null);
+    const readLastUsed = async () => (await s.request('GET', `/applications/${id}`, { token: admin })).body.data.meta.last_used;
+    assert.equal(await readLastUsed(), null);
+    const before = new Date().toISOString();
+    assert.equal((await s.request('GET', '/home', { headers: { 'X-Api-Key': fresh.body.data.meta.api_key } })).status, 200);
+    const first = await readLastUsed();
+    assert.ok(typeof first === 'string' && first >= before.slice(0, 19), `last_used ${first} is at or after ${before}`);
+    // Used again within the minute: no second write.
+    await s.request('GET', '/home', { headers: { 'X-Api-Key': fresh.body.data.meta.api_key } });
+    assert.equal(await readLastUsed(), first);
+    const list = await s.request('GET', '/applications?filter[name]=mobile', { token: admin });
+    assert.equal(list.body.data[0].meta.last_used, first);
+    // An application token counts too.
+    const other = await s.request('POST', '/applications', { token: admin, body: appBody({ name: 'signage' }) });
+    const login = await s.request('POST', '/auth', { body: { grant_type: 'client_credentials', client_id: other.body.data.meta.api_key, client_secret: other.body.data.meta.client_secret } });
+    assert.equal(login.status, 200, login.text);
+    await s.request('GET', '/home', { token: login.body.meta.jwt });
+    assert.notEqual((await s.request('GET', `/applications/${other.body.data.id}`, { token: admin })).body.data.meta.last_used, null);
+  });
+
   test('client_credentials gives an application token that reads like an anonymous client; renewal works', async () => {
     const res = await s.request('POST', '/auth', { body: { grant_type: 'client_credentials', client_id: app.apiKey, client_secret: app.secret } });
     assert.equal(res.status, 200, res.text);

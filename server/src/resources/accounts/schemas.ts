@@ -93,6 +93,7 @@ const DEFS = {
       client_secret: { type: 'string', isMeta: true, readOnly: true, description: 'shown once, when the application is created' },
       created: stamp(),
       modified: stamp(),
+      last_used: { ...stamp(), description: 'when its key or token last made a request (at most a minute late); null: never' },
     },
   },
 } satisfies Record<string, SchemaDef>;

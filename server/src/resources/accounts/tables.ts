@@ -24,6 +24,8 @@ export interface ApplicationsTable {
   enabled: boolean | number;
   created: string;
   modified: string;
+  /** When its key or token last made a request (migration 0123; at most a minute late). */
+  last_used: string | null;
 }
 
 /** One-time login codes of `auth_provider: otp` (migration 0120). */

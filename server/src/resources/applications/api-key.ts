@@ -6,7 +6,8 @@ import type { Request } from 'express';
 import type { AppContext } from '../../context.js';
 import { ApiError, forbidden } from '../../http/errors.js';
 import { baseUrl } from '../../http/links.js';
-import { findEnabledByApiKey, isEnabledApplication } from './service.js';
+import { nowIso } from '../../db/time.js';
+import { findEnabledByApiKey, isEnabledApplication, markApplicationUsed } from './service.js';
 
 /**
  * The application of an API key (id or null), through the read cache: a site client sends its key
@@ -29,13 +30,26 @@ export function isAdminUiRequest(req: Request): boolean {
   return typeof origin === 'string' && origin === baseUrl(req);
 }
 
+/** How often an application's `last_used` is written at most (per instance). */
+const LAST_USED_EVERY_MS = 60_000;
+
 export function apiKeyCheck(ctx: AppContext) {
+  // This server's last write of each application's `last_used` (ms): a key sent with every
+  // request costs one small write a minute, not one per request.
+  const stamped = new Map<number, number>();
+  const markUsed = async (id: number) => {
+    const now = Date.now();
+    if (now - (stamped.get(id) ?? 0) < LAST_USED_EVERY_MS) return;
+    stamped.set(id, now);
+    await markApplicationUsed(ctx.db, id, nowIso());
+  };
   return async (req: Request): Promise<void> => {
     const header = req.headers['x-api-key'];
     if (header !== undefined) {
       const key = Array.isArray(header) ? header[0] : header;
       if (!key) throw forbidden('The API key is unknown or disabled', 'invalid_api_key');
       req.auth = { ...req.auth, applicationId: await applicationOfKey(ctx, key) };
+      await markUsed(req.auth.applicationId!);
       return;
     }
     if (req.auth.applicationId !== null) {
@@ -43,6 +57,7 @@ export function apiKeyCheck(ctx: AppContext) {
       if (!(await applicationEnabled(ctx, req.auth.applicationId))) {
         throw new ApiError(401, 'invalid_token', 'The application of this token is unknown or disabled');
       }
+      await markUsed(req.auth.applicationId);
       return;
     }
     if (ctx.config.requireApiKey && req.method !== 'OPTIONS' && !isAdminUiRequest(req)) {

@@ -20,7 +20,7 @@ export function serializeApplication(req: Request, a: ApplicationRow, clientSecr
     id: String(a.id),
     type: 'applications',
     attributes: { name: a.name, description: a.description, enabled: Boolean(a.enabled) },
-    meta: { api_key: a.api_key, ...(clientSecret ? { client_secret: clientSecret } : {}), created: a.created, modified: a.modified },
+    meta: { api_key: a.api_key, ...(clientSecret ? { client_secret: clientSecret } : {}), created: a.created, modified: a.modified, last_used: a.last_used ?? null },
     links: { self: resourceUrl(req, `/applications/${a.id}`) },
   };
 }
@@ -109,6 +109,11 @@ export async function findEnabledByApiKey(db: Kysely<Database>, apiKey: string):
 
 export async function isEnabledApplication(db: Kysely<Database>, id: number): Promise<boolean> {
   return Boolean(await db.selectFrom('applications').select('id').where('id', '=', id).where('enabled', '=', true).executeTakeFirst());
+}
+
+/** Stamp the application as used now (the caller keeps this to once a minute). */
+export async function markApplicationUsed(db: Kysely<Database>, id: number, when: string): Promise<void> {
+  await db.updateTable('applications').set({ last_used: when }).where('id', '=', id).execute();
 }
 
 /** POST /auth client_credentials: the application id when the key and secret match. */

@@ -116,6 +116,7 @@ function registerDefaultSchemas(ctx: AppContext) {
         client_secret: { type: 'string', isMeta: true },
         created: meta,
         modified: meta,
+        last_used: { type: ['string', 'null'], format: 'date-time', isMeta: true },
       },
       ['name'],
     ),

@@ -1,7 +1,7 @@
 // API keys (admins): the applications that call the API with `X-Api-Key` (required of everyone but
 // the admin UI when the server runs with FOLIO_REQUIRE_API_KEY=1). Create one (its client secret is
 // shown once, in a dialog, and never again), turn a key off (revoke: requests with it get 403 and
-// its tokens end) or on again, delete it. The server records no "last used" time, so none is shown.
+// its tokens end) or on again, delete it. "Last used" is the server's meta.last_used (a minute late at most).
 import { useState, type FormEvent } from 'react';
 import { api, type Resource } from '../../api/client';
 import { ConfirmButton, Dialog } from '../../components/dialog';
@@ -71,6 +71,7 @@ export function ApplicationsPage() {
                   <th scope="col">Key</th>
                   <th scope="col">State</th>
                   <th scope="col">Created</th>
+                  <th scope="col">Last used</th>
                   <th scope="col">
                     <span className="visually-hidden">Actions</span>
                   </th>
@@ -93,6 +94,7 @@ export function ApplicationsPage() {
                         <span className={`badge ${enabled ? 'on' : 'off'}`}>{enabled ? 'active' : 'revoked'}</span>
                       </td>
                       <td>{formatDate(app.meta.created)}</td>
+                      <td>{app.meta.last_used ? formatDate(app.meta.last_used) : <span className="muted">never</span>}</td>
                       <td className="actions-cell">
                         <button type="button" className="small" onClick={() => void setEnabled(app, !enabled)} aria-label={`${enabled ? 'Revoke' : 'Turn on'} ${name}`}>
                           {enabled ? 'Revoke' : 'Turn on'}
