@@ -77,4 +77,23 @@ describe('admin history panel', () => {
     assert.equal(await dialog.getByRole('button', { name: 'Restore this version' }).count(), 0, 'no versions of a trashed object');
     await e.shot('history-trash');
   });
+
+  test('changes read as text and titles: a body without its markup, related objects by title', async () => {
+    const { page, server } = e;
+    const token = await server.adminToken();
+    const post = async (title: string, body?: string) =>
+      (await server.request('POST', '/documents', { token, body: { data: { type: 'documents', attributes: { title, ...(body ? { body } : {}) } } } })).body.data.id as string;
+    const other = await post('The related guide');
+    const doc = await post('Rich page', '<h2>Opening</h2><p>Open <strong>daily</strong> from nine.</p>');
+    await server.request('POST', `/documents/${doc}/relationships/see_also`, { token, body: { data: [{ type: 'documents', id: other }] } });
+    await page.goto(`/admin/#/objects/documents/${doc}`);
+    const entries = page.getByRole('region', { name: 'History' }).getByRole('listitem');
+    await entries.nth(1).waitFor();
+    const rows = [...(await changeRows(entries.first())), ...(await changeRows(entries.last()))].join('\n');
+    assert.match(rows, /body \| — \| Opening Open daily from nine\./);
+    assert.doesNotMatch(rows, /<p>|<strong>/);
+    assert.match(rows, /see also \| .* \| The related guide/);
+    assert.doesNotMatch(rows, new RegExp(`\\| #?${other}$`, 'm'));
+    await e.shot('history-text-titles');
+  });
 });

@@ -5,6 +5,7 @@ import { history, type HistoryAction, type HistoryAttributes, type HistoryMeta, 
 import { ConfirmButton } from './dialog';
 import { ErrorNote, Loading, Pager } from './feedback';
 import { formatDate } from './format';
+import { useObjectTitles } from './object-titles';
 import { useList } from './use-list';
 import './history-panel.css';
 
@@ -35,12 +36,24 @@ function itemText(item: unknown): string {
   return String(item);
 }
 
-function Value({ value }: { value: unknown }) {
+/** A list of object ids (a relation's or the folders' `parents`): named by title where readable. */
+const isIdList = (value: unknown): value is Array<string | number> => Array.isArray(value) && value.length > 0 && value.every((v) => /^\d+$/.test(String(v)));
+
+/** Rich text read as text: what the editor saw, not its markup (DOMParser runs no scripts). */
+function plainText(html: string): string {
+  if (!/<[a-z][^>]*>/i.test(html)) return html;
+  const doc = new DOMParser().parseFromString(html, 'text/html');
+  for (const block of doc.body.querySelectorAll('p, li, h1, h2, h3, h4, br, div')) block.append(' ');
+  return (doc.body.textContent ?? '').replace(/\s+/g, ' ').trim();
+}
+
+function Value({ value, titles }: { value: unknown; titles: Map<string, string> }) {
   if (value === null || value === undefined) return <span className="history-value-empty">not set</span>;
   if (typeof value === 'boolean') return <>{value ? 'yes' : 'no'}</>;
+  if (isIdList(value)) return <>{value.map((id) => titles.get(String(id)) ?? `#${id}`).join(', ')}</>;
   if (Array.isArray(value)) return value.length ? <>{value.map(itemText).join(', ')}</> : <span className="history-value-empty">none</span>;
   if (typeof value === 'object') return <code>{JSON.stringify(value)}</code>;
-  const text = INSTANT.test(String(value)) ? formatDate(value) : String(value);
+  const text = INSTANT.test(String(value)) ? formatDate(value) : plainText(String(value));
   return text.length > 240 ? <span title={text}>{text.slice(0, 240)}…</span> : <>{text}</>;
 }
 
@@ -52,7 +65,7 @@ function whoOf(entry: Resource<HistoryAttributes>): string {
   return entry.attributes.application_id !== null ? `${who} (application #${entry.attributes.application_id})` : who;
 }
 
-function Changes({ entry }: { entry: Resource<HistoryAttributes> }) {
+function Changes({ entry, titles }: { entry: Resource<HistoryAttributes>; titles: Map<string, string> }) {
   const before = (entry.meta as HistoryMeta).before ?? null;
   const fields = Object.keys(entry.attributes.changed);
   if (!fields.length) return null;
@@ -69,9 +82,9 @@ function Changes({ entry }: { entry: Resource<HistoryAttributes> }) {
         {fields.map((f) => (
           <tr key={f}>
             <th scope="row">{fieldLabel(f)}</th>
-            <td className="before">{entry.attributes.user_action === 'create' ? <span className="history-value-empty">—</span> : <Value value={before?.[f]} />}</td>
+            <td className="before">{entry.attributes.user_action === 'create' ? <span className="history-value-empty">—</span> : <Value value={before?.[f]} titles={titles} />}</td>
             <td className="after">
-              <Value value={entry.attributes.changed[f]} />
+              <Value value={entry.attributes.changed[f]} titles={titles} />
             </td>
           </tr>
         ))}
@@ -98,6 +111,9 @@ export function HistoryPanel({
 }) {
   const list = useList(history.path(objectPath), { sort: '-id' }, PAGE_SIZE, refresh);
   const entries = (list.result?.data ?? []) as Resource<HistoryAttributes>[];
+  const titles = useObjectTitles(
+    entries.flatMap((e) => [e.attributes.changed, (e.meta as HistoryMeta).before ?? {}].flatMap((h) => Object.values(h).filter(isIdList).flat().map(String))),
+  );
   return (
     <section className="panel history-panel" aria-label="History">
       <div className="page-head">
@@ -142,7 +158,7 @@ export function HistoryPanel({
                   />
                 ) : null}
               </div>
-              <Changes entry={entry} />
+              <Changes entry={entry} titles={titles} />
             </li>
           );
         })}

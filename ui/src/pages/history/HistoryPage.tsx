@@ -8,6 +8,7 @@ import { formatDate } from '../../components/format';
 import { History as HistoryIcon } from '../../components/icons';
 import { ListView } from '../../components/list-view';
 import { href, useHashQuery } from '../../components/route';
+import { useObjectTitles } from '../../components/object-titles';
 import { useList } from '../../components/use-list';
 
 const ACTIONS: Array<[string, string]> = [
@@ -40,7 +41,10 @@ export function HistoryPage() {
     'filter[created][lte]': dayBound(params.to ?? '', true),
   };
   const list = useList('/history', query, 25, null, [page, (p) => setParams({ page: p > 1 ? p : null })]);
-  const titles = useTitles(list.result?.data ?? []);
+  const entries = list.result?.data ?? [];
+  const found = useObjectTitles(entries.map((h) => String(h.attributes.resource_id)));
+  // Objects in the trash or removed are not listed: their title as the page's entries recorded it.
+  const titles = new Map([...titlesRecorded(entries), ...found]);
   const [users, setUsers] = useState<Resource[]>([]);
   useEffect(() => {
     api.listAll('/users', {}, 10).then(setUsers, () => setUsers([]));
@@ -148,20 +152,12 @@ export function HistoryPage() {
   );
 }
 
-/** Titles of the objects a page of entries names (one request; trashed or removed ones stay unnamed). */
-function useTitles(entries: Resource[]): Map<string, string> {
-  const [titles, setTitles] = useState<Map<string, string>>(new Map());
-  const ids = [...new Set(entries.map((h) => String(h.attributes.resource_id)))].join(',');
-  useEffect(() => {
-    if (!ids) return;
-    let live = true;
-    api.list('/objects', { 'filter[id]': ids, page_size: 100 }).then(
-      (r) => live && setTitles(new Map(r.data.map((o) => [o.id, String(o.attributes.title ?? o.attributes.uname ?? `#${o.id}`)]))),
-      () => live && setTitles(new Map()),
-    );
-    return () => {
-      live = false;
-    };
-  }, [ids]);
-  return titles;
+/** The last title each object's entries on this page set (oldest first, so the newest wins). */
+function titlesRecorded(entries: Resource[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const h of [...entries].reverse()) {
+    const title = (h.attributes.changed as Record<string, unknown> | null)?.title;
+    if (typeof title === 'string' && title) out.set(String(h.attributes.resource_id), title);
+  }
+  return out;
 }
