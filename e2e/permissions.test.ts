@@ -4,7 +4,13 @@
 // from its own account page (asked for the current one).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { signInAsAdmin, startE2E, type E2E } from './helpers/browser.js';
+import { expectNoSeriousA11yViolations, signInAsAdmin, startE2E, type E2E } from './helpers/browser.js';
+
+/** Relative luminance of a CSS rgb() colour (WCAG 2). */
+function luminance(colour: string): number {
+  const [r, g, b] = (colour.match(/[\d.]+/g) ?? []).slice(0, 3).map((v) => Number(v) / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
 
 describe('permissions in the admin UI', () => {
   let e: E2E;
@@ -22,16 +28,21 @@ describe('permissions in the admin UI', () => {
 
   test('the matrix sets a role to documents: read, create, update own, delete own', async () => {
     const { page } = e;
+    await page.setViewportSize({ width: 1024, height: 700 });
     const form = page.getByRole('form', { name: 'New role' });
     await form.getByLabel('Name').fill('editors');
     await form.getByRole('button', { name: 'Create role' }).click();
     await page.getByRole('link', { name: 'editors' }).click();
     const matrix = page.getByRole('form', { name: 'Permissions' });
     await matrix.getByRole('table', { name: 'Permissions' }).waitFor();
-    // Without a rule of its own a type follows `*` (greyed).
-    assert.equal(await matrix.getByLabel('documents: read').isDisabled(), true);
-    await matrix.getByLabel('documents: own rule').check();
+    // Usable at once: a type without a rule of its own shows what it follows (here nothing: "not
+    // set"), editable; the first change gives it its own rule.
+    assert.equal(await matrix.getByLabel('documents: read').isDisabled(), false);
+    assert.equal(await matrix.getByLabel('documents: own rule').count(), 0, 'no "own rule" box');
+    const documentsRow = matrix.getByRole('row', { name: /^documents/ });
+    await documentsRow.getByText('not set').waitFor();
     await matrix.getByLabel('documents: read').selectOption('all');
+    await documentsRow.getByRole('button', { name: 'documents: clear' }).waitFor();
     await matrix.getByLabel('documents: create').selectOption('all');
     await matrix.getByLabel('documents: update').selectOption('own');
     await matrix.getByLabel('documents: delete').selectOption('own');
@@ -40,6 +51,24 @@ describe('permissions in the admin UI', () => {
     await e.shot('role-permissions-matrix');
     const roles = await e.server.request('GET', '/roles?filter[name]=editors', { token: await e.server.adminToken() });
     assert.deepEqual(roles.body.data[0].attributes.permissions, { documents: ['read', 'create', 'update:own', 'delete:own'] });
+    // Readable in the dark theme too: every value at least 4.5:1 against its background.
+    await page.getByRole('combobox', { name: 'Colour theme' }).selectOption('dark');
+    const colours = await matrix.locator('select.reach').evaluateAll((selects) => selects.map((el) => [getComputedStyle(el).color, getComputedStyle(el).backgroundColor]));
+    const ratios = colours.map((pair) => {
+      const [a, b] = pair.map(luminance).sort((x, y) => y - x);
+      return (a + 0.05) / (b + 0.05);
+    });
+    assert.ok(ratios.length > 10 && Math.min(...ratios) >= 4.5, `lowest contrast ${Math.min(...ratios).toFixed(2)}:1`);
+    await e.shot('role-permissions-matrix-dark');
+    await expectNoSeriousA11yViolations(page, 'permissions matrix, dark');
+    // A rule for every type: the types without their own follow it ("as *"); documents can go back to it.
+    await matrix.getByLabel('Every type (*): read').selectOption('all');
+    await matrix.getByRole('row', { name: /^events/ }).getByText('as *').waitFor();
+    assert.equal(await matrix.getByLabel('events: read').inputValue(), 'all');
+    await matrix.getByRole('button', { name: 'documents: follow *' }).click();
+    await documentsRow.getByText('as *').waitFor();
+    await page.getByRole('combobox', { name: 'Colour theme' }).selectOption('system');
+    await page.reload();
   });
 
   test('an admin restricts an object to roles on its page', async () => {

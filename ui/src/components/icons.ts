@@ -10,6 +10,8 @@ export {
   ChevronRight,
   CircleAlert,
   Download,
+  Eye,
+  EyeOff,
   FileText,
   Folder,
   FolderInput,

@@ -6,6 +6,7 @@ import { useEffect, useMemo, useRef, useState, type DragEvent, type KeyboardEven
 import { Empty, ErrorNote, Loading } from '../../components/feedback';
 import { ChevronDown, ChevronRight, Folder, FolderOpen } from '../../components/icons';
 import { ancestorsOf, type FolderNode, type FolderTreeData } from './folder-tree-data';
+import { StatusBadge } from '../../components/fields';
 
 export interface TreeProps {
   tree: FolderTreeData | null;
@@ -203,6 +204,7 @@ export function FolderTree(props: TreeProps) {
             <span className="name" id={labelId}>
               {node.title}
             </span>
+            {node.resource.attributes.status !== 'on' ? <StatusBadge status={node.resource.attributes.status} /> : null}
             {row.disabled && props.canPick && !props.canPick(node) ? <span className="visually-hidden"> (you may not change this folder)</span> : null}
           </div>
           {open && hasChildren ? <ul role="group">{renderLevel(node.children)}</ul> : null}

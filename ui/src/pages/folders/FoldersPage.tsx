@@ -8,13 +8,14 @@ import { HistoryPanel } from '../../components/history-panel';
 import { Empty, ErrorNote, Loading, Pager } from '../../components/feedback';
 import { Field, StatusBadge, type Values } from '../../components/fields';
 import { titleOf } from '../../components/format';
-import { ArrowDown, ArrowUp, Folder, FolderInput, FolderPlus, Plus, Trash2 } from '../../components/icons';
+import { ArrowDown, ArrowUp, Eye, EyeOff, Folder, FolderInput, FolderPlus, Plus, Trash2 } from '../../components/icons';
 import { ObjectPicker } from '../../components/object-picker';
 import { href, navigate } from '../../components/route';
 import { useToast } from '../../components/toast';
 import { useSaveShortcut, useUnsavedChanges } from '../../components/unsaved';
 import { useAction, useList } from '../../components/use-list';
 import { may, useRights } from '../../components/rights';
+import { findHoles, PublishCheckDialog, publishHoles, type Hole } from '../objects/publish-check';
 import { FolderTree } from './FolderTree';
 import { folderPath, parentIdOf, useFolderTree, type FolderTreeData } from './folder-tree-data';
 
@@ -165,6 +166,43 @@ function FolderDetail({ id, version, tree, onTreeChange }: { id: string; version
     e.preventDefault();
     if (await change(() => createFolder(sub.title, id), 'Subfolder created.', 'The subfolder was not created', id)) setSub({});
   };
+  const canPublish = may(rights, 'publish', 'folders', folder);
+  const [holes, setHoles] = useState<Hole[] | null>(null);
+  const [fixing, setFixing] = useState<{ busy: boolean; error: unknown }>({ busy: false, error: null });
+  /** Set the folder's status; publishing first asks about what it uses that the public cannot see. */
+  const setStatus = async (status: 'on' | 'draft', checked = false) => {
+    if (status === 'on' && !checked && folder) {
+      let found: Hole[] = [];
+      try {
+        found = await findHoles(folder, { ...folder.attributes, status }, rights);
+      } catch (e) {
+        toast.error(e, 'The folder was not published');
+        return;
+      }
+      if (found.length) return setHoles(found);
+    }
+    setHoles(null);
+    await change(
+      async () => {
+        const saved = await api.update(`/folders/${id}`, 'folders', id, { status }, undefined, { ifMatch: etag });
+        setEtag(saved.etag);
+        setFolder(saved.data);
+      },
+      status === 'on' ? `Folder “${titleOf(folder!)}” published.` : `Folder “${titleOf(folder!)}” is a draft again: the public no longer sees it.`,
+      status === 'on' ? 'The folder was not published' : 'The folder was not unpublished',
+      id,
+    );
+  };
+  const publishThemToo = async (found: Hole[]) => {
+    setFixing({ busy: true, error: null });
+    try {
+      await publishHoles(found);
+    } catch (e) {
+      return setFixing({ busy: false, error: e });
+    }
+    setFixing({ busy: false, error: null });
+    await setStatus('on', true);
+  };
   const moveTo = async (parentId: string | null) => {
     setMoving(false);
     await change(() => moveFolder(id, parentId, parentIdOf(folder!)), parentId ? 'Folder moved.' : 'The folder is now a root.', 'The folder was not moved', id);
@@ -178,11 +216,23 @@ function FolderDetail({ id, version, tree, onTreeChange }: { id: string; version
     <div>
       <div className="page-head">
         <h2>{titleOf(folder)}</h2>
+        <StatusBadge status={folder.attributes.status} />
         <span className="muted folder-path">
           <span className="visually-hidden">Path: </span>
           {path}
         </span>
         <span className="spacer" />
+        {canPublish ? (
+          folder.attributes.status === 'on' ? (
+            <button type="button" onClick={() => void setStatus('draft')} disabled={action.busy}>
+              <EyeOff aria-hidden size={16} /> Unpublish
+            </button>
+          ) : (
+            <button type="button" className="primary" onClick={() => void setStatus('on')} disabled={action.busy}>
+              <Eye aria-hidden size={16} /> Publish
+            </button>
+          )
+        ) : null}
         {canUpdate ? (
           <>
             <button type="button" onClick={() => setMoving(true)}>
@@ -241,6 +291,17 @@ function FolderDetail({ id, version, tree, onTreeChange }: { id: string; version
       )}
       <FolderContents id={id} folder={folder} version={version} readOnly={!canUpdate} onChange={() => onTreeChange()} />
       <HistoryPanel objectPath={`/folders/${id}`} refresh={folder} onRestored={onTreeChange} canRestore={canUpdate} />
+      {holes ? (
+        <PublishCheckDialog
+          subject={`The folder “${titleOf(folder)}”`}
+          holes={holes}
+          busy={fixing.busy}
+          error={fixing.error}
+          onCancel={() => setHoles(null)}
+          onSaveAnyway={() => void setStatus('on', true)}
+          onPublishAll={() => void publishThemToo(holes)}
+        />
+      ) : null}
       {moving ? (
         <Dialog title={`Move “${titleOf(folder)}”`} onClose={() => setMoving(false)}>
           <p className="muted">Choose the new parent folder (arrow keys and Enter work too).</p>

@@ -1,7 +1,8 @@
 // The permissions of a role as a matrix: object types (with `*` for every type and the abstract
 // types that cover their sub-types) × actions, each all / own / none. A type without a rule of
-// its own follows its nearest ancestor's, else `*` — shown greyed until "own rule" is ticked,
-// exactly as the server resolves it (CONTRACT.md, Permissions).
+// its own follows its nearest ancestor's, else `*`, exactly as the server resolves it (CONTRACT.md,
+// Permissions): its row shows the values it follows, marked "as *"; changing one gives the type a
+// rule of its own (the followed values, with that change), and "Follow *" drops it again.
 import { useState } from 'react';
 import type { ObjectType } from '../../components/model';
 import './permissions-matrix.css';
@@ -25,6 +26,14 @@ function ruleKey(rules: PermissionRules, name: string, types: ObjectType[]): str
     if (Object.hasOwn(rules, t.name)) return t.name;
   }
   return Object.hasOwn(rules, '*') ? '*' : null;
+}
+
+/** What dropping `name`'s own rule does: follow its nearest ancestor's rule, else `*`, else none. */
+function followText(rules: PermissionRules, name: string, types: ObjectType[]): string {
+  const { [name]: _own, ...others } = rules;
+  const parent = types.find((t) => t.name === name)?.parent;
+  const followed = parent ? ruleKey(others, parent, types) : Object.hasOwn(others, '*') ? '*' : null;
+  return followed ? `follow ${followed}` : 'clear';
 }
 
 /** Rows: `*`, then the type tree depth first (abstract types before their sub-types). */
@@ -53,20 +62,22 @@ export function PermissionsMatrix({
 }) {
   const [hover, setHover] = useState<string | null>(null);
   const rows = rowsOf(types);
-  const setOwnRule = (name: string, on: boolean) => {
+  const follow = (name: string) => {
     const next = { ...value };
-    if (on) next[name] = [...(value[ruleKey(value, name, types) ?? ''] ?? [])];
-    else delete next[name];
+    delete next[name];
     onChange(next);
   };
-  const setCell = (name: string, action: Action, reach: Reach) => onChange({ ...value, [name]: withReach(value[name] ?? [], action, reach) });
+  /** A change in a row that follows another rule starts the row's own rule from what it followed. */
+  const setCell = (name: string, action: Action, reach: Reach) => {
+    const base = Object.hasOwn(value, name) ? value[name] : value[ruleKey(value, name, types) ?? ''] ?? [];
+    onChange({ ...value, [name]: withReach(base, action, reach) });
+  };
   return (
     <div className="table-wrap permissions-matrix">
       <table aria-label="Permissions">
         <thead>
           <tr>
             <th scope="col">Type</th>
-            <th scope="col">Own rule</th>
             {ACTIONS.map((a) => (
               <th scope="col" key={a}>
                 {a}
@@ -85,17 +96,14 @@ export function PermissionsMatrix({
                 <th scope="row" style={{ paddingLeft: `${0.6 + row.depth * 1.1}rem` }}>
                   {label}
                   {row.abstract && row.name !== '*' ? <span className="badge">abstract</span> : null}
+                  {row.name === '*' ? null : own ? (
+                    <button type="button" className="link follow" onClick={() => follow(row.name)} disabled={disabled} aria-label={`${label}: ${followText(value, row.name, types)}`}>
+                      {followText(value, row.name, types)}
+                    </button>
+                  ) : (
+                    <span className="follows">{from ? `as ${from}` : 'not set'}</span>
+                  )}
                 </th>
-                <td>
-                  <input
-                    type="checkbox"
-                    aria-label={`${label}: own rule`}
-                    checked={own}
-                    disabled={disabled}
-                    onChange={(e) => setOwnRule(row.name, e.target.checked)}
-                    title={own ? 'This type has its own rule' : `Follows ${from ?? 'no rule'}`}
-                  />
-                </td>
                 {ACTIONS.map((action) => {
                   const reach = reachOf(list, action);
                   return (
@@ -103,8 +111,8 @@ export function PermissionsMatrix({
                       <select
                         aria-label={`${label}: ${action}`}
                         value={reach}
-                        disabled={disabled || !own}
-                        className={`reach ${reach}`}
+                        disabled={disabled}
+                        className={`reach ${reach}${own || row.name === '*' ? '' : ' followed'}`}
                         onChange={(e) => setCell(row.name, action, e.target.value as Reach)}
                       >
                         <option value="all">all</option>
