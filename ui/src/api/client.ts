@@ -617,10 +617,13 @@ export const translations = {
       : [],
   create: async (objectId: string, lang: string, status: TranslationStatus, fields: Record<string, string | null>) =>
     (await api.create('/translations', 'translations', { object_id: objectId, lang, status, translated_fields: fields })) as SingleResult<TranslationAttributes>,
-  /** `fields` are merged field by field into what is stored. */
-  update: async (id: string, changes: { status?: TranslationStatus; translated_fields?: Record<string, string | null> }) =>
-    (await api.update(`/translations/${encodeURIComponent(id)}`, 'translations', id, changes)) as SingleResult<TranslationAttributes>,
-  remove: (id: string) => api.remove(`/translations/${encodeURIComponent(id)}`),
+  /** One translation with its ETag (its object's version: any write of the object moves it). */
+  get: async (id: string) => (await api.get(`/translations/${encodeURIComponent(id)}`)) as SingleResult<TranslationAttributes>,
+  /** `fields` are merged field by field into what is stored. With `ifMatch`, a ConflictError (412)
+   *  when the object was written since that version. */
+  update: async (id: string, changes: { status?: TranslationStatus; translated_fields?: Record<string, string | null> }, opts: SaveOptions = {}) =>
+    (await api.update(`/translations/${encodeURIComponent(id)}`, 'translations', id, changes, undefined, opts)) as SingleResult<TranslationAttributes>,
+  remove: (id: string, opts: SaveOptions = {}) => api.remove(`/translations/${encodeURIComponent(id)}`, opts),
 };
 
 // ---- property types (admins write) ----

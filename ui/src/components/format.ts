@@ -13,6 +13,9 @@ export function titleOf(r: { id: string; attributes: Record<string, any> }): str
 
 /** Rich text as the words a reader sees: tags dropped, whitespace collapsed. */
 export function plainText(html: string): string {
+  if (!/<[a-z][^>]*>/i.test(html)) return html.replace(/\s+/g, ' ').trim();
   const doc = new DOMParser().parseFromString(html, 'text/html');
+  // Blocks read as separate words ("Opening Open daily", not "OpeningOpen daily").
+  for (const block of doc.body.querySelectorAll('p, li, h1, h2, h3, h4, h5, h6, br, div, td, th')) block.append(' ');
   return (doc.body.textContent ?? '').replace(/\s+/g, ' ').trim();
 }

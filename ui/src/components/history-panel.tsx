@@ -4,7 +4,7 @@
 import { history, type HistoryAction, type HistoryAttributes, type HistoryMeta, type Resource } from '../api/client';
 import { ConfirmButton } from './dialog';
 import { ErrorNote, Loading, Pager } from './feedback';
-import { formatDate } from './format';
+import { formatDate, plainText } from './format';
 import { useObjectTitles } from './object-titles';
 import { useList } from './use-list';
 import './history-panel.css';
@@ -39,20 +39,23 @@ function itemText(item: unknown): string {
 /** A list of object ids (a relation's or the folders' `parents`): named by title where readable. */
 const isIdList = (value: unknown): value is Array<string | number> => Array.isArray(value) && value.length > 0 && value.every((v) => /^\d+$/.test(String(v)));
 
-/** Rich text read as text: what the editor saw, not its markup (DOMParser runs no scripts). */
-function plainText(html: string): string {
-  if (!/<[a-z][^>]*>/i.test(html)) return html;
-  const doc = new DOMParser().parseFromString(html, 'text/html');
-  for (const block of doc.body.querySelectorAll('p, li, h1, h2, h3, h4, br, div')) block.append(' ');
-  return (doc.body.textContent ?? '').replace(/\s+/g, ' ').trim();
+/** The `translations` field: each language's status and texts, not their JSON. */
+function translationsText(value: Record<string, unknown>): string {
+  return Object.entries(value)
+    .map(([lang, t]) => {
+      const { status, translated_fields: fields } = (t ?? {}) as { status?: string; translated_fields?: Record<string, unknown> };
+      const texts = Object.entries(fields ?? {}).map(([k, v]) => `${fieldLabel(k)} “${plainText(String(v ?? ''))}”`);
+      return `${lang}${status ? ` (${status})` : ''}${texts.length ? `: ${texts.join(', ')}` : ''}`;
+    })
+    .join('; ');
 }
 
-function Value({ value, titles }: { value: unknown; titles: Map<string, string> }) {
+function Value({ name, value, titles }: { name: string; value: unknown; titles: Map<string, string> }) {
   if (value === null || value === undefined) return <span className="history-value-empty">not set</span>;
   if (typeof value === 'boolean') return <>{value ? 'yes' : 'no'}</>;
   if (isIdList(value)) return <>{value.map((id) => titles.get(String(id)) ?? `#${id}`).join(', ')}</>;
   if (Array.isArray(value)) return value.length ? <>{value.map(itemText).join(', ')}</> : <span className="history-value-empty">none</span>;
-  if (typeof value === 'object') return <code>{JSON.stringify(value)}</code>;
+  if (typeof value === 'object') return name === 'translations' ? <>{translationsText(value as Record<string, unknown>)}</> : <code>{JSON.stringify(value)}</code>;
   const text = INSTANT.test(String(value)) ? formatDate(value) : plainText(String(value));
   return text.length > 240 ? <span title={text}>{text.slice(0, 240)}…</span> : <>{text}</>;
 }
@@ -82,9 +85,9 @@ function Changes({ entry, titles }: { entry: Resource<HistoryAttributes>; titles
         {fields.map((f) => (
           <tr key={f}>
             <th scope="row">{fieldLabel(f)}</th>
-            <td className="before">{entry.attributes.user_action === 'create' ? <span className="history-value-empty">—</span> : <Value value={before?.[f]} titles={titles} />}</td>
+            <td className="before">{entry.attributes.user_action === 'create' ? <span className="history-value-empty">—</span> : <Value name={f} value={before?.[f]} titles={titles} />}</td>
             <td className="after">
-              <Value value={entry.attributes.changed[f]} titles={titles} />
+              <Value name={f} value={entry.attributes.changed[f]} titles={titles} />
             </td>
           </tr>
         ))}

@@ -5,16 +5,18 @@
 // exclude; none for a type that is not translatable, and then no panel at all). Each write is an
 // update of the object, so `onWritten` lets the page take the object's new version.
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { api, ApiError, translations, type Resource, type TranslationAttributes, type TranslationStatus } from '../../api/client';
+import { api, ApiError, ConflictError, translations, type Resource, type SingleResult, type TranslationAttributes, type TranslationStatus } from '../../api/client';
 import { ConfirmButton, Dialog } from '../../components/dialog';
 import { ErrorNote, Loading } from '../../components/feedback';
 import { STATUS_OPTIONS } from '../../components/fields';
+import { plainText } from '../../components/format';
 import { Plus, Save, Trash2 } from '../../components/icons';
 import { HtmlPreview } from '../../components/rich-text/HtmlPreview';
 import { RichTextField } from '../../components/rich-text/RichTextField';
 import { fieldLabel, type FormProperty } from '../../components/schema-form';
 import { useToast } from '../../components/toast';
 import { requestLeave, useUnsavedChanges } from '../../components/unsaved';
+import { ConflictDialog, writersSince, type Conflict } from './edit-conflict';
 import './translations.css';
 import { COMMON_LANGUAGES, isLanguageTag, languageName, normalizeTag } from './languages';
 
@@ -249,6 +251,7 @@ function AddLanguageDialog({ taken, onClose, onAdd }: { taken: string[]; onClose
 }
 
 type Draft = { status: TranslationStatus; fields: Record<string, string> };
+const sameDraft = (a: Draft, b: Draft) => JSON.stringify(a) === JSON.stringify(b);
 
 function draftOf(t: Translation | null, fields: FormProperty[]): Draft {
   const stored = t?.attributes.translated_fields ?? {};
@@ -280,6 +283,10 @@ function TranslationEditor({
   const [draft, setDraft] = useState<Draft>(saved);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
+  // The version this editor's copy was read at (If-Match of every write; null: not known yet) and,
+  // after a 412 over someone else's change, the choice to offer.
+  const [etag, setEtag] = useState<string | null>(null);
+  const [conflict, setConflict] = useState<Conflict | null>(null);
   const toast = useToast();
   const form = useRef<HTMLFormElement>(null);
   const language = languageName(lang);
@@ -288,12 +295,82 @@ function TranslationEditor({
   onDirty(dirty);
   useEffect(() => () => onDirty(false), []); // eslint-disable-line react-hooks/exhaustive-deps
 
+  // An existing translation: its ETag, and the stored copy when it moved on since the list was read
+  // (taken only by an untouched form; an edited one meets the newer copy when it saves).
+  const current = useRef({ saved, draft });
+  current.current = { saved, draft };
+  useEffect(() => {
+    if (!translation) return;
+    let live = true;
+    translations.get(translation.id).then(
+      (fresh) => {
+        if (!live) return;
+        const stored = draftOf(fresh.data, fields);
+        const { saved: before, draft: now } = current.current;
+        if (sameDraft(before, stored)) setEtag(fresh.etag);
+        else if (sameDraft(now, before)) {
+          setSaved(stored);
+          setDraft(stored);
+          setEtag(fresh.etag);
+        }
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [translation?.id]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  /**
+   * After a 412 (or before a first write without an ETag): the stored copy now. When nobody
+   * changed this translation since `saved` (the object moved for another reason: its own form
+   * was saved), its ETag to write against; otherwise the conflict to show.
+   */
+  const check = async (id: string): Promise<{ etag: string | null } | { conflict: Conflict }> => {
+    const stored = await translations.get(id);
+    const theirs = draftOf(stored.data, fields);
+    const names = ['status', ...fields.map((f) => f.name)];
+    const valueOf = (d: Draft, name: string) => (name === 'status' ? d.status : d.fields[name] ?? '');
+    const changed = names.filter((n) => valueOf(theirs, n) !== valueOf(saved, n));
+    if (!changed.length) return { etag: stored.etag };
+    const readable = (name: string, d: Draft) => {
+      const v = valueOf(d, name);
+      const text = fields.find((f) => f.name === name)?.kind === 'html' ? plainText(v) : v.trim();
+      return !text ? 'not set' : text.length > 280 ? `${text.slice(0, 280)}…` : text;
+    };
+    const conflictFields = changed.map((n) => ({
+      name: n,
+      label: n === 'status' ? 'Translation status' : fieldLabel(n),
+      theirs: readable(n, theirs),
+      yours: valueOf(draft, n) === valueOf(saved, n) ? null : readable(n, draft),
+    }));
+    const writers = await writersSince(`/${object.type}/${object.id}`, etag, stored.etag, translation?.meta?.modified ?? null, []);
+    return { conflict: { current: stored as SingleResult, fields: conflictFields, ...writers } };
+  };
+  /** A write with If-Match: first with the known ETag, once more after a 412 that hid no one's change. */
+  const withVersion = async <T,>(id: string, ifMatch: string | null, write: (etag: string | null) => Promise<T>): Promise<T | Conflict> => {
+    let tag = ifMatch;
+    for (let attempt = 0; ; attempt++) {
+      if (!tag) {
+        const found = await check(id);
+        if ('conflict' in found) return found.conflict;
+        tag = found.etag;
+      }
+      try {
+        return await write(tag);
+      } catch (e) {
+        if (!(e instanceof ConflictError) || attempt > 0) throw e;
+        tag = null;
+      }
+    }
+  };
+
   // A language just added: the cursor goes to its first field.
   useEffect(() => {
     if (isNew) form.current?.querySelector<HTMLElement>('.translation-input input, .translation-input textarea, .translation-input [contenteditable="true"]')?.focus();
   }, [isNew]);
 
-  const save = async (): Promise<boolean> => {
+  const save = async (ifMatch = etag): Promise<boolean> => {
     setError(null);
     const changedFields = Object.fromEntries(
       Object.entries(draft.fields)
@@ -311,9 +388,17 @@ function TranslationEditor({
     }
     setBusy(true);
     try {
+      const changes = { ...(statusChanged ? { status: draft.status } : {}), ...(Object.keys(changedFields).length ? { translated_fields: changedFields } : {}) };
       const r = isNew
         ? await translations.create(object.id, lang, draft.status, changedFields)
-        : await translations.update(translation.id, { ...(statusChanged ? { status: draft.status } : {}), ...(Object.keys(changedFields).length ? { translated_fields: changedFields } : {}) });
+        : await withVersion(translation.id, ifMatch, (tag) => translations.update(translation.id, changes, { ifMatch: tag }));
+      if ('fields' in r) {
+        // Someone else saved this translation first: their version or mine, never a silent overwrite.
+        setConflict(r);
+        return false;
+      }
+      setConflict(null);
+      setEtag(r.etag);
       const next = draftOf(r.data, fields);
       setSaved(next);
       setDraft(next);
@@ -329,7 +414,7 @@ function TranslationEditor({
       setBusy(false);
     }
   };
-  useUnsavedChanges(dirty, save);
+  useUnsavedChanges(dirty, () => save());
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -396,10 +481,15 @@ function TranslationEditor({
             message={<p>The {language} text of every field goes; the original stays as it is. History keeps a record of it.</p>}
             confirmLabel="Remove translation"
             action={async () => {
+              let result: unknown;
               try {
-                await translations.remove(translation.id);
+                result = await withVersion(translation.id, etag, (tag) => translations.remove(translation.id, { ifMatch: tag }));
               } catch (e) {
                 throw plainError(e, language);
+              }
+              if (result && typeof result === 'object' && 'fields' in result) {
+                const { who } = result as Conflict;
+                throw new ApiError(412, 'precondition_failed', 'Someone else changed it', `${who.join(', ') || 'Someone'} saved the ${language} translation while you had it open. Close it and open it again to see their version before removing it.`);
               }
             }}
             onDone={() => {
@@ -415,6 +505,22 @@ function TranslationEditor({
           </button>
         ) : null}
       </div>
+      {conflict ? (
+        <ConflictDialog
+          what={`the ${language} translation`}
+          conflict={conflict}
+          busy={busy}
+          onCancel={() => setConflict(null)}
+          onReload={() => {
+            const theirs = draftOf(conflict.current.data as Translation, fields);
+            setSaved(theirs);
+            setDraft(theirs);
+            setEtag(conflict.current.etag);
+            setConflict(null);
+          }}
+          onOverwrite={() => void save(conflict.current.etag)}
+        />
+      ) : null}
     </form>
   );
 }

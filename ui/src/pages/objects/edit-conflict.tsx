@@ -63,22 +63,29 @@ export async function describeConflict(
       theirs: readable(p, now[p.name]),
       yours: same(mine[p.name], loaded.values[p.name]) ? null : readable(p, mine[p.name]),
     }));
+  return { current, fields, ...(await writersSince(objectPath, loaded.etag, current.etag, loaded.modified, fields.map((f) => f.name))) };
+}
+
+/**
+ * Who wrote the object at `objectPath` between two of its ETags (newest first), and when the
+ * newest of them did; those who wrote `names` first, anyone who wrote something else after them.
+ */
+export async function writersSince(objectPath: string, fromEtag: string | null, toEtag: string | null, modified: unknown, names: string[]): Promise<{ who: string[]; when: string | null }> {
   // Every recorded write moves the version once and leaves one history entry: the newest
   // (current - loaded) entries are the writes since. Without versions, those after `modified`.
-  const from = etagVersion(loaded.etag);
-  const to = etagVersion(current.etag);
+  const from = etagVersion(fromEtag);
+  const to = etagVersion(toEtag);
   const since = from !== null && to !== null ? to - from : null;
   let entries: Resource<HistoryAttributes>[] = [];
   if (since === null || since > 0) {
     const page = await history.list(objectPath, { sort: '-id', page_size: Math.min(since ?? 20, 100) }).catch(() => null);
     entries = page?.data ?? [];
-    if (since === null && typeof loaded.modified === 'string') entries = entries.filter((e) => e.attributes.created > (loaded.modified as string));
+    if (since === null && typeof modified === 'string') entries = entries.filter((e) => e.attributes.created > (modified as string));
   }
-  // Those who wrote the fields shown first; anyone who wrote something else (relations…) after them.
-  const touching = entries.filter((e) => fields.some((f) => f.name in e.attributes.changed));
+  const touching = entries.filter((e) => names.some((n) => n in e.attributes.changed));
   const writers = touching.length ? touching : entries;
   const who = [...new Set(writers.map((e) => (e.meta.username as string | null) ?? (e.attributes.user_id !== null ? `user #${e.attributes.user_id}` : 'an application')))];
-  return { current, fields, who, when: writers[0]?.attributes.created ?? null };
+  return { who, when: writers[0]?.attributes.created ?? null };
 }
 
 const names = (who: string[]) => (who.length <= 1 ? who[0] ?? 'Someone' : `${who.slice(0, -1).join(', ')} and ${who[who.length - 1]}`);
@@ -89,16 +96,19 @@ export function ConflictDialog({
   onReload,
   onOverwrite,
   onCancel,
+  what = 'this object',
 }: {
   conflict: Conflict;
   busy: boolean;
   onReload: () => void;
   onOverwrite: () => void;
   onCancel: () => void;
+  /** What was changed: "this object" (default), "the Italian translation". */
+  what?: string;
 }) {
   const { fields, who, when } = conflict;
   return (
-    <Dialog title="Someone else changed this object" onClose={onCancel} wide>
+    <Dialog title={`Someone else changed ${what}`} onClose={onCancel} wide>
       <div className="dialog-body conflict">
         <p data-autofocus tabIndex={-1}>
           <strong>{names(who)}</strong> saved changes {when ? <>on {formatDate(when)} </> : null}while you were editing. Your changes are not
