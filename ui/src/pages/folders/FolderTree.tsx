@@ -6,7 +6,6 @@ import { useEffect, useMemo, useRef, useState, type DragEvent, type KeyboardEven
 import { Empty, ErrorNote, Loading } from '../../components/feedback';
 import { ChevronDown, ChevronRight, Folder, FolderOpen } from '../../components/icons';
 import { ancestorsOf, type FolderNode, type FolderTreeData } from './folder-tree-data';
-import { StatusBadge } from '../../components/fields';
 
 export interface TreeProps {
   tree: FolderTreeData | null;
@@ -161,6 +160,7 @@ export function FolderTree(props: TreeProps) {
           key={node.id}
           role="treeitem"
           aria-labelledby={labelId}
+          aria-describedby={node.resource.attributes.status !== 'on' ? `${labelId}-status` : undefined}
           aria-expanded={hasChildren ? open : undefined}
           aria-selected={selected === node.id}
           aria-disabled={row.disabled || undefined}
@@ -204,7 +204,14 @@ export function FolderTree(props: TreeProps) {
             <span className="name" id={labelId}>
               {node.title}
             </span>
-            {node.resource.attributes.status !== 'on' ? <StatusBadge status={node.resource.attributes.status} /> : null}
+            {/* Not public: a mark beside the name (its words are the row's description, so the name stays the title). */}
+            {node.resource.attributes.status !== 'on' ? (
+              <span className={`status-dot ${String(node.resource.attributes.status)}`} title={`Status: ${String(node.resource.attributes.status)}`}>
+                <span className="visually-hidden" id={`${labelId}-status`}>
+                  {String(node.resource.attributes.status)}
+                </span>
+              </span>
+            ) : null}
             {row.disabled && props.canPick && !props.canPick(node) ? <span className="visually-hidden"> (you may not change this folder)</span> : null}
           </div>
           {open && hasChildren ? <ul role="group">{renderLevel(node.children)}</ul> : null}
