@@ -133,5 +133,11 @@ describe('admin folders and media', () => {
     const alert = page.getByRole('region', { name: 'Upload' }).getByRole('alert');
     await alert.waitFor();
     assert.match(await alert.innerText(), /^\S.* — .+/);
+    // The row says it failed, in red, instead of a full progress bar.
+    const row = page.getByRole('list', { name: 'Uploads' }).getByRole('listitem').filter({ hasText: 'notes.txt' });
+    await row.getByText('Failed').waitFor();
+    assert.equal(await row.locator('progress').count(), 0);
+    assert.equal(await row.evaluate((li) => li.classList.contains('failed')), true);
+    await e.shot('upload-failed', { viewport: true });
   });
 });

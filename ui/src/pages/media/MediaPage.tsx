@@ -8,7 +8,7 @@ import { StatusBadge } from '../../components/fields';
 import { titleOf } from '../../components/format';
 import { concreteTypes, isMediaType, useObjectTypes } from '../../components/model';
 import { href } from '../../components/route';
-import { Image as ImageIcon, Upload } from '../../components/icons';
+import { CircleAlert, Image as ImageIcon, Upload } from '../../components/icons';
 import { ThumbnailImage, useThumbnails } from '../../components/thumbnail';
 import { useToast } from '../../components/toast';
 import { useList } from '../../components/use-list';
@@ -140,9 +140,16 @@ function Uploader({ mediaTypes, onUploaded }: { mediaTypes: string[]; onUploaded
       {uploads.length ? (
         <ul className="uploads" aria-label="Uploads">
           {uploads.map((u) => (
-            <li key={u.key}>
+            <li key={u.key} className={u.error ? 'failed' : undefined}>
               <span className="upload-name">{u.file.name}</span>
-              <progress max={1} value={u.progress} aria-label={`Upload progress of ${u.file.name}`} />
+              {/* A refused upload is not a full bar: it says it failed, in red, with the reason beside it. */}
+              {u.error ? (
+                <span className="upload-failed">
+                  <CircleAlert aria-hidden size={16} /> Failed
+                </span>
+              ) : (
+                <progress max={1} value={u.progress} aria-label={`Upload progress of ${u.file.name}`} />
+              )}
               <span className="upload-state">
                 {u.error ? (
                   <ErrorNote error={u.error} />
