@@ -16,6 +16,7 @@ import { checkTree } from '../src/resources/folders/check.js';
 import { startChildServer, type ChildServer } from './helpers/child-server.js';
 import { tinyPng } from './helpers/fixtures.js';
 import { ADMIN } from './helpers/server.js';
+import { letTimePass, waitUntil } from './helpers/wait.js';
 
 const SEED = Number(process.env.FOLIO_CRASH_SEED ?? 424242);
 const ROUNDS = Number(process.env.FOLIO_CRASH_ROUNDS ?? 4);
@@ -191,8 +192,8 @@ describe('crash safety under SIGKILL', () => {
       const killAfter = Math.floor(random() * 1500);
       roundAcks = 0;
       const work = Array.from({ length: WRITERS }, (_, w) => writer(w, round, prng(SEED * 31 + round * 101 + w)));
-      while (roundAcks < 20) await new Promise((r) => setTimeout(r, 20));
-      await new Promise((r) => setTimeout(r, killAfter));
+      await waitUntil(() => (roundAcks >= 20 ? true : undefined), '20 writes acknowledged this round');
+      await letTimePass(killAfter);
       await server!.kill();
       attempts += (await Promise.all(work)).reduce((a, b) => a + b, 0);
       await start();
