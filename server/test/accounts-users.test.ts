@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ADMIN, expectError, startServer, type TestServer } from './helpers/server.js';
+import { aDate, anEtag, anInteger, assertShape } from './helpers/shape.js';
 
 const userBody = (attributes: Record<string, unknown>) => ({ data: { type: 'users', attributes } });
 const roleBody = (attributes: Record<string, unknown>) => ({ data: { type: 'roles', attributes } });
@@ -36,6 +37,26 @@ describe('/users and /roles', () => {
     assert.ok(!('password' in a) && !('password_hash' in a));
     assert.ok(!res.text.includes('alice-pass-1') && !res.text.includes('scrypt'));
     assert.ok((await s.login('alice', 'alice-pass-1')).jwt);
+    // The user as GET answers it, whole: nothing of the credentials, the login just made counted.
+    const id = res.body.data.id;
+    const self = `${s.url}/users/${id}`;
+    const read = await s.request('GET', `/users/${id}`, { token: admin });
+    assertShape(read.headers.get('etag'), anEtag);
+    assertShape(read.body, {
+      data: {
+        id,
+        type: 'users',
+        attributes: {
+          username: 'alice', uname: 'alice-u', name: 'Alice', surname: null, title: null, description: null, email: 'alice@example.com',
+          status: 'on', lang: null, blocked: false, last_login: aDate, last_login_err: null, num_login_err: 0,
+        },
+        meta: { verified: null, locked: false, created: aDate, modified: aDate, published: aDate, created_by: 1, modified_by: 1 },
+        links: { self },
+        relationships: { roles: { links: { related: `${self}/roles`, self: `${self}/relationships/roles` } } },
+      },
+      links: { self, home: `${s.url}/home` },
+      meta: { schema: { users: { $id: `${s.url}/model/schema/users`, revision: anInteger } } },
+    });
   });
 
   test('a used username or email, a missing password, an unknown attribute or bad email give 400', async () => {
