@@ -118,6 +118,18 @@ describe('one write pipeline', () => {
     // One legacy write is one command: the placement is part of the create's record.
     assert.deepEqual(since(mark), [['create', 'documents', legacyId]]);
     assert.deepEqual(committed[mark].changed.parents, [String(folderId)]);
+
+    // A legacy write of terms alone, and a stream linked to a media object.
+    mark = committed.length;
+    const terms = await s.request('POST', '/objects', { token: admin, body: { data: { id: legacyId, tags: ['Pipeline'] } }, headers: { Accept: LEGACY, 'Content-Type': 'application/json' } });
+    assert.equal(terms.status, 200, terms.text);
+    assert.deepEqual(since(mark), [['update', 'documents', legacyId]]);
+    const image = await s.request('POST', '/images', { token: admin, body: { data: { type: 'images', attributes: { title: 'Linked later' } } } });
+    const file = await s.request('POST', '/streams/upload/pixel.png', { token: admin, raw: await tinyPng(4), headers: { 'Content-Type': 'image/png' } });
+    mark = committed.length;
+    const link = await s.request('PATCH', `/streams/${file.body.data.id}/relationships/object`, { token: admin, body: { data: { type: 'images', id: image.body.data.id } } });
+    assert.equal(link.status, 200, link.text);
+    assert.deepEqual(since(mark), [['update', 'images', Number(image.body.data.id)]]);
   });
 
   test('a password change is recorded as a change of credentials, never with the password', async () => {
