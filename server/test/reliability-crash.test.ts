@@ -188,11 +188,13 @@ describe('crash safety under SIGKILL', () => {
     let attempts = 0;
     for (let round = 1; round <= ROUNDS; round++) {
       // The kill comes at a random moment once the load is under way (at least 20 writes
-      // acknowledged this round, however slow the machine), while all writers are mid-request.
+      // acknowledged this round and every kind of write at least once so far, however slow the
+      // machine), while all writers are mid-request.
       const killAfter = Math.floor(random() * 1500);
       roundAcks = 0;
       const work = Array.from({ length: WRITERS }, (_, w) => writer(w, round, prng(SEED * 31 + round * 101 + w)));
-      await waitUntil(() => (roundAcks >= 20 ? true : undefined), '20 writes acknowledged this round');
+      const underWay = () => roundAcks >= 20 && docs.size > 0 && images.size > 0 && folders.size > 0;
+      await waitUntil(() => (underWay() ? true : undefined), '20 writes this round, every kind at least once');
       await letTimePass(killAfter);
       await server!.kill();
       attempts += (await Promise.all(work)).reduce((a, b) => a + b, 0);
