@@ -191,6 +191,14 @@ describe('admin scheduled publishing, categories, tags and date ranges', () => {
     assert.equal(await dialog.getByLabel('Name', { exact: true }).inputValue(), 'local-news');
     await dialog.getByLabel('Object type').selectOption('documents');
     await dialog.getByLabel('Parent category').selectOption({ label: 'News' });
+    // A label in Italian: a bad language code is refused in words, then fixed.
+    await dialog.getByRole('button', { name: 'Add a language' }).click();
+    await page.keyboard.type('Italian');
+    await dialog.getByLabel('Label in Italian').fill('Notizie locali');
+    await dialog.getByRole('button', { name: 'Create category' }).click();
+    assert.equal(await dialog.getByRole('alert').innerText(), '“Italian” is not a language code: use one like en, it or pt-BR.');
+    await dialog.getByLabel('Language', { exact: true }).fill('it');
+    await shot('publishing-category-labels-dialog');
     await dialog.getByRole('button', { name: 'Create category' }).click();
     await dialog.waitFor({ state: 'detached' });
     await section.getByRole('cell', { name: 'Local news', exact: true }).waitFor();
@@ -199,11 +207,28 @@ describe('admin scheduled publishing, categories, tags and date ranges', () => {
     const all = await e.server.request('GET', '/model/categories?filter[type]=documents', { token });
     const byName = Object.fromEntries(all.body.data.map((c: { id: string; attributes: Record<string, unknown> }) => [c.attributes.name, c]));
     assert.equal(String(byName['local-news'].attributes.parent_id), String(byName.news.id));
+    assert.deepEqual(byName['local-news'].attributes.labels, { default: 'Local news', it: 'Notizie locali' });
     assert.equal(byName.sport.attributes.enabled, false);
     await page.getByRole('region', { name: 'Tags' }).getByRole('cell', { name: 'Night Market', exact: true }).waitFor();
     await shot('publishing-terms-page-light');
     await page.emulateMedia({ colorScheme: 'dark' });
     await expectNoSeriousA11yViolations(page, 'categories and tags page, dark');
     await shot('publishing-terms-page-dark');
+  });
+
+  test('an object type gets associations and becomes translatable on its model page', async () => {
+    await page.goto('/admin/#/model/events');
+    const form = page.getByRole('form', { name: 'Object type' });
+    const associations = form.getByRole('group', { name: 'Associations' });
+    assert.equal(await associations.getByRole('checkbox', { name: /Date ranges/ }).isChecked(), true, 'events have DateRanges already');
+    await associations.getByRole('checkbox', { name: /Tags/ }).check();
+    await associations.getByRole('checkbox', { name: /Categories/ }).uncheck();
+    await form.getByRole('checkbox', { name: 'Translatable' }).check();
+    await form.getByRole('button', { name: 'Save changes' }).click();
+    await form.getByText('Changes saved.').waitFor();
+    const events = await read('/model/object_types/events');
+    assert.deepEqual([...events.associations].sort(), ['DateRanges', 'Tags']);
+    assert.equal(events.is_translatable, true);
+    await shot('publishing-type-associations');
   });
 });

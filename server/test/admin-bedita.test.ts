@@ -198,6 +198,40 @@ describe('BEdita administration', () => {
     assert.equal((await write(writer.jwt)).status, 201, 'rules gone: the roles decide again');
   });
 
+  test('/home lists what the endpoint permissions and the caller allow: /config for admins and applications only', async () => {
+    const resources = async (opts: { token?: string; headers?: Record<string, string> } = {}) => {
+      const home = await s.request('GET', '/home', opts);
+      assert.equal(home.status, 200, home.text);
+      return home.body.meta.resources as Record<string, { hints: { allow: string[] } }>;
+    };
+    assert.ok(!('/config' in (await resources())), 'anonymous clients would get 401 there');
+    assert.ok(!('/config' in (await resources({ token: user.jwt }))), 'plain users would get 403 there');
+    assert.deepEqual((await resources({ headers: { 'X-Api-Key': apps[0].key } }))['/config'].hints.allow, ['GET']);
+    assert.ok('/config' in (await resources({ token: admin })));
+    assert.ok((await resources())['/documents'].hints.allow.includes('GET'));
+
+    // A rule that lets everyone read /documents but write nothing takes the writes out of /home.
+    const documents = Number((await s.request('GET', '/admin/endpoints?filter[name]=documents', { token: admin })).body.data[0]?.id ?? (await post('/admin/endpoints', 'endpoints', { name: 'documents' })).body.data.id);
+    const editorRole = await post('/roles', 'roles', { name: 'home-editors', permissions: { documents: ['read', 'create', 'update', 'delete'] } });
+    const editor = await createUser(s, admin, { username: 'home-editor', password: 'home-editor-secret-1' });
+    await s.request('POST', `/users/${editor.id}/relationships/roles`, { token: admin, body: { data: [{ type: 'roles', id: editorRole.body.data.id }] } });
+    const jwt = (await s.login('home-editor', 'home-editor-secret-1')).jwt;
+    assert.deepEqual((await resources({ token: jwt }))['/documents'].hints.allow, ['DELETE', 'GET', 'PATCH', 'POST']);
+    const rule = await post('/admin/endpoint_permissions', 'endpoint_permissions', { endpoint_id: documents, read: true, write: false });
+    assert.equal(rule.status, 201, rule.text);
+    assert.deepEqual((await resources({ token: jwt }))['/documents'].hints.allow, ['GET']);
+    assert.deepEqual((await resources({ token: admin }))['/documents'].hints.allow, ['DELETE', 'GET', 'PATCH', 'POST'], 'admins pass every rule');
+    await s.request('DELETE', `/admin/endpoint_permissions/${rule.body.data.id}`, { token: admin });
+
+    // A disabled endpoint is not listed to those it answers 404.
+    const status = (await s.request('GET', '/admin/endpoints?filter[name]=status', { token: admin })).body.data[0];
+    await patch('/admin/endpoints', status.id, 'endpoints', { enabled: false });
+    assert.ok(!('/status' in (await resources({ token: jwt }))));
+    assert.ok('/status' in (await resources({ token: admin })));
+    await patch('/admin/endpoints', status.id, 'endpoints', { enabled: true });
+    assert.ok('/status' in (await resources()));
+  });
+
   test('a disabled endpoint answers 404 to everyone but admins', async () => {
     const trees = (await s.request('GET', '/admin/endpoints?filter[name]=status', { token: admin })).body.data[0];
     await patch('/admin/endpoints', trees.id, 'endpoints', { enabled: false });

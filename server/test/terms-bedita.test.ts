@@ -44,7 +44,7 @@ describe('terms in the BEdita layout', () => {
 
   test('/model/categories: admins create, read, filter by type, change and delete; names unique per type', async () => {
     const c = await post('/model/categories', 'categories', { name: 'news-cat', label: 'News', type: 'news' });
-    assert.deepEqual(c.attributes, { name: 'news-cat', label: 'News', labels: { default: 'News' }, type: 'news', object_type_name: 'news', parent_id: null, enabled: true });
+    assert.deepEqual(c.attributes, { name: 'news-cat', label: 'News', labels: { default: 'News' }, type: 'news', object_type_name: 'news', parent_id: null, tree_left: 1, tree_right: 2, enabled: true });
     // BEdita's clients name the type `object_type_name`.
     const child = await post('/model/categories', 'categories', { name: 'local', object_type_name: 'news', parent_id: Number(c.id) });
     assert.equal(child.attributes.parent_id, Number(c.id));
@@ -60,6 +60,38 @@ describe('terms in the BEdita layout', () => {
     assert.equal(changed.body.data.attributes.enabled, false);
     assert.equal((await s.request('DELETE', `/model/categories/${child.id}`, { token: admin })).status, 204);
     expectError(await s.request('GET', `/model/categories/${child.id}`, { token: admin }), 404);
+  });
+
+  test('/model/categories carry tree_left and tree_right per type; q searches name and label of categories and tags', async () => {
+    const root = await post('/model/categories', 'categories', { name: 'arts', label: 'Arts and Crafts', type: 'locations' });
+    const painting = await post('/model/categories', 'categories', { name: 'painting', type: 'locations', parent_id: Number(root.id) });
+    const oils = await post('/model/categories', 'categories', { name: 'oils', label: 'Oil colours', type: 'locations', parent_id: Number(painting.id) });
+    const music = await post('/model/categories', 'categories', { name: 'music', type: 'locations' });
+    const tree = async () => {
+      const res = await s.request('GET', '/model/categories?filter[type]=locations', { token: admin });
+      return Object.fromEntries(res.body.data.map((d: { attributes: { name: string; tree_left: number; tree_right: number } }) => [d.attributes.name, [d.attributes.tree_left, d.attributes.tree_right]]));
+    };
+    assert.deepEqual(await tree(), { arts: [1, 6], painting: [2, 5], oils: [3, 4], music: [7, 8] });
+    // Moving a branch renumbers the set; one category read alone says the same.
+    const moved = await s.request('PATCH', `/model/categories/${painting.id}`, { token: admin, body: { data: { id: painting.id, type: 'categories', attributes: { parent_id: Number(music.id) } } } });
+    assert.equal(moved.status, 200, moved.text);
+    assert.deepEqual(await tree(), { arts: [1, 2], music: [3, 8], painting: [4, 7], oils: [5, 6] });
+    const one = await s.request('GET', `/model/categories/${oils.id}`, { token: admin });
+    assert.deepEqual([one.body.data.attributes.tree_left, one.body.data.attributes.tree_right], [5, 6]);
+
+    const names = async (path: string) => {
+      const res = await s.request('GET', path, { token: admin });
+      assert.equal(res.status, 200, res.text);
+      return res.body.data.map((d: { attributes: { name: string } }) => d.attributes.name).sort();
+    };
+    assert.deepEqual(await names('/model/categories?q=CRAFTS'), ['arts']);
+    assert.deepEqual(await names('/model/categories?filter[query]=oil&filter[type]=locations'), ['oils']);
+    assert.deepEqual(await names('/model/categories?q=50%25'), []);
+    await post('/model/tags', 'tags', { name: 'open-air', label: 'Open air' });
+    await post('/model/tags', 'tags', { name: 'indoor' });
+    assert.deepEqual(await names('/model/tags?q=air'), ['open-air']);
+    assert.deepEqual(await names('/model/tags?sort=label&q=o'), ['indoor', 'open-air']);
+    expectError(await s.request('GET', '/model/tags?q=%20', { token: admin }), 400);
   });
 
   test('/model/categories and /model/tags: bad input is 400, anonymous readers get 401', async () => {

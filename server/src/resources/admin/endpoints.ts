@@ -65,27 +65,33 @@ function granted(rows: PermissionRow[], shift: number): Grant {
   return decode(result);
 }
 
-export function endpointPermissionCheck(ctx: AppContext) {
+/** What the endpoint permissions say of a call: it may go on, the endpoint is disabled, or it is denied. */
+export type EndpointAccess = 'allowed' | 'disabled' | 'denied';
+
+/**
+ * The endpoint policy as a function of the caller, the endpoint (a path's first segment) and the
+ * method: the request check below and /home (which lists only what the caller may call) share it.
+ */
+export function endpointAccess(ctx: AppContext) {
   const load = () =>
     ctx.readCache.get<PermissionTable>('endpoint-permissions', async () => {
       const endpoints = await ctx.db.selectFrom('endpoints').select(['id', 'name', 'enabled']).execute();
       const permissions = await ctx.db.selectFrom('endpoint_permissions').selectAll().execute();
       return { endpoints: new Map(endpoints.map((e) => [e.name, { id: e.id, enabled: Boolean(e.enabled) }])), permissions };
     });
-  return async (req: Request): Promise<void> => {
-    if (req.auth.isAdmin || req.method === 'OPTIONS') return;
-    if (req.method === 'POST' && SIGN_IN.has(req.path.replace(/\/+$/, ''))) return;
+  return async (req: Request, name: string, method: string): Promise<EndpointAccess> => {
+    if (req.auth.isAdmin || method === 'OPTIONS') return 'allowed';
     const table = await load();
-    const endpoint = table.endpoints.get(req.path.split('/').find(Boolean) ?? '');
-    if (endpoint && !endpoint.enabled) throw notFound('Not found');
-    if (!table.permissions.length) return;
+    const endpoint = table.endpoints.get(name);
+    if (endpoint && !endpoint.enabled) return 'disabled';
+    if (!table.permissions.length) return 'allowed';
     const appId = req.auth.applicationId;
     const concerning = table.permissions.filter(
       (p) => (p.application_id === null || p.application_id === appId) && (p.endpoint_id === null || p.endpoint_id === endpoint?.id),
     );
-    if (!concerning.length) return;
+    if (!concerning.length) return 'allowed';
     const anonymous = req.auth.userId === null;
-    const read = req.method === 'GET' || req.method === 'HEAD';
+    const read = method === 'GET' || method === 'HEAD';
     // BEdita's strict mode: an anonymous write needs a permission naming this endpoint and application.
     const strict = anonymous && !read;
     const roleIds = req.auth.roleIds ?? [];
@@ -96,8 +102,19 @@ export function endpointPermissionCheck(ctx: AppContext) {
     );
     let allowed = granted(matching, read ? READ_SHIFT : WRITE_SHIFT);
     if (!matching.length && !endpoint) allowed = !strict;
-    if (allowed === true || allowed === 'mine') return;
-    throw anonymous ? unauthorized('This endpoint needs a permission that anonymous clients do not have') : forbidden('No endpoint permission allows this request');
+    return allowed === true || allowed === 'mine' ? 'allowed' : 'denied';
+  };
+}
+
+export function endpointPermissionCheck(ctx: AppContext) {
+  const access = endpointAccess(ctx);
+  return async (req: Request): Promise<void> => {
+    if (req.method === 'POST' && SIGN_IN.has(req.path.replace(/\/+$/, ''))) return;
+    const verdict = await access(req, req.path.split('/').find(Boolean) ?? '', req.method);
+    if (verdict === 'disabled') throw notFound('Not found');
+    if (verdict === 'denied') {
+      throw req.auth.userId === null ? unauthorized('This endpoint needs a permission that anonymous clients do not have') : forbidden('No endpoint permission allows this request');
+    }
   };
 }
 

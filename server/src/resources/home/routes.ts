@@ -10,6 +10,7 @@ import type { Produces } from '../../http/negotiate.js';
 import type { RouteDef, RouteRecord } from '../../http/router.js';
 import { typeByName } from '../objects/model.js';
 import { rightsOn } from '../permissions/rules.js';
+import { endpointAccess } from '../admin/endpoints.js';
 
 const FORMATS: Record<Produces, string[]> = {
   jsonapi: ['application/json', 'application/vnd.api+json'],
@@ -28,6 +29,14 @@ function permitted(guard: Guard, req: Request): boolean {
 
 /** Areas only admins use (a user's own account is reached through /auth/user). */
 const ADMIN_AREAS = new Set(['/users', '/roles', '/applications', '/trash', '/history', '/backups', '/webhooks']);
+/** Areas read by admins and applications only (BEdita's `config`: an application reads its own). */
+const APPLICATION_AREAS = new Set(['/config']);
+
+function areaVisible(req: Request, key: string): boolean {
+  if (req.auth.isAdmin) return true;
+  if (ADMIN_AREAS.has(key)) return false;
+  return !APPLICATION_AREAS.has(key) || req.auth.applicationId !== null;
+}
 
 /** Methods of a type's endpoint the caller's roles allow (GET always: it reads what it may). */
 function typeMethodAllowed(ctx: AppContext, req: Request, typeName: string, method: string): boolean {
@@ -40,6 +49,7 @@ function typeMethodAllowed(ctx: AppContext, req: Request, typeName: string, meth
 }
 
 export function homeRoutes(ctx: AppContext): RouteDef[] {
+  const access = endpointAccess(ctx);
   return [
     {
       method: 'get',
@@ -58,21 +68,24 @@ export function homeRoutes(ctx: AppContext): RouteDef[] {
         for (const r of ctx.routes) {
           if (!permitted(r.guard, req) || r.path === '/home') continue;
           const first = r.path.split('/')[1] ?? '';
-          if (!first || (!req.auth.isAdmin && ADMIN_AREAS.has(`/${first}`))) continue;
+          if (!first || !areaVisible(req, `/${first}`)) continue;
           if (first.startsWith(':')) typeRoutes.push(r);
           else add(`/${first}`, r);
         }
         if (typeRoutes.length) {
           const types = await ctx.db.selectFrom('object_types').select('name').where('is_abstract', '=', false).where('enabled', '=', true).orderBy('name').execute();
           for (const t of types) {
-            if (entries.has(`/${t.name}`) || (!req.auth.isAdmin && ADMIN_AREAS.has(`/${t.name}`))) continue;
+            if (entries.has(`/${t.name}`) || !areaVisible(req, `/${t.name}`)) continue;
             for (const r of typeRoutes) if (typeMethodAllowed(ctx, req, t.name, r.method)) add(`/${t.name}`, r);
           }
         }
+        // The endpoint permissions (/admin/endpoint_permissions) take out what they deny, as BEdita's Home.
         const resources: Record<string, unknown> = {};
         for (const key of [...entries.keys()].sort()) {
           const e = entries.get(key)!;
-          resources[key] = { href: base + key, hints: { allow: [...e.allow].sort(), formats: [...e.formats] } };
+          const allow: string[] = [];
+          for (const method of [...e.allow].sort()) if ((await access(req, key.slice(1), method)) === 'allowed') allow.push(method);
+          if (allow.length) resources[key] = { href: base + key, hints: { allow, formats: [...e.formats] } };
         }
         sendMeta(req, res, { resources });
       },

@@ -16,10 +16,12 @@ import { baseUrl } from '../../http/links.js';
 import { listPage, type ListSpec } from '../../http/query.js';
 import type { RouteDef } from '../../http/router.js';
 import { typeById, typeByName } from '../objects/model.js';
+import { containsText } from '../accounts/search.js';
 import { isObject } from './attributes.js';
 import { TERM_NAME } from './service.js';
 
-type Row = Selectable<CategoriesTable>;
+/** A stored term; categories also carry their place in their type's tree (BEdita's nested set). */
+type Row = Selectable<CategoriesTable> & { tree_left?: number; tree_right?: number };
 type Kind = 'categories' | 'tags';
 
 function parseLabels(text: string | null, label: string): Record<string, string> {
@@ -39,6 +41,8 @@ function serialize(ctx: AppContext, kind: Kind, req: Request, row: Row): Resourc
     // `type` as the contract names it; `object_type_name` as BEdita 5 shows it.
     attributes.type = attributes.object_type_name = row.object_type_id === null ? null : (typeById(ctx, Number(row.object_type_id))?.name ?? null);
     attributes.parent_id = row.parent_id === null ? null : Number(row.parent_id);
+    attributes.tree_left = row.tree_left ?? null;
+    attributes.tree_right = row.tree_right ?? null;
   }
   attributes.enabled = Boolean(row.enabled);
   return {
@@ -140,9 +144,44 @@ async function save(ctx: AppContext, kind: Kind, write: TermWrite, before: Row |
 }
 
 const SPECS: Record<Kind, ListSpec> = {
-  categories: { fields: { id: 'integer', name: 'string', enabled: 'boolean', parent_id: 'integer', created: 'date', modified: 'date' }, special: ['type', 'roots'], defaultSort: 'id' },
-  tags: { fields: { id: 'integer', name: 'string', enabled: 'boolean', created: 'date', modified: 'date' }, defaultSort: 'id' },
+  categories: { fields: { id: 'integer', name: 'string', label: 'string', enabled: 'boolean', parent_id: 'integer', created: 'date', modified: 'date' }, special: ['type', 'roots', 'query'], defaultSort: 'id' },
+  tags: { fields: { id: 'integer', name: 'string', label: 'string', enabled: 'boolean', created: 'date', modified: 'date' }, special: ['query'], defaultSort: 'id' },
 };
+
+/**
+ * Every category's place in its type's tree as a nested set (BEdita's TreeBehavior on
+ * `tree_left`/`tree_right`): numbered per type from 1, roots and siblings in id order. Derived from
+ * `parent_id` on read (cached until the next write), so no write has to renumber the table.
+ */
+function categoryTree(ctx: AppContext): Promise<Map<number, { left: number; right: number }>> {
+  return ctx.readCache.get('categories:tree', async () => {
+    const rows = await ctx.db.selectFrom('categories').select(['id', 'parent_id', 'object_type_id']).orderBy('id').execute();
+    const children = new Map<number | null, typeof rows>();
+    for (const r of rows) {
+      const parent = r.parent_id === null ? null : Number(r.parent_id);
+      children.set(parent, [...(children.get(parent) ?? []), r]);
+    }
+    const out = new Map<number, { left: number; right: number }>();
+    const counters = new Map<number | null, number>();
+    const visit = (r: (typeof rows)[number], type: number | null) => {
+      const left = (counters.get(type) ?? 0) + 1;
+      counters.set(type, left);
+      for (const child of children.get(Number(r.id)) ?? []) if (!out.has(Number(child.id))) visit(child, type);
+      const right = counters.get(type)! + 1;
+      counters.set(type, right);
+      out.set(Number(r.id), { left, right });
+    };
+    for (const root of children.get(null) ?? []) visit(root, root.object_type_id === null ? null : Number(root.object_type_id));
+    return out;
+  });
+}
+
+/** Rows with their tree numbers (categories); tags as they are. */
+async function withTree(ctx: AppContext, kind: Kind, rows: Row[]): Promise<Row[]> {
+  if (kind !== 'categories') return rows;
+  const tree = await categoryTree(ctx);
+  return rows.map((r) => ({ ...r, tree_left: tree.get(Number(r.id))?.left, tree_right: tree.get(Number(r.id))?.right }));
+}
 
 /** A tag as a row of the categories' shape (no type, no parent). */
 const asRow = (r: object): Row => ({ object_type_id: null, parent_id: null, ...r }) as Row;
@@ -154,7 +193,7 @@ export type TermRow = Row;
 export async function getTerm(ctx: AppContext, kind: Kind, id: number): Promise<Row> {
   const row = await ctx.db.selectFrom(kind).selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) throw notFound(`No such ${kind === 'tags' ? 'tag' : 'category'}`);
-  return asRow(row);
+  return (await withTree(ctx, kind, [asRow(row)]))[0];
 }
 
 /** Every category or tag, by id. */
@@ -212,8 +251,11 @@ function termRoutes(ctx: AppContext, kind: Kind): RouteDef[] {
           }
           if (q.special.roots) base = base.where(('categories.parent_id' as never) as 'id', 'is', null);
         }
+        // q / filter[query]: BEdita's simple search over name and label.
+        const words = q.special.query?.[0]?.trim();
+        if (words) base = base.where(containsText([`${kind}.name`, `${kind}.label`], words) as never);
         const { rows, count } = await listPage(base, q, columns, `${kind}.id`);
-        return { rows: rows.map(asRow), count };
+        return { rows: await withTree(ctx, kind, rows.map(asRow)), count };
       },
       (req, row) => serialize(ctx, kind, req, row),
     ),

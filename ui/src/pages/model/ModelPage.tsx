@@ -82,11 +82,29 @@ function TypeList() {
   );
 }
 
+/** BEdita's associations an admin may give a type: the extra data its objects carry. */
+const ASSOCIATIONS: Array<[string, string, string]> = [
+  ['Categories', 'Categories', 'objects pick categories of this type'],
+  ['Tags', 'Tags', 'objects carry free tags'],
+  ['DateRanges', 'Date ranges', 'objects carry start and end dates, as events do'],
+];
+
 function TypeDetail({ name }: { name: string }) {
   const { resource: type, values, setValues, loadError, notice, save, submit: write } = useResource(`/model/object_types/${name}`);
+  const associations: string[] = values.associations ?? [];
+  const toggle = (association: string, on: boolean) => {
+    const next = on ? [...associations.filter((a) => a !== association), association] : associations.filter((a) => a !== association);
+    setValues({ ...values, associations: next });
+  };
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const attributes = { singular: values.singular, enabled: Boolean(values.enabled), ...nullIfEmpty(values, ['description']) };
+    const attributes = {
+      singular: values.singular,
+      enabled: Boolean(values.enabled),
+      is_translatable: Boolean(values.is_translatable),
+      associations: associations.length ? associations : null,
+      ...nullIfEmpty(values, ['description']),
+    };
     if (await write(() => api.update(`/model/object_types/${type!.id}`, 'object_types', type!.id, attributes))) invalidateObjectTypes();
   };
 
@@ -121,7 +139,24 @@ function TypeDetail({ name }: { name: string }) {
           <Field label="Singular" name="singular" values={values} onChange={setValues} required />
           <Field label="Description" name="description" values={values} onChange={setValues} />
           <Field label="Enabled" name="enabled" type="checkbox" values={values} onChange={setValues} />
+          <Field label="Translatable" name="is_translatable" type="checkbox" values={values} onChange={setValues} />
         </div>
+        <fieldset className="choices">
+          <legend>Associations</legend>
+          {ASSOCIATIONS.map(([value, label, hint]) => (
+            <label key={value} className="inline">
+              <input type="checkbox" checked={associations.includes(value)} onChange={(e) => toggle(value, e.target.checked)} />
+              {label} <span className="hint">({hint})</span>
+            </label>
+          ))}
+          {associations
+            .filter((a) => !ASSOCIATIONS.some(([v]) => v === a))
+            .map((a) => (
+              <span key={a} className="badge" title="Set by the model; kept as is">
+                {a}
+              </span>
+            ))}
+        </fieldset>
         <FormFooter error={save.error} notice={notice} busy={save.busy} label="Save changes" />
       </form>
       <Properties typeName={name} />

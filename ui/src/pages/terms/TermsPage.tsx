@@ -39,17 +39,36 @@ interface Draft {
   type: string;
   parent_id: string;
   enabled: boolean;
+  /** Labels in other languages: [language tag, label], in the order shown. */
+  translations: Array<[string, string]>;
 }
+
+/** A BCP 47 language tag, as the translations use (en, it, pt-BR, zh-Hant…). */
+const LANG = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 
 function draftOf(t: Term | null, type = ''): Draft {
   const a = (t?.attributes ?? {}) as Partial<CategoryAttributes>;
-  return { label: a.label ?? '', name: a.name ?? '', ownName: Boolean(t), type: a.type ?? type, parent_id: a.parent_id != null ? String(a.parent_id) : '', enabled: t ? Boolean(a.enabled) : true };
+  const translations = Object.entries(a.labels ?? {}).filter(([lang]) => lang !== 'default');
+  return {
+    label: a.label ?? '',
+    name: a.name ?? '',
+    ownName: Boolean(t),
+    type: a.type ?? type,
+    parent_id: a.parent_id != null ? String(a.parent_id) : '',
+    enabled: t ? Boolean(a.enabled) : true,
+    translations,
+  };
 }
 
 function draftProblem(d: Draft, kind: Kind): string | null {
   if (!d.label.trim()) return 'Give it a label: the words editors see.';
   if (!NAME.test(d.name)) return 'The name must be 2 to 51 lower-case letters, digits, - or _, starting with a letter or digit (e.g. summer-sale).';
   if (kind === 'categories' && !d.type) return 'Choose the object type this category is for.';
+  const langs = d.translations.map(([lang]) => lang.trim());
+  const badLang = langs.find((lang) => !LANG.test(lang));
+  if (badLang !== undefined) return `“${badLang || '(empty)'}” is not a language code: use one like en, it or pt-BR.`;
+  if (new Set(langs).size !== langs.length) return 'Each language may have one label only.';
+  if (d.translations.some(([, label]) => !label.trim())) return 'Give every language its label, or remove the language.';
   return null;
 }
 
@@ -209,7 +228,8 @@ function TermDialog({ kind, term, all, defaultType, onClose, onSaved }: { kind: 
     const found = draftProblem(d, kind);
     setProblem(found);
     if (found) return;
-    const attributes: Record<string, unknown> = { label: d.label.trim(), name: d.name, enabled: d.enabled };
+    const labels = Object.fromEntries([['default', d.label.trim()], ...d.translations.map(([lang, label]) => [lang.trim(), label.trim()])]);
+    const attributes: Record<string, unknown> = { labels, name: d.name, enabled: d.enabled };
     if (kind === 'categories') Object.assign(attributes, { type: d.type, parent_id: d.parent_id || null });
     const api = client(kind);
     const saved = await run(async () => {
@@ -267,6 +287,38 @@ function TermDialog({ kind, term, all, defaultType, onClose, onSaved }: { kind: 
             </label>
           </>
         ) : null}
+        <fieldset className="choices" aria-describedby={`${hintId}-langs`}>
+          <legend>Labels in other languages</legend>
+          <span className="hint" id={`${hintId}-langs`}>
+            Shown to readers in that language (BEdita’s <code>labels</code>); the label above is the default.
+          </span>
+          {d.translations.map(([lang, label], i) => (
+            <div className="inline-row" key={i}>
+              <label>
+                Language
+                <input
+                  value={lang}
+                  size={6}
+                  autoFocus={lang === '' && i === d.translations.length - 1}
+                  onChange={(e) => set({ translations: d.translations.map((t, j) => (j === i ? [e.target.value, t[1]] : t)) })}
+                  aria-invalid={problem && !LANG.test(lang.trim()) ? true : undefined}
+                />
+              </label>
+              <label className="grow">
+                Label in {lang.trim() || 'this language'}
+                <input value={label} onChange={(e) => set({ translations: d.translations.map((t, j) => (j === i ? [t[0], e.target.value] : t)) })} />
+              </label>
+              <button type="button" className="small" onClick={() => set({ translations: d.translations.filter((_, j) => j !== i) })} aria-label={`Remove the ${lang.trim() || 'new'} label`}>
+                Remove
+              </button>
+            </div>
+          ))}
+          <div>
+            <button type="button" className="small" onClick={() => set({ translations: [...d.translations, ['', '']] })}>
+              Add a language
+            </button>
+          </div>
+        </fieldset>
         <label className="inline">
           <input type="checkbox" checked={d.enabled} onChange={(e) => set({ enabled: e.target.checked })} />
           Enabled (offered in the object editor and shown on objects)
