@@ -7,7 +7,8 @@
 // FOLIO_TEST_PG_CONCURRENCY, default 1): the SQLite pass prints as it goes, the PostgreSQL pass's
 // output follows it whole; the exit status is the first failure's; each pass's time ends the output
 // (and is appended to FOLIO_TEST_TIMINGS, a file, when set: `.ci/run` prints them).
-// Every test has FOLIO_TEST_TIMEOUT_MS (default 10 minutes) as a hang guard: a test that waits for
+// Every test, and every test file as a whole, has FOLIO_TEST_TIMEOUT_MS (default 30 minutes) as a
+// hang guard, far beyond any slow machine's time: a test that waits for
 // what never happens fails instead of stalling the run; no test depends on being fast.
 // Arguments filter files by substring. FOLIO_TEST_DB=sqlite runs the first pass only,
 // FOLIO_TEST_DB=postgres the second only (then any server test file may be named, listed or not);
@@ -46,7 +47,7 @@ for (const root of roots) {
 }
 files.sort();
 const which = process.env.FOLIO_TEST_DB;
-const timeout = process.env.FOLIO_TEST_TIMEOUT_MS ?? '600000';
+const timeout = process.env.FOLIO_TEST_TIMEOUT_MS ?? '1800000';
 
 /**
  * One pass of node's test runner over `list`; `out`: where its output goes (inherit: as it comes;
