@@ -4,7 +4,7 @@
 import type { FolioServer } from '../../src/app.js';
 
 /** Longest wait for anything a test waits on, unless told (a hang fails, a slow machine passes). */
-export const PATIENCE_MS = 60_000;
+export const PATIENCE_MS = 120_000;
 
 /** Resolves with the first value other than undefined that `probe` answers, looking every 20 ms. */
 export async function waitUntil<T>(probe: () => T | undefined | Promise<T | undefined>, what = 'a condition', ms = PATIENCE_MS): Promise<T> {
