@@ -129,6 +129,7 @@ export async function createContext(config: Config, database: OpenedDatabase, st
     storage,
     jobs: undefined as unknown as JobQueue,
     mailer: undefined as unknown as Mailer,
+    webhooks: null,
     streams: undefined as unknown as StreamService,
     thumbs: undefined as unknown as ThumbService,
     requestChecks: [],

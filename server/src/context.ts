@@ -18,6 +18,7 @@ import type { ObjectsRuntime } from './resources/objects/pipeline.js';
 import type { SchemaRegistry } from './resources/objects/schema.js';
 import type { StreamService } from './resources/streams/service.js';
 import type { ThumbService } from './resources/thumbs/service.js';
+import type { WebhookService } from './resources/webhooks/index.js';
 import type { Storage } from './storage/storage.js';
 
 export interface BackgroundTasks {
@@ -63,6 +64,8 @@ export interface AppContext {
   /** Background work kept in the database, done by any instance (jobs/queue.ts). */
   jobs: JobQueue;
   mailer: Mailer;
+  /** The webhook family's delivery queue once it is wired, else null (its idle() is what tests wait on). */
+  webhooks: WebhookService | null;
   /** Where stream files and thumbnails live: the local folder or an S3 bucket (storage/storage.ts). */
   storage: Storage;
   streams: StreamService;
