@@ -10,6 +10,7 @@ import type { SqlDialect } from './dialect/dialect.js';
 import { installModelVersion, openSqlite, sqliteDialect } from './dialect/sqlite.js';
 import { migrateToLatest } from './migrate.js';
 import type { DataVersion } from './data-version.js';
+import type { PlannerStatistics } from './planner-statistics.js';
 import type { Database } from './tables.js';
 
 export type DB = Kysely<Database>;
@@ -34,26 +35,37 @@ export async function openDatabase(config: Config, log?: (line: string) => void)
   if (config.databaseUrl) {
     // Loaded only when used: a desktop install never pays for the driver.
     const { openPostgres, postgresDialect, installDatabaseUpkeep, keptSecret } = await import('./dialect/postgres.js');
-    const { dialect, dataVersion } = openPostgres(config.databaseUrl, config.databasePoolSize, log);
+    const { dialect, dataVersion, statistics } = openPostgres(config.databaseUrl, config.databasePoolSize, log);
     const db = new Kysely<Database>({ dialect });
     try {
       await migrateToLatest(db, postgresDialect);
       await installDatabaseUpkeep(db);
       await dataVersion.refresh();
+      // Migrations may have made tables and indexes, or filled them.
+      await statistics.refresh();
     } catch (err) {
+      await statistics.stop();
       await db.destroy();
       throw err;
     }
-    return { db, dialect: postgresDialect, file: null, dataVersion, keptJwtSecret: () => keptSecret(db, 'jwt', newSecret), close: () => db.destroy() };
+    return { db, dialect: postgresDialect, file: null, dataVersion, keptJwtSecret: () => keptSecret(db, 'jwt', newSecret), close: closing(statistics, db) };
   }
   fs.mkdirSync(config.dataDir, { recursive: true });
   const file = path.join(config.dataDir, 'folio.sqlite');
-  const { dialect, dataVersion } = openSqlite(file, config.sqliteNativeBinding);
+  const { dialect, dataVersion, statistics } = openSqlite(file, config.sqliteNativeBinding, log);
   const db = new Kysely<Database>({ dialect });
   await migrateToLatest(db, sqliteDialect);
   await installModelVersion(db);
-  return { db, dialect: sqliteDialect, file, dataVersion, keptJwtSecret: async () => secretFile(path.join(config.dataDir, 'secret')), close: () => db.destroy() };
+  // Migrations may have made tables and indexes, or filled them (the statistics were gathered before them).
+  await statistics.refresh();
+  return { db, dialect: sqliteDialect, file, dataVersion, keptJwtSecret: async () => secretFile(path.join(config.dataDir, 'secret')), close: closing(statistics, db) };
 }
+
+/** Closing: the statistics' timers first (a refresh under way finishes), then the connections. */
+const closing = (statistics: PlannerStatistics, db: DB) => async () => {
+  await statistics.stop();
+  await db.destroy();
+};
 
 const newSecret = () => crypto.randomBytes(48).toString('base64url');
 
