@@ -21,7 +21,8 @@ import { mountRoutes, type Handler } from '../src/http/router.js';
 import { ANONYMOUS } from '../src/identity.js';
 import { rawGet } from './helpers/raw-http.js';
 import { startServer, type TestServer } from './helpers/server.js';
-import { onPostgres } from './helpers/test-database.js';
+import { startChildServer } from './helpers/child-server.js';
+import { createTestDatabase, onPostgres } from './helpers/test-database.js';
 
 
 const doc = (attributes: Record<string, unknown>) => ({ data: { type: 'documents', attributes } });
@@ -442,5 +443,27 @@ describe('planner statistics (issue 32)', () => {
     const list = await t.request('GET', '/documents?sort=-id&page_size=5');
     assert.equal(list.status, 200);
     assert.equal(list.body.meta.pagination.count, 3000);
+  });
+});
+
+describe('the request log of npm start (issue 32)', () => {
+  test('every request is logged on standard output, in order, the last ones too when the server stops', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-log-'));
+    const database = await createTestDatabase();
+    const child = await startChildServer(dataDir, database ? { FOLIO_DATABASE_URL: database.url } : {});
+    let out = '';
+    child.child.stdout!.on('data', (d) => (out += d));
+    try {
+      // Several at once (one batch) and one more on its own just before the stop.
+      await Promise.all(['/status', '/home', '/documents/999999'].map((p) => fetch(child.url + p, { headers: { Accept: 'application/vnd.api+json' } })));
+      await fetch(`${child.url}/objects?page_size=1`, { headers: { Accept: 'application/vnd.api+json' } });
+    } finally {
+      assert.equal(await child.stop(), 0);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      await database?.drop();
+    }
+    const lines = out.split('\n').filter((l) => /^(GET|POST) \//.test(l));
+    for (const expected of [/^GET \/status 200 /, /^GET \/home 200 /, /^GET \/documents\/999999 404 /]) assert.ok(lines.slice(0, 3).some((l) => expected.test(l)), `${expected} in ${JSON.stringify(lines)}`);
+    assert.match(lines[3] ?? '', /^GET \/objects 200 \d+\.\dms$/);
   });
 });

@@ -42,7 +42,7 @@ export async function openDatabase(config: Config, log?: (line: string) => void)
       await installDatabaseUpkeep(db);
       await dataVersion.refresh();
       // Migrations may have made tables and indexes, or filled them.
-      await statistics.refresh();
+      statistics.soon();
     } catch (err) {
       await statistics.stop();
       await db.destroy();
@@ -56,8 +56,9 @@ export async function openDatabase(config: Config, log?: (line: string) => void)
   const db = new Kysely<Database>({ dialect });
   await migrateToLatest(db, sqliteDialect);
   await installModelVersion(db);
-  // Migrations may have made tables and indexes, or filled them (the statistics were gathered before them).
-  await statistics.refresh();
+  // Migrations may have made tables and indexes, or filled them; a site filled before this start
+  // (a restore, another process) may have outgrown its statistics. Shortly: the first answer does not wait.
+  statistics.soon();
   return { db, dialect: sqliteDialect, file, dataVersion, keptJwtSecret: async () => secretFile(path.join(config.dataDir, 'secret')), close: closing(statistics, db) };
 }
 

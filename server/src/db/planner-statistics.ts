@@ -17,8 +17,10 @@
 export interface PlannerStatistics {
   /** Rows a statement wrote (the drivers call this). */
   wrote(rows: number): void;
-  /** Refreshes now (after the migrations), waiting for it. */
+  /** Refreshes now, waiting for it. */
   refresh(): Promise<void>;
+  /** Refreshes shortly, off the caller's path (after the migrations: not before the first answer). */
+  soon(): void;
   /** Stops the timers and waits for a refresh under way (the database is closing). */
   stop(): Promise<void>;
 }
@@ -74,6 +76,7 @@ export function plannerStatistics(refresh: () => Promise<boolean>, log: (line: s
       }
     },
     refresh: run,
+    soon: () => schedule(),
     async stop() {
       stopped = true;
       clearInterval(periodic);
