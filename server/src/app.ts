@@ -117,7 +117,7 @@ export async function createContext(config: Config, database: OpenedDatabase, st
     responseCache: createResponseCache(dataVersion),
     jwtSecret: config.jwtSecret ?? (await database.keptJwtSecret()),
     log,
-    tasks: createTasks(log),
+    tasks: createTasks(log, () => database.statistics.settle()),
     routes: [],
     // The job queue stops first (due work gets its grace time), then the mail transport closes.
     onClose: [() => ctx.jobs.stop(), () => ctx.mailer.close()],

@@ -414,6 +414,8 @@ describe('planner statistics (issue 32)', () => {
         from pg_stat_user_tables where relname = 'objects' and schemaname = current_schema()`.execute(t.server.ctx.db);
       return row.rows[0]?.analysed ? Number((await sql<{ n: number }>`select reltuples::bigint as n from pg_class where oid = 'objects'::regclass`.execute(t.server.ctx.db)).rows[0].n) : null;
     }
+    const analysed = await sql`select 1 from sqlite_schema where name = 'sqlite_stat1'`.execute(t.server.ctx.db);
+    if (!analysed.rows.length) return null;
     const stats = await sql<{ stat: string }>`select stat from sqlite_stat1 where tbl = 'objects' limit 1`.execute(t.server.ctx.db);
     return stats.rows[0] ? Number(stats.rows[0].stat.split(' ')[0]) : null;
   };

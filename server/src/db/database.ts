@@ -23,6 +23,8 @@ export interface OpenedDatabase {
   file: string | null;
   /** Changes whenever the data may have changed (see data-version.ts). */
   dataVersion: DataVersion;
+  /** The query planner's statistics, refreshed as the data grows (planner-statistics.ts). */
+  statistics: PlannerStatistics;
   /**
    * The JWT secret when none is configured, made on first use: in `$FOLIO_DATA_DIR/secret` (mode
    * 0600) with SQLite; in the database with PostgreSQL, so that every instance agrees.
@@ -48,7 +50,7 @@ export async function openDatabase(config: Config, log?: (line: string) => void)
       await db.destroy();
       throw err;
     }
-    return { db, dialect: postgresDialect, file: null, dataVersion, keptJwtSecret: () => keptSecret(db, 'jwt', newSecret), close: closing(statistics, db) };
+    return { db, dialect: postgresDialect, file: null, dataVersion, statistics, keptJwtSecret: () => keptSecret(db, 'jwt', newSecret), close: closing(statistics, db) };
   }
   fs.mkdirSync(config.dataDir, { recursive: true });
   const file = path.join(config.dataDir, 'folio.sqlite');
@@ -59,7 +61,7 @@ export async function openDatabase(config: Config, log?: (line: string) => void)
   // Migrations may have made tables and indexes, or filled them; a site filled before this start
   // (a restore, another process) may have outgrown its statistics. Shortly: the first answer does not wait.
   statistics.soon();
-  return { db, dialect: sqliteDialect, file, dataVersion, keptJwtSecret: async () => secretFile(path.join(config.dataDir, 'secret')), close: closing(statistics, db) };
+  return { db, dialect: sqliteDialect, file, dataVersion, statistics, keptJwtSecret: async () => secretFile(path.join(config.dataDir, 'secret')), close: closing(statistics, db) };
 }
 
 /** Closing: the statistics' timers first (a refresh under way finishes), then the connections. */

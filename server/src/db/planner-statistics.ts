@@ -1,6 +1,6 @@
 // The query planner's statistics, kept in step with the data (issue 32). Both engines plan from
-// table statistics: SQLite from sqlite_stat1, gathered only by ANALYZE (Folio runs `PRAGMA
-// optimize` when the file is opened), PostgreSQL from pg_statistic, gathered by autovacuum up to a
+// table statistics: SQLite from sqlite_stat1, gathered only by ANALYZE (Folio used to run
+// `PRAGMA optimize` only when the file was opened, before the migrations), PostgreSQL from pg_statistic, gathered by autovacuum up to a
 // minute after 10% of a table changed. A site filled right after its first start (an import, a
 // restore, a desktop user's first hour) would otherwise keep plans made for empty tables: measured
 // on 20,000 documents, an uncached read cost 4-5x more than after a restart.
@@ -21,6 +21,8 @@ export interface PlannerStatistics {
   refresh(): Promise<void>;
   /** Refreshes shortly, off the caller's path (after the migrations: not before the first answer). */
   soon(): void;
+  /** Runs a refresh that is due at once and waits for one under way (background work drained: tests, shutdown). */
+  settle(): Promise<void>;
   /** Stops the timers and waits for a refresh under way (the database is closing). */
   stop(): Promise<void>;
 }
@@ -77,6 +79,17 @@ export function plannerStatistics(refresh: () => Promise<boolean>, log: (line: s
     },
     refresh: run,
     soon: () => schedule(),
+    async settle() {
+      // A refresh that could not run (a transaction open) is due again: tried until it ran.
+      for (let i = 0; i < ATTEMPTS && (due || running); i++) {
+        await running;
+        if (!due) continue;
+        clearTimeout(due);
+        due = null;
+        await run();
+        if (due) await new Promise((r) => setTimeout(r, 10));
+      }
+    },
     async stop() {
       stopped = true;
       clearInterval(periodic);

@@ -141,15 +141,19 @@ const ANALYSIS_LIMIT = 400;
 
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
+/** Rows a table must have gained or lost since its statistics (and at least a quarter of them) to be analysed again. */
+const STALE_ROWS = 1000;
+
 /**
- * ANALYZE where the statistics no longer describe the table: `PRAGMA optimize` for tables never
- * analysed (and those that changed tenfold), then every table whose row count moved by more than
- * a quarter since its last analysis (optimize alone waits for tenfold: a site filled from 9,000
- * to 22,000 objects kept 9,000-row estimates, and a list query of the reference server went from
- * 7 to 70 ms). Each ANALYZE reads at most ANALYSIS_LIMIT rows of an index (measured: 16-50 ms
- * for `objects` at 22,000 rows and nine indexes, about the same at any size). Only tables with
- * an index are looked at (the others have one plan whatever their size): their count(*) reads
- * their smallest index, not the rows (count(*) of the full-text tables' bodies took 300 ms).
+ * ANALYZE of every indexed table whose row count moved by STALE_ROWS and a quarter since its
+ * statistics were gathered (never analysed: since zero). `PRAGMA optimize` alone waits for a
+ * tenfold change: a site filled from 9,000 to 22,000 objects kept 9,000-row estimates, and a list
+ * query of the reference server went from 7 to 70 ms. Each ANALYZE reads at most ANALYSIS_LIMIT
+ * rows of an index (measured: 16-50 ms for `objects` at 22,000 rows and nine indexes, about the
+ * same at any size). Only tables with an index are looked at (the others have one plan whatever
+ * their size): their count(*) reads their smallest index, not the rows (count(*) of the
+ * full-text tables' bodies took 300 ms); a refresh with nothing due costs a few ms and writes
+ * nothing (small changes never commit, so other processes see no data_version move for them).
  * Not inside a transaction of the one connection (it would join it), and never waiting long for
  * the write lock.
  */
@@ -157,17 +161,17 @@ function refreshStatistics(raw: Database.Database): boolean {
   if (!raw.open || raw.inTransaction) return false;
   raw.pragma(`busy_timeout = ${STATISTICS_BUSY_MS}`);
   try {
-    raw.pragma('optimize = 0x10002');
     const hasStatistics = raw.prepare(`select 1 from sqlite_schema where name = 'sqlite_stat1'`).get();
-    if (!hasStatistics) return true;
-    const analysed = raw
-      .prepare(`select tbl, max(cast(substr(stat, 1, instr(stat || ' ', ' ') - 1) as integer)) as n from sqlite_stat1 group by tbl`)
-      .all() as Array<{ tbl: string; n: number }>;
-    const indexed = new Set((raw.prepare(`select distinct tbl_name from sqlite_schema where type = 'index'`).pluck().all() as string[]));
-    for (const { tbl, n } of analysed) {
-      if (!indexed.has(tbl)) continue;
-      const now = Number(raw.prepare(`select count(*) from ${quoted(tbl)}`).pluck().get() ?? 0);
-      if (Math.abs(now - n) > Math.max(100, n / 4)) raw.exec(`analyze ${quoted(tbl)}`);
+    const analysed = new Map(
+      hasStatistics
+        ? (raw.prepare(`select tbl, max(cast(substr(stat, 1, instr(stat || ' ', ' ') - 1) as integer)) as n from sqlite_stat1 group by tbl`).all() as Array<{ tbl: string; n: number }>).map((r) => [r.tbl, r.n])
+        : [],
+    );
+    const indexed = raw.prepare(`select distinct tbl_name from sqlite_schema where type = 'index'`).pluck().all() as string[];
+    for (const table of indexed) {
+      const rows = Number(raw.prepare(`select count(*) from ${quoted(table)}`).pluck().get() ?? 0);
+      const known = analysed.get(table) ?? 0;
+      if (Math.abs(rows - known) >= Math.max(STALE_ROWS, known / 4)) raw.exec(`analyze ${quoted(table)}`);
     }
     return true;
   } catch (err) {
