@@ -77,7 +77,8 @@ export interface AppContext {
   requestChecks: Array<(req: Request) => void | Promise<void>>;
 }
 
-export function createTasks(log: (line: string) => void): BackgroundTasks {
+/** `settle`: other background work drain() waits for (the planner statistics' refresh). */
+export function createTasks(log: (line: string) => void, settle: () => Promise<void> = async () => {}): BackgroundTasks {
   const pending = new Set<Promise<unknown>>();
   return {
     run(name, work) {
@@ -88,6 +89,7 @@ export function createTasks(log: (line: string) => void): BackgroundTasks {
     },
     async drain() {
       while (pending.size) await Promise.allSettled([...pending]);
+      await settle();
     },
   };
 }
