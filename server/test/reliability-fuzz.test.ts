@@ -254,7 +254,7 @@ describe('hostile input', () => {
   before(async () => {
     // No publication sweep during the run: a generated create may set a window whose bound then
     // passes, and the sweep's (legitimate) write would look like a refused request's.
-    s = await startServer({}, { publicationSweepMs: 24 * 3600_000 });
+    s = await startServer({}, { maintenanceTimers: false });
     fx = await createFixtures(s);
     watcher = await connectOutside(s, { readonly: true });
   });
