@@ -1,6 +1,8 @@
-// npm run bench [-- --quick]: seeds a fresh data dir, restarts Folio on it, measures start time
-// and idle memory, then drives each scenario from a separate load process against Folio and a
-// minimal reference server, prints the table and writes it as JSON to bench/results/.
+// npm run bench [-- --quick]: starts Folio on a fresh data dir and seeds it through POST
+// /operations, measures the uncached reads right there (a freshly filled site), restarts Folio on
+// it, measures start time and idle memory, the uncached reads again and every other scenario, each
+// driven from a separate load process against Folio and a minimal reference server, with each
+// server's CPU per request; prints the table and writes it as JSON to bench/results/.
 // Options for working on one figure: `--data DIR` keeps the seeded data dir (and reuses it when
 // it holds a seed already); `--only a,b` runs the scenarios whose names contain a or b;
 // `--seconds N` sets each scenario's duration; `--db postgres` runs Folio and the reference server
@@ -12,8 +14,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { entrySize } from '../scripts/ui-entry-size.mjs';
-import { LIST_QUERY, checkTargets, formatReport, scenarios, type BenchReport, type LoadFigures, type LoadSpec, type ScenarioResult } from './lib/scenarios.js';
-import type { SeedResult } from './lib/seed.js';
+import { LIST_QUERY, checkTargets, formatReport, scenarios, uncachedScenarios, type BenchReport, type LoadFigures, type LoadSpec, type Readers, type Scenario, type ScenarioResult } from './lib/scenarios.js';
+import { FULL, QUICK, seed, type SeedResult } from './lib/seed.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const argv = process.argv.slice(2);
@@ -75,7 +77,28 @@ async function documentCount(url: string, token: string): Promise<number> {
   return ((await res.json()) as { meta: { pagination: { count: number } } }).meta.pagination.count;
 }
 
-async function runLoad(spec: LoadSpec, serverPid: number, alongside?: LoadSpec): Promise<LoadFigures & { peakRssMb: number | null }> {
+/** Clock ticks per second of /proc's CPU times. */
+const ticksPerSecond = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** CPU time a process has used (user + system) in seconds (Linux /proc); null elsewhere. */
+function cpuSeconds(pid: number): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces) in parentheses: utime and stime are the 14th and 15th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+  } catch {
+    return null;
+  }
+}
+
+async function runLoad(spec: LoadSpec, serverPid: number, alongside?: LoadSpec): Promise<LoadFigures & { peakRssMb: number | null; cpuUsPerRequest: number | null }> {
   const load = child('load.ts', []);
   const second = alongside ? child('load.ts', []) : null;
   let peak: number | null = null;
@@ -83,11 +106,14 @@ async function runLoad(spec: LoadSpec, serverPid: number, alongside?: LoadSpec):
     const r = rssMb(serverPid);
     if (r !== null) peak = Math.max(peak ?? 0, r);
   }, 100);
+  const cpuBefore = cpuSeconds(serverPid);
   if (second && alongside) second.send(alongside);
   load.send(spec);
   const [figures] = await Promise.all([message<LoadFigures>(load), second ? message<LoadFigures>(second) : null]);
+  const cpuAfter = cpuSeconds(serverPid);
   clearInterval(sampler);
-  return { ...figures, peakRssMb: peak };
+  const cpuUsPerRequest = cpuBefore === null || cpuAfter === null || !figures.requests ? null : ((cpuAfter - cpuBefore) * 1e6) / figures.requests;
+  return { ...figures, peakRssMb: peak, cpuUsPerRequest };
 }
 
 const stop = (p: ChildProcess) => new Promise<void>((resolve) => (p.exitCode !== null ? resolve() : (p.once('exit', () => resolve()), p.kill('SIGTERM'))));
@@ -137,114 +163,165 @@ function uiFirstLoadKb(): number | null {
   }
 }
 
+interface Running {
+  process: ChildProcess;
+  url: string;
+  readyMs: number;
+  startToFirstAnswerMs: number;
+}
+
+async function startFolio(dataDir: string, dbArgs: string[]): Promise<Running> {
+  const spawnedAt = performance.now();
+  const process = child('serve.mjs', [dataDir, ...dbArgs]);
+  const ready = await message<{ url: string; readyMs: number }>(process, 'ready');
+  await firstAnswer(ready.url);
+  return { process, url: ready.url, readyMs: ready.readyMs, startToFirstAnswerMs: performance.now() - spawnedAt };
+}
+
+const JSONAPI = 'application/vnd.api+json';
+
+async function signIn(url: string, credentials: { username: string; password: string }): Promise<string> {
+  const res = await fetch(`${url}/auth`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(credentials) });
+  if (!res.ok) throw new Error(`sign-in of ${credentials.username} failed: ${res.status}`);
+  return ((await res.json()) as { meta: { jwt: string } }).meta.jwt;
+}
+
+/** A write, so that every cache of the server (answers, reads, identities) starts empty. */
+async function emptyCaches(url: string, adminToken: string, documentId: number): Promise<void> {
+  const res = await fetch(`${url}/documents/${documentId}`, {
+    method: 'PATCH',
+    headers: { Accept: JSONAPI, 'Content-Type': JSONAPI, Authorization: `Bearer ${adminToken}` },
+    body: JSON.stringify({ data: { id: String(documentId), type: 'documents', attributes: { description: `Caches emptied at ${new Date().toISOString()}` } } }),
+  });
+  if (!res.ok) throw new Error(`PATCH to empty the caches failed: ${res.status}`);
+}
+
 async function main() {
   const startedAt = new Date().toISOString();
   const dataDir = keptDir ? path.resolve(keptDir) : fs.mkdtempSync(path.join(os.tmpdir(), 'folio-bench-'));
   const seedFile = path.join(dataDir, 'bench-seed.json');
   const pgDatabase = database === 'postgres' ? await postgresDatabase() : null;
   const dbArgs = pgDatabase ? [pgDatabase.url] : [];
+  const results: ScenarioResult[] = [];
+  let folio: Running | null = null;
+  let reference: ChildProcess | null = null;
   try {
-    let seeded: { result: SeedResult; rss: number };
-    if (keptDir && fs.existsSync(seedFile)) {
-      seeded = JSON.parse(fs.readFileSync(seedFile, 'utf8'));
-      console.log(`reusing the data set seeded in ${dataDir}`);
-    } else {
-      fs.mkdirSync(dataDir, { recursive: true });
-      console.log(`seeding ${quick ? 'quick' : 'full'} data set in ${dataDir} …`);
-      const seeder = child('server.ts', ['seed', dataDir, quick ? 'quick' : 'full', ...dbArgs]);
-      seeded = await message<{ result: SeedResult; rss: number }>(seeder, 'seeded');
-      await new Promise((r) => seeder.once('exit', r));
-      console.log(`seeded in ${seeded.result.seconds.toFixed(1)} s`);
-      if (keptDir) fs.writeFileSync(seedFile, JSON.stringify(seeded));
-    }
-
     console.log('building the server (server/dist) …');
     execFileSync('npm', ['run', '--silent', 'build:server'], { cwd: path.join(here, '..'), stdio: 'inherit' });
-    const spawnedAt = performance.now();
-    const server = child('serve.mjs', [dataDir, ...dbArgs]);
-    const ready = await message<{ url: string; readyMs: number }>(server, 'ready');
-    await firstAnswer(ready.url);
-    const startToFirstAnswerMs = performance.now() - spawnedAt;
+    const reused = keptDir && fs.existsSync(seedFile);
+    fs.mkdirSync(dataDir, { recursive: true });
+    folio = await startFolio(dataDir, dbArgs);
+    let token = await signIn(folio.url, { username: 'bench-admin', password: 'bench-admin-password' });
+    let seeded: { result: SeedResult; rss: number | null };
+    if (reused) {
+      seeded = JSON.parse(fs.readFileSync(seedFile, 'utf8'));
+      console.log(`reusing the data set seeded in ${dataDir} (no scenarios right after seeding)`);
+    } else {
+      // Written through the server that is measured next, as an importer fills a new site.
+      console.log(`seeding ${quick ? 'quick' : 'full'} data set in ${dataDir} through POST /operations …`);
+      let shown = 0;
+      const result = await seed(folio.url, token, quick ? QUICK : FULL, (done, total) => {
+        if (done - shown >= total / 10 || done === total) {
+          shown = done;
+          process.stdout.write(`  ${done}/${total} objects\n`);
+        }
+      });
+      seeded = { result, rss: rssMb(folio.process.pid!) };
+      console.log(`seeded in ${result.seconds.toFixed(1)} s`);
+      if (keptDir) fs.writeFileSync(seedFile, JSON.stringify(seeded));
+    }
+    reference = child('reference.ts', [dataDir, ...dbArgs]);
+    const ref = await message<{ url: string }>(reference, 'ready');
+    const refPid = reference.pid!;
+
+    const runScenario = async (s: Scenario, on: Running) => {
+      const target = s.target === 'folio' ? on.url : ref.url;
+      const pid = s.target === 'folio' ? on.process.pid! : refPid;
+      const { path: p, ...rest } = s.spec;
+      process.stdout.write(`  ${s.name} … `);
+      if (s.uncached) await emptyCaches(on.url, token, seeded.result.documentIds[0]);
+      const side = s.alongside ? (({ path: sp, ...r }) => ({ ...r, url: target + sp, seconds }))(s.alongside) : undefined;
+      const before = s.creates ? await documentCount(on.url, token) : 0;
+      const f = await runLoad({ ...rest, url: target + p, connections: 10, seconds }, pid, side);
+      const compared = results.find((r) => r.name === s.comparedTo);
+      const cpuRatio = compared?.cpuUsPerRequest && f.cpuUsPerRequest ? compared.cpuUsPerRequest / f.cpuUsPerRequest : null;
+      const result: ScenarioResult = { name: s.name, target: s.target, ...f, ratio: compared ? f.rps / compared.rps : null, cpuRatio: compared ? cpuRatio : null, cpuTarget: s.cpuTarget };
+      if (s.creates) {
+        // Nothing lost: every answered create is in the database. Requests still in flight when
+        // the load stopped may add a few more (at most one per connection), never fewer.
+        await new Promise((r) => setTimeout(r, 500));
+        const answered = (f.requests - f.non2xx) * s.creates;
+        const counted = (await documentCount(on.url, token)) - before;
+        result.objectsPerSecond = f.rps * s.creates;
+        result.created = { answered, counted, lost: Math.max(0, answered - counted) };
+      }
+      results.push(result);
+      const cpu = f.cpuUsPerRequest === null ? '' : `, ${f.cpuUsPerRequest.toFixed(0)} µs CPU/req${cpuRatio === null ? '' : ` (ref/this ${cpuRatio.toFixed(2)})`}`;
+      console.log(`${f.rps.toFixed(0)} req/s, p99 ${f.p99} ms, errors ${f.errors}${cpu}${result.created ? `, ${result.objectsPerSecond!.toFixed(0)} objects/s, lost ${result.created.lost}` : ''}`);
+    };
+    const chosen = (list: Scenario[]) => list.filter((s) => !only || s.target === 'reference' || only.some((o) => s.name.includes(o)));
+    const uncachedRssMb = { afterSeeding: null as number | null, afterRestart: null as number | null };
+    const readers = async (on: Running): Promise<Readers> => ({ adminToken: token, editorToken: await signIn(on.url, seeded.result.editor), apiKey: seeded.result.apiKey });
+
+    if (!reused) {
+      console.log('right after seeding, on the server that took the writes:');
+      for (const s of chosen(uncachedScenarios(seeded.result, await readers(folio), 'after seeding'))) await runScenario(s, folio);
+      uncachedRssMb.afterSeeding = rssMb(folio.process.pid!);
+    }
+
+    await stop(folio.process);
+    folio = await startFolio(dataDir, dbArgs);
+    const server = folio;
     // Idle: restarted on the seeded database, answering, nothing asked of it yet.
     await new Promise((r) => setTimeout(r, 1000));
-    const idleRssMb = rssMb(server.pid!);
-    const reference = child('reference.ts', [dataDir, ...dbArgs]);
-    const ref = await message<{ url: string }>(reference, 'ready');
+    const idleRssMb = rssMb(server.process.pid!);
+    token = await signIn(server.url, { username: 'bench-admin', password: 'bench-admin-password' });
+    const editorToken = await signIn(server.url, seeded.result.editor);
+    const accept = { Accept: JSONAPI };
+    const search = await (await fetch(`${server.url}/objects?filter[query]=${encodeURIComponent(seeded.result.searchWord)}&page_size=1`, { headers: accept })).json();
+    // The thumbnail is made once here; the scenario then asks for the cached one.
+    const thumbPath = `/media/thumbs/${seeded.result.imageIds[0]}?preset=small`;
+    const thumb = (await (await fetch(server.url + thumbPath, { headers: accept })).json()) as { meta: { thumbnails: Array<{ ready: boolean }> } };
+    if (!thumb.meta.thumbnails[0]?.ready) throw new Error('thumbnail not ready');
+    await new Promise((r) => setTimeout(r, 1000));
+    const warmRssMb = rssMb(server.process.pid!);
 
-    try {
-      const login = await fetch(`${ready.url}/auth`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ username: 'bench-admin', password: 'bench-admin-password' }),
-      });
-      const token = ((await login.json()) as { meta: { jwt: string } }).meta.jwt;
-      const editorLogin = await fetch(`${ready.url}/auth`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(seeded.result.editor) });
-      const editorToken = ((await editorLogin.json()) as { meta: { jwt: string } }).meta.jwt;
-      const accept = { Accept: 'application/vnd.api+json' };
-      const search = await (await fetch(`${ready.url}/objects?filter[query]=${encodeURIComponent(seeded.result.searchWord)}&page_size=1`, { headers: accept })).json();
-      // The thumbnail is made once here; the scenario then asks for the cached one.
-      const thumbPath = `/media/thumbs/${seeded.result.imageIds[0]}?preset=small`;
-      const thumb = (await (await fetch(ready.url + thumbPath, { headers: accept })).json()) as { meta: { thumbnails: Array<{ ready: boolean }> } };
-      if (!thumb.meta.thumbnails[0]?.ready) throw new Error('thumbnail not ready');
-      await new Promise((r) => setTimeout(r, 1000));
-      const warmRssMb = rssMb(server.pid!);
+    console.log('after a restart on the seeded data:');
+    for (const s of chosen(uncachedScenarios(seeded.result, await readers(server), 'after restart'))) await runScenario(s, server);
+    uncachedRssMb.afterRestart = rssMb(server.process.pid!);
 
-      const firstPage = (await (await fetch(`${ready.url}/documents?${LIST_QUERY}`, { headers: accept })).json()) as { meta: { pagination: { page_count: number } } };
-      const deepPage = Math.min(500, firstPage.meta.pagination.page_count);
-      const results: ScenarioResult[] = [];
-      const chosen = scenarios(seeded.result, token, thumbPath, deepPage, editorToken).filter((s) => !only || s.target === 'reference' || only.some((o) => s.name.includes(o)));
-      for (const s of chosen) {
-        const target = s.target === 'folio' ? ready.url : ref.url;
-        const pid = s.target === 'folio' ? server.pid! : reference.pid!;
-        const { path: p, ...rest } = s.spec;
-        process.stdout.write(`  ${s.name} … `);
-        const side = s.alongside ? (({ path: sp, ...r }) => ({ ...r, url: target + sp, seconds }))(s.alongside) : undefined;
-        const before = s.creates ? await documentCount(ready.url, token) : 0;
-        const f = await runLoad({ ...rest, url: target + p, connections: 10, seconds }, pid, side);
-        const compared = results.find((r) => r.name === s.comparedTo);
-        const result: ScenarioResult = { name: s.name, target: s.target, ...f, ratio: compared ? f.rps / compared.rps : null };
-        if (s.creates) {
-          // Nothing lost: every answered create is in the database. Requests still in flight when
-          // the load stopped may add a few more (at most one per connection), never fewer.
-          await new Promise((r) => setTimeout(r, 500));
-          const answered = (f.requests - f.non2xx) * s.creates;
-          const counted = (await documentCount(ready.url, token)) - before;
-          result.objectsPerSecond = f.rps * s.creates;
-          result.created = { answered, counted, lost: Math.max(0, answered - counted) };
-        }
-        results.push(result);
-        console.log(`${f.rps.toFixed(0)} req/s, p99 ${f.p99} ms, errors ${f.errors}${result.created ? `, ${result.objectsPerSecond!.toFixed(0)} objects/s, lost ${result.created.lost}` : ''}`);
-      }
-      const p1 = results.find((r) => r.name === 'GET list of 20, filter + sort');
-      const p500 = results.find((r) => r.name === `GET list page=${deepPage}`);
-      const { documentIds: _d, imageIds: _i, editor: _e, apiKey: _k, ...seedInfo } = seeded.result;
-      const report: BenchReport = {
-        startedAt,
-        mode: quick ? 'quick' : 'full',
-        database: database as 'sqlite' | 'postgres',
-        seed: { ...seedInfo, searchMatches: (search as { meta: { pagination: { count: number } } }).meta.pagination.count },
-        seedRssMb: seeded.rss / 1024 / 1024,
-        idleRssMb,
-        warmRssMb,
-        startToFirstAnswerMs,
-        startInProcessMs: ready.readyMs,
-        deepPage,
-        page500VsPage1: p1 && p500 ? p1.rps / p500.rps : null,
-        uiFirstLoadKb: uiFirstLoadKb(),
-        scenarios: results,
-      };
-      report.targets = checkTargets(report);
-      console.log('\n' + formatReport(report));
-      const dir = path.join(here, 'results');
-      fs.mkdirSync(dir, { recursive: true });
-      const file = path.join(dir, `${startedAt.replace(/[:.]/g, '-')}.json`);
-      fs.writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
-      console.log(`\nwritten to ${path.relative(process.cwd(), file)}`);
-    } finally {
-      await stop(reference);
-      await stop(server);
-    }
+    const firstPage = (await (await fetch(`${server.url}/documents?${LIST_QUERY}`, { headers: accept })).json()) as { meta: { pagination: { page_count: number } } };
+    const deepPage = Math.min(500, firstPage.meta.pagination.page_count);
+    for (const s of chosen(scenarios(seeded.result, token, thumbPath, deepPage, editorToken))) await runScenario(s, server);
+    const p1 = results.find((r) => r.name === 'GET list of 20, filter + sort');
+    const p500 = results.find((r) => r.name === `GET list page=${deepPage}`);
+    const { documentIds: _d, imageIds: _i, editor: _e, apiKey: _k, ...seedInfo } = seeded.result;
+    const report: BenchReport = {
+      startedAt,
+      mode: quick ? 'quick' : 'full',
+      database: database as 'sqlite' | 'postgres',
+      seed: { ...seedInfo, searchMatches: (search as { meta: { pagination: { count: number } } }).meta.pagination.count },
+      seedRssMb: seeded.rss,
+      idleRssMb,
+      warmRssMb,
+      startToFirstAnswerMs: server.startToFirstAnswerMs,
+      startInProcessMs: server.readyMs,
+      deepPage,
+      page500VsPage1: p1 && p500 ? p1.rps / p500.rps : null,
+      uiFirstLoadKb: uiFirstLoadKb(),
+      uncachedRssMb,
+      scenarios: results,
+    };
+    report.targets = checkTargets(report);
+    console.log('\n' + formatReport(report));
+    const dir = path.join(here, 'results');
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, `${startedAt.replace(/[:.]/g, '-')}.json`);
+    fs.writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
+    console.log(`\nwritten to ${path.relative(process.cwd(), file)}`);
   } finally {
+    if (reference) await stop(reference);
+    if (folio) await stop(folio.process);
     if (!keptDir) fs.rmSync(dataDir, { recursive: true, force: true });
     await pgDatabase?.drop();
   }

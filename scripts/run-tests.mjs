@@ -1,12 +1,21 @@
 // npm test's runner: every *.test.ts under server/test, electron/test and e2e, through node's
-// test runner with the tsx loader (its summary prints the pass/fail counts CI reads). Then a
+// test runner with the tsx loader (its summary prints the pass/fail counts CI reads), and a
 // second pass of the server API test files listed in POSTGRES_FILES against a PostgreSQL server
-// of its own (server/test/helpers/postgres-run.ts), each test server on a fresh database.
+// of its own (server/test/helpers/postgres-run.ts), each test server on a fresh database. The two
+// passes run at the same time so that both cores stay busy (the SQLite pass, browser tests
+// included, with FOLIO_TEST_CONCURRENCY files at once, default 2; the PostgreSQL pass with
+// FOLIO_TEST_PG_CONCURRENCY, default 1): the SQLite pass prints as it goes, the PostgreSQL pass's
+// output follows it whole; the exit status is the first failure's; each pass's time ends the output
+// (and is appended to FOLIO_TEST_TIMINGS, a file, when set: `.ci/run` prints them).
+// Every test, and every test file as a whole, has FOLIO_TEST_TIMEOUT_MS (default 30 minutes) as a
+// hang guard, far beyond any slow machine's time: a test that waits for
+// what never happens fails instead of stalling the run; no test depends on being fast.
 // Arguments filter files by substring. FOLIO_TEST_DB=sqlite runs the first pass only,
 // FOLIO_TEST_DB=postgres the second only (then any server test file may be named, listed or not);
 // FOLIO_TEST_PG_URL names a PostgreSQL server to use instead of starting one.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 
@@ -37,19 +46,59 @@ for (const root of roots) {
   }
 }
 files.sort();
-const concurrency = process.env.FOLIO_TEST_CONCURRENCY ?? '2';
 const which = process.env.FOLIO_TEST_DB;
-const runTests = (list, env = process.env) =>
-  spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...list], { stdio: 'inherit', env }).status ?? 1;
+const timeout = process.env.FOLIO_TEST_TIMEOUT_MS ?? '1800000';
 
-let status = 0;
-if (which !== 'postgres' && files.length) status = runTests(files);
+/**
+ * One pass of node's test runner over `list`; `out`: where its output goes (inherit: as it comes;
+ * a file: printed when the pass is done). Resolves with its exit status.
+ */
+function runTests(list, { env = process.env, concurrency = '2', out = 'inherit' } = {}) {
+  const args = ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, `--test-timeout=${timeout}`, ...list];
+  const fd = out === 'inherit' ? 'inherit' : fs.openSync(out, 'w');
+  const child = spawn(process.execPath, args, { stdio: ['ignore', fd, fd], env });
+  if (typeof fd === 'number') fs.closeSync(fd);
+  return new Promise((resolve) => {
+    child.once('error', () => resolve(1));
+    child.once('exit', (code) => resolve(code ?? 1));
+  });
+}
 
+/** Runs `work` (a pass), noting its time; resolves with its status. */
+const times = [];
+async function timed(name, work) {
+  const started = Date.now();
+  const status = await work();
+  times.push({ name, seconds: Math.round((Date.now() - started) / 1000), status });
+  return status;
+}
+
+const passes = [];
+/** Output files of passes that ran beside another, printed once all are done. */
+const printed = [];
+if (which !== 'postgres' && files.length) {
+  passes.push(timed(`SQLite pass (${files.length} files)`, () => runTests(files, { concurrency: process.env.FOLIO_TEST_CONCURRENCY ?? '2' })));
+}
 // Named files run on PostgreSQL when FOLIO_TEST_DB=postgres asks for it, listed or not.
 const named = which === 'postgres' && only.length;
 const postgresFiles = named ? files.filter((f) => f.startsWith(path.join('server', 'test'))) : POSTGRES_FILES.filter((f) => files.includes(f));
-if (which !== 'sqlite' && postgresFiles.length) status = (await postgresPass(postgresFiles)) || status;
-process.exit(status);
+if (which !== 'sqlite' && postgresFiles.length) {
+  // Alone, it prints as it goes; beside the SQLite pass, into a file printed once both are done.
+  const log = passes.length ? path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'folio-pg-pass-')), 'output.tap') : 'inherit';
+  passes.push(timed(`PostgreSQL pass (${postgresFiles.length} files)`, () => postgresPass(postgresFiles, log)).then((status) => {
+    if (log !== 'inherit') printed.push(log);
+    return status;
+  }));
+}
+const statuses = await Promise.all(passes);
+for (const log of printed) {
+  console.log('# ---- PostgreSQL pass (run beside the SQLite pass) ----');
+  process.stdout.write(fs.readFileSync(log));
+  fs.rmSync(path.dirname(log), { recursive: true, force: true });
+}
+for (const t of times) console.log(`# ${t.name}: ${t.seconds} s${t.status ? ` (exit ${t.status})` : ''}`);
+if (process.env.FOLIO_TEST_TIMINGS) fs.appendFileSync(process.env.FOLIO_TEST_TIMINGS, times.map((t) => `${t.name}\t${t.seconds}\t${t.status}\n`).join(''));
+process.exit(statuses.find((s) => s !== 0) ?? 0);
 
 /** The PostgreSQL binaries (15 or later), as server/test/helpers/postgres.ts looks for them. */
 function havePostgres() {
@@ -58,9 +107,11 @@ function havePostgres() {
   return fs.existsSync(root) && fs.readdirSync(root).some((v) => Number(v) >= 15 && fs.existsSync(path.join(root, v, 'bin', 'initdb')));
 }
 
-async function postgresPass(list) {
+async function postgresPass(list, out) {
+  const env = { ...process.env, FOLIO_TEST_DB: 'postgres' };
+  const concurrency = process.env.FOLIO_TEST_PG_CONCURRENCY ?? (out === 'inherit' ? '2' : '1');
   // A server of the developer's own (trust authentication, may create databases).
-  if (process.env.FOLIO_TEST_PG_URL) return runTests(list, { ...process.env, FOLIO_TEST_DB: 'postgres' });
+  if (process.env.FOLIO_TEST_PG_URL) return runTests(list, { env, concurrency, out });
   if (!havePostgres()) {
     console.log('# PostgreSQL pass skipped: PostgreSQL 15+ binaries not found (apt-get install postgresql-15, or set FOLIO_PG_BIN)');
     return 0;
@@ -72,7 +123,7 @@ async function postgresPass(list) {
     server.once('exit', (code) => reject(new Error(`the PostgreSQL server for the tests did not start (exit ${code})`)));
   });
   try {
-    return runTests(list, { ...process.env, FOLIO_TEST_DB: 'postgres', FOLIO_TEST_PG_URL: url });
+    return await runTests(list, { env: { ...env, FOLIO_TEST_PG_URL: url }, concurrency, out });
   } finally {
     const exited = new Promise((resolve) => server.once('exit', resolve));
     server.stdin.end();

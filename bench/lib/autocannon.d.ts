@@ -15,6 +15,11 @@ declare module 'autocannon' {
     errors: number;
     timeouts: number;
     non2xx: number;
+    duration: number;
   }
-  export default function autocannon(options: Options): Promise<Result>;
+  /** The running benchmark: awaited for its result, stopped early with stop(). */
+  export interface Instance extends PromiseLike<Result> {
+    stop(): void;
+  }
+  export default function autocannon(options: Options): Instance;
 }

@@ -10,6 +10,10 @@ export interface LoadSpec {
   body?: string;
   /** Paths cycled through, one per request (default: the url's own path). */
   paths?: string[];
+  /** With `paths`: stop once each path was asked for (or at `seconds`, whichever comes first). */
+  once?: boolean;
+  /** Every `every`-th request is one of these writes instead (cycled through), with its own method and headers. */
+  writes?: { every: number; method: string; headers: Record<string, string>; requests: Array<{ path: string; body: string }> };
 }
 
 export interface LoadFigures {
@@ -32,6 +36,10 @@ export interface Scenario {
   spec: Omit<LoadSpec, 'url' | 'connections' | 'seconds'> & { path: string };
   /** Documents each answered request creates: the run counts them in the database afterwards. */
   creates?: number;
+  /** Every cache is emptied (by a write) before it runs: what it asks for is in none of them. */
+  uncached?: boolean;
+  /** The least share of the reference's CPU per request it must stay within (cpuRatio), when it has a target. */
+  cpuTarget?: number;
 }
 
 const JSONAPI = 'application/vnd.api+json';
@@ -48,6 +56,61 @@ function spread(ids: number[], n = 1000): number[] {
 }
 
 export const LIST_QUERY = 'filter[lang]=en&sort=-created&page_size=20';
+
+/** A deterministic shuffle (so both servers and every run see the same order). */
+function shuffled<T>(items: readonly T[], seed: number): T[] {
+  const out = [...items];
+  let s = seed >>> 0;
+  for (let i = out.length - 1; i > 0; i--) {
+    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+    const j = s % (i + 1);
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+/** When the uncached scenarios run: on the server that just took the seed, or after a restart. */
+export type Phase = 'after seeding' | 'after restart';
+
+/** How the uncached scenarios read: anonymous, as the non-admin editor, or with an application's API key. */
+export interface Readers {
+  adminToken: string;
+  editorToken: string;
+  apiKey: string;
+}
+
+/**
+ * The reads no cache helps (issue 32): every published document once, in an order no cache has
+ * seen, anonymous, signed in and by API key; every page of the whole list sorted by -id; reads
+ * with one PATCH in twenty. Each beside the reference server on the same database, compared by
+ * server CPU per request; each Folio scenario starts with its caches emptied.
+ */
+export function uncachedScenarios(seed: SeedResult, readers: Readers, phase: Phase): Scenario[] {
+  const at = ` (${phase})`;
+  const order = (k: number) => shuffled(seed.documentIds, k).map((id) => `/documents/${id}`);
+  const pageCount = Math.ceil(seed.documentIds.length / 20);
+  const pages = shuffled(Array.from({ length: pageCount }, (_, i) => i + 1), 5).map((p) => `/documents?sort=-id&page_size=20&page=${p}`);
+  const get = (headers: Record<string, string> = {}) => ({ method: 'GET', headers: { Accept: JSONAPI, ...headers }, path: '/documents', once: true });
+  const patched = shuffled(seed.documentIds, 11).slice(0, 500);
+  const writes = {
+    every: 20,
+    method: 'PATCH',
+    headers: { Accept: JSONAPI, 'Content-Type': JSONAPI, Authorization: `Bearer ${readers.adminToken}` },
+    requests: patched.map((id, i) => ({ path: `/documents/${id}`, body: JSON.stringify({ data: { id: String(id), type: 'documents', attributes: { description: `Changed by the benchmark, ${i}` } } }) })),
+  };
+  const ref = { id: `ref uncached GET /documents/{id}${at}`, list: `ref list pages, sort=-id${at}`, mixed: `ref reads, 1 PATCH in 20${at}` };
+  const folio = (name: string, comparedTo: string, cpuTarget: number, spec: Scenario['spec']): Scenario => ({ name: name + at, target: 'folio', comparedTo, uncached: true, cpuTarget, spec });
+  return [
+    { name: ref.id, target: 'reference', spec: { ...get(), paths: order(1) } },
+    { name: ref.list, target: 'reference', spec: { ...get(), paths: pages } },
+    { name: ref.mixed, target: 'reference', spec: { ...get(), paths: order(4), writes } },
+    folio('uncached GET /documents/{id}', ref.id, 0.3, { ...get(), paths: order(1) }),
+    folio('uncached GET signed in', ref.id, 0.3, { ...get({ Authorization: `Bearer ${readers.editorToken}` }), paths: order(2) }),
+    folio('uncached GET API key', ref.id, 0.3, { ...get({ 'X-Api-Key': readers.apiKey }), paths: order(3) }),
+    folio('list pages, sort=-id', ref.list, 0.6, { ...get(), paths: pages }),
+    folio('reads, 1 PATCH in 20', ref.mixed, 0.3, { ...get(), paths: order(4), writes }),
+  ];
+}
 
 /** `deepPage`: 500, or the list's last page when it has fewer (the quick data set). */
 export function scenarios(seed: SeedResult, adminToken: string, thumbPath: string, deepPage = 500, editorToken = adminToken): Scenario[] {
@@ -143,6 +206,11 @@ export function scenarios(seed: SeedResult, adminToken: string, thumbPath: strin
 
 export interface ScenarioResult extends LoadFigures {
   name: string;
+  /** Server CPU (user + system) per request, in µs. */
+  cpuUsPerRequest?: number | null;
+  /** The reference's CPU per request over this one's (1 = as cheap as the reference). */
+  cpuRatio?: number | null;
+  cpuTarget?: number;
   /** Create scenarios: objects per second, and documents counted before and after the run. */
   objectsPerSecond?: number;
   created?: { answered: number; counted: number; lost: number };
@@ -157,7 +225,8 @@ export interface BenchReport {
   /** The database Folio and the reference server ran on (absent in reports before --db). */
   database?: 'sqlite' | 'postgres';
   seed: Omit<SeedResult, 'documentIds' | 'imageIds' | 'editor' | 'apiKey'> & { searchMatches: number };
-  seedRssMb: number;
+  /** The server's RSS once the seed was written through it (null when the seed was reused). */
+  seedRssMb: number | null;
   idleRssMb: number | null;
   /** After a login, a search and a thumbnail (which loads the image library). */
   warmRssMb?: number | null;
@@ -168,8 +237,10 @@ export interface BenchReport {
   page500VsPage1: number | null;
   /** The admin UI's first-load JavaScript, gzipped (entry script and preloaded chunks). */
   uiFirstLoadKb?: number | null;
+  /** RSS right after the uncached scenarios, on the server that took the seed and after the restart. */
+  uncachedRssMb?: { afterSeeding: number | null; afterRestart: number | null };
   scenarios: ScenarioResult[];
-  /** Each target of issue 24 with the figure measured against it. */
+  /** Each target of issues 24 and 32 with the figure measured against it. */
   targets?: TargetCheck[];
 }
 
@@ -179,7 +250,7 @@ export interface TargetCheck {
   met: boolean | null;
 }
 
-/** The performance targets (issue 24) checked against a run's figures; null when not measured. */
+/** The performance targets (issues 24 and 32) checked against a run's figures; null when not measured. */
 export function checkTargets(r: BenchReport): TargetCheck[] {
   const pg = r.database === 'postgres';
   const by = (name: string) => r.scenarios.find((s) => s.name === name);
@@ -207,6 +278,15 @@ export function checkTargets(r: BenchReport): TargetCheck[] {
     for (const n of ['GET /documents/{id} signed in', 'GET /documents/{id} editor', 'GET /documents/{id} API key', 'GET list of 20 editor', 'GET full-text search editor']) p99(n, 20);
     rate('POST create', 1000);
   }
+  for (const s of r.scenarios) {
+    if (s.cpuTarget === undefined) continue;
+    const met = s.cpuRatio == null ? null : s.cpuRatio >= s.cpuTarget;
+    out.push({ what: `${s.name}: CPU per request at most ${(1 / s.cpuTarget).toFixed(1)}x the reference's (${s.cpuTarget})`, figure: s.cpuRatio == null ? '-' : s.cpuRatio.toFixed(2), met });
+  }
+  if (r.uncachedRssMb) {
+    const worst = Math.max(r.uncachedRssMb.afterSeeding ?? 0, r.uncachedRssMb.afterRestart ?? 0);
+    out.push({ what: 'RSS after the uncached scenarios under 200 MB', figure: worst ? `${worst.toFixed(0)} MB` : '-', met: worst ? worst < 200 : null });
+  }
   out.push({ what: 'idle RSS under 120 MB', figure: r.idleRssMb === null ? '-' : `${r.idleRssMb.toFixed(0)} MB`, met: r.idleRssMb === null ? null : r.idleRssMb < 120 });
   out.push({ what: 'start to first answer under 1 s', figure: `${r.startToFirstAnswerMs.toFixed(0)} ms`, met: r.startToFirstAnswerMs < 1000 });
   if (r.uiFirstLoadKb !== undefined) out.push({ what: 'admin UI first load at most 250 kB gzipped JS', figure: r.uiFirstLoadKb === null ? '-' : `${r.uiFirstLoadKb.toFixed(1)} kB`, met: r.uiFirstLoadKb === null ? null : r.uiFirstLoadKb <= 250 });
@@ -220,13 +300,14 @@ export function formatReport(r: BenchReport): string {
   const lines: string[] = [];
   lines.push(`Folio benchmark (${r.mode}${r.database ? `, ${r.database}` : ''}), ${r.startedAt}`);
   lines.push(
-    `seed: ${r.seed.sizes.objects} objects, ${r.seed.sizes.folders} folders, ${r.seed.sizes.relations} relation sources, ${r.seed.sizes.images} images in ${r.seed.seconds.toFixed(1)} s`,
+    `seed: ${r.seed.sizes.documents} published documents and ${r.seed.sizes.others} other objects, ${r.seed.sizes.folders} folders, ${r.seed.sizes.relations} relation sources, ${r.seed.sizes.images} images in ${r.seed.seconds.toFixed(1)} s`,
   );
   lines.push('');
-  lines.push(`${pad('scenario', 32, true)} ${pad('req/s', 9)} ${pad('p50 ms', 7)} ${pad('p99 ms', 7)} ${pad('errors', 6)} ${pad('peak RSS', 9)} ${pad('vs ref', 7)} ${pad('objects/s', 10)}`);
+  const width = Math.max(32, ...r.scenarios.map((s) => s.name.length));
+  lines.push(`${pad('scenario', width, true)} ${pad('req/s', 9)} ${pad('p50 ms', 7)} ${pad('p99 ms', 7)} ${pad('errors', 6)} ${pad('peak RSS', 9)} ${pad('vs ref', 7)} ${pad('objects/s', 10)} ${pad('CPU µs/req', 10)} ${pad('CPU ref/us', 10)}`);
   for (const s of r.scenarios) {
     lines.push(
-      `${pad(s.name, 32, true)} ${pad(s.rps.toFixed(0), 9)} ${pad(String(s.p50), 7)} ${pad(String(s.p99), 7)} ${pad(String(s.errors), 6)} ${pad(s.peakRssMb === null ? '-' : `${s.peakRssMb.toFixed(0)} MB`, 9)} ${pad(s.ratio === null ? '' : `${(s.ratio * 100).toFixed(0)}%`, 7)} ${pad(s.objectsPerSecond === undefined ? '' : s.objectsPerSecond.toFixed(0), 10)}`,
+      `${pad(s.name, width, true)} ${pad(s.rps.toFixed(0), 9)} ${pad(String(s.p50), 7)} ${pad(String(s.p99), 7)} ${pad(String(s.errors), 6)} ${pad(s.peakRssMb === null ? '-' : `${s.peakRssMb.toFixed(0)} MB`, 9)} ${pad(s.ratio === null ? '' : `${(s.ratio * 100).toFixed(0)}%`, 7)} ${pad(s.objectsPerSecond === undefined ? '' : s.objectsPerSecond.toFixed(0), 10)} ${pad(s.cpuUsPerRequest == null ? '' : s.cpuUsPerRequest.toFixed(0), 10)} ${pad(s.cpuRatio == null ? '' : s.cpuRatio.toFixed(2), 10)}`,
     );
   }
   for (const s of r.scenarios) {
@@ -235,15 +316,16 @@ export function formatReport(r: BenchReport): string {
   lines.push('');
   const mb = (v: number | null | undefined) => (v === null || v === undefined ? '-' : `${v.toFixed(0)} MB`);
   lines.push(`idle RSS after seeding (server restarted on the seeded db): ${mb(r.idleRssMb)}`);
+  if (r.uncachedRssMb) lines.push(`RSS after the uncached scenarios: ${mb(r.uncachedRssMb.afterSeeding)} on the server that took the seed, ${mb(r.uncachedRssMb.afterRestart)} after the restart`);
   lines.push(`RSS after a login, a search and a first thumbnail: ${mb(r.warmRssMb)}`);
-  lines.push(`RSS of the seeding process at its end: ${r.seedRssMb.toFixed(0)} MB`);
+  lines.push(`RSS of the server at the end of the seed: ${r.seedRssMb === null ? '-' : `${r.seedRssMb.toFixed(0)} MB`}`);
   lines.push(`start to first answer on the existing db: ${r.startToFirstAnswerMs.toFixed(0)} ms (in-process to listening: ${r.startInProcessMs.toFixed(0)} ms)`);
   lines.push(`search "${r.seed.searchWord}" matches ${r.seed.searchMatches} objects`);
   lines.push(`page=${r.deepPage} vs page=1 cost (req/s of page 1 over page ${r.deepPage}): ${r.page500VsPage1 === null ? '-' : r.page500VsPage1.toFixed(2) + 'x'}`);
   if (r.uiFirstLoadKb !== undefined) lines.push(`admin UI first load: ${r.uiFirstLoadKb === null ? '- (ui/dist not built)' : `${r.uiFirstLoadKb.toFixed(1)} kB of gzipped JavaScript`}`);
   if (r.targets?.length) {
     lines.push('');
-    lines.push('targets (issue 24):');
+    lines.push('targets (issues 24 and 32):');
     for (const t of r.targets) lines.push(`  ${t.met === null ? ' - ' : t.met ? 'met' : 'MISSED'}  ${pad(t.figure, 8)}  ${t.what}`);
   }
   return lines.join('\n');

@@ -1,18 +1,17 @@
-// The benchmark's bulk seed. Objects, folders, placements and relations are written in-process
-// through the write kernel (apply: creates, a folder's children, relations), batched in
-// transactions, so every invariant holds exactly as over the API
-// (uname uniqueness, FTS triggers, the folder nested set) at a fraction of the HTTP cost.
-// Images go through the real API (POST /images/upload/{name}) since their files matter.
+// The benchmark's seed, written through the HTTP API as an importer would: documents and the
+// other objects in batches of JSON:API atomic operations (POST /operations), their see_also
+// relations the same way, folders one POST each, the big folder's children in one request, images
+// uploaded, then a non-admin editor and an application's API key. Everything goes through the
+// server's one write path, so what the benchmark reads is what a freshly filled site holds (and
+// the server that took the writes can be measured right after them).
 import sharp from 'sharp';
-import type { FolioServer } from '../../server/src/app.js';
-import { apply, SYSTEM } from '../../server/src/resources/objects/kernel.js';
-import { typeById } from '../../server/src/resources/objects/model.js';
-import { inTransaction, type Actor } from '../../server/src/resources/objects/pipeline.js';
-import { getObjectsByIds } from '../../server/src/resources/objects/read.js';
 import { prng, textSource } from './text.js';
 
 export interface SeedSizes {
-  objects: number;
+  /** Published documents: the uncached scenarios read every one of them once. */
+  documents: number;
+  /** Other objects beside them: events, news and draft documents (not visible to anonymous readers). */
+  others: number;
   folders: number;
   /** Items placed in the one big folder the children scenario reads. */
   folderItems: number;
@@ -20,8 +19,8 @@ export interface SeedSizes {
   images: number;
 }
 
-export const FULL: SeedSizes = { objects: 100_000, folders: 1_000, folderItems: 1_000, relations: 20_000, images: 200 };
-export const QUICK: SeedSizes = { objects: 10_000, folders: 1_000, folderItems: 1_000, relations: 2_000, images: 20 };
+export const FULL: SeedSizes = { documents: 100_000, others: 5_000, folders: 1_000, folderItems: 1_000, relations: 20_000, images: 200 };
+export const QUICK: SeedSizes = { documents: 20_000, others: 1_000, folders: 1_000, folderItems: 1_000, relations: 2_000, images: 20 };
 
 export interface SeedResult {
   sizes: SeedSizes;
@@ -37,71 +36,88 @@ export interface SeedResult {
   seconds: number;
 }
 
-const TYPES = ['documents', 'events', 'news'] as const;
+const OTHER_TYPES = ['events', 'news', 'documents'] as const;
 // Mostly English, as most sites are: the list scenario's filter keeps enough items for page 500.
 const LANGS = ['en', 'en', 'en', 'it', 'de'];
-const BATCH = 500;
+/** Operations per POST /operations request (about 300 kB of body each). */
+const BATCH = 100;
+const JSONAPI = 'application/vnd.api+json';
+const ATOMIC = 'application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"';
 
-export async function seed(server: FolioServer, url: string, adminToken: string, sizes: SeedSizes): Promise<SeedResult> {
+type Call = (method: string, path: string, body: unknown, contentType?: string) => Promise<any>;
+
+function caller(url: string, adminToken: string): Call {
+  return async (method, path, body, contentType = JSONAPI) => {
+    const res = await fetch(url + path, {
+      method,
+      headers: { Authorization: `Bearer ${adminToken}`, 'Content-Type': contentType, Accept: contentType },
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${method} ${path} failed: ${res.status} ${await res.text()}`);
+    return res.status === 204 ? null : res.json();
+  };
+}
+
+/** `progress(done, total)` is told after each batch of objects. */
+export async function seed(url: string, adminToken: string, sizes: SeedSizes, progress?: (done: number, total: number) => void): Promise<SeedResult> {
   const started = Date.now();
-  const { ctx } = server;
-  const admin = await ctx.db.selectFrom('users').select('id').orderBy('id').executeTakeFirstOrThrow();
-  const actor: Actor = { userId: Number(admin.id), isAdmin: true };
+  const call = caller(url, adminToken);
+  const operations = async (ops: unknown[]) => (await call('POST', '/operations', { 'atomic:operations': ops }, ATOMIC))['atomic:results'] as Array<{ data?: { id: string } }>;
   const text = textSource(42);
   const rnd = prng(7);
   const documentIds: number[] = [];
-  const allIds: number[] = [];
+  const all: Array<{ id: number; type: string }> = [];
 
-  for (let done = 0; done < sizes.objects; done += BATCH) {
-    const n = Math.min(BATCH, sizes.objects - done);
-    await inTransaction(ctx, undefined, async (trx) => {
-      for (let i = 0; i < n; i++) {
-        const type = TYPES[(done + i) % TYPES.length];
-        const status = rnd() < 0.9 ? 'on' : 'draft';
-        const attributes = {
-          title: text.sentence(3, 8),
-          description: text.sentence(10, 25),
-          body: text.body(1000 + Math.floor(rnd() * 4000)),
-          lang: LANGS[Math.floor(rnd() * LANGS.length)],
-          status,
-        };
-        const id = (await apply(ctx, { action: 'create', type, actor, changes: { attributes } }, trx)).row.id;
-        allIds.push(id);
-        if (type === 'documents' && status === 'on') documentIds.push(id);
-      }
+  // The others are spread among the documents (one every documents/others), as a site's are.
+  const total = sizes.documents + sizes.others;
+  const otherEvery = sizes.others ? Math.max(1, Math.floor(total / sizes.others)) : Infinity;
+  let others = 0;
+  for (let done = 0; done < total; done += BATCH) {
+    const kinds = Array.from({ length: Math.min(BATCH, total - done) }, (_, i) => {
+      const other = (done + i) % otherEvery === otherEvery - 1 && others < sizes.others;
+      return other ? { type: OTHER_TYPES[others++ % OTHER_TYPES.length], other } : { type: 'documents', other };
     });
+    const ops = kinds.map(({ type, other }) => {
+      // Among the others, documents are drafts: the published ones are exactly `sizes.documents`.
+      const attributes = {
+        title: text.sentence(3, 8),
+        description: text.sentence(10, 25),
+        body: text.body(1000 + Math.floor(rnd() * 4000)),
+        lang: LANGS[Math.floor(rnd() * LANGS.length)],
+        status: other && type === 'documents' ? 'draft' : 'on',
+      };
+      return { op: 'add', data: { type, attributes } };
+    });
+    const results = await operations(ops);
+    results.forEach((r, i) => {
+      const id = Number(r.data!.id);
+      all.push({ id, type: kinds[i].type });
+      if (!kinds[i].other) documentIds.push(id);
+    });
+    progress?.(Math.min(done + BATCH, total), total);
+  }
+
+  // see_also relations from the first objects to random others (one to three each).
+  for (let done = 0; done < Math.min(sizes.relations, all.length); done += BATCH) {
+    const ops = all.slice(done, Math.min(done + BATCH, sizes.relations)).flatMap((source) => {
+      const targets = Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => all[Math.floor(rnd() * all.length)]).filter((t) => t.id !== source.id);
+      const data = [...new Map(targets.map((t) => [t.id, { type: t.type, id: String(t.id) }])).values()];
+      return data.length ? [{ op: 'add', ref: { type: source.type, id: String(source.id), relationship: 'see_also' }, data }] : [];
+    });
+    if (ops.length) await operations(ops);
   }
 
   // A tree of folders: 10 roots, then each new folder under a random earlier one.
   const folderIds: number[] = [];
-  for (let done = 0; done < sizes.folders; done += BATCH) {
-    const n = Math.min(BATCH, sizes.folders - done);
-    await inTransaction(ctx, undefined, async (trx) => {
-      for (let i = 0; i < n; i++) {
-        const k = done + i;
-        const parentId = k < 10 ? null : folderIds[Math.floor(rnd() * folderIds.length)];
-        const attributes = { title: `Folder ${k} ${text.sentence(1, 3)}`, status: 'on' };
-        folderIds.push((await apply(ctx, { action: 'create', type: 'folders', actor, changes: { attributes, own: { parentId } } }, trx)).row.id);
-      }
-    });
+  for (let k = 0; k < sizes.folders; k++) {
+    const parent = k < 10 ? undefined : { parent: { data: { type: 'folders', id: String(folderIds[Math.floor(rnd() * folderIds.length)]) } } };
+    const attributes = { title: `Folder ${k} ${text.sentence(1, 3)}`, status: 'on' };
+    const created = await call('POST', '/folders', { data: { type: 'folders', attributes, ...(parent ? { relationships: parent } : {}) } });
+    folderIds.push(Number(created.data.id));
   }
   const bigFolderId = folderIds[folderIds.length - 1];
-  const items = await getObjectsByIds(ctx, documentIds.slice(0, sizes.folderItems), { viewer: SYSTEM });
-  const children = { mode: 'add' as const, items: items.map((row) => ({ id: String(row.id) })) };
-  await apply(ctx, { action: 'update', target: { key: bigFolderId }, actor, changes: { parts: { children } } });
-
-  // see_also relations between random objects (several per object for some of them).
-  const pool = await getObjectsByIds(ctx, allIds.slice(0, Math.min(allIds.length, sizes.relations)), { viewer: SYSTEM });
-  for (let done = 0; done < pool.length; done += BATCH) {
-    await inTransaction(ctx, undefined, async (trx) => {
-      for (const row of pool.slice(done, done + BATCH)) {
-        const others = Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => allIds[Math.floor(rnd() * allIds.length)]).filter((id) => id !== row.id);
-        const targets = await getObjectsByIds(ctx, others, { db: trx, viewer: SYSTEM });
-        const data = targets.map((t) => ({ type: typeById(ctx, t.object_type_id)!.name, id: String(t.id), meta: {} }));
-        if (data.length) await apply(ctx, { action: 'update', target: { key: row.id }, actor, changes: { relations: [{ name: 'see_also', items: data, mode: 'add' }] } }, trx);
-      }
-    });
-  }
+  const children = documentIds.slice(0, sizes.folderItems).map((id) => ({ type: 'documents', id: String(id) }));
+  if (children.length) await call('POST', `/folders/${bigFolderId}/relationships/children`, { data: children });
 
   const imageIds: number[] = [];
   for (let i = 0; i < sizes.images; i++) {
@@ -110,43 +126,29 @@ export async function seed(server: FolioServer, url: string, adminToken: string,
       .toBuffer();
     const res = await fetch(`${url}/images/upload/picture-${i}.png`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${adminToken}`, 'Content-Type': 'image/png', Accept: 'application/vnd.api+json' },
+      headers: { Authorization: `Bearer ${adminToken}`, 'Content-Type': 'image/png', Accept: JSONAPI },
       body: new Uint8Array(png),
     });
     if (res.status !== 201) throw new Error(`image upload failed: ${res.status} ${await res.text()}`);
     const id = Number(((await res.json()) as { data: { id: string } }).data.id);
     // Publish it so anonymous thumbnail requests see it.
-    const patch = await fetch(`${url}/images/${id}`, {
-      method: 'PATCH',
-      headers: { Authorization: `Bearer ${adminToken}`, 'Content-Type': 'application/vnd.api+json', Accept: 'application/vnd.api+json' },
-      body: JSON.stringify({ data: { id: String(id), type: 'images', attributes: { status: 'on' } } }),
-    });
-    if (patch.status !== 200) throw new Error(`image publish failed: ${patch.status} ${await patch.text()}`);
+    await call('PATCH', `/images/${id}`, { data: { id: String(id), type: 'images', attributes: { status: 'on' } } });
     imageIds.push(id);
   }
 
-  const { editor, apiKey } = await seedReaders(url, adminToken);
+  const { editor, apiKey } = await seedReaders(call);
   return { sizes, documentIds, bigFolderId, imageIds, searchWord: text.wordOfRank(3000), editor, apiKey, seconds: (Date.now() - started) / 1000 };
 }
 
 export const BENCH_EDITOR = { username: 'bench-editor', password: 'bench-editor-password' };
 
 /** The readers of the signed-in and API-key scenarios, made over the API as an admin would. */
-async function seedReaders(url: string, adminToken: string): Promise<{ editor: typeof BENCH_EDITOR; apiKey: string }> {
-  const call = async (method: string, path: string, body: unknown) => {
-    const res = await fetch(url + path, {
-      method,
-      headers: { Authorization: `Bearer ${adminToken}`, 'Content-Type': 'application/vnd.api+json', Accept: 'application/vnd.api+json' },
-      body: JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`${method} ${path} failed: ${res.status} ${await res.text()}`);
-    return (await res.json()) as { data: { id: string; meta?: { api_key?: string } } };
-  };
+async function seedReaders(call: Call): Promise<{ editor: typeof BENCH_EDITOR; apiKey: string }> {
   const permissions = { '*': ['read'], documents: ['read', 'create', 'update', 'delete', 'publish'], news: ['read', 'create', 'update:own', 'delete:own'] };
   const role = await call('POST', '/roles', { data: { type: 'roles', attributes: { name: 'bench-editor', permissions } } });
   const user = await call('POST', '/users', { data: { type: 'users', attributes: { ...BENCH_EDITOR, email: 'bench-editor@example.com' } } });
   await call('POST', `/users/${user.data.id}/relationships/roles`, { data: [{ type: 'roles', id: role.data.id }] });
-  const app = await call('POST', '/applications', { data: { type: 'applications', attributes: { name: 'bench-site', description: 'The benchmark\'s site client' } } });
+  const app = await call('POST', '/applications', { data: { type: 'applications', attributes: { name: 'bench-site', description: "The benchmark's site client" } } });
   if (!app.data.meta?.api_key) throw new Error('the application has no api_key');
   return { editor: BENCH_EDITOR, apiKey: app.data.meta.api_key };
 }

@@ -11,7 +11,7 @@ describe('benchmark seed and report', () => {
   let seeded: SeedResult;
   before(async () => {
     t = await startServer();
-    seeded = await seed(t.server, t.url, await t.adminToken(), { objects: 60, folders: 12, folderItems: 10, relations: 10, images: 1 });
+    seeded = await seed(t.url, await t.adminToken(), { documents: 50, others: 10, folders: 12, folderItems: 10, relations: 10, images: 1 });
   });
   after(() => t.close());
 

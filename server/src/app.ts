@@ -17,6 +17,7 @@ import { createReadCache } from './db/read-cache.js';
 import { createWriteBatcher } from './db/write-batch.js';
 import { createResponseCache } from './http/response-cache.js';
 import { authenticate, createTokenCache } from './http/auth.js';
+import { batchedLineLog } from './http/request-log.js';
 import { createJobQueue, type JobQueue } from './jobs/queue.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { loadAuthInfo } from './resources/accounts/auth-info.js';
@@ -116,7 +117,7 @@ export async function createContext(config: Config, database: OpenedDatabase, st
     responseCache: createResponseCache(dataVersion),
     jwtSecret: config.jwtSecret ?? (await database.keptJwtSecret()),
     log,
-    tasks: createTasks(log),
+    tasks: createTasks(log, () => database.statistics.settle()),
     routes: [],
     // The job queue stops first (due work gets its grace time), then the mail transport closes.
     onClose: [() => ctx.jobs.stop(), () => ctx.mailer.close()],
@@ -129,6 +130,7 @@ export async function createContext(config: Config, database: OpenedDatabase, st
     storage,
     jobs: undefined as unknown as JobQueue,
     mailer: undefined as unknown as Mailer,
+    webhooks: null,
     streams: undefined as unknown as StreamService,
     thumbs: undefined as unknown as ThumbService,
     requestChecks: [],
@@ -151,7 +153,11 @@ export async function createContext(config: Config, database: OpenedDatabase, st
 }
 
 export async function createServer(config: Config, options: ServerOptions = {}): Promise<FolioServer> {
-  const log = options.log ?? ((line: string) => console.log(line));
+  // Without the embedder's own log: standard output, written in batches (http/request-log.ts).
+  const stdoutLog = options.log ? null : batchedLineLog();
+  // Lines queued in the last turn before an exit are written too.
+  if (stdoutLog) process.on('exit', stdoutLog.flush);
+  const log = options.log ?? stdoutLog!;
   fs.mkdirSync(config.dataDir, { recursive: true });
   const database = await openDatabase(config, log);
   const storage = await openStorage(config.storage, { dataDir: config.dataDir });
@@ -343,5 +349,9 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     for (const hook of ctx.onClose) await hook();
     await storage.close();
     await database.close();
+    if (stdoutLog) {
+      stdoutLog.flush();
+      process.off('exit', stdoutLog.flush);
+    }
   }
 }

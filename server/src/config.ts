@@ -76,6 +76,11 @@ export interface Config {
   webhookTimeoutMs: number;
   /** How often publication windows are swept for bounds passed (objects.publish / unpublish). */
   publicationSweepMs: number;
+  /**
+   * The clock-driven maintenance (publication sweep, storage sweep, upload purge). No variable:
+   * tests that prove a refused request writes nothing turn it off, so no timer writes in between.
+   */
+  maintenanceTimers: boolean;
   /** How long an instance holds a claimed job without renewing it: a killed instance's jobs return after it. */
   jobLeaseMs: number;
   /** Longest sleep of the job worker between looks at the queue (jobs of other instances, expired leases). */
@@ -327,6 +332,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     webhookRetryDelaysMs: [10_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 10_800_000, 21_600_000],
     webhookTimeoutMs: 10_000,
     publicationSweepMs: 30_000,
+    maintenanceTimers: true,
     jobLeaseMs: 10_000,
     jobPollMs: 2_000,
     jobShutdownGraceMs: 5_000,

@@ -18,6 +18,7 @@ import type { ObjectsRuntime } from './resources/objects/pipeline.js';
 import type { SchemaRegistry } from './resources/objects/schema.js';
 import type { StreamService } from './resources/streams/service.js';
 import type { ThumbService } from './resources/thumbs/service.js';
+import type { WebhookService } from './resources/webhooks/index.js';
 import type { Storage } from './storage/storage.js';
 
 export interface BackgroundTasks {
@@ -63,6 +64,8 @@ export interface AppContext {
   /** Background work kept in the database, done by any instance (jobs/queue.ts). */
   jobs: JobQueue;
   mailer: Mailer;
+  /** The webhook family's delivery queue once it is wired, else null (its idle() is what tests wait on). */
+  webhooks: WebhookService | null;
   /** Where stream files and thumbnails live: the local folder or an S3 bucket (storage/storage.ts). */
   storage: Storage;
   streams: StreamService;
@@ -74,7 +77,8 @@ export interface AppContext {
   requestChecks: Array<(req: Request) => void | Promise<void>>;
 }
 
-export function createTasks(log: (line: string) => void): BackgroundTasks {
+/** `settle`: other background work drain() waits for (the planner statistics' refresh). */
+export function createTasks(log: (line: string) => void, settle: () => Promise<void> = async () => {}): BackgroundTasks {
   const pending = new Set<Promise<unknown>>();
   return {
     run(name, work) {
@@ -85,6 +89,7 @@ export function createTasks(log: (line: string) => void): BackgroundTasks {
     },
     async drain() {
       while (pending.size) await Promise.allSettled([...pending]);
+      await settle();
     },
   };
 }

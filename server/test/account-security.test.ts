@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { tinyPng } from './helpers/fixtures.js';
 import { ADMIN, expectError, startServer, type TestServer } from './helpers/server.js';
-import { linkIn, readOutbox, waitUntil } from './helpers/smtp.js';
+import { linkIn, readOutbox } from './helpers/smtp.js';
+import { waitUntil } from './helpers/wait.js';
 
 const json = { 'Content-Type': 'application/json' };
 const userBody = (attributes: Record<string, unknown>) => ({ data: { type: 'users', attributes } });
@@ -125,7 +126,7 @@ describe('account security', () => {
       const page = await t.request('POST', '/documents', { token: tAdmin, body: { data: { type: 'documents', attributes: { title: 'Page', status: 'on' } } } });
       const signup = await t.request('POST', '/signup', { headers: json, body: { username: 'mallory', password: 'password-1', email: 'm@example.com', activation_url: 'http://x.test/a' } });
       assert.equal(signup.status, 202, signup.text);
-      const mail = await waitUntil(async () => (await readOutbox(t.dataDir))[0], 5000, 'the activation mail');
+      const mail = await waitUntil(async () => (await readOutbox(t.dataDir))[0], 'the activation mail');
       assert.equal((await t.request('POST', '/signup/activation', { headers: json, body: { uuid: linkIn(mail).searchParams.get('uuid') } })).status, 202);
       const m = (await t.login('mallory', 'password-1')).jwt;
       expectError(await t.request('GET', `/documents/${draft.body.data.id}`, { token: m }), 404);
@@ -151,7 +152,7 @@ describe('account security', () => {
       const tAdmin = await t.adminToken();
       await t.request('POST', '/roles', { token: tAdmin, body: { data: { type: 'roles', attributes: { name: 'members', permissions: { documents: ['read'] } } } } });
       assert.equal((await t.request('POST', '/signup', { headers: json, body })).status, 202);
-      const mail = await waitUntil(async () => (await readOutbox(t.dataDir))[0], 5000, 'the activation mail');
+      const mail = await waitUntil(async () => (await readOutbox(t.dataDir))[0], 'the activation mail');
       assert.equal((await t.request('POST', '/signup/activation', { headers: json, body: { uuid: linkIn(mail).searchParams.get('uuid') } })).status, 202);
       const me = await t.request('GET', '/auth?include=roles', { token: (await t.login('newbie', 'password-1')).jwt });
       assert.deepEqual(me.body.included.map((r: { attributes: { name: string } }) => r.attributes.name), ['members']);

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ADMIN, expectError, startServer, type TestServer } from './helpers/server.js';
+import { aDate, anEtag, anInteger, assertShape } from './helpers/shape.js';
 
 const userBody = (attributes: Record<string, unknown>) => ({ data: { type: 'users', attributes } });
 const roleBody = (attributes: Record<string, unknown>) => ({ data: { type: 'roles', attributes } });
@@ -36,6 +37,26 @@ describe('/users and /roles', () => {
     assert.ok(!('password' in a) && !('password_hash' in a));
     assert.ok(!res.text.includes('alice-pass-1') && !res.text.includes('scrypt'));
     assert.ok((await s.login('alice', 'alice-pass-1')).jwt);
+    // The user as GET answers it, whole: nothing of the credentials, the login just made counted.
+    const id = res.body.data.id;
+    const self = `${s.url}/users/${id}`;
+    const read = await s.request('GET', `/users/${id}`, { token: admin });
+    assertShape(read.headers.get('etag'), anEtag);
+    assertShape(read.body, {
+      data: {
+        id,
+        type: 'users',
+        attributes: {
+          username: 'alice', uname: 'alice-u', name: 'Alice', surname: null, title: null, description: null, email: 'alice@example.com',
+          status: 'on', lang: null, blocked: false, last_login: aDate, last_login_err: null, num_login_err: 0,
+        },
+        meta: { verified: null, locked: false, created: aDate, modified: aDate, published: aDate, created_by: 1, modified_by: 1 },
+        links: { self },
+        relationships: { roles: { links: { related: `${self}/roles`, self: `${self}/relationships/roles` } } },
+      },
+      links: { self, home: `${s.url}/home` },
+      meta: { schema: { users: { $id: `${s.url}/model/schema/users`, revision: anInteger } } },
+    });
   });
 
   test('a used username or email, a missing password, an unknown attribute or bad email give 400', async () => {
@@ -135,12 +156,16 @@ describe('/users and /roles', () => {
   });
 
   test('anonymous clients get 401 on every /users and /roles endpoint', async () => {
-    expectError(await s.request('GET', '/users'), 401);
-    expectError(await s.request('GET', '/users/1'), 401);
-    expectError(await s.request('GET', '/users/1/roles'), 401);
-    expectError(await s.request('GET', '/roles'), 401);
-    expectError(await s.request('POST', '/users', { body: userBody({ username: 'x', password: 'password-1' }) }), 401);
-    expectError(await s.request('DELETE', '/roles/1'), 401);
+    // Every route the server declares under /users and /roles, whatever families add there.
+    const routes = s.server.ctx.routes.filter((r) => /^\/(users|roles)(\/|$)/.test(r.path));
+    assert.ok(routes.length >= 12, routes.map((r) => `${r.method} ${r.path}`).join(', '));
+    for (const r of routes) {
+      const path = r.path.replace(/:[a-z_]+/gi, (param) => (param === ':relation' || param === ':relationship' ? 'roles' : '1'));
+      const body = r.method === 'get' || r.method === 'delete' ? undefined : userBody({ username: 'x', password: 'password-1' });
+      const res = await s.request(r.method.toUpperCase(), path, { body });
+      assert.equal(res.status, 401, `${r.method} ${path}: ${res.text}`);
+      expectError(res, 401);
+    }
   });
 
   test('DELETE /users/{id} gives 204, then 404; the deleted user cannot log in', async () => {

@@ -19,7 +19,7 @@ import { checkTree } from '../src/resources/folders/check.js';
 import { createUser, EDITOR, tinyPng } from './helpers/fixtures.js';
 import { png, rotatedJpeg } from './helpers/media-files.js';
 import { ADMIN, expectError, startServer, type TestServer } from './helpers/server.js';
-import { waitUntil } from './helpers/smtp.js';
+import { letTimePass, waitUntil } from './helpers/wait.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const tempDirs: string[] = [];
@@ -444,16 +444,18 @@ describe('a backup under write load', () => {
         }
       };
       const workers = Array.from({ length: 6 }, (_, w) => worker(w));
-      await new Promise((r) => setTimeout(r, 300));
+      const total = (a: typeof acked) => a.images + a.folders + a.documents;
+      await waitUntil(() => (total(acked) > 10 ? true : undefined), 'the load to get going');
       const cliFile = path.join(tempDir(), 'cli.tar.gz');
       const [cli, api] = await Promise.all([runCli('backup', [cliFile], s.dataDir), s.request('POST', '/backups', { token })]);
       const during = { ...acked };
-      await new Promise((r) => setTimeout(r, 200));
+      // The load goes on after the backups, then stops.
+      await waitUntil(() => (total(acked) > total(during) + 3 ? true : undefined), 'more writes after the backups');
       stop = true;
       await Promise.all(workers);
       assert.equal(cli.code, 0, cli.stderr);
       assert.equal(api.status, 201, api.text);
-      assert.ok(during.images + during.folders + during.documents > 10, `the load ran during the backups: ${JSON.stringify(during)}`);
+      assert.ok(total(during) > 10, `the load ran during the backups: ${JSON.stringify(during)}`);
 
       for (const file of [cliFile, path.join(s.dataDir, 'backups', api.body.data.attributes.file_name)]) {
         const dir = tempDir();
@@ -510,20 +512,16 @@ describe('scheduled backups', () => {
         if (r.status === 409) return undefined;
         assert.equal(r.status, 201, r.text);
         return r;
-      }, 20_000, 'a manual backup between scheduled ones');
-      const deadline = Date.now() + 20_000;
-      let scheduled: { id: string; meta: { kind: string } }[] = [];
-      let seen = new Set<string>();
-      while (Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 250));
+      }, 'a manual backup between scheduled ones');
+      const seen = new Set<string>();
+      await waitUntil(async () => {
         const list = await s.request('GET', '/backups?page_size=100', { token });
-        scheduled = list.body.data.filter((b: { meta: { kind: string } }) => b.meta.kind === 'scheduled');
+        const scheduled = list.body.data.filter((b: { meta: { kind: string } }) => b.meta.kind === 'scheduled');
         for (const b of scheduled) seen.add(b.id);
         assert.ok(scheduled.length <= 2, `at most FOLIO_BACKUP_KEEP scheduled backups are kept: ${scheduled.length}`);
         assert.ok(list.body.data.some((b: { id: string }) => b.id === manual.body.data.id), 'the manual backup stays');
-        if (seen.size >= 4) break;
-      }
-      assert.ok(seen.size >= 4, `scheduled backups were made: ${seen.size}`);
+        return seen.size >= 4 ? true : undefined;
+      }, 'four scheduled backups');
     } catch (err) {
       await s.close();
       throw err;
@@ -532,7 +530,8 @@ describe('scheduled backups', () => {
     await s.server.close();
     // Closed: the timer is cleared, nothing more is written.
     const after = fs.readdirSync(path.join(dir, 'backups')).sort();
-    await new Promise((r) => setTimeout(r, 1500));
+    // More than one interval passes, in which a timer left running would have started a backup.
+    await letTimePass(1500);
     assert.deepEqual(fs.readdirSync(path.join(dir, 'backups')).sort(), after);
     assert.ok(!after.some((f) => f.startsWith('.')), 'no staging left behind');
     fs.rmSync(dir, { recursive: true, force: true });

@@ -7,6 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { tinyPng } from './helpers/fixtures.js';
 import { rawGet } from './helpers/raw-http.js';
 import { expectError, startServer, type TestResponse, type TestServer } from './helpers/server.js';
+import { createUser } from './helpers/users.js';
 
 describe('BEdita 5 lists, trees and object permissions', () => {
   let s: TestServer;
@@ -37,9 +38,7 @@ describe('BEdita 5 lists, trees and object permissions', () => {
 
   /** A second signed-in user with the editors' rights. */
   async function otherUser() {
-    const u = await s.request('POST', '/users', { token: admin, body: body('users', { username: 'olga', password: 'password-1' }) });
-    await s.request('POST', `/users/${u.body.data.id}/relationships/roles`, { token: admin, body: { data: [{ type: 'roles', id: editorsRole }] } });
-    return (await s.login('olga', 'password-1')).jwt;
+    return (await createUser(s, admin, { username: 'olga', roles: [editorsRole] })).jwt;
   }
 
   test('every JSON API answer is application/vnd.api+json with no parameter: documents, lists, errors, 405, cached, 304', async () => {

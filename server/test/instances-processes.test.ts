@@ -17,7 +17,8 @@ import { startChildServer, type ChildServer } from './helpers/child-server.js';
 import { connectOutside } from './helpers/outside.js';
 import { startS3, type TestBucket } from './helpers/s3.js';
 import { ADMIN } from './helpers/server.js';
-import { recipients, startSmtp, waitUntil, type TestSmtp } from './helpers/smtp.js';
+import { recipients, startSmtp, type TestSmtp } from './helpers/smtp.js';
+import { waitUntil } from './helpers/wait.js';
 import { createTestDatabase, type TestDatabase } from './helpers/test-database.js';
 
 const JSONAPI = { Accept: 'application/vnd.api+json', 'Content-Type': 'application/vnd.api+json' };
@@ -107,7 +108,7 @@ test('a file uploaded on one instance is downloaded with a Range request on the 
   if (database) assert.ok(!fs.existsSync(path.join(dataDir, 'secret')) && !fs.existsSync(path.join(victimDir, 'secret')), 'the JWT secret is in the database');
 });
 
-test('two processes, one killed mid-load: nothing acknowledged is lost, its mail and thumbnail are done by the other', { timeout: 60_000 }, async () => {
+test('two processes, one killed mid-load: nothing acknowledged is lost, its mail and thumbnail are done by the other', async () => {
   const login = await call(survivor.url, 'POST', '/auth', undefined, { username: ADMIN.username, password: ADMIN.password });
   assert.equal(login.status, 200, login.text);
   const token: string = login.body.meta.jwt;
@@ -146,19 +147,18 @@ test('two processes, one killed mid-load: nothing acknowledged is lost, its mail
   const load = Promise.all(Array.from({ length: 6 }, (_, w) => writer(w)));
 
   // Mid-load, the victim queues a mail and starts sending it; the SMTP server holds the answer.
-  await waitUntil(() => (acknowledged.size >= 60 ? true : undefined), 20_000, 'the load to get going');
+  await waitUntil(() => (acknowledged.size >= 60 ? true : undefined), 'the load to get going');
   const release = smtp.hold();
   const signup = await call(victim.url, 'POST', '/signup', undefined, { username: 'late', password: 'late-secret-1', email: 'late@example.com', activation_url: 'https://site.example/activate' });
   assert.equal(signup.status, 202, signup.text);
-  await waitUntil(() => (smtp.held === 1 ? true : undefined), 10_000, 'the victim to start sending the mail');
+  await waitUntil(() => (smtp.held === 1 ? true : undefined), 'the victim to start sending the mail');
   // …and queues an async thumbnail, then dies (SIGKILL: no shutdown, no release of its jobs).
   const thumb = await call(victim.url, 'GET', `/media/thumbs/${imageId}?preset=async`, token);
   assert.equal(thumb.status, 200, thumb.text);
   assert.equal(thumb.body.meta.thumbnails[0].ready, false);
   await victim.kill();
   victimDead = true;
-  const killedAt = Date.now();
-  await waitUntil(() => (smtp.dropped === 1 ? true : undefined), 5000, 'the SMTP server to see the victim gone');
+  await waitUntil(() => (smtp.dropped === 1 ? true : undefined), 'the SMTP server to see the victim gone');
   release();
   assert.equal(await pendingJobs('thumbnail'), 1, 'the thumbnail job was left behind by the victim');
   assert.equal(await pendingJobs('mail'), 1, 'the mail job was left behind by the victim');
@@ -177,19 +177,17 @@ test('two processes, one killed mid-load: nothing acknowledged is lost, its mail
   }
 
   // The survivor takes the dead one's jobs over when their lease runs out.
-  const activation = await smtp.waitFor((m) => recipients(m) === 'late@example.com', 30_000);
+  const activation = await smtp.waitFor((m) => recipients(m) === 'late@example.com');
   assert.match(activation.text ?? '', /https:\/\/site\.example\/activate\?uuid=/);
   const entry = await waitUntil(
     async () => {
       const e = (await call(survivor.url, 'GET', `/media/thumbs/${imageId}?preset=async`, token)).body.meta.thumbnails[0];
       return e.ready ? (e as { url: string }) : undefined;
     },
-    30_000,
     'the thumbnail queued by the victim',
   );
   assert.equal(await pendingJobs('thumbnail'), 0);
   assert.equal(await pendingJobs('mail'), 0);
-  assert.ok(Date.now() - killedAt < 30_000);
   // The survivor rendered it into the bucket, and serves it from there.
   const name = entry.url.split('/').pop()!;
   assert.deepEqual(await bucket.keys(`${PREFIX}/thumbs/`), [`${PREFIX}/thumbs/${imageUuid.slice(0, 2)}/${imageUuid}/${name}`]);

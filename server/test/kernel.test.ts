@@ -9,6 +9,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { tinyPng } from './helpers/fixtures.js';
 import { expectError, startServer, type TestResponse, type TestServer } from './helpers/server.js';
+import { userWithPermissions } from './helpers/users.js';
 
 const LEGACY = { Accept: 'application/json, text/javascript', 'Content-Type': 'application/json' };
 
@@ -19,13 +20,7 @@ describe('write kernel', () => {
 
   const body = (type: string, attributes: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ data: { type, attributes, ...extra } });
   async function makeUser(username: string, permissions: unknown) {
-    const role = await s.request('POST', '/roles', { token: admin, body: body('roles', { name: `${username}-role`, permissions }) });
-    assert.equal(role.status, 201, role.text);
-    const u = await s.request('POST', '/users', { token: admin, body: body('users', { username, password: 'password-1' }) });
-    assert.equal(u.status, 201, u.text);
-    const link = await s.request('POST', `/users/${u.body.data.id}/relationships/roles`, { token: admin, body: { data: [{ type: 'roles', id: role.body.data.id }] } });
-    assert.equal(link.status, 200, link.text);
-    tokens[username] = (await s.login(username, 'password-1')).jwt;
+    tokens[username] = await userWithPermissions(s, admin, username, permissions);
   }
   async function make(type: string, attributes: Record<string, unknown>, token = admin) {
     const r = await s.request('POST', `/${type}`, { token, body: body(type, attributes) });

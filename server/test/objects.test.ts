@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { expectError, startServer, type TestServer } from './helpers/server.js';
+import { aDate, anEtag, anId, anInteger, assertShape } from './helpers/shape.js';
 
 describe('objects', () => {
   let s: TestServer;
@@ -17,22 +18,57 @@ describe('objects', () => {
   });
   after(() => s.close());
 
-  test('POST /documents answers 201 with Location, a uname from the title and null for unset strings', async () => {
+  /** The whole resource of a new document of admin's titled `title` (uname `uname`) at `id`. */
+  const documentResource = (id: string, title: string, uname: string) => {
+    const self = `${s.url}/documents/${id}`;
+    const relation = (name: string) => ({ links: { related: `${self}/${name}`, self: `${self}/relationships/${name}` } });
+    return {
+      id,
+      type: 'documents',
+      attributes: { status: 'draft', uname, title, description: null, body: null, lang: null, extra: null, publish_start: null, publish_end: null },
+      meta: { locked: false, created: aDate, modified: aDate, published: null, created_by: 1, modified_by: 1, categories: [], tags: [], geo_tags: [], date_items: [] },
+      links: { self },
+      relationships: {
+        poster: relation('poster'),
+        attach: relation('attach'),
+        see_also: relation('see_also'),
+        seen_also_by: relation('seen_also_by'),
+        parents: { ...relation('parents'), data: [] },
+        translations: relation('translations'),
+      },
+    };
+  };
+
+  test('POST /documents answers 201 with Location, an ETag and the whole document: a uname from the title, null for unset strings', async () => {
     const res = await s.request('POST', '/documents', { token: admin, body: { data: { type: 'documents', attributes: { title: 'Hello World' } } } });
     assert.equal(res.status, 201);
-    const d = res.body.data;
-    assert.equal(res.headers.get('location'), `${s.url}/documents/${d.id}`);
-    assert.equal(d.type, 'documents');
-    assert.equal(d.attributes.uname, 'hello-world');
-    assert.equal(d.attributes.status, 'draft');
-    assert.equal(d.attributes.description, null);
-    assert.equal(d.attributes.body, null);
-    assert.equal(d.meta.locked, false);
-    assert.equal(d.meta.published, null);
-    assert.equal(d.meta.created_by, 1);
-    assert.equal(d.links.self, `${s.url}/documents/${d.id}`);
-    assert.equal(d.relationships.see_also.links.related, `${s.url}/documents/${d.id}/see_also`);
-    assert.equal(d.relationships.poster.links.self, `${s.url}/documents/${d.id}/relationships/poster`);
+    const id = res.body.data.id;
+    assertShape(id, anId);
+    assert.equal(res.headers.get('location'), `${s.url}/documents/${id}`);
+    assertShape(res.headers.get('etag'), anEtag);
+    assertShape(res.body, { data: documentResource(id, 'Hello World', 'hello-world'), links: { self: `${s.url}/documents`, home: `${s.url}/home` } });
+  });
+
+  test('a list and a 404 are whole documents: data, links with pagination, meta with schema and pagination; error and links', async () => {
+    const d = await create('documents', { title: 'Listed whole', uname: 'listed-whole' });
+    const list = await s.request('GET', '/documents?filter[uname]=listed-whole&page_size=5', { token: admin });
+    assert.equal(list.status, 200, list.text);
+    const self = `${s.url}/documents?filter[uname]=listed-whole&page_size=5`;
+    const page = (n: number) => `${s.url}/documents?filter%5Buname%5D=listed-whole&page_size=5&page=${n}`;
+    assertShape(list.body, {
+      data: [documentResource(d.id, 'Listed whole', 'listed-whole')],
+      links: { self, home: `${s.url}/home`, first: page(1), last: page(1), prev: null, next: null },
+      meta: {
+        schema: { documents: { $id: `${s.url}/model/schema/documents`, revision: anInteger } },
+        pagination: { count: 1, page: 1, page_count: 1, page_items: 1, page_size: 5 },
+      },
+    });
+    const missing = await s.request('GET', '/documents/999999', { token: admin });
+    assert.equal(missing.status, 404);
+    assertShape(missing.body, {
+      error: { status: '404', title: 'Not Found', code: 'not_found', detail: 'No documents "999999"' },
+      links: { self: `${s.url}/documents/999999`, home: `${s.url}/home` },
+    });
   });
 
   test('a uname already taken, trashed objects included, gets a -2, -3 suffix', async () => {

@@ -12,6 +12,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import express from 'express';
+import { sql } from 'kysely';
 import { connectOutside } from './helpers/outside.js';
 import { createServer } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
@@ -20,7 +21,9 @@ import { mountRoutes, type Handler } from '../src/http/router.js';
 import { ANONYMOUS } from '../src/identity.js';
 import { rawGet } from './helpers/raw-http.js';
 import { startServer, type TestServer } from './helpers/server.js';
-import { onPostgres } from './helpers/test-database.js';
+import { createRole, createUser } from './helpers/users.js';
+import { startChildServer } from './helpers/child-server.js';
+import { createTestDatabase, onPostgres } from './helpers/test-database.js';
 
 
 const doc = (attributes: Record<string, unknown>) => ({ data: { type: 'documents', attributes } });
@@ -153,10 +156,10 @@ describe('response cache, read cache, group commit and unames', () => {
     answers.forEach((a, i) => assert.equal(a.status, i % 4 === 1 ? 403 : i % 4 === 3 ? 200 : 201, `write ${i}: ${a.text}`));
     assert.equal((await t.request('GET', `/documents/${lockedId}`, { token })).body.data.attributes.status, 'on');
     const description = (await t.request('GET', `/documents/${otherId}`, { token })).body.data.attributes.description;
-    // Concurrent requests have no order of their own: SQLite's one connection keeps their arrival
-    // order, PostgreSQL's pool lets the reads before each write finish in any order.
-    if (onPostgres) assert.match(description, /^edit (3|7|11|15|19|23)$/);
-    else assert.equal(description, 'edit 23');
+    // Concurrent requests have no order of their own: 24 requests over several sockets may arrive
+    // in any order on a busy machine (and PostgreSQL's pool finishes their reads in any order), so
+    // the one that lands last is any of the six edits.
+    assert.match(description, /^edit (3|7|11|15|19|23)$/);
     assert.equal((await t.request('GET', '/documents', { token })).body.meta.pagination.count, before + 12);
   });
 
@@ -254,17 +257,8 @@ describe('signed-in answers in the response cache', () => {
   });
   after(() => t.close());
 
-  const role = async (name: string, permissions: Record<string, string[]>) => {
-    const r = await t.request('POST', '/roles', { token: admin, body: { data: { type: 'roles', attributes: { name, permissions } } } });
-    assert.equal(r.status, 201, r.text);
-    return r.body.data.id as string;
-  };
-  const user = async (username: string, roleId: string | null) => {
-    const u = await t.request('POST', '/users', { token: admin, body: { data: { type: 'users', attributes: { username, password: `${username}-secret-1` } } } });
-    assert.equal(u.status, 201, u.text);
-    if (roleId) await t.request('POST', `/users/${u.body.data.id}/relationships/roles`, { token: admin, body: { data: [{ type: 'roles', id: roleId }] } });
-    return (await t.login(username, `${username}-secret-1`)).jwt;
-  };
+  const role = (name: string, permissions: Record<string, string[]>) => createRole(t, admin, name, permissions);
+  const user = async (username: string, roleId: string | null) => (await createUser(t, admin, { username, roles: roleId ? [roleId] : [] })).jwt;
   /** The server's own count of cache hits is not exposed: a hit is what the entry count shows. */
   const entries = () => t.server.ctx.responseCache.size;
 
@@ -395,5 +389,75 @@ describe('what a cached answer varies on (RouteDef.vary)', () => {
       // The second round (in express) starts from an empty cache.
       t.server.ctx.dataVersion.bump();
     }
+  });
+});
+
+describe('planner statistics (issue 32)', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startServer();
+  });
+  after(() => t.close());
+
+  /** What the planner knows of `objects`: SQLite's row count in sqlite_stat1; PostgreSQL's once Folio's ANALYZE ran (autovacuum's does not count). */
+  const objectStatistics = async (): Promise<number | null> => {
+    if (onPostgres) {
+      const row = await sql<{ analysed: string | null }>`select last_analyze::text as analysed
+        from pg_stat_user_tables where relname = 'objects' and schemaname = current_schema()`.execute(t.server.ctx.db);
+      return row.rows[0]?.analysed ? Number((await sql<{ n: number }>`select reltuples::bigint as n from pg_class where oid = 'objects'::regclass`.execute(t.server.ctx.db)).rows[0].n) : null;
+    }
+    const analysed = await sql`select 1 from sqlite_schema where name = 'sqlite_stat1'`.execute(t.server.ctx.db);
+    if (!analysed.rows.length) return null;
+    const stats = await sql<{ stat: string }>`select stat from sqlite_stat1 where tbl = 'objects' limit 1`.execute(t.server.ctx.db);
+    return stats.rows[0] ? Number(stats.rows[0].stat.split(' ')[0]) : null;
+  };
+
+  test('objects written through /operations after the start are in the planner statistics soon after, without a restart', async () => {
+    const token = await t.adminToken();
+    const before = await objectStatistics();
+    assert.ok(before === null || before < 100, `statistics of an empty site: ${before}`);
+    for (let batch = 0; batch < 3; batch++) {
+      const ops = Array.from({ length: 1000 }, (_, i) => ({ op: 'add', data: { type: 'documents', attributes: { title: `Filled ${batch}-${i}`, status: 'on' } } }));
+      const res = await t.request('POST', '/operations', {
+        token,
+        headers: { 'Content-Type': 'application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"', Accept: 'application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"' },
+        body: { 'atomic:operations': ops },
+      });
+      assert.equal(res.status, 200, res.text);
+    }
+    // The refresh runs shortly after the writes, off the requests; PostgreSQL's collector counts
+    // changes up to seconds late. Waited for, not timed.
+    let rows: number | null = null;
+    for (let i = 0; i < 150 && !(rows !== null && rows >= 2000); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      rows = await objectStatistics();
+    }
+    assert.ok(rows !== null && rows >= 2000, `the planner's row count of objects after 3,000 creates: ${rows}`);
+    // Reads planned before the refresh still answer (SQLite re-prepares expired statements).
+    const list = await t.request('GET', '/documents?sort=-id&page_size=5');
+    assert.equal(list.status, 200);
+    assert.equal(list.body.meta.pagination.count, 3000);
+  });
+});
+
+describe('the request log of npm start (issue 32)', () => {
+  test('every request is logged on standard output, in order, the last ones too when the server stops', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-log-'));
+    const database = await createTestDatabase();
+    const child = await startChildServer(dataDir, database ? { FOLIO_DATABASE_URL: database.url } : {});
+    let out = '';
+    child.child.stdout!.on('data', (d) => (out += d));
+    try {
+      // Several at once (one batch) and one more on its own just before the stop.
+      await Promise.all(['/status', '/home', '/documents/999999'].map((p) => fetch(child.url + p, { headers: { Accept: 'application/vnd.api+json' } })));
+      await fetch(`${child.url}/objects?page_size=1`, { headers: { Accept: 'application/vnd.api+json' } });
+    } finally {
+      assert.equal(await child.stop(), 0);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      await database?.drop();
+    }
+    const lines = out.split('\n').filter((l) => /^(GET|POST) \//.test(l));
+    for (const expected of [/^GET \/status 200 /, /^GET \/home 200 /, /^GET \/documents\/999999 404 /]) assert.ok(lines.slice(0, 3).some((l) => expected.test(l)), `${expected} in ${JSON.stringify(lines)}`);
+    assert.match(lines[3] ?? '', /^GET \/objects 200 \d+\.\dms$/);
   });
 });

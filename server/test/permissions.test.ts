@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { tinyPng } from './helpers/fixtures.js';
 import { expectError, startServer, type TestServer } from './helpers/server.js';
+import { createRole, createUser } from './helpers/users.js';
 
 const EDITOR_RULES = { documents: ['read', 'create', 'update:own', 'delete:own'] };
 
@@ -18,20 +19,13 @@ describe('permissions', () => {
 
   const body = (type: string, attributes: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ data: { type, attributes, ...extra } });
   async function makeRole(name: string, permissions: unknown) {
-    const r = await s.request('POST', '/roles', { token: admin, body: body('roles', { name, permissions }) });
-    assert.equal(r.status, 201, r.text);
-    roles[name] = r.body.data.id;
-    return r.body.data.id as string;
+    roles[name] = await createRole(s, admin, name, permissions);
+    return roles[name];
   }
   async function makeUser(username: string, roleNames: string[]) {
-    const r = await s.request('POST', '/users', { token: admin, body: body('users', { username, password: 'password-1', email: `${username}@example.com` }) });
-    assert.equal(r.status, 201, r.text);
-    userIds[username] = r.body.data.id;
-    if (roleNames.length) {
-      const data = roleNames.map((n) => ({ type: 'roles', id: roles[n] }));
-      assert.equal((await s.request('POST', `/users/${r.body.data.id}/relationships/roles`, { token: admin, body: { data } })).status, 200);
-    }
-    tokens[username] = (await s.login(username, 'password-1')).jwt;
+    const u = await createUser(s, admin, { username, roles: roleNames.map((n) => roles[n]) });
+    userIds[username] = u.id;
+    tokens[username] = u.jwt;
   }
   async function make(token: string, type: string, attributes: Record<string, unknown>) {
     const r = await s.request('POST', `/${type}`, { token, body: body(type, attributes) });

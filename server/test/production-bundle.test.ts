@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { PATIENCE_MS, waitUntil } from './helpers/wait.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const bundle = path.join(root, 'server', 'dist', 'main.bundle.js');
@@ -21,7 +22,7 @@ test('the production bundle starts, answers and stops cleanly', async () => {
   try {
     let out = '';
     const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no start within 20 s: ${out}`)), 20_000);
+      const timer = setTimeout(() => reject(new Error(`no start within ${PATIENCE_MS} ms: ${out}`)), PATIENCE_MS);
       child.stdout.on('data', (d) => {
         out += d;
         const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(out);
@@ -83,7 +84,7 @@ test('npm start stops the server when a process manager signals npm alone', { sk
   try {
     let out = '';
     const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no start within 30 s: ${out}`)), 30_000);
+      const timer = setTimeout(() => reject(new Error(`no start within ${PATIENCE_MS} ms: ${out}`)), PATIENCE_MS);
       npm.stdout.on('data', (d) => {
         out += d;
         const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(out);
@@ -100,9 +101,7 @@ test('npm start stops the server when a process manager signals npm alone', { sk
     const npmExited = new Promise((resolve) => npm.once('exit', resolve));
     process.kill(npm.pid!, 'SIGTERM'); // as `kill <npm pid>` does: npm alone
     await npmExited;
-    const end = Date.now() + 5000;
-    while (below.some(alive) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
-    assert.deepEqual(below.filter(alive), [], 'no process of npm start is left');
+    await waitUntil(() => (below.some(alive) ? undefined : true), `no process of npm start left (${below.filter(alive)})`);
     await assert.rejects(fetch(`${url}/status`), 'the port no longer answers');
     assert.match(out, /npm exited: finishing requests in flight/);
   } finally {

@@ -5,7 +5,7 @@
 // SQLite and PostgreSQL.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { waitUntil } from './helpers/smtp.js';
+import { waitUntil } from './helpers/wait.js';
 import { startReceiver } from './helpers/webhook-receiver.js';
 import { expectError, startServer, type TestServer } from './helpers/server.js';
 
@@ -92,10 +92,10 @@ describe('scheduled publishing', () => {
     assert.equal(await listed(d.id), false);
     assert.equal(await listed(d.id), false);
     // …and shows it once the start has passed, then drops it at the end.
-    await waitUntil(async () => ((await listed(d.id)) ? true : undefined), 10_000, 'the object to appear');
+    await waitUntil(async () => ((await listed(d.id)) ? true : undefined), 'the object to appear');
     assert.ok(Date.now() >= startsAt, 'not before its start');
     assert.equal(await visible(d.id), true);
-    await waitUntil(async () => ((await visible(d.id)) ? undefined : true), 10_000, 'the object to disappear');
+    await waitUntil(async () => ((await visible(d.id)) ? undefined : true), 'the object to disappear');
     assert.ok(Date.now() >= startsAt + 1500, 'not before its end');
     assert.equal(await listed(d.id), false);
   });
@@ -112,13 +112,13 @@ describe('scheduled publishing', () => {
       assert.equal((await s.request('DELETE', `/documents/${d.id}`, { token: admin })).status, 204);
       assert.equal((await s.request('PATCH', `/trash/${d.id}`, { token: admin, body: { data: { type: 'documents', id: d.id } } })).status, 204);
       // Other objects' bounds pass meanwhile (earlier tests): this object's events only.
-      const of = (n: number, ms = 8000) => waitUntil(() => { const mine = receiver.received.filter((e) => e.body.resource.id === d.id); return mine.length >= n ? mine : undefined; }, ms, `${n} deliveries`);
+      const of = (n: number) => waitUntil(() => { const mine = receiver.received.filter((e) => e.body.resource.id === d.id); return mine.length >= n ? mine : undefined; }, `${n} deliveries`);
       const events = await of(3);
       assert.deepEqual(events.map((e) => [e.body.event, e.body.resource.id]), [['objects.publish', d.id], ['objects.unpublish', d.id], ['objects.publish', d.id]]);
       assert.equal(events[0].body.data.attributes.title, 'Announced');
       // A window bound: unpublished at its end by the sweep, once.
       assert.equal((await patch({ publish_end: iso(Date.now() + 1000) })).status, 200);
-      const more = await of(4, 15_000);
+      const more = await of(4);
       assert.deepEqual([more[3].body.event, more[3].body.resource.id], ['objects.unpublish', d.id]);
       // Nothing more for it: every delivery recorded for it is one of these four.
       const deliveries = await s.request('GET', `/webhooks/${hook.body.data.id}/deliveries?filter[resource_id]=${d.id}`, { token: admin });

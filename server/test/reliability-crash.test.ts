@@ -16,6 +16,7 @@ import { checkTree } from '../src/resources/folders/check.js';
 import { startChildServer, type ChildServer } from './helpers/child-server.js';
 import { tinyPng } from './helpers/fixtures.js';
 import { ADMIN } from './helpers/server.js';
+import { letTimePass, waitUntil } from './helpers/wait.js';
 
 const SEED = Number(process.env.FOLIO_CRASH_SEED ?? 424242);
 const ROUNDS = Number(process.env.FOLIO_CRASH_ROUNDS ?? 4);
@@ -187,12 +188,14 @@ describe('crash safety under SIGKILL', () => {
     let attempts = 0;
     for (let round = 1; round <= ROUNDS; round++) {
       // The kill comes at a random moment once the load is under way (at least 20 writes
-      // acknowledged this round, however slow the machine), while all writers are mid-request.
+      // acknowledged this round and every kind of write at least once so far, however slow the
+      // machine), while all writers are mid-request.
       const killAfter = Math.floor(random() * 1500);
       roundAcks = 0;
       const work = Array.from({ length: WRITERS }, (_, w) => writer(w, round, prng(SEED * 31 + round * 101 + w)));
-      while (roundAcks < 20) await new Promise((r) => setTimeout(r, 20));
-      await new Promise((r) => setTimeout(r, killAfter));
+      const underWay = () => roundAcks >= 20 && docs.size > 0 && images.size > 0 && folders.size > 0;
+      await waitUntil(() => (underWay() ? true : undefined), '20 writes this round, every kind at least once');
+      await letTimePass(killAfter);
       await server!.kill();
       attempts += (await Promise.all(work)).reduce((a, b) => a + b, 0);
       await start();

@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { tinyPng } from './helpers/fixtures.js';
 import { rawRequest } from './helpers/raw-http.js';
 import { startServer, type TestServer } from './helpers/server.js';
+import { waitUntil } from './helpers/wait.js';
 
 /** Every file under `dir`, relative. */
 function allFiles(dir: string): string[] {
@@ -104,14 +105,9 @@ describe('files stay inside the data dir', () => {
     await rawRequest(s.url, [head('/images/upload/cut.png', 'Content-Length: 150000\r\n'), png, crypto.randomBytes(30_000)], { abortAfterWrite: true });
     await rawRequest(s.url, [head('/streams/upload/chunked.png', 'Transfer-Encoding: chunked\r\n'), `${(png.length + 10).toString(16)}\r\n`, png], { abortAfterWrite: true });
     await rawRequest(s.url, [head(`/files/images/cut-${crypto.randomBytes(3).toString('hex')}.png`, 'Content-Length: 150000\r\n').replace('\r\n\r\n', '\r\nAccept: text/javascript\r\n\r\n'), png], { abortAfterWrite: true });
-    // The server notices the aborts asynchronously: give it a moment, then nothing may remain.
-    let filesAfter: string[] = [];
-    for (let i = 0; i < 40; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      filesAfter = allFiles(s.dataDir).filter((f) => !f.startsWith('folio.sqlite')).sort();
-      if (JSON.stringify(filesAfter) === JSON.stringify(filesBefore)) break;
-    }
-    assert.deepEqual(filesAfter, filesBefore);
+    // The server notices the aborts asynchronously: wait until the files are as before.
+    const same = () => JSON.stringify(allFiles(s.dataDir).filter((f) => !f.startsWith('folio.sqlite')).sort()) === JSON.stringify(filesBefore);
+    await waitUntil(() => (same() ? true : undefined), 'the files of the cut uploads to be gone');
     const after = await s.request('GET', '/streams?page_size=100', { token: admin });
     assert.equal(after.body.meta.pagination.count, before.body.meta.pagination.count);
     assert.equal((await s.request('GET', '/status')).status, 200);
@@ -125,7 +121,7 @@ describe('files stay inside the data dir', () => {
       assert.equal(r.status, 413, r.text);
       assert.equal(r.body.error.status, '413');
     }
-    await new Promise((r) => setTimeout(r, 200));
-    assert.deepEqual(allFiles(s.dataDir).filter((f) => !f.startsWith('folio.sqlite')).sort(), filesBefore);
+    const same = () => JSON.stringify(allFiles(s.dataDir).filter((f) => !f.startsWith('folio.sqlite')).sort()) === JSON.stringify(filesBefore);
+    await waitUntil(() => (same() ? true : undefined), 'the files of the refused uploads to be gone');
   });
 });

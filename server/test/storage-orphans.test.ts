@@ -13,10 +13,9 @@ import { ORPHAN_AGE_MS, STORAGE_SWEEP_JOB, queueOrphanSweep, sweepOrphanedFiles 
 import { png } from './helpers/media-files.js';
 import { putObject, startS3, type TestBucket } from './helpers/s3.js';
 import { sameData, startServer, type TestServer } from './helpers/server.js';
-import { waitUntil } from './helpers/smtp.js';
+import { letTimePass, waitUntil } from './helpers/wait.js';
 
 const THUMB = `${'ab12'.repeat(6)}.png`;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const shard = (uuid: string) => uuid.slice(0, 2);
 
 /** One storage under test: how to plant a file behind the server's back, and what is stored. */
@@ -72,10 +71,10 @@ async function sweepScenario(s: TestServer, planter: Planter) {
   await planter.plantStream(oldOrphan);
   await planter.plantThumb(oldOrphan);
   await planter.plantThumb(oldThumbsOnly);
-  // Modification times may be kept in whole seconds.
-  await sleep(1100);
+  // Modification times may be kept in whole seconds: deliberate time on both sides of the cut-off.
+  await letTimePass(1100);
   const cutoff = Date.now();
-  await sleep(1100);
+  await letTimePass(1100);
   const young = crypto.randomUUID();
   await planter.plantStream(young);
   await planter.plantThumb(young);
@@ -162,7 +161,7 @@ describe('the sweep as a job shared by the instances', () => {
     await a.server.ctx.db.updateTable('jobs').set({ next_at: Date.now() }).where('kind', '=', STORAGE_SWEEP_JOB).execute();
     a.server.ctx.jobs.wake();
     b.ctx.jobs.wake();
-    await waitUntil(async () => ((await sweeps()).length === 0 ? true : undefined), 10_000, 'the sweep job to be done');
+    await waitUntil(async () => ((await sweeps()).length === 0 ? true : undefined), 'the sweep job to be done');
     assert.deepEqual(await planter.streams(), [fresh]);
   });
 });

@@ -15,7 +15,7 @@ import { runRestoreCli, runServerToExit } from './helpers/child-server.js';
 import { corruptJpeg, png, textFile } from './helpers/media-files.js';
 import { startS3, type TestBucket } from './helpers/s3.js';
 import { ADMIN, expectError, startServer, type TestServer } from './helpers/server.js';
-import { waitUntil } from './helpers/smtp.js';
+import { waitUntil } from './helpers/wait.js';
 import { createTestDatabase, onPostgres } from './helpers/test-database.js';
 
 const LEGACY = 'application/json, text/javascript';
@@ -205,7 +205,7 @@ describe('files in an S3 bucket', () => {
     // The background preset: ready later, in the bucket too.
     const queued = await s.request('GET', `/media/thumbs/${id}?preset=async`);
     assert.equal(queued.status, 200);
-    await waitUntil(async () => ((await s.request('GET', `/media/thumbs/${id}?preset=async`)).body.meta.thumbnails[0].ready ? true : undefined), 10_000, 'async thumbnail');
+    await waitUntil(async () => ((await s.request('GET', `/media/thumbs/${id}?preset=async`)).body.meta.thumbnails[0].ready ? true : undefined), 'async thumbnail');
     assert.equal((await thumbKeys(uuid)).length, 2);
   });
 

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { forbidden } from '../src/http/errors.js';
 import type { ObjectChange } from '../src/resources/objects/changes.js';
+import { tinyPng } from './helpers/fixtures.js';
 import { expectError, startServer, type TestServer } from './helpers/server.js';
 
 const LEGACY = 'application/json, text/javascript';
@@ -117,6 +118,18 @@ describe('one write pipeline', () => {
     // One legacy write is one command: the placement is part of the create's record.
     assert.deepEqual(since(mark), [['create', 'documents', legacyId]]);
     assert.deepEqual(committed[mark].changed.parents, [String(folderId)]);
+
+    // A legacy write of terms alone, and a stream linked to a media object.
+    mark = committed.length;
+    const terms = await s.request('POST', '/objects', { token: admin, body: { data: { id: legacyId, tags: ['Pipeline'] } }, headers: { Accept: LEGACY, 'Content-Type': 'application/json' } });
+    assert.equal(terms.status, 200, terms.text);
+    assert.deepEqual(since(mark), [['update', 'documents', legacyId]]);
+    const image = await s.request('POST', '/images', { token: admin, body: { data: { type: 'images', attributes: { title: 'Linked later' } } } });
+    const file = await s.request('POST', '/streams/upload/pixel.png', { token: admin, raw: await tinyPng(4), headers: { 'Content-Type': 'image/png' } });
+    mark = committed.length;
+    const link = await s.request('PATCH', `/streams/${file.body.data.id}/relationships/object`, { token: admin, body: { data: { type: 'images', id: image.body.data.id } } });
+    assert.equal(link.status, 200, link.text);
+    assert.deepEqual(since(mark), [['update', 'images', Number(image.body.data.id)]]);
   });
 
   test('a password change is recorded as a change of credentials, never with the password', async () => {
@@ -171,32 +184,66 @@ describe('one write pipeline', () => {
     const id = await create({ title: 'Guarded' });
     // On the publication tree (the first root folder), so that the legacy layout reaches it.
     const pub = (await s.request('GET', '/folders?filter[roots]', { token: admin })).body.data[0].id;
-    assert.equal((await s.request('POST', `/folders/${pub}/relationships/children`, { token: admin, body: { data: [{ type: 'documents', id: String(id) }] } })).status, 200);
-    refuse = ({ action, type, id: target }) => type === 'documents' && action === 'update' && target === id;
+    const place = async (folder: string, child: { type: string; id: string }) =>
+      assert.equal((await s.request('POST', `/folders/${folder}/relationships/children`, { token: admin, body: { data: [child] } })).status, 200);
+    await place(pub, { type: 'documents', id: String(id) });
+    // A section under it whose children the guard refuses to change, and a document to place there.
+    const section = await s.request('POST', '/folders', {
+      token: admin,
+      body: { data: { type: 'folders', attributes: { title: 'Guarded section', status: 'on' }, relationships: { parent: { data: { type: 'folders', id: pub } } } } },
+    });
+    assert.equal(section.status, 201, section.text);
+    const sectionId = Number(section.body.data.id);
+    const loose = await create({ title: 'Loose' });
+    await place(pub, { type: 'documents', id: String(loose) });
+    // An image without a file, and a file not linked to any object yet.
+    const image = await s.request('POST', '/images', { token: admin, body: { data: { type: 'images', attributes: { title: 'Guarded image' } } } });
+    assert.equal(image.status, 201, image.text);
+    const imageId = Number(image.body.data.id);
+    const file = await s.request('POST', '/streams/upload/pixel.png', { token: admin, raw: await tinyPng(3), headers: { 'Content-Type': 'image/png' } });
+    assert.equal(file.status, 201, file.text);
+    const uuid = file.body.data.id;
+
+    refuse = ({ action, type, id: target }) =>
+      (type === 'documents' && (action === 'update' || action === 'delete') && target === id) ||
+      (type === 'folders' && action === 'update' && target === sectionId) ||
+      (type === 'images' && action === 'update' && target === imageId);
+    const legacy = (path: string, data: unknown) => s.request('POST', path, { token: admin, body: { data }, headers: { Accept: LEGACY, 'Content-Type': 'application/json' } });
+    const refused = (res: { status: number; text: string }, where: string) => assert.equal(res.status, 403, `${where}: ${res.text}`);
     try {
-      const patch = await s.request('PATCH', `/documents/${id}`, { token: admin, body: { data: { id: String(id), type: 'documents', attributes: { title: 'No' } } } });
-      assert.equal(patch.status, 403);
-      const other = await create({ title: 'Target' });
-      const rel = await s.request('POST', `/documents/${id}/relationships/see_also`, { token: admin, body: { data: [{ type: 'documents', id: String(other) }] } });
-      assert.equal(rel.status, 403);
-      const ops = await s.request('POST', '/operations', {
-        token: admin,
-        body: { 'atomic:operations': [{ op: 'update', ref: { type: 'documents', id: String(id) }, data: { type: 'documents', id: String(id), attributes: { title: 'No' } } }] },
-      });
-      assert.equal(ops.status, 403);
-      const legacy = await s.request('POST', '/objects', {
-        token: admin,
-        body: { data: { id, title: 'No' } },
-        headers: { Accept: LEGACY, 'Content-Type': 'application/json' },
-      });
-      assert.equal(legacy.status, 403, legacy.text);
+      refused(await s.request('PATCH', `/documents/${id}`, { token: admin, body: { data: { id: String(id), type: 'documents', attributes: { title: 'No' } } } }), 'PATCH /documents');
+      refused(await s.request('POST', `/documents/${id}/relationships/see_also`, { token: admin, body: { data: [{ type: 'documents', id: String(loose) }] } }), 'a relationship');
+      const ops = (op: Record<string, unknown>) => s.request('POST', '/operations', { token: admin, body: { 'atomic:operations': [op] } });
+      refused(await ops({ op: 'update', ref: { type: 'documents', id: String(id) }, data: { type: 'documents', id: String(id), attributes: { title: 'No' } } }), '/operations update');
+      refused(await ops({ op: 'remove', ref: { type: 'documents', id: String(id) } }), '/operations remove');
+      refused(await ops({ op: 'add', ref: { type: 'documents', id: String(id), relationship: 'see_also' }, data: [{ type: 'documents', id: String(loose) }] }), '/operations relationship');
+      refused(await legacy('/objects', { id, title: 'No' }), 'legacy attributes');
+      // Legacy writes of terms alone: no attribute, still an update of the object.
+      refused(await legacy('/objects', { id, categories: ['Culture'] }), 'legacy categories only');
+      refused(await legacy('/objects', { id, tags: ['Hot'] }), 'legacy tags only');
+      refused(await legacy(`/objects/${id}/relations/see_also`, [{ related_id: loose }]), 'legacy relation');
+      // Folder children: an update of the folder.
+      refused(await s.request('POST', `/folders/${sectionId}/relationships/children`, { token: admin, body: { data: [{ type: 'documents', id: String(loose) }] } }), 'folder children');
+      refused(await legacy(`/objects/${sectionId}/children`, [{ child_id: loose }]), 'legacy children');
+      // Stream links: an update of the media object.
+      refused(await s.request('PATCH', `/streams/${uuid}/relationships/object`, { token: admin, body: { data: { type: 'images', id: String(imageId) } } }), 'stream link');
     } finally {
       refuse = null;
     }
     const now = await s.request('GET', `/documents/${id}`, { token: admin });
     assert.equal(now.body.data.attributes.title, 'Guarded');
-    const related = await s.request('GET', `/documents/${id}/see_also`, { token: admin });
-    assert.equal(related.body.data.length, 0);
+    assert.equal(now.body.data.meta.deleted ?? false, false);
+    assert.deepEqual((await s.request('GET', `/documents/${id}/see_also`, { token: admin })).body.data, []);
+    const legacyRead = await s.request('GET', `/objects/${id}`, { token: admin, headers: { Accept: LEGACY } });
+    assert.equal(legacyRead.status, 200, legacyRead.text);
+    assert.deepEqual([legacyRead.body.data.object.categories ?? [], legacyRead.body.data.object.tags ?? []], [[], []], 'no terms written');
+    assert.deepEqual((await s.request('GET', `/folders/${sectionId}/children`, { token: admin })).body.data, []);
+    assert.deepEqual((await s.request('GET', `/streams/${uuid}`, { token: admin })).body.data.relationships?.object?.data ?? null, null, 'the stream is still unlinked');
+
+    // The same writes pass once the guard lets them (so each refusal above was the guard's).
+    assert.equal((await legacy('/objects', { id, categories: ['Culture'] })).status, 200);
+    assert.equal((await s.request('POST', `/folders/${sectionId}/relationships/children`, { token: admin, body: { data: [{ type: 'documents', id: String(loose) }] } })).status, 200);
+    assert.equal((await s.request('PATCH', `/streams/${uuid}/relationships/object`, { token: admin, body: { data: { type: 'images', id: String(imageId) } } })).status, 200);
   });
 });
 
@@ -209,18 +256,38 @@ describe('type rules on every path', () => {
   });
   after(() => s.close());
 
-  test('the last admin cannot be trashed, blocked or switched off through any path (403 last_admin)', async () => {
+  test('the last admin cannot be trashed, blocked, switched off or lose the admin role through any path that reaches users (403 last_admin)', async () => {
     const me = (await s.request('GET', '/auth/user', { token: admin })).body.data.id;
+    const json = { 'Content-Type': 'application/json' };
     expectError(await s.request('DELETE', `/objects/${me}`, { token: admin }), 403, 'last_admin');
     expectError(await s.request('DELETE', `/users/${me}`, { token: admin }), 403, 'last_admin');
-    const ops = await s.request('POST', '/operations', { token: admin, body: { 'atomic:operations': [{ op: 'remove', ref: { type: 'users', id: me } }] } });
-    assert.ok([403, 404].includes(ops.status), ops.text);
     expectError(await s.request('PATCH', `/users/${me}`, { token: admin, body: { data: { id: me, type: 'users', attributes: { blocked: true } } } }), 403, 'last_admin');
     expectError(await s.request('PATCH', `/users/${me}`, { token: admin, body: { data: { id: me, type: 'users', attributes: { status: 'off' } } } }), 403, 'last_admin');
-    const still = await s.request('GET', `/users/${me}`, { token: admin });
+    expectError(await s.request('DELETE', `/users/${me}/relationships/roles`, { token: admin, body: { data: [{ type: 'roles', id: '1' }] } }), 403, 'last_admin');
+    expectError(await s.request('POST', '/auth/optout', { headers: json, body: { username: 'admin', password: 'admin-secret-1' } }), 403, 'last_admin');
+    const still = await s.request('GET', `/users/${me}?include=roles`, { token: admin });
     assert.equal(still.status, 200);
     assert.equal(still.body.data.attributes.status, 'on');
     assert.equal(still.body.data.attributes.blocked, false);
+    assert.deepEqual(still.body.included.map((r: { attributes: { name: string } }) => r.attributes.name), ['admin']);
+  });
+
+  test('/operations and the legacy writer do not write users at all: refused before any rule runs, under any type name', async () => {
+    const me = (await s.request('GET', '/auth/user', { token: admin })).body.data.id;
+    const ops = (op: Record<string, unknown>) => s.request('POST', '/operations', { token: admin, body: { 'atomic:operations': [op] } });
+    expectError(await ops({ op: 'remove', ref: { type: 'users', id: me } }), 404, 'unknown_type');
+    expectError(await ops({ op: 'update', ref: { type: 'users', id: me }, data: { type: 'users', id: me, attributes: { status: 'off' } } }), 404, 'unknown_type');
+    expectError(await ops({ op: 'add', data: { type: 'users', attributes: { username: 'via-ops', password: 'via-ops-secret-1' } } }), 404, 'unknown_type');
+    // A user's id under another type is no object of that type.
+    expectError(await ops({ op: 'remove', ref: { type: 'documents', id: me } }), 404);
+    expectError(await ops({ op: 'remove', ref: { type: 'objects', id: me } }), 404);
+    // The legacy writer reaches only what is on the publication tree (or related to it), which
+    // users never are; its type check (every type but users) comes after.
+    const root = await s.request('POST', '/folders', { token: admin, body: { data: { type: 'folders', attributes: { title: 'Publication', status: 'on' } } } });
+    assert.equal(root.status, 201, root.text);
+    const legacy = await s.request('POST', '/objects', { token: admin, body: { data: { id: Number(me), status: 'off' } }, headers: { Accept: LEGACY, 'Content-Type': 'application/json' } });
+    assert.equal(legacy.status, 404, legacy.text);
+    assert.equal((await s.request('GET', `/users/${me}`, { token: admin })).body.data.attributes.status, 'on');
   });
 
   test('a locked user and a locked document answer the same 403 object_locked; unlock and change in one PATCH works', async () => {

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { expectError, startServer, type TestServer } from './helpers/server.js';
+import { userWithPermissions } from './helpers/users.js';
 
 const LEGACY = { Accept: 'application/json, text/javascript' };
 
@@ -16,10 +17,7 @@ describe('translations', () => {
   const translation = (attributes: Record<string, unknown>) => body('translations', attributes);
 
   async function makeUser(username: string, permissions: unknown) {
-    const role = await s.request('POST', '/roles', { token: admin, body: body('roles', { name: `${username}-role`, permissions }) });
-    const u = await s.request('POST', '/users', { token: admin, body: body('users', { username, password: 'password-1' }) });
-    await s.request('POST', `/users/${u.body.data.id}/relationships/roles`, { token: admin, body: { data: [{ type: 'roles', id: role.body.data.id }] } });
-    tokens[username] = (await s.login(username, 'password-1')).jwt;
+    tokens[username] = await userWithPermissions(s, admin, username, permissions);
   }
   async function doc(attributes: Record<string, unknown>) {
     const r = await s.request('POST', '/documents', { token: admin, body: body('documents', attributes) });

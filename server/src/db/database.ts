@@ -10,6 +10,7 @@ import type { SqlDialect } from './dialect/dialect.js';
 import { installModelVersion, openSqlite, sqliteDialect } from './dialect/sqlite.js';
 import { migrateToLatest } from './migrate.js';
 import type { DataVersion } from './data-version.js';
+import type { PlannerStatistics } from './planner-statistics.js';
 import type { Database } from './tables.js';
 
 export type DB = Kysely<Database>;
@@ -22,6 +23,8 @@ export interface OpenedDatabase {
   file: string | null;
   /** Changes whenever the data may have changed (see data-version.ts). */
   dataVersion: DataVersion;
+  /** The query planner's statistics, refreshed as the data grows (planner-statistics.ts). */
+  statistics: PlannerStatistics;
   /**
    * The JWT secret when none is configured, made on first use: in `$FOLIO_DATA_DIR/secret` (mode
    * 0600) with SQLite; in the database with PostgreSQL, so that every instance agrees.
@@ -34,26 +37,38 @@ export async function openDatabase(config: Config, log?: (line: string) => void)
   if (config.databaseUrl) {
     // Loaded only when used: a desktop install never pays for the driver.
     const { openPostgres, postgresDialect, installDatabaseUpkeep, keptSecret } = await import('./dialect/postgres.js');
-    const { dialect, dataVersion } = openPostgres(config.databaseUrl, config.databasePoolSize, log);
+    const { dialect, dataVersion, statistics } = openPostgres(config.databaseUrl, config.databasePoolSize, log);
     const db = new Kysely<Database>({ dialect });
     try {
       await migrateToLatest(db, postgresDialect);
       await installDatabaseUpkeep(db);
       await dataVersion.refresh();
+      // Migrations may have made tables and indexes, or filled them.
+      statistics.soon();
     } catch (err) {
+      await statistics.stop();
       await db.destroy();
       throw err;
     }
-    return { db, dialect: postgresDialect, file: null, dataVersion, keptJwtSecret: () => keptSecret(db, 'jwt', newSecret), close: () => db.destroy() };
+    return { db, dialect: postgresDialect, file: null, dataVersion, statistics, keptJwtSecret: () => keptSecret(db, 'jwt', newSecret), close: closing(statistics, db) };
   }
   fs.mkdirSync(config.dataDir, { recursive: true });
   const file = path.join(config.dataDir, 'folio.sqlite');
-  const { dialect, dataVersion } = openSqlite(file, config.sqliteNativeBinding);
+  const { dialect, dataVersion, statistics } = openSqlite(file, config.sqliteNativeBinding, log);
   const db = new Kysely<Database>({ dialect });
   await migrateToLatest(db, sqliteDialect);
   await installModelVersion(db);
-  return { db, dialect: sqliteDialect, file, dataVersion, keptJwtSecret: async () => secretFile(path.join(config.dataDir, 'secret')), close: () => db.destroy() };
+  // Migrations may have made tables and indexes, or filled them; a site filled before this start
+  // (a restore, another process) may have outgrown its statistics. Shortly: the first answer does not wait.
+  statistics.soon();
+  return { db, dialect: sqliteDialect, file, dataVersion, statistics, keptJwtSecret: async () => secretFile(path.join(config.dataDir, 'secret')), close: closing(statistics, db) };
 }
+
+/** Closing: the statistics' timers first (a refresh under way finishes), then the connections. */
+const closing = (statistics: PlannerStatistics, db: DB) => async () => {
+  await statistics.stop();
+  await db.destroy();
+};
 
 const newSecret = () => crypto.randomBytes(48).toString('base64url');
 

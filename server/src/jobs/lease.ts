@@ -5,7 +5,7 @@
 // rows FOR UPDATE SKIP LOCKED, so concurrent claims of several instances pass over each other's
 // rows instead of waiting or taking the same one; on SQLite the statement holds the database's
 // write lock. A worker that dies keeps its rows only until the lease runs out.
-import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
 import type { SqlDialect } from '../db/dialect/dialect.js';
 import type { Database } from '../db/tables.js';
 import { nowIso } from '../db/time.js';
@@ -65,6 +65,30 @@ export async function nextLook(db: Kysely<Database>, table: LeasedTable, pollMs:
     .executeTakeFirst();
   const at = next?.at === null || next?.at === undefined ? Infinity : Number(next.at);
   return Math.max(10, Math.min(pollMs, at - now));
+}
+
+/**
+ * Resolves once no row of `table` that `only` keeps is pending (waiting retries and rows under
+ * way included: a row stays pending until its outcome is written), waking the worker meanwhile.
+ * What tests and a quitting desktop app wait on before they look at what a queue did.
+ */
+export async function nonePending(
+  db: Kysely<Database>,
+  table: LeasedTable,
+  wake: () => void,
+  only: (eb: ExpressionBuilder<any, any>) => Expression<SqlBool> = (eb) => eb.and([]),
+): Promise<void> {
+  for (;;) {
+    const row = await (db as unknown as Kysely<any>)
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('state', '=', 'pending')
+      .where(only)
+      .executeTakeFirstOrThrow();
+    if (Number(row.n) === 0) return;
+    wake();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /** Days a finished row (delivered, failed) stays in a queue table, and how often older ones are deleted. */

@@ -11,7 +11,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { SqlDialect } from '../db/dialect/dialect.js';
 import type { Database } from '../db/tables.js';
 import { nowIso } from '../db/time.js';
-import { claimDue, createPruner, nextLook } from './lease.js';
+import { claimDue, createPruner, nextLook, nonePending } from './lease.js';
 import { createWorkerLoop } from './worker-loop.js';
 
 export interface JobHandler<P> {
@@ -196,18 +196,9 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
     wake: () => loop.wake(),
     async idle(kinds) {
       const recurring = [...handlers].filter(([, h]) => h.recurring).map(([kind]) => kind);
-      for (;;) {
-        const row = await db
-          .selectFrom('jobs')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('state', '=', 'pending')
-          .$if(kinds !== undefined, (q) => q.where('kind', 'in', kinds!))
-          .$if(kinds === undefined && recurring.length > 0, (q) => q.where('kind', 'not in', recurring))
-          .executeTakeFirstOrThrow();
-        if (Number(row.n) === 0) return;
-        loop.wake();
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await nonePending(db, 'jobs', () => loop.wake(), (eb) =>
+        eb.and([...(kinds !== undefined ? [eb('kind', 'in', kinds.length ? kinds : [''])] : []), ...(kinds === undefined && recurring.length ? [eb('kind', 'not in', recurring)] : [])]),
+      );
     },
     start: () => loop.start(),
     async stop() {

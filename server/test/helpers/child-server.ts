@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ADMIN } from './server.js';
+import { PATIENCE_MS } from './wait.js';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -45,7 +46,7 @@ export async function startChildServer(dataDir: string, env: Record<string, stri
     };
     child.stdout!.on('data', onData);
     exited.then((code) => reject(new Error(`server exited (${code}) before listening: ${errText}`)));
-    setTimeout(() => reject(new Error(`server did not start in 60 s: ${errText}`)), 60_000).unref();
+    setTimeout(() => reject(new Error(`server did not start in ${PATIENCE_MS} ms: ${errText}`)), PATIENCE_MS).unref();
   });
   // Keep draining the request log so the pipe never fills up.
   child.stdout!.resume();

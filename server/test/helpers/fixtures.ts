@@ -2,6 +2,9 @@
 // mounted: an editor (non-admin) account, documents (on and draft), a folder, an image.
 import sharp from 'sharp';
 import type { TestServer } from './server.js';
+import { ADMIN_ROLE, createUser } from './users.js';
+
+export { createUser };
 
 export const EDITOR = { username: 'editor', password: 'editor-secret-1' };
 export const SECOND_ADMIN = { username: 'admin2', password: 'admin2-secret-1' };
@@ -38,22 +41,6 @@ export function hasRoute(s: TestServer, method: string, path: string): boolean {
   return s.server.ctx.routes.some((r) => r.method === method && r.matcher(path));
 }
 
-/** A user made through POST /users (with the admin role when `admin`), logged in. */
-export async function createUser(s: TestServer, adminToken: string, creds: { username: string; password: string }, admin = false) {
-  const u = await s.request('POST', '/users', {
-    token: adminToken,
-    body: { data: { type: 'users', attributes: { ...creds, uname: creds.username, email: `${creds.username}@example.com`, status: 'on' } } },
-  });
-  if (u.status !== 201) throw new Error(`cannot create user ${creds.username}: ${u.status} ${u.text}`);
-  const id = String(u.body.data.id);
-  if (admin) {
-    const r = await s.request('POST', `/users/${id}/relationships/roles`, { token: adminToken, body: { data: [{ type: 'roles', id: '1' }] } });
-    if (r.status !== 200) throw new Error(`cannot make ${creds.username} an admin: ${r.status} ${r.text}`);
-  }
-  const { jwt } = await s.login(creds.username, creds.password);
-  return { id, jwt };
-}
-
 export async function createFixtures(s: TestServer): Promise<Fixtures> {
   const admin = await s.login();
   const token = admin.jwt;
@@ -66,7 +53,7 @@ export async function createFixtures(s: TestServer): Promise<Fixtures> {
     const editor = await createUser(s, token, EDITOR);
     fx.editorId = add(editor?.id);
     if (editor) fx.tokens.editor = editor.jwt;
-    const admin2 = await createUser(s, token, SECOND_ADMIN, true);
+    const admin2 = await createUser(s, token, { ...SECOND_ADMIN, roles: [ADMIN_ROLE] });
     if (admin2) {
       fx.tokens.admin = admin2.jwt;
       fx.adminId = admin2.id;

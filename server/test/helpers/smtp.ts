@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import { waitUntil } from './wait.js';
 
 export interface TestSmtp {
   url: string;
@@ -19,19 +20,9 @@ export interface TestSmtp {
   dropped: number;
   /** Hold back the answer to every message until the returned function is called. */
   hold(): () => void;
-  /** Resolves with the first received message matching, polling up to `ms`. */
-  waitFor(match: (m: ParsedMail) => boolean, ms?: number): Promise<ParsedMail>;
+  /** Resolves with the first received message matching (see wait.ts for the time limit). */
+  waitFor(match: (m: ParsedMail) => boolean): Promise<ParsedMail>;
   close(): Promise<void>;
-}
-
-export async function waitUntil<T>(probe: () => T | undefined | Promise<T | undefined>, ms = 5000, what = 'condition'): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 export async function startSmtp(): Promise<TestSmtp> {
@@ -50,7 +41,7 @@ export async function startSmtp(): Promise<TestSmtp> {
         release();
       };
     },
-    waitFor: (match, ms = 5000) => waitUntil(() => state.received.find(match), ms, 'a mail'),
+    waitFor: (match) => waitUntil(() => state.received.find(match), 'a mail'),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
   let gate: Promise<void> | null = null;

@@ -2,6 +2,7 @@
 // status a test chooses per request.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { waitUntil } from './wait.js';
 
 export interface Received {
   headers: http.IncomingHttpHeaders;
@@ -13,7 +14,6 @@ export interface Received {
 /** A webhook receiver on 127.0.0.1: records every request; `answer(n)` gives the status of the n-th (from 1). */
 export async function startReceiver(answer: (n: number) => number = () => 200) {
   const received: Received[] = [];
-  const waiters: Array<() => void> = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -22,7 +22,6 @@ export async function startReceiver(answer: (n: number) => number = () => 200) {
       received.push({ headers: req.headers, raw, body: JSON.parse(raw), at: Date.now() });
       res.statusCode = answer(received.length);
       res.end('ok');
-      for (const w of waiters.splice(0)) w();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -30,22 +29,8 @@ export async function startReceiver(answer: (n: number) => number = () => 200) {
   return {
     url,
     received,
-    /** Resolves when `n` requests have arrived (fails after `ms`). */
-    async waitFor(n: number, ms = 8000): Promise<Received[]> {
-      const deadline = Date.now() + ms;
-      while (received.length < n) {
-        const left = deadline - Date.now();
-        if (left <= 0) throw new Error(`expected ${n} deliveries, got ${received.length}`);
-        await new Promise<void>((resolve) => {
-          const t = setTimeout(resolve, left);
-          waiters.push(() => {
-            clearTimeout(t);
-            resolve();
-          });
-        });
-      }
-      return received.slice(0, n);
-    },
+    /** Resolves when `n` requests have arrived (see wait.ts for the time limit). */
+    waitFor: (n: number): Promise<Received[]> => waitUntil(() => (received.length >= n ? received.slice(0, n) : undefined), `${n} deliveries`),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

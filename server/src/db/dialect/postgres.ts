@@ -25,6 +25,7 @@ import {
 import { MODEL_TABLES, MODEL_VERSION_ROW, type DataVersion } from '../data-version.js';
 import type { DriverErrors, JsonText, ObjectSearch, RowLocks, SchemaDialect, SqlDialect } from './dialect.js';
 import { searchWords } from './search-words.js';
+import { plannerStatistics, type PlannerStatistics } from '../planner-statistics.js';
 
 /**
  * Key of the advisory lock every transaction takes first. SQLite lets one transaction write at a
@@ -42,7 +43,7 @@ const COUNTED = Symbol('writes counted');
 class LockingPostgresDriver extends PostgresDriver {
   constructor(
     config: PostgresDialectConfig,
-    private readonly onWrite: () => void,
+    private readonly onWrite: (rows: number) => void,
   ) {
     super(config);
   }
@@ -61,7 +62,7 @@ class LockingPostgresDriver extends PostgresDriver {
       connection.executeQuery = async <R>(query: CompiledQuery) => {
         const result = await execute<R>(query);
         const kind = query.query.kind;
-        if (kind !== 'SelectQueryNode' && !(kind === 'RawNode' && READ_ONLY_SQL.test(query.sql))) this.onWrite();
+        if (kind !== 'SelectQueryNode' && !(kind === 'RawNode' && READ_ONLY_SQL.test(query.sql))) this.onWrite(Number(result.numAffectedRows ?? result.rows.length));
         return result;
       };
     }
@@ -78,7 +79,7 @@ class LockingPostgresDriver extends PostgresDriver {
 class LockingPostgresDialect extends PostgresDialect {
   constructor(
     private readonly driverConfig: PostgresDialectConfig,
-    private readonly onWrite: () => void = () => {},
+    private readonly onWrite: (rows: number) => void = () => {},
   ) {
     super(driverConfig);
   }
@@ -116,6 +117,25 @@ export interface PostgresHandle {
   pool: pg.Pool;
   /** The counter the database holds (see installDataVersion), plus this process's bumps. */
   dataVersion: DataVersion;
+  /** Refreshed after large writes and every hour (see planner-statistics.ts). */
+  statistics: PlannerStatistics;
+}
+
+/**
+ * ANALYZE of the tables of this schema with many changes since their last analysis (autovacuum's
+ * own rule, 10% of the rows, but now rather than at its next round, up to a minute later, and
+ * from 500 rows on for tables that start empty). Runs on the database server: it samples a
+ * bounded number of rows per table (300 x default_statistics_target) and keeps Node's thread free.
+ * False when no table is due.
+ */
+async function analyzeChanged(pool: pg.Pool): Promise<boolean> {
+  const due = await pool.query<{ name: string }>(
+    `select relname as name from pg_stat_user_tables where schemaname = current_schema() and n_mod_since_analyze >= greatest(500, 0.1 * n_live_tup)`,
+  );
+  // None due yet: each connection reports its changes to the collector up to seconds after them.
+  if (!due.rows.length) return false;
+  await pool.query(`analyze ${due.rows.map((r) => pg.escapeIdentifier(r.name)).join(', ')}`);
+  return true;
 }
 
 /** Rows of folio_data_version: any data, and the object model (types, properties, relations). */
@@ -127,11 +147,14 @@ export function openPostgres(url: string, poolSize: number, log?: (line: string)
   let seen = 0;
   let modelSeen = 0;
   let local = 0;
+  const statistics = plannerStatistics(() => analyzeChanged(pool), log);
   return {
-    dialect: new LockingPostgresDialect({ pool }, () => {
+    dialect: new LockingPostgresDialect({ pool }, (rows) => {
       local++;
+      statistics.wrote(rows);
     }),
     pool,
+    statistics,
     dataVersion: {
       // Both parts only grow (seen never goes back): their sum changes whenever either does.
       current: () => seen + local,

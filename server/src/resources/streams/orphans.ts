@@ -61,6 +61,7 @@ export function scheduleOrphanSweep(ctx: AppContext): void {
       if (streams || thumbs) ctx.log(`storage sweep: removed ${streams} orphaned stream file(s) and ${thumbs} thumbnail folder(s) from ${ctx.storage.description}`);
     },
   });
+  if (!ctx.config.maintenanceTimers) return;
   const check = () => ctx.tasks.run('queue the storage sweep', () => queueOrphanSweep(ctx));
   const first = setTimeout(check, FIRST_CHECK_MS);
   const timer = setInterval(check, QUEUE_CHECK_MS);

@@ -111,6 +111,7 @@ export function scheduleUploadPurge(ctx: AppContext): void {
       await purgeExpiredUploads(ctx);
       await ctx.streams.purgeUnlinkedStreams();
     });
+  if (!ctx.config.maintenanceTimers) return;
   const first = setTimeout(sweep, 60 * 1000);
   first.unref();
   const timer = setInterval(sweep, 60 * 60 * 1000);

@@ -26,7 +26,7 @@ export interface WebhookServiceOptions {
   concurrency?: number;
 }
 
-export interface WebhookService extends Pick<DeliveryQueue, 'sendTest' | 'redeliver' | 'start' | 'stop' | 'enqueue' | 'wake'> {
+export interface WebhookService extends Pick<DeliveryQueue, 'sendTest' | 'redeliver' | 'start' | 'stop' | 'enqueue' | 'wake' | 'idle'> {
   observer: ObjectObserver;
 }
 
@@ -56,6 +56,7 @@ export function createWebhookService(ctx: AppContext, options: WebhookServiceOpt
     wake: queue.wake,
     sendTest: queue.sendTest,
     redeliver: queue.redeliver,
+    idle: queue.idle,
     start: queue.start,
     stop: queue.stop,
   };
@@ -64,6 +65,7 @@ export function createWebhookService(ctx: AppContext, options: WebhookServiceOpt
 export function webhooksFamily(ctx: AppContext): RouteDef[] {
   const service = createWebhookService(ctx, { readObject: (id, base) => readObjectAs(ctx, id, SYSTEM, base) });
   ctx.objects.observers.push(service.observer);
+  ctx.webhooks = service;
   schedulePublicationSweep(ctx, service.enqueue, service.wake);
   ctx.onClose.push(() => service.stop());
   service.start();

@@ -108,6 +108,7 @@ export function schedulePublicationSweep(ctx: AppContext, enqueue: (trx: Transac
       }
     });
   };
+  if (!ctx.config.maintenanceTimers) return;
   const first = setTimeout(sweep, 1_000);
   const timer = setInterval(sweep, ctx.config.publicationSweepMs);
   first.unref();

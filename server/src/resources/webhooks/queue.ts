@@ -8,7 +8,7 @@ import crypto from 'node:crypto';
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { SqlDialect } from '../../db/dialect/dialect.js';
 import type { Database } from '../../db/tables.js';
-import { claimDue, createPruner, nextLook } from '../../jobs/lease.js';
+import { claimDue, createPruner, nextLook, nonePending } from '../../jobs/lease.js';
 import { createWorkerLoop } from '../../jobs/worker-loop.js';
 import { nowIso } from '../../db/time.js';
 import type { Resource } from '../../http/jsonapi.js';
@@ -45,6 +45,11 @@ export interface DeliveryQueue {
   sendTest(webhook: { id: number; name: string; url: string; events: string[]; types: string[] }, userId: number | null): Promise<DeliveryRow>;
   /** Queue a delivery again from its first attempt's bytes (a fresh set of tries). */
   redeliver(webhookId: number, uuid: string): Promise<boolean>;
+  /**
+   * Resolves when no delivery is pending (waiting retries and attempts under way included): every
+   * delivery queued so far has been sent, its outcome written, or given up.
+   */
+  idle(): Promise<void>;
   start(): void;
   /** Stop claiming; attempts under way get up to the answer timeout, then are abandoned (not counted) and released. */
   stop(): Promise<void>;
@@ -246,6 +251,7 @@ export function createDeliveryQueue(opts: QueueOptions): DeliveryQueue {
       if (Number(res.numUpdatedRows)) wake();
       return Number(res.numUpdatedRows) === 1;
     },
+    idle: () => nonePending(db, 'webhook_deliveries', wake),
     start: () => loop.start(),
     async stop() {
       // Attempts under way may finish (as requests in flight do) for up to the answer timeout;
