@@ -102,7 +102,9 @@ describe('admin administration and annotations', () => {
     assert.match(await form.getByRole('alert').innerText(), /Parameters must be JSON/);
     await form.getByLabel(/^Parameters/).fill('{"line": 3}');
     await form.getByRole('button', { name: 'Add annotation' }).click();
-    await panel.getByText('Check the dates with marketing.').waitFor();
+    // The form closes once the server has answered; until then its textarea holds the same text.
+    await form.waitFor({ state: 'detached' });
+    await panel.locator('.annotation-text', { hasText: 'Check the dates with marketing.' }).waitFor();
     await panel.getByText('admin', { exact: true }).waitFor();
 
     let list = await server.request('GET', `/annotations?filter[object_id]=${id}`, { token: admin });
@@ -114,7 +116,8 @@ describe('admin administration and annotations', () => {
     const edit = panel.getByRole('form', { name: 'Edit annotation' });
     await edit.getByLabel(/^Annotation/).fill('Dates confirmed with marketing.');
     await edit.getByRole('button', { name: 'Save annotation' }).click();
-    await panel.getByText('Dates confirmed with marketing.').waitFor();
+    await edit.waitFor({ state: 'detached' });
+    await panel.locator('.annotation-text', { hasText: 'Dates confirmed with marketing.' }).waitFor();
     list = await server.request('GET', `/annotations?filter[object_id]=${id}`, { token: admin });
     assert.equal(list.body.data[0].attributes.description, 'Dates confirmed with marketing.');
     await panel.scrollIntoViewIfNeeded();
