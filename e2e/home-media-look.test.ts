@@ -90,7 +90,7 @@ describe('admin home, media upload and look', () => {
     for (const f of files) {
       await uploads.getByRole('progressbar', { name: `Upload progress of ${f.name}` }).waitFor();
     }
-    for (const f of files) await uploads.getByRole('link', { name: `Open ${f.name}` }).waitFor({ timeout: 30_000 });
+    for (const f of files) await uploads.getByRole('link', { name: `Open ${f.name}` }).waitFor({ timeout: 120_000 });
     for (const f of files) assert.equal(await uploads.getByRole('progressbar', { name: `Upload progress of ${f.name}` }).getAttribute('value'), '1');
     await page.getByRole('list', { name: 'Media' }).getByRole('listitem').nth(2).waitFor();
     const images = (await e.server.request('GET', '/images', { token })).body.data.map((i: { attributes: { title: string } }) => i.attributes.title).sort();
