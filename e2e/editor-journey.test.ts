@@ -101,6 +101,9 @@ describe('an editor’s day: write, file, illustrate, publish, find', () => {
     await page.keyboard.press('Control+End');
     await page.getByRole('toolbar', { name: 'Formatting' }).getByRole('button', { name: 'Image from the media library' }).click();
     await page.getByRole('dialog', { name: 'Insert an image' }).getByRole('button', { name: 'Insert lighthouse.png' }).click();
+    // The image has no alt text yet: the dialog asks for one for this use.
+    await page.getByRole('dialog', { name: 'Insert an image' }).getByLabel('Alt text').fill('The lighthouse after its restoration');
+    await page.getByRole('dialog', { name: 'Insert an image' }).getByRole('button', { name: 'Insert image' }).click();
 
     // 8. Publish and save in one go.
     await page.getByRole('form', { name: 'Edit object' }).getByLabel('Status').selectOption('on');

@@ -71,11 +71,11 @@ function ImageChoice({ onChoose, onClose }: { onChoose: (image: Resource) => voi
           return (
             <li key={m.id}>
               <button type="button" disabled={!url} onClick={() => url && onChoose(m)}>
-                {/* The name is the visible caption (axe: label-content-name-mismatch), "Choose" read first. */}
+                {/* The name is the visible caption (axe: label-content-name-mismatch), "Insert" read first. */}
                 <span className="thumb" aria-hidden="true">
                   <ThumbnailImage thumb={thumbs.get(m.id)} alt="" />
                 </span>
-                <span className="visually-hidden">Choose </span>
+                <span className="visually-hidden">Insert </span>
                 <span className="caption">{titleOf(m)}</span>
               </button>
             </li>
@@ -172,7 +172,7 @@ function ImageUseForm({
         <FieldProblem id={ids.altProblem} text={problem} />
         <label className="inline">
           <input type="checkbox" data-autofocus={decorative ? true : undefined} checked={decorative} onChange={(e) => setDecorative(e.target.checked)} />
-          Decorative image (no alt text: screen readers skip it)
+          Decorative image (screen readers skip it)
         </label>
         <label>
           Caption

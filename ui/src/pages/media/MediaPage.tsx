@@ -65,7 +65,8 @@ export function MediaPage() {
       q: q || undefined,
       [below ? 'filter[ancestor]' : 'filter[parent]']: folder || undefined,
       'filter[alt_text]': noAlt ? 'null' : undefined,
-      sort: sort === BEST_MATCH ? undefined : sort,
+      // Ties (files uploaded in the same second, equal titles) in the same direction, by id.
+      sort: sort === BEST_MATCH ? undefined : `${sort},${sort.startsWith('-') ? '-' : ''}id`,
     },
     24,
     version,
@@ -81,6 +82,7 @@ export function MediaPage() {
       <ErrorNote error={typesError} />
       {/* Uploading creates a media object: offered only for the media types the user may create. */}
       {creatable.length ? <Uploader mediaTypes={creatable} onUploaded={() => setVersion((v) => v + 1)} /> : null}
+      <div className="media-filters">
       <SearchBox key={q} label="Search media" placeholder="Words in the title, caption or alt text" initial={q} onSearch={(text) => setParams({ q: text, page: null })}>
         <label>
           Type
@@ -118,6 +120,7 @@ export function MediaPage() {
           </select>
         </label>
       </SearchBox>
+      </div>
       {folder || type === 'images' ? (
         <div className="media-options">
           {folder ? (
