@@ -132,7 +132,7 @@ describe('an editor’s day: write, file, illustrate, publish, find', () => {
     // Everything is there, as the API tells it.
     const saved = await doc();
     assert.equal(saved.attributes.status, 'on');
-    assert.match(saved.attributes.body, /^<h2>Back to light<\/h2><p>The old lamp is <strong>shining again<\/strong>\. Visitors are welcome on Sundays\.<\/p><img src="\/streams\/download\/[0-9a-f-]{36}" alt="lighthouse.png">/);
+    assert.match(saved.attributes.body, /^<h2>Back to light<\/h2><p>The old lamp is <strong>shining again<\/strong>\. Visitors are welcome on Sundays\.<\/p><img src="\/streams\/download\/[0-9a-f-]{36}" alt="The lighthouse after its restoration">/);
     const parents = (await e.server.request('GET', `/documents/${id}/parents`, { token })).body.data.map((p: { attributes: { title: string } }) => p.attributes.title).sort();
     assert.deepEqual(parents, ['Coast', 'Features']);
     for (const rel of ['attach', 'poster']) {
