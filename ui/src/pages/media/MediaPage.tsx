@@ -83,7 +83,7 @@ export function MediaPage() {
       {/* Uploading creates a media object: offered only for the media types the user may create. */}
       {creatable.length ? <Uploader mediaTypes={creatable} onUploaded={() => setVersion((v) => v + 1)} /> : null}
       <div className="media-filters">
-      <SearchBox key={q} label="Search media" placeholder="Words in the title, caption or alt text" initial={q} onSearch={(text) => setParams({ q: text, page: null })}>
+      <SearchBox key={q} label="Search media" placeholder="Title, caption or alt text" initial={q} onSearch={(text) => setParams({ q: text, page: null })}>
         <label>
           Type
           <select value={type} onChange={(e) => setParams({ type: e.target.value, alt: null, page: null })}>
