@@ -197,9 +197,23 @@ async function parseError(res: Response): Promise<ApiError> {
 async function rawFetch(url: string, init: RequestInit): Promise<Response> {
   try {
     return await fetch(url, init);
-  } catch {
+  } catch (e) {
+    // A read given up by its caller (the query cache cancels what is no longer asked for).
+    if (init.signal?.aborted) throw e;
     throw new ApiError(0, 'network_error', 'Network error', 'The server cannot be reached. Check that Folio is running.');
   }
+}
+
+const writeListeners = new Set<(path: string) => void>();
+
+/** Called with the path of every write that succeeded (the query cache marks what it changed as stale). */
+export function onApiWrite(listener: (path: string) => void): () => void {
+  writeListeners.add(listener);
+  return () => writeListeners.delete(listener);
+}
+
+function wrote(path: string) {
+  for (const l of writeListeners) l(path);
 }
 
 /** Exchange the refresh token for a new pair; false (and session dropped) when that fails. */
@@ -259,6 +273,13 @@ interface CallOptions {
   ifMatch?: string | null;
   /** The body's Content-Type when not JSON:API (the plain JSON of /model/project). */
   contentType?: string;
+  /** Gives the call up (a read no longer wanted). */
+  signal?: AbortSignal;
+}
+
+/** What a read may take besides its query: the signal that gives it up. */
+export interface ReadOptions {
+  signal?: AbortSignal;
 }
 
 async function call(method: string, path: string, opts: CallOptions = {}): Promise<any> {
@@ -278,6 +299,7 @@ async function callTagged(method: string, path: string, opts: CallOptions = {}):
       method,
       headers,
       body: payload === undefined ? undefined : JSON.stringify(payload),
+      signal: opts.signal,
     });
   };
   let res = await send();
@@ -295,6 +317,7 @@ async function callTagged(method: string, path: string, opts: CallOptions = {}):
     throw err;
   }
   const etag = res.headers.get('ETag');
+  if (method !== 'GET') wrote(path);
   if (res.status === 204) return { body: null, etag };
   const text = await res.text();
   return { body: text ? JSON.parse(text) : null, etag };
@@ -324,9 +347,9 @@ export type Identifier = { type: string; id: string; meta?: Record<string, unkno
 
 /** The JSON API calls the admin needs, by shape rather than by endpoint. */
 export const api = {
-  list: async (path: string, query?: Query) => toList(await call('GET', path, { query })),
+  list: async (path: string, query?: Query, opts: ReadOptions = {}) => toList(await call('GET', path, { query, signal: opts.signal })),
   /** One resource, with its ETag. */
-  get: async (path: string, query?: Query) => tagged(await callTagged('GET', path, { query })),
+  get: async (path: string, query?: Query, opts: ReadOptions = {}) => tagged(await callTagged('GET', path, { query, signal: opts.signal })),
   getRaw: (path: string, query?: Query) => call('GET', path, { query }),
   /** `more`: other members of `data` (e.g. `relationships` of the new resource). */
   create: async (path: string, type: string, attributes: Record<string, unknown>, more: Record<string, unknown> = {}) =>
@@ -340,10 +363,10 @@ export const api = {
   /** PATCH with an arbitrary `data` (trash restore). */
   patch: (path: string, data: unknown) => call('PATCH', path, { body: { data } }),
   /** Every item of a list, page by page (at most `maxPages` pages of 100). */
-  listAll: async (path: string, query?: Query, maxPages = 50): Promise<Resource[]> => {
+  listAll: async (path: string, query?: Query, maxPages = 50, opts: ReadOptions = {}): Promise<Resource[]> => {
     const out: Resource[] = [];
     for (let page = 1; page <= maxPages; page++) {
-      const r = toList(await call('GET', path, { query: { ...query, page, page_size: 100 } }));
+      const r = toList(await call('GET', path, { query: { ...query, page, page_size: 100 }, signal: opts.signal }));
       out.push(...r.data);
       if (page >= r.pagination.page_count) break;
     }
@@ -447,6 +470,7 @@ export async function uploadMedia(mediaType: string, file: File, onProgress: (fr
     });
   let res = await send();
   if (res.status === 401 && (await renewSession())) res = await send();
+  if (res.status < 400) wrote(`/${mediaType}`);
   let body: any = null;
   try {
     body = res.text ? JSON.parse(res.text) : null;
@@ -636,7 +660,6 @@ export interface PropertyTypeAttributes {
 
 export const propertyTypes = {
   path: (id?: string) => (id ? `/model/property_types/${encodeURIComponent(id)}` : '/model/property_types'),
-  list: async () => (await api.listAll(propertyTypes.path())) as Resource<PropertyTypeAttributes>[],
   create: (attributes: PropertyTypeAttributes) => api.create(propertyTypes.path(), 'property_types', { ...attributes }),
   update: (id: string, attributes: Partial<PropertyTypeAttributes>) => api.update(propertyTypes.path(id), 'property_types', id, attributes),
   remove: (id: string) => api.remove(propertyTypes.path(id)),
@@ -737,13 +760,6 @@ export interface EndpointPermissionAttributes {
 
 export const configEntries = vocabulary<ConfigAttributes>('/config', 'config');
 export const endpointPermissions = vocabulary<EndpointPermissionAttributes>('/admin/endpoint_permissions', 'endpoint_permissions');
-
-/** What the administration pages name by id: endpoints, applications and roles. */
-export const adminNames = {
-  endpoints: () => api.listAll('/admin/endpoints', undefined, 10),
-  applications: () => api.listAll('/admin/applications', undefined, 10),
-  roles: () => api.listAll('/roles', undefined, 10),
-};
 
 // ---- annotations (signed-in users who may read the object; the author or an admin changes one) ----
 

@@ -5,7 +5,8 @@ import { api } from '../../api/client';
 import { ConfirmButton } from '../../components/dialog';
 import { HistoryPanel } from '../../components/history-panel';
 import { ErrorNote, Loading, Notice } from '../../components/feedback';
-import { ListView } from '../../components/list-view';
+import { DataTable } from '../../components/data-table';
+import { BackLink, PageHead } from '../../components/page-head';
 import { useResource } from '../../components/use-resource';
 import { Field, SelectField, STATUS_OPTIONS, StatusBadge, nullIfEmpty, type Values, FormFooter, SearchBox, useFieldError } from '../../components/fields';
 import { formatDate } from '../../components/format';
@@ -25,47 +26,33 @@ function UserList() {
   const list = useList('/users', { q: query || undefined });
   return (
     <section>
-      <div className="page-head">
-        <h1>Users</h1>
-        <span className="spacer" />
+      <PageHead title="Users">
         <a className="button primary" href={href('users', 'new')}>
           New user
         </a>
-      </div>
+      </PageHead>
       <SearchBox label="Search users" placeholder="Username, name or email" onSearch={setQuery} />
-      <ListView list={list} empty={query ? `No user matches “${query}”.` : 'No users yet.'} label="User pages">
-        {(users) => (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th>Username</th>
-                <th>Name</th>
-                <th>Email</th>
-                <th>Status</th>
-                <th>Last login</th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.map((u) => (
-                <tr key={u.id}>
-                  <td>
-                    <a href={href('users', u.id)}>{u.attributes.username}</a>
-                    {u.attributes.blocked ? <span className="badge warn"> blocked</span> : null}
-                  </td>
-                  <td>{[u.attributes.name, u.attributes.surname].filter(Boolean).join(' ') || '—'}</td>
-                  <td>{u.attributes.email ?? '—'}</td>
-                  <td>
-                    <StatusBadge status={u.attributes.status} />
-                  </td>
-                  <td>{formatDate(u.attributes.last_login)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-        )}
-      </ListView>
+      <DataTable
+        label="Users"
+        pagerLabel="User pages"
+        list={list}
+        empty={query ? `No user matches “${query}”.` : 'No users yet.'}
+        columns={[
+          {
+            header: 'Username',
+            cell: (u) => (
+              <>
+                <a href={href('users', u.id)}>{u.attributes.username}</a>
+                {u.attributes.blocked ? <span className="badge warn"> blocked</span> : null}
+              </>
+            ),
+          },
+          { header: 'Name', cell: (u) => [u.attributes.name, u.attributes.surname].filter(Boolean).join(' ') || '—' },
+          { header: 'Email', cell: (u) => u.attributes.email ?? '—' },
+          { header: 'Status', cell: (u) => <StatusBadge status={u.attributes.status} /> },
+          { header: 'Last login', cell: (u) => formatDate(u.attributes.last_login) },
+        ]}
+      />
     </section>
   );
 }
@@ -115,9 +102,7 @@ function NewUser() {
   };
   return (
     <section>
-      <p>
-        <a href={href('users')}>‹ Users</a>
-      </p>
+      <BackLink area="users" label="Users" />
       <h1>New user</h1>
       <form className="panel" onSubmit={submit} aria-label="New user">
         <div className="form-grid">
@@ -175,9 +160,7 @@ function UserDetail({ id }: { id: string }) {
   if (!user) return <Loading />;
   return (
     <section>
-      <p>
-        <a href={href('users')}>‹ Users</a>
-      </p>
+      <BackLink area="users" label="Users" />
       <div className="page-head">
         <h1>{user.attributes.username}</h1>
         <StatusBadge status={user.attributes.status} />
