@@ -3,6 +3,7 @@
 // and turns every failure into an ApiError carrying the error body's title and detail. Single
 // objects come with their ETag; saves send it back as If-Match, and a 412 is a ConflictError.
 import { readableError, type ReadableError } from './error-text';
+import type { ObjectAttributesByType } from './schema-types';
 
 export interface Resource<A = Record<string, any>> {
   id: string;
@@ -345,6 +346,14 @@ const tagged = ({ body, etag }: { body: any; etag: string | null }) => toSingle(
 
 export type Identifier = { type: string; id: string; meta?: Record<string, unknown> };
 
+/** The attributes of objects of type `T` as the model's schema gives them (schema-types.ts, made by `npm run ui:types`); any attributes for a type made later. */
+export type AttributesOf<T extends string> = T extends keyof ObjectAttributesByType ? ObjectAttributesByType[T] : Record<string, any>;
+
+type IfEquals<X, Y, A, B> = (<V>() => V extends X ? 1 : 2) extends <V>() => V extends Y ? 1 : 2 ? A : B;
+type WritableKeys<T> = { [P in keyof T]-?: IfEquals<{ [Q in P]: T[P] }, { -readonly [Q in P]: T[P] }, P, never> }[keyof T];
+/** What a write may send: the attributes that are not read-only, each optional. */
+export type WritableAttributes<T> = Partial<Pick<T, WritableKeys<T>>>;
+
 /** The JSON API calls the admin needs, by shape rather than by endpoint. */
 export const api = {
   list: async (path: string, query?: Query, opts: ReadOptions = {}) => toList(await call('GET', path, { query, signal: opts.signal })),
@@ -378,6 +387,23 @@ export const api = {
   schema: (type: string): Promise<JsonSchema> =>
     call('GET', `/model/schema/${encodeURIComponent(type)}`, { accept: 'application/schema+json' }),
 };
+
+/** Objects of one type, read and written with the types of its attributes. */
+export function objectsOf<T extends string>(type: T) {
+  type A = AttributesOf<T>;
+  const path = (id?: string) => (id ? `/${encodeURIComponent(type)}/${encodeURIComponent(id)}` : `/${encodeURIComponent(type)}`);
+  return {
+    path,
+    get: async (id: string) => (await api.get(path(id))) as SingleResult<A>,
+    list: async (query?: Query) => (await api.list(path(), query)) as ListResult<A>,
+    create: async (attributes: WritableAttributes<A>, more: Record<string, unknown> = {}) => (await api.create(path(), type, attributes, more)) as SingleResult<A>,
+    update: async (id: string, attributes: WritableAttributes<A>, opts: SaveOptions = {}) => (await api.update(path(id), type, id, attributes, undefined, opts)) as SingleResult<A>,
+    remove: (id: string, opts: SaveOptions = {}) => api.remove(path(id), opts),
+  };
+}
+
+/** User accounts (an object type: /users). */
+export const users = objectsOf('users');
 
 export interface JsonSchemaProperty {
   type?: string | string[];

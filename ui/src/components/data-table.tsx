@@ -6,7 +6,6 @@ import type { ReactNode } from 'react';
 import type { Pagination, Resource } from '../api/client';
 import { Empty, ErrorNote, Loading, Pager } from './feedback';
 import { SortHeader } from './sort-header';
-import type { useList } from './use-list';
 
 export interface Column<T> {
   /** The column's header, and its accessible name. */
@@ -27,12 +26,20 @@ export interface Selection<T> {
   rowLabel: (row: T) => string;
 }
 
+/** A paged list as useList gives it. */
+export interface ListSource<T> {
+  result: { data: T[]; pagination: Pagination } | null;
+  error: unknown;
+  loading: boolean;
+  setPage: (page: number) => void;
+}
+
 interface Props<T> {
   /** The table's accessible name. */
   label: string;
   columns: Array<Column<T> | null | false>;
   /** A paged list from useList: rows, states and pager come from it. */
-  list?: ReturnType<typeof useList>;
+  list?: ListSource<T>;
   /** Rows at hand instead of `list` (null while they load). */
   rows?: T[] | null;
   error?: unknown;
@@ -77,7 +84,7 @@ export function DataTable<T = Resource>({
   rowKey = keyOf,
   rowClassName,
 }: Props<T>) {
-  const rows = list ? ((list.result?.data as T[] | undefined) ?? null) : (given ?? null);
+  const rows = list ? (list.result?.data ?? null) : (given ?? null);
   const shown = columns.filter((c): c is Column<T> => Boolean(c));
   const allSelected = Boolean(selection && rows?.length && rows.every((r) => selection.selected.has(rowKey(r))));
   const toggle = (key: string) => {

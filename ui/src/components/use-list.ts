@@ -2,14 +2,14 @@
 // and error, and a reload; and an action (a write) with its pending state and error.
 import { useMutation } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { Query } from '../api/client';
+import type { ListResult, Query } from '../api/client';
 import { useApiList } from '../api/queries';
 
 /**
  * `refresh`: any value whose change reloads the list (e.g. a counter bumped elsewhere).
  * `pageState`: the page held elsewhere (the URL), instead of in this hook.
  */
-export function useList(path: string | null, query: Query = {}, pageSize = 20, refresh: unknown = null, pageState?: [number, (page: number) => void]) {
+export function useList<A = Record<string, any>>(path: string | null, query: Query = {}, pageSize = 20, refresh: unknown = null, pageState?: [number, (page: number) => void]) {
   const [ownPage, setOwnPage] = useState(1);
   const [page, setPage] = pageState ?? [ownPage, setOwnPage];
   const key = JSON.stringify(query);
@@ -36,7 +36,7 @@ export function useList(path: string | null, query: Query = {}, pageSize = 20, r
     if (emptied) setPage(Math.max(1, r.pagination.page_count));
   }, [emptied]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  return { result: q.data ?? null, error: q.error, loading: q.isFetching, page, setPage, reload };
+  return { result: (q.data as ListResult<A> | undefined) ?? null, error: q.error, loading: q.isFetching, page, setPage, reload };
 }
 
 /**
@@ -68,3 +68,6 @@ export function useAction() {
   );
   return { busy: mutation.isPending, error: shown ? shown.error : mutation.error, setError, run };
 }
+
+/** What useList gives: a page of resources with attributes `A`, its states and its pager. */
+export type PagedList<A = Record<string, any>> = ReturnType<typeof useList<A>>;

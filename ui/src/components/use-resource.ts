@@ -5,13 +5,13 @@
 // is untouched, and then with its ETag: edits are never swapped for the server's copy unasked.
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { SingleResult } from '../api/client';
+import type { Resource, SingleResult } from '../api/client';
 import { apiKey, useApiOne } from '../api/queries';
 import type { Values } from './fields';
 import { useAction } from './use-list';
 
 /** `reloadKey`: any value whose change loads the resource again and takes it into the form (e.g. after a version was restored). */
-export function useResource(path: string | null, reloadKey: unknown = null) {
+export function useResource<A = Record<string, any>>(path: string | null, reloadKey: unknown = null) {
   const client = useQueryClient();
   const q = useApiOne(path);
   const [values, setValues] = useState<Values>({});
@@ -46,7 +46,7 @@ export function useResource(path: string | null, reloadKey: unknown = null) {
   }, [data]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const submit = useCallback(
-    async (write: (ifMatch: string | null) => Promise<SingleResult>) => {
+    async (write: (ifMatch: string | null) => Promise<SingleResult<A>>) => {
       setNotice(null);
       const r = await save.run(() => write(etag));
       if (r) {
@@ -62,6 +62,6 @@ export function useResource(path: string | null, reloadKey: unknown = null) {
   );
 
   // Until the resource of this path has arrived, nothing is shown (not the previous path's).
-  const resource = taken.current.path === path && data ? data.data : null;
+  const resource = taken.current.path === path && data ? (data.data as Resource<A>) : null;
   return { resource, etag, values, setValues, loadError: q.error, notice, save, submit };
 }

@@ -1,7 +1,8 @@
 // Users: a searchable, paged list; a create form; a detail page to edit, set a password,
 // block, give and take roles, and delete.
 import { useState, type FormEvent } from 'react';
-import { api } from '../../api/client';
+import { api, users } from '../../api/client';
+import type { UsersAttributes } from '../../api/schema-types';
 import { ConfirmButton } from '../../components/dialog';
 import { HistoryPanel } from '../../components/history-panel';
 import { ErrorNote, Loading, Notice } from '../../components/feedback';
@@ -23,7 +24,7 @@ export function UsersPage({ route }: { route: string[] }) {
 
 function UserList() {
   const [query, setQuery] = useState('');
-  const list = useList('/users', { q: query || undefined });
+  const list = useList<UsersAttributes>(users.path(), { q: query || undefined });
   return (
     <section>
       <PageHead title="Users">
@@ -81,9 +82,9 @@ function NewUser() {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const created = await run(() =>
-      api.create('/users', 'users', {
-        username: values.username,
-        password: values.password,
+      users.create({
+        username: String(values.username ?? ''),
+        password: String(values.password ?? ''),
         status: values.status,
         ...nullIfEmpty(values, ['name', 'surname', 'email']),
       }),
@@ -149,11 +150,11 @@ function UserDetail({ id }: { id: string }) {
   const me = useCurrentUser();
   // Bumped when the history panel restored a version: the user loads again.
   const [version, setVersion] = useState(0);
-  const { resource: user, etag, values, setValues, loadError, notice, save, submit: write } = useResource(`/users/${id}`, version);
+  const { resource: user, etag, values, setValues, loadError, notice, save, submit: write } = useResource<UsersAttributes>(users.path(id), version);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const attributes = { ...nullIfEmpty(values, PROFILE_FIELDS), status: values.status, blocked: Boolean(values.blocked) };
-    await write((ifMatch) => api.update(`/users/${id}`, 'users', id, attributes, undefined, { ifMatch }));
+    await write((ifMatch) => users.update(id, attributes, { ifMatch }));
   };
 
   if (loadError) return <ErrorNote error={loadError} />;
@@ -174,7 +175,7 @@ function UserDetail({ id }: { id: string }) {
               The user <strong>{user.attributes.username}</strong> will be deleted.
             </p>
           }
-          action={() => api.remove(`/users/${id}`, { ifMatch: etag })}
+          action={() => users.remove(id, { ifMatch: etag })}
           onDone={() => navigate('users')}
         />
       </div>
@@ -215,7 +216,7 @@ function PasswordForm({ id }: { id: string }) {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setNotice(null);
-    if (await run(() => api.update(`/users/${id}`, 'users', id, { password: values.password }))) {
+    if (await run(() => users.update(id, { password: String(values.password ?? '') }))) {
       setValues({ password: '' });
       setNotice('Password changed.');
     }
