@@ -30,10 +30,9 @@ describe('admin UI schema types', () => {
     });
     assert.equal(prop.status, 201, prop.text);
     const generated = await fetchSchemaTypes(s.url, token);
-    const recipes = /export interface RecipesAttributes \{\n([\s\S]*?)\n\}/.exec(generated);
-    assert.ok(recipes, 'RecipesAttributes is generated');
-    assert.match(recipes[1], /^ {2}servings: number \| null;$/m);
-    assert.match(recipes[1], /^ {2}status: 'on' \| 'draft' \| 'off';$/m);
+    // Every field of objects (title, status…) is inherited; its own property is declared.
+    assert.match(generated, /\nexport interface RecipesAttributes extends ObjectsAttributes \{\n {2}servings: number \| null;\n\}\n/);
+    assert.match(generated, /\nexport type RecipesMeta = ObjectsMeta;\n/);
     assert.match(generated, /^ {2}recipes: RecipesAttributes;$/m);
   });
 
@@ -47,5 +46,11 @@ describe('admin UI schema types', () => {
     const rendered = renderSchemaTypes({ 'date-things': { properties: { 'odd-name': { type: 'boolean', readOnly: true }, secret: { type: 'string', writeOnly: true }, created: { type: 'string', isMeta: true } } } });
     assert.match(rendered, /export interface DateThingsAttributes \{\n {2}readonly 'odd-name': boolean;\n {2}secret\?: string;\n\}/);
     assert.match(rendered, /export interface DateThingsMeta \{\n {2}created: string;\n\}/);
+    // A type that changes one of its parent's fields does not extend it: it lists them all.
+    const title = { type: ['string', 'null'] };
+    const inherited = renderSchemaTypes({ base: { properties: { title } }, same: { properties: { title } }, other: { properties: { title: { type: 'string' } } } }, { same: 'base', other: 'base' });
+    assert.match(inherited, /export type SameAttributes = BaseAttributes;/);
+    assert.match(inherited, /export interface OtherAttributes \{\n {2}title: string;\n\}/);
+    assert.ok(inherited.indexOf('interface BaseAttributes') < inherited.indexOf('SameAttributes ='), 'a parent is declared before its children');
   });
 });
