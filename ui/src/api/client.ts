@@ -634,7 +634,6 @@ export interface HistoryMeta {
  */
 export const history = {
   path: (objectPath: string) => `${objectPath}/history`,
-  list: async (objectPath: string, query?: Query) => (await api.list(history.path(objectPath), query)) as ListResult<HistoryAttributes>,
   restore: async (objectPath: string, historyId: string) =>
     toSingle(await call('POST', `${history.path(objectPath)}/${encodeURIComponent(historyId)}/restore`)),
 };
@@ -657,9 +656,10 @@ export interface TranslationAttributes {
  * object's version (ETag) by one, like a relation write.
  */
 export const translations = {
+  /** One translation (its ETag is its object's version: any write of the object moves it). */
+  path: (id: string) => `/translations/${encodeURIComponent(id)}`,
   /** Every translation of an object, in any language. */
-  ofObject: async (type: string, id: string) =>
-    (await api.listAll(`/${encodeURIComponent(type)}/${encodeURIComponent(id)}/translations`)) as Resource<TranslationAttributes>[],
+  ofObjectPath: (type: string, id: string) => `/${encodeURIComponent(type)}/${encodeURIComponent(id)}/translations`,
   /** Translations of several objects in one request (one page of a list). */
   ofObjects: async (ids: string[]) =>
     ids.length
@@ -667,13 +667,11 @@ export const translations = {
       : [],
   create: async (objectId: string, lang: string, status: TranslationStatus, fields: Record<string, string | null>) =>
     (await api.create('/translations', 'translations', { object_id: objectId, lang, status, translated_fields: fields })) as SingleResult<TranslationAttributes>,
-  /** One translation with its ETag (its object's version: any write of the object moves it). */
-  get: async (id: string) => (await api.get(`/translations/${encodeURIComponent(id)}`)) as SingleResult<TranslationAttributes>,
   /** `fields` are merged field by field into what is stored. With `ifMatch`, a ConflictError (412)
    *  when the object was written since that version. */
   update: async (id: string, changes: { status?: TranslationStatus; translated_fields?: Record<string, string | null> }, opts: SaveOptions = {}) =>
-    (await api.update(`/translations/${encodeURIComponent(id)}`, 'translations', id, changes, undefined, opts)) as SingleResult<TranslationAttributes>,
-  remove: (id: string, opts: SaveOptions = {}) => api.remove(`/translations/${encodeURIComponent(id)}`, opts),
+    (await api.update(translations.path(id), 'translations', id, changes, undefined, opts)) as SingleResult<TranslationAttributes>,
+  remove: (id: string, opts: SaveOptions = {}) => api.remove(translations.path(id), opts),
 };
 
 // ---- property types (admins write) ----

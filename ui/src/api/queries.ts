@@ -49,14 +49,14 @@ function readOf(path: string, query: Query, shape: Shape, maxPages = 10) {
     shape === 'one' ? api.get(path, query, { signal }) : shape === 'all' ? api.listAll(path, query, maxPages, { signal }) : api.list(path, query, { signal });
 }
 
+/** The query of one page of a list: its key and its read (what useApiList observes). */
+export function listQuery(path: string, query: Query = {}) {
+  return { queryKey: apiKey(path, query, 'list'), queryFn: readOf(path, query, 'list') as (c: { signal: AbortSignal }) => Promise<ListResult> };
+}
+
 /** One page of a list (`null` path: nothing asked yet); the previous page stays shown while the next loads. */
 export function useApiList(path: string | null, query: Query = {}) {
-  return useQuery({
-    queryKey: apiKey(path ?? '', query, 'list'),
-    queryFn: readOf(path ?? '', query, 'list') as (c: { signal: AbortSignal }) => Promise<ListResult>,
-    enabled: path !== null,
-    placeholderData: keepPreviousData,
-  });
+  return useQuery({ ...listQuery(path ?? '', query), enabled: path !== null, placeholderData: keepPreviousData });
 }
 
 /** Every item of a list, page by page (at most `maxPages` pages of 100). */
@@ -78,13 +78,13 @@ export function useApiOne(path: string | null, query: Query = {}) {
 }
 
 /** One resource as it is on the server now (never an older cached copy), kept in the cache. */
-export function fetchOne(path: string, query: Query = {}): Promise<SingleResult> {
-  return queryClient.fetchQuery({ queryKey: apiKey(path, query, 'one'), queryFn: readOf(path, query, 'one') as () => Promise<SingleResult>, staleTime: 0 });
+export function fetchOne<A = Record<string, any>>(path: string, query: Query = {}): Promise<SingleResult<A>> {
+  return queryClient.fetchQuery({ queryKey: apiKey(path, query, 'one'), queryFn: readOf(path, query, 'one') as () => Promise<SingleResult<A>>, staleTime: 0 });
 }
 
 /** One page of a list as it is on the server now, kept in the cache. */
-export function fetchList(path: string, query: Query = {}): Promise<ListResult> {
-  return queryClient.fetchQuery({ queryKey: apiKey(path, query, 'list'), queryFn: readOf(path, query, 'list') as () => Promise<ListResult>, staleTime: 0 });
+export function fetchList<A = Record<string, any>>(path: string, query: Query = {}): Promise<ListResult<A>> {
+  return queryClient.fetchQuery({ queryKey: apiKey(path, query, 'list'), queryFn: readOf(path, query, 'list') as () => Promise<ListResult<A>>, staleTime: 0 });
 }
 
 /** Every item of a list as it is on the server now, kept in the cache. */
