@@ -5,7 +5,7 @@
 // longer wanted is cancelled. A write that succeeds marks what it may have changed as stale: shown
 // queries load again, the others when next shown.
 import { QueryClient, keepPreviousData, useQuery, type QueryKey } from '@tanstack/react-query';
-import { api, onApiWrite, onSessionChange, type ListResult, type Query, type Resource, type SingleResult } from './client';
+import { api, lastUsername, onApiWrite, onSessionChange, type ListResult, type Query, type Resource, type SingleResult } from './client';
 
 export const queryClient = new QueryClient({
   defaultOptions: {
@@ -39,9 +39,13 @@ export function invalidateAfterWrite(path: string): Promise<void> {
 }
 
 onApiWrite((path) => void invalidateAfterWrite(path));
-// Another user signs in in this tab: nothing read for the previous one is shown to them.
+// Signed out, or another user signs in where a session expired: nothing read for the previous
+// user is shown to the next.
+let cachedFor = lastUsername();
 onSessionChange((state) => {
-  if (state === 'none') queryClient.clear();
+  const user = state === 'none' ? '' : lastUsername();
+  if (state === 'none' || (state === 'active' && user !== cachedFor)) queryClient.clear();
+  cachedFor = user;
 });
 
 function readOf(path: string, query: Query, shape: Shape, maxPages = 10) {
