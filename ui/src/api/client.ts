@@ -245,6 +245,17 @@ async function renewSession(): Promise<boolean> {
   return renewing;
 }
 
+const forbiddenListeners = new Set<() => void>();
+
+/**
+ * Called whenever the server refuses a signed-in write with 403: the user's rights may have
+ * changed since they were read (components/rights.tsx reads them again). Returns the unsubscribe.
+ */
+export function onForbidden(listener: () => void): () => void {
+  forbiddenListeners.add(listener);
+  return () => void forbiddenListeners.delete(listener);
+}
+
 export function buildUrl(path: string, query?: Query): string {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(query ?? {})) {
@@ -315,6 +326,8 @@ async function callTagged(method: string, path: string, opts: CallOptions = {}):
   if (!res.ok) {
     const err = await parseError(res);
     if (res.status === 401 && !opts.anonymous) dropSession('expired');
+    // A refused write may mean the user's rights changed (a refused read is an object's own rule).
+    if (res.status === 403 && !opts.anonymous && method !== 'GET') for (const l of forbiddenListeners) l();
     throw err;
   }
   const etag = res.headers.get('ETag');
@@ -506,6 +519,7 @@ export async function uploadMedia(mediaType: string, file: File, onProgress: (fr
   if (res.status >= 400) {
     const e = body?.error;
     if (res.status === 401) dropSession('expired');
+    if (res.status === 403) for (const l of forbiddenListeners) l();
     throw e && typeof e.title === 'string' ? serverError(res.status, e) : new ApiError(res.status, 'http_error', `HTTP ${res.status}`, '');
   }
   onProgress(1);

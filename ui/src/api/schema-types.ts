@@ -106,7 +106,10 @@ export type FilesAttributes = MediaAttributes;
 export type FilesMeta = MediaMeta;
 
 /** Objects of type images. */
-export type ImagesAttributes = MediaAttributes;
+export interface ImagesAttributes extends MediaAttributes {
+  /** What the image shows, for people who cannot see it (read by screen readers, shown when the image cannot load). Leave empty for a decorative image. */
+  alt_text: string | null;
+}
 
 export type ImagesMeta = MediaMeta;
 
