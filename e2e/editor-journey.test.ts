@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
-import { expectNoSeriousA11yViolations, signInAsAdmin, startE2E, type E2E } from './helpers/browser.js';
+import { expectNoSeriousA11yViolations, signInAsAdmin, startE2E, type E2E, typeInEditor } from './helpers/browser.js';
 
 describe('an editor’s day: write, file, illustrate, publish, find', () => {
   let e: E2E;
@@ -41,9 +41,9 @@ describe('an editor’s day: write, file, illustrate, publish, find', () => {
     await page.getByRole('toolbar', { name: 'Formatting' }).getByRole('button', { name: 'Heading', exact: true }).click();
     await page.keyboard.type('Back to light');
     await page.keyboard.press('Enter');
-    await page.keyboard.type('The old lamp is ');
+    await typeInEditor(page, 'The old lamp is ');
     await page.keyboard.press('Control+b');
-    await page.keyboard.type('shining again');
+    await typeInEditor(page, 'shining again');
     await page.keyboard.press('Control+b');
     await page.keyboard.type('. ');
     await page.keyboard.press('Control+s');

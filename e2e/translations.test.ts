@@ -6,7 +6,7 @@
 // shown as a select in the object editor.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createObject, expectNoSeriousA11yViolations, signInAsAdmin, startE2E, type E2E } from './helpers/browser.js';
+import { createObject, expectNoSeriousA11yViolations, signInAsAdmin, startE2E, type E2E, typeInEditor } from './helpers/browser.js';
 
 describe('admin translations and choice lists', () => {
   let e: E2E;
@@ -71,9 +71,9 @@ describe('admin translations and choice lists', () => {
     await it.getByLabel('Title (Italian)').fill('Orari di apertura');
     await it.getByLabel('Description (Italian)').fill('Quando la biblioteca è aperta');
     await page.getByRole('textbox', { name: 'Body (Italian)' }).click();
-    await page.keyboard.type('Aperto ');
+    await typeInEditor(page, 'Aperto ');
     await page.keyboard.press('Control+b');
-    await page.keyboard.type('tutti i giorni');
+    await typeInEditor(page, 'tutti i giorni');
     await page.keyboard.press('Control+b');
     await it.getByLabel('Translation status').selectOption('on');
     await it.getByText('Unsaved translation').waitFor();

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
-import { createObject, signInAsAdmin, startE2E, type E2E } from './helpers/browser.js';
+import { createObject, signInAsAdmin, startE2E, type E2E, typeInEditor } from './helpers/browser.js';
 
 describe('admin writing without losing work', () => {
   let e: E2E;
@@ -70,15 +70,15 @@ describe('admin writing without losing work', () => {
     await tools.getByRole('button', { name: 'Heading', exact: true }).click();
     await page.keyboard.type('A season of change');
     await page.keyboard.press('Enter');
-    await page.keyboard.type('Some ');
+    await typeInEditor(page, 'Some ');
     await page.keyboard.press('Control+b');
-    await page.keyboard.type('bold');
+    await typeInEditor(page, 'bold');
     await page.keyboard.press('Control+b');
-    await page.keyboard.type(' and ');
+    await typeInEditor(page, ' and ');
     await page.keyboard.press('Control+i');
-    await page.keyboard.type('leaning');
+    await typeInEditor(page, 'leaning');
     await page.keyboard.press('Control+i');
-    await page.keyboard.type(' words. Read ');
+    await typeInEditor(page, ' words. Read ');
     await page.keyboard.press('Control+k');
     const link = page.getByRole('dialog', { name: 'Add a link' });
     await link.getByLabel('Link address').fill('example.org/spring');

@@ -147,3 +147,19 @@ export async function createObject(server: TestServer, type: string, attributes:
   if (res.status !== 201) throw new Error(`create ${type} failed: ${res.status} ${res.text}`);
   return String(res.body.data.id);
 }
+
+/**
+ * Types into the focused rich-text editor and waits until the editor's document holds the text.
+ * ProseMirror reads typed characters from the page after the key events: a shortcut pressed before
+ * it has (Ctrl+B on a loaded machine) would give the pending space the new mark.
+ */
+export async function typeInEditor(page: Page, text: string): Promise<void> {
+  await page.keyboard.type(text);
+  await page.waitForFunction(
+    (typed) => {
+      const dom = document.activeElement?.closest('.ProseMirror') as (Element & { editor?: { state: { doc: { textContent: string } } } }) | null;
+      return dom?.editor?.state.doc.textContent.replace(/\u00a0/g, ' ').endsWith(typed) ?? false;
+    },
+    text,
+  );
+}
