@@ -1,7 +1,9 @@
 // The admin shell: login, then a sticky sidebar of areas and the page of the current route. When
 // the session expires the page stays mounted under a sign-in dialog, so nothing typed is lost.
+import { QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { lastUsername, onSessionChange, sessionState, signOut, type SessionState } from './api/client';
+import { queryClient } from './api/queries';
 import { CurrentUserContext } from './components/current-user';
 import { Dialog } from './components/dialog';
 import { ErrorNote } from './components/feedback';
@@ -18,11 +20,16 @@ import { pages } from './pages';
 export function App() {
   const [state, setState] = useState<SessionState>(sessionState);
   useEffect(() => onSessionChange(setState), []);
-  if (state === 'none') return <LoginPage />;
   return (
-    <ToastProvider>
-      <Shell expired={state === 'expired'} />
-    </ToastProvider>
+    <QueryClientProvider client={queryClient}>
+      {state === 'none' ? (
+        <LoginPage />
+      ) : (
+        <ToastProvider>
+          <Shell expired={state === 'expired'} />
+        </ToastProvider>
+      )}
+    </QueryClientProvider>
   );
 }
 

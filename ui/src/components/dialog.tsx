@@ -171,3 +171,8 @@ export function ConfirmButton({
     </>
   );
 }
+
+/** A row's Delete: a small danger button that asks first (what is deleted, in `message`). */
+export function DeleteButton(props: Omit<Parameters<typeof ConfirmButton>[0], 'label' | 'className'> & { label?: string }) {
+  return <ConfirmButton label="Delete" className="danger small" {...props} />;
+}
