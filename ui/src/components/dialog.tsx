@@ -5,6 +5,7 @@ import { createPortal } from 'react-dom';
 import { ErrorNote } from './feedback';
 import { X } from './icons';
 
+const FIELD = 'input:not([type=hidden]):not(:disabled), select:not(:disabled), textarea:not(:disabled)';
 const FOCUSABLE = 'a[href], button:not(:disabled), input:not(:disabled), select:not(:disabled), textarea:not(:disabled), [tabindex]:not([tabindex="-1"]), [contenteditable="true"]';
 
 /** Keep Tab and Shift+Tab inside `box`. */
@@ -25,13 +26,29 @@ function trapTab(e: KeyboardEvent, box: HTMLElement) {
 import { useToast } from './toast';
 import { useAction } from './use-list';
 
+/**
+ * The last element focused outside any dialog: the opener, when focus is no longer on it as the
+ * dialog mounts — its button was disabled while a check ran (the browser then drops focus to the
+ * page), or a field of the dialog took focus first (autoFocus).
+ */
+let lastFocusOutside: HTMLElement | null = null;
+document.addEventListener(
+  'focusin',
+  (e) => {
+    const target = e.target as HTMLElement;
+    if (target !== document.body && !target.closest?.('.dialog')) lastFocusOutside = target;
+  },
+  true,
+);
+
 export function Dialog({ title, onClose, children, wide }: { title: string; onClose: () => void; children: ReactNode; wide?: boolean }) {
   const ref = useRef<HTMLDivElement>(null);
   const id = useId();
   const closeRef = useRef(onClose);
   closeRef.current = onClose;
   useEffect(() => {
-    const previous = document.activeElement as HTMLElement | null;
+    const active = document.activeElement as HTMLElement | null;
+    const previous = active && active !== document.body && !ref.current?.contains(active) ? active : lastFocusOutside;
     // What the dialog marks with data-autofocus (a message to read before choosing), else the
     // first empty field (a prefilled username moves focus on to the password), else the first
     // field, else the message (a confirmation: read it, then Tab to the choices) — never Cancel.
@@ -58,8 +75,11 @@ export function Dialog({ title, onClose, children, wide }: { title: string; onCl
     document.addEventListener('keydown', onKey);
     return () => {
       document.removeEventListener('keydown', onKey);
-      // Back to the opener; when it is gone (its row was deleted), to the page rather than nowhere.
-      if (previous?.isConnected && previous !== document.body) previous.focus();
+      // Back to the opener; when it is disabled (an add form emptied itself), to its form's first
+      // field; when it is gone (its row was deleted), to the page rather than nowhere.
+      const field = previous?.closest('form')?.querySelector<HTMLElement>(FIELD);
+      if (previous?.isConnected && previous !== document.body && !previous.matches(':disabled')) previous.focus();
+      else if (previous?.isConnected && field) field.focus();
       else document.getElementById('main')?.focus();
     };
   }, []);

@@ -27,10 +27,12 @@ function rebuild(node: Node, key: number): ReactNode {
   return <Tag key={key}>{children}</Tag>;
 }
 
-export function HtmlPreview({ html, className, id }: { html: string; className?: string; id?: string }) {
+/** `scrollLabel`: the preview scrolls (a long text beside a form): it is a named region the
+ *  keyboard can reach and scroll. */
+export function HtmlPreview({ html, className, id, scrollLabel }: { html: string; className?: string; id?: string; scrollLabel?: string }) {
   const doc = new DOMParser().parseFromString(html, 'text/html');
   return (
-    <div className={className} id={id}>
+    <div className={className} id={id} {...(scrollLabel ? { tabIndex: 0, role: 'region', 'aria-label': scrollLabel } : {})}>
       {[...doc.body.childNodes].map((c, i) => rebuild(c, i))}
     </div>
   );

@@ -8,7 +8,7 @@ import { Extension } from '@tiptap/core';
 import { NodeSelection } from '@tiptap/pm/state';
 import { EditorContent, useEditor, useEditorState, type Editor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
-import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { Dialog } from '../dialog';
 import { Bold, Heading2, Heading3, ImagePlus, Italic, Link, List, ListOrdered, Pilcrow, Redo2, Undo2, Unlink } from '../icons';
 import { FIGURE, ImageFigure, SessionImage } from './image-nodes';
@@ -113,6 +113,15 @@ export default function RichTextEditor({ labelId, describedBy, value, onChange }
           }
         : null,
   });
+  // In a disabled fieldset (the user's roles do not let them change the object) the text is read
+  // only and there is no toolbar: no button that cannot be used, no typing that cannot be saved.
+  const box = useRef<HTMLDivElement>(null);
+  const [readOnly, setReadOnly] = useState(false);
+  useLayoutEffect(() => {
+    const locked = Boolean(box.current?.closest('fieldset:disabled'));
+    if (locked !== readOnly) setReadOnly(locked);
+    if (editor && !editor.isDestroyed && editor.isEditable === locked) editor.setEditable(!locked, false);
+  });
   if (!editor || !state) return <div className="rte rte-loading">Loading the editor…</div>;
   const chain = () => editor.chain().focus();
 
@@ -127,7 +136,8 @@ export default function RichTextEditor({ labelId, describedBy, value, onChange }
   };
 
   return (
-    <div className="rte">
+    <div className="rte" ref={box}>
+      {readOnly ? null : (
       <div className="rte-toolbar" role="toolbar" aria-label="Formatting" onKeyDown={onToolbarKey}>
         <ToolButton label="Paragraph" icon={<Pilcrow size={16} />} active={state.paragraph} onClick={() => chain().setParagraph().run()} tabStop />
         <ToolButton label="Heading" icon={<Heading2 size={16} />} active={state.h2} onClick={() => chain().toggleHeading({ level: 2 }).run()} />
@@ -151,6 +161,7 @@ export default function RichTextEditor({ labelId, describedBy, value, onChange }
         <ToolButton label="Undo" icon={<Undo2 size={16} />} disabled={!state.canUndo} onClick={() => chain().undo().run()} />
         <ToolButton label="Redo" icon={<Redo2 size={16} />} disabled={!state.canRedo} onClick={() => chain().redo().run()} />
       </div>
+      )}
       <EditorContent editor={editor} />
       {linkOpen ? <LinkDialog editor={editor} initial={state.href} onClose={() => setLinkOpen(false)} /> : null}
       {imageDialog ? (

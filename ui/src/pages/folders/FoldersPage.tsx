@@ -367,17 +367,18 @@ function FolderContents({ id, folder, version, readOnly, onChange }: { id: strin
               <StatusBadge status={r.attributes.status} />
               {readOnly ? null : (
                 <>
+                  {/* Before the arrows, so the arrows line up whether a row has it or not (subfolders). */}
+                  {r.type !== 'folders' ? (
+                    <button type="button" className="small" aria-label={`Remove ${titleOf(r)} from folder`} disabled={busy} onClick={() => void change(() => api.relate('DELETE', rel, [{ type: r.type, id: r.id }]), `“${titleOf(r)}” removed from this folder.`, r)}>
+                      Remove
+                    </button>
+                  ) : null}
                   <button type="button" className="small" aria-label={`Move ${titleOf(r)} up`} disabled={busy || position === 1} onClick={() => void place(r, position - 1)}>
                     <ArrowUp aria-hidden size={14} />
                   </button>
                   <button type="button" className="small" aria-label={`Move ${titleOf(r)} down`} disabled={busy || last} onClick={() => void place(r, position + 1)}>
                     <ArrowDown aria-hidden size={14} />
                   </button>
-                  {r.type !== 'folders' ? (
-                    <button type="button" className="small" aria-label={`Remove ${titleOf(r)} from folder`} disabled={busy} onClick={() => void change(() => api.relate('DELETE', rel, [{ type: r.type, id: r.id }]), `“${titleOf(r)}” removed from this folder.`, r)}>
-                      Remove
-                    </button>
-                  ) : null}
                 </>
               )}
             </li>

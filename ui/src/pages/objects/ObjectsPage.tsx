@@ -216,7 +216,7 @@ function ObjectTable({
                   </span>
                 ))}
               </td>
-              <td>{formatDate(o.meta.modified)}</td>
+              <td className="nowrap">{formatDate(o.meta.modified)}</td>
             </tr>
           ))}
         </tbody>

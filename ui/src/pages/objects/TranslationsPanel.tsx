@@ -530,7 +530,7 @@ function TranslationRow({ field, original, language, value, onChange }: { field:
         <span className="field-label">{fieldLabel(field.name)}</span>
         {field.kind === 'html' ? (
           text ? (
-            <HtmlPreview html={text} className="original-text rich-preview" id={originalId} />
+            <HtmlPreview html={text} className="original-text rich-preview" id={originalId} scrollLabel={`${fieldLabel(field.name)}, original`} />
           ) : (
             <div className="original-text muted" id={originalId}>
               (empty)
