@@ -19,6 +19,8 @@ import { loadConfig } from '../src/config.js';
 import { createResponseCache } from '../src/http/response-cache.js';
 import { mountRoutes, type Handler } from '../src/http/router.js';
 import { ANONYMOUS } from '../src/identity.js';
+import { SYSTEM } from '../src/resources/objects/kernel.js';
+import { getObject } from '../src/resources/objects/read.js';
 import { rawGet } from './helpers/raw-http.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { createRole, createUser } from './helpers/users.js';
@@ -416,6 +418,37 @@ describe('what a cached answer varies on (RouteDef.vary)', () => {
       // The second round (in express) starts from an empty cache.
       t.server.ctx.dataVersion.bump();
     }
+  });
+});
+
+describe('reads beside a transaction (issue 32)', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startServer();
+  });
+  after(() => t.close());
+
+  test('a read started while a transaction is open never sees its writes, which are then rolled back', async () => {
+    // SQLite's one connection is the transaction's: a prepared read outside kysely's lock would
+    // read inside it (db/prepared.ts runs them directly only when no transaction is open).
+    const created = await t.request('POST', '/documents', { token: await t.adminToken(), body: doc({ title: 'Before', status: 'on' }) });
+    const id = Number(created.body.data.id);
+    let wrote!: () => void;
+    let release!: () => void;
+    const written = new Promise<void>((resolve) => (wrote = resolve));
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const transaction = t.server.ctx.db.transaction().execute(async (trx) => {
+      await trx.updateTable('objects').set({ title: 'Uncommitted' }).where('id', '=', id).execute();
+      wrote();
+      await held;
+      throw new Error('rolled back on purpose');
+    });
+    await written;
+    const read = getObject(t.server.ctx, id, { viewer: SYSTEM });
+    release();
+    await assert.rejects(transaction, /rolled back on purpose/);
+    assert.equal((await read)?.title, 'Before');
+    assert.equal((await t.request('GET', `/documents/${id}`)).body.data.attributes.title, 'Before');
   });
 });
 
