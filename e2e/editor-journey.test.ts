@@ -101,6 +101,9 @@ describe('an editor’s day: write, file, illustrate, publish, find', () => {
     await page.keyboard.press('Control+End');
     await page.getByRole('toolbar', { name: 'Formatting' }).getByRole('button', { name: 'Image from the media library' }).click();
     await page.getByRole('dialog', { name: 'Insert an image' }).getByRole('button', { name: 'Insert lighthouse.png' }).click();
+    // The image has no alt text yet: the dialog asks for one for this use.
+    await page.getByRole('dialog', { name: 'Insert an image' }).getByLabel('Alt text').fill('The lighthouse after its restoration');
+    await page.getByRole('dialog', { name: 'Insert an image' }).getByRole('button', { name: 'Insert image' }).click();
 
     // 8. Publish and save in one go.
     await page.getByRole('form', { name: 'Edit object' }).getByLabel('Status').selectOption('on');
@@ -129,7 +132,7 @@ describe('an editor’s day: write, file, illustrate, publish, find', () => {
     // Everything is there, as the API tells it.
     const saved = await doc();
     assert.equal(saved.attributes.status, 'on');
-    assert.match(saved.attributes.body, /^<h2>Back to light<\/h2><p>The old lamp is <strong>shining again<\/strong>\. Visitors are welcome on Sundays\.<\/p><img src="\/streams\/download\/[0-9a-f-]{36}" alt="lighthouse.png">/);
+    assert.match(saved.attributes.body, /^<h2>Back to light<\/h2><p>The old lamp is <strong>shining again<\/strong>\. Visitors are welcome on Sundays\.<\/p><img src="\/streams\/download\/[0-9a-f-]{36}" alt="The lighthouse after its restoration">/);
     const parents = (await e.server.request('GET', `/documents/${id}/parents`, { token })).body.data.map((p: { attributes: { title: string } }) => p.attributes.title).sort();
     assert.deepEqual(parents, ['Coast', 'Features']);
     for (const rel of ['attach', 'poster']) {

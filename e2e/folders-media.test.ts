@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
+import { waitUntil } from '../server/test/helpers/wait.js';
 import { signInAsAdmin, startE2E, type E2E } from './helpers/browser.js';
 
 describe('admin folders and media', () => {
@@ -93,9 +94,9 @@ describe('admin folders and media', () => {
     assert.match(await parentOf('Press'), /^\/\d+$/);
     const press = tree().locator(':scope > li > .tree-row', { hasText: 'Press' });
     await press.dragTo(tree().locator(':scope > li > .tree-row', { hasText: 'Site' }));
-    for (let i = 0; i < 50 && /^\/\d+$/.test(await parentOf('Press')); i++) await new Promise((r) => setTimeout(r, 100));
     const site = await parentOf('Site');
-    assert.match(await parentOf('Press'), new RegExp(`^${site}/\\d+$`));
+    // The drop is saved when the server answers: wait for Press's path to move under Site.
+    await waitUntil(async () => (new RegExp(`^${site}/\\d+$`).test(await parentOf('Press')) ? true : undefined), 'Press to move under Site');
   });
 
   test('an uploaded image becomes an image object and shows its thumbnail', async () => {

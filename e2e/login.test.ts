@@ -58,9 +58,11 @@ describe('admin sign-in', () => {
   test('the session is renewed with the refresh token before the access token expires', async () => {
     const { page } = e;
     const first = await storedRenew(page);
-    await page.waitForFunction((old) => JSON.parse(sessionStorage.getItem('folio.session') ?? 'null')?.renew !== old, first, { timeout: 20000 });
-    // Past the first token's lifetime, API calls still succeed.
-    await new Promise((r) => setTimeout(r, 3500));
+    const firstExpires = await page.evaluate(() => JSON.parse(sessionStorage.getItem('folio.session') ?? 'null')?.expires as number);
+    assert.ok(Number.isFinite(firstExpires), 'the session records when its access token expires');
+    await page.waitForFunction((old) => JSON.parse(sessionStorage.getItem('folio.session') ?? 'null')?.renew !== old, first, { timeout: 60_000 });
+    // Past the first token's lifetime (by the clock, a second beyond its exp), API calls still succeed.
+    await page.waitForFunction((expires) => Date.now() > expires + 1000, firstExpires, { timeout: 60_000 });
     await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Users' }).click();
     await page.getByRole('link', { name: ADMIN.username, exact: true }).waitFor();
     assert.equal(await page.getByRole('alert').count(), 0);

@@ -95,14 +95,16 @@ describe('admin writing without losing work', () => {
     await tools.getByRole('button', { name: 'Image from the media library' }).click();
     const library = page.getByRole('dialog', { name: 'Insert an image' });
     await library.getByRole('button', { name: 'Insert red-square.png' }).click();
-    await page.locator('.rte-content img[alt="red-square.png"]').waitFor();
+    await library.getByLabel('Alt text').fill('A red square');
+    await library.getByRole('button', { name: 'Insert image' }).click();
+    await page.locator('.rte-content img[alt="A red square"]').waitFor();
     await page.getByText('Unsaved changes', { exact: true }).waitFor();
     await e.shot('writing-editor');
     await page.keyboard.press('Control+s');
     await page.getByRole('status').filter({ hasText: 'Changes saved.' }).last().waitFor();
     const html = String((await body()).body);
     assert.match(html, /^<h2>A season of change<\/h2><p>Some <strong>bold<\/strong> and <em>leaning<\/em> words\. Read <a href="https:\/\/example\.org\/spring">example\.org\/spring<\/a><\/p><ul><li><p>first<\/p><\/li><li><p>second<\/p><\/li><\/ul>/);
-    assert.match(html, /<img src="\/streams\/download\/[0-9a-f-]{36}" alt="red-square.png">/);
+    assert.match(html, /<img src="\/streams\/download\/[0-9a-f-]{36}" alt="A red square">/);
     assert.doesNotMatch(html, /class=|style=|target=|rel=/, 'no editor residue in the stored HTML');
     // The library image shows in the editor although it is a draft (fetched with the session).
     await page.waitForFunction(() => {

@@ -75,7 +75,9 @@ export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
     throw e;
   }
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: server.url });
-  context.setDefaultTimeout(10_000);
+  // A safety net against a hang, not a speed check: generous, so a loaded runner (the PostgreSQL
+  // pass runs beside the browser tests) never trips it.
+  context.setDefaultTimeout(30_000);
   const page = await context.newPage();
   return {
     server,

@@ -9,6 +9,7 @@ import { BEditaApiClient, MapIncludedInterceptor, MemoryStorageAdapter, RemoveLi
 import { createUser } from './helpers/fixtures.js';
 import { png as makePng } from './helpers/media-files.js';
 import { ADMIN, startServer, type TestServer } from './helpers/server.js';
+import { waitUntil } from './helpers/wait.js';
 
 const JSONAPI = 'application/vnd.api+json';
 
@@ -172,7 +173,7 @@ describe('the BEdita JS SDK against Folio', () => {
       const token = await quick.getStorageService().getAccessToken();
       // jsonwebtoken counts whole seconds: wait until the token's exp has passed.
       const exp = JSON.parse(Buffer.from(String(token).split('.')[1], 'base64url').toString()).exp as number;
-      while (Date.now() / 1000 < exp + 1) await new Promise((r) => setTimeout(r, 100));
+      await waitUntil(() => (Date.now() / 1000 >= exp + 1 ? true : undefined), 'the token to expire by the clock');
       assert.deepEqual(await failure(quick.get('/auth/user')), { status: 401, code: 'expired_token' });
       assert.equal(await quick.getStorageService().getAccessToken(), undefined);
     } finally {

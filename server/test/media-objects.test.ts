@@ -194,3 +194,89 @@ describe('media objects', () => {
     assert.ok(!fs.existsSync(thumbDir), 'its thumbnails are gone');
   });
 });
+
+// Alt text and caption (issue 33, point 9): `alt_text` is a property of images, the caption is
+// the core `description`; a body that places an image keeps both for every reader.
+describe('alt text and caption of images', () => {
+  let s: TestServer;
+  let token: string;
+  before(async () => {
+    s = await startServer();
+    token = await s.adminToken();
+  });
+  after(() => s.close());
+
+  const uploadImage = async (name: string) => {
+    const res = await s.request('POST', `/images/upload/${name}`, { token, raw: await png(40, 30), headers: { 'Content-Type': 'image/png' } });
+    assert.equal(res.status, 201, res.text);
+    return res.body.data;
+  };
+  const patchImage = (id: string, attributes: Record<string, unknown>) => s.request('PATCH', `/images/${id}`, { token, body: { data: { id, type: 'images', attributes } } });
+
+  test('images have alt_text (string, at most 255) in their schema and in /model/properties; other types do not', async () => {
+    const schema = await s.request('GET', '/model/schema/images', { headers: { Accept: 'application/schema+json' } });
+    assert.equal(schema.status, 200);
+    const { $id, description, ...rest } = schema.body.properties.alt_text;
+    assert.deepEqual(rest, { type: ['string', 'null'], maxLength: 255, isMeta: false });
+    assert.equal($id, '/properties/alt_text');
+    assert.match(description, /screen readers/);
+    assert.equal(schema.body.required.includes('alt_text'), false);
+    for (const other of ['files', 'videos', 'documents']) {
+      const res = await s.request('GET', `/model/schema/${other}`, { headers: { Accept: 'application/schema+json' } });
+      assert.equal('alt_text' in res.body.properties, false, other);
+    }
+    const props = await s.request('GET', '/model/properties?filter[object_type]=images', { token });
+    assert.deepEqual(
+      props.body.data.map((p: any) => [p.attributes.name, p.attributes.property_type_name, p.attributes.object_type_name]),
+      [['alt_text', 'string', 'images']],
+    );
+  });
+
+  test('a new image has no alt text and no caption; both are written with PATCH and read back', async () => {
+    const image = await uploadImage('harbour.png');
+    assert.equal(image.attributes.alt_text, null);
+    assert.equal(image.attributes.description, null);
+    const res = await patchImage(image.id, { alt_text: 'Fishing boats moored in the harbour at dawn', description: 'The old harbour, 1962.' });
+    assert.equal(res.status, 200, res.text);
+    const read = await s.request('GET', `/images/${image.id}`, { token });
+    assert.equal(read.body.data.attributes.alt_text, 'Fishing boats moored in the harbour at dawn');
+    assert.equal(read.body.data.attributes.description, 'The old harbour, 1962.');
+    // /media and the search read it too.
+    const media = await s.request('GET', `/media/${image.id}`, { token });
+    assert.equal(media.body.data.attributes.alt_text, 'Fishing boats moored in the harbour at dawn');
+    const found = await s.request('GET', '/media?q=moored', { token });
+    assert.deepEqual(found.body.data.map((d: any) => d.id), [image.id]);
+    // null clears it.
+    assert.equal((await patchImage(image.id, { alt_text: null })).status, 200);
+    assert.equal((await s.request('GET', `/images/${image.id}`, { token })).body.data.attributes.alt_text, null);
+  });
+
+  test('bad alt text is a 400 naming the field, and changes nothing', async () => {
+    const image = await uploadImage('pier.png');
+    assert.equal((await patchImage(image.id, { alt_text: 'A pier' })).status, 200);
+    const before = (await s.request('GET', `/images/${image.id}`, { token })).body.data;
+    const tooLong = expectError(await patchImage(image.id, { alt_text: 'x'.repeat(256), description: 'changed' }), 400, 'invalid_data');
+    assert.deepEqual(tooLong.meta?.fields, ['alt_text']);
+    assert.match(tooLong.detail, /alt_text/);
+    const notText = expectError(await patchImage(image.id, { alt_text: 42 }), 400, 'invalid_data');
+    assert.deepEqual(notText.meta?.fields, ['alt_text']);
+    // Only images have it.
+    const doc = await s.request('POST', '/documents', { token, body: { data: { type: 'documents', attributes: { title: 'Doc', alt_text: 'no' } } } });
+    const unknown = expectError(doc, 400);
+    assert.match(unknown.detail, /alt_text/);
+    const after = (await s.request('GET', `/images/${image.id}`, { token })).body.data;
+    assert.deepEqual(after.attributes, before.attributes);
+    assert.equal(after.meta.modified, before.meta.modified);
+  });
+
+  test('a published body keeps the figure, the alt text and the caption for anonymous readers', async () => {
+    const image = await uploadImage('boats.png');
+    const src = new URL(image.meta.media_url).pathname;
+    const body = `<p>Before.</p><figure><img src="${src}" alt="Boats at dawn"></figure><figure><img src="${src}" alt=""><figcaption>The harbour, “1962” &amp; after</figcaption></figure>`;
+    const doc = await s.request('POST', '/documents', { token, body: { data: { type: 'documents', attributes: { title: 'Harbour', body, status: 'on' } } } });
+    assert.equal(doc.status, 201, doc.text);
+    const read = await s.request('GET', `/documents/${doc.body.data.id}`);
+    assert.equal(read.status, 200);
+    assert.equal(read.body.data.attributes.body, body);
+  });
+});

@@ -1,12 +1,14 @@
 // The admin shell: login, then a sticky sidebar of areas and the page of the current route. When
 // the session expires the page stays mounted under a sign-in dialog, so nothing typed is lost.
+import { QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
-import { currentUser, lastUsername, onSessionChange, sessionState, signOut, type CurrentUser, type SessionState } from './api/client';
+import { lastUsername, onSessionChange, sessionState, signOut, type SessionState } from './api/client';
+import { queryClient } from './api/queries';
 import { CurrentUserContext } from './components/current-user';
 import { Dialog } from './components/dialog';
 import { ErrorNote } from './components/feedback';
 import { LogOut, Menu } from './components/icons';
-import { NO_RIGHTS, RightsProvider, type Rights } from './components/rights';
+import { NO_RIGHTS, RightsProvider, useSignedInUser, type Rights } from './components/rights';
 import { href, useRoute } from './components/route';
 import { keepFocusAfterSubmit } from './components/keep-focus';
 import { ThemeSwitch } from './components/theme';
@@ -18,27 +20,25 @@ import { pages } from './pages';
 export function App() {
   const [state, setState] = useState<SessionState>(sessionState);
   useEffect(() => onSessionChange(setState), []);
-  if (state === 'none') return <LoginPage />;
   return (
-    <ToastProvider>
-      <Shell expired={state === 'expired'} />
-    </ToastProvider>
+    <QueryClientProvider client={queryClient}>
+      {state === 'none' ? (
+        <LoginPage />
+      ) : (
+        <ToastProvider>
+          <Shell expired={state === 'expired'} />
+        </ToastProvider>
+      )}
+    </QueryClientProvider>
   );
 }
 
 function Shell({ expired }: { expired: boolean }) {
   const route = useRoute();
-  const [user, setUser] = useState<CurrentUser | null>(null);
-  const [userError, setUserError] = useState<unknown>(null);
+  // Read again whenever rights may have changed (components/rights.tsx).
+  const { user, error: userError } = useSignedInUser(expired);
   const [menuOpen, setMenuOpen] = useState(false);
 
-  useEffect(() => {
-    if (expired) return;
-    currentUser().then((u) => {
-      setUser(u);
-      setUserError(null);
-    }, setUserError);
-  }, [expired]);
   useEffect(() => setMenuOpen(false), [route.join('/')]);
   useEffect(() => keepFocusAfterSubmit(), []);
 

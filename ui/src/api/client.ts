@@ -3,6 +3,7 @@
 // and turns every failure into an ApiError carrying the error body's title and detail. Single
 // objects come with their ETag; saves send it back as If-Match, and a 412 is a ConflictError.
 import { readableError, type ReadableError } from './error-text';
+import type { ObjectAttributesByType } from './schema-types';
 
 export interface Resource<A = Record<string, any>> {
   id: string;
@@ -197,9 +198,23 @@ async function parseError(res: Response): Promise<ApiError> {
 async function rawFetch(url: string, init: RequestInit): Promise<Response> {
   try {
     return await fetch(url, init);
-  } catch {
+  } catch (e) {
+    // A read given up by its caller (the query cache cancels what is no longer asked for).
+    if (init.signal?.aborted) throw e;
     throw new ApiError(0, 'network_error', 'Network error', 'The server cannot be reached. Check that Folio is running.');
   }
+}
+
+const writeListeners = new Set<(path: string) => void>();
+
+/** Called with the path of every write that succeeded (the query cache marks what it changed as stale). */
+export function onApiWrite(listener: (path: string) => void): () => void {
+  writeListeners.add(listener);
+  return () => writeListeners.delete(listener);
+}
+
+function wrote(path: string) {
+  for (const l of writeListeners) l(path);
 }
 
 /** Exchange the refresh token for a new pair; false (and session dropped) when that fails. */
@@ -228,6 +243,17 @@ async function renewSession(): Promise<boolean> {
     }
   })();
   return renewing;
+}
+
+const forbiddenListeners = new Set<() => void>();
+
+/**
+ * Called whenever the server refuses a signed-in write with 403: the user's rights may have
+ * changed since they were read (components/rights.tsx reads them again). Returns the unsubscribe.
+ */
+export function onForbidden(listener: () => void): () => void {
+  forbiddenListeners.add(listener);
+  return () => void forbiddenListeners.delete(listener);
 }
 
 export function buildUrl(path: string, query?: Query): string {
@@ -259,6 +285,13 @@ interface CallOptions {
   ifMatch?: string | null;
   /** The body's Content-Type when not JSON:API (the plain JSON of /model/project). */
   contentType?: string;
+  /** Gives the call up (a read no longer wanted). */
+  signal?: AbortSignal;
+}
+
+/** What a read may take besides its query: the signal that gives it up. */
+export interface ReadOptions {
+  signal?: AbortSignal;
 }
 
 async function call(method: string, path: string, opts: CallOptions = {}): Promise<any> {
@@ -278,6 +311,7 @@ async function callTagged(method: string, path: string, opts: CallOptions = {}):
       method,
       headers,
       body: payload === undefined ? undefined : JSON.stringify(payload),
+      signal: opts.signal,
     });
   };
   let res = await send();
@@ -292,9 +326,12 @@ async function callTagged(method: string, path: string, opts: CallOptions = {}):
   if (!res.ok) {
     const err = await parseError(res);
     if (res.status === 401 && !opts.anonymous) dropSession('expired');
+    // A refused write may mean the user's rights changed (a refused read is an object's own rule).
+    if (res.status === 403 && !opts.anonymous && method !== 'GET') for (const l of forbiddenListeners) l();
     throw err;
   }
   const etag = res.headers.get('ETag');
+  if (method !== 'GET') wrote(path);
   if (res.status === 204) return { body: null, etag };
   const text = await res.text();
   return { body: text ? JSON.parse(text) : null, etag };
@@ -322,11 +359,19 @@ const tagged = ({ body, etag }: { body: any; etag: string | null }) => toSingle(
 
 export type Identifier = { type: string; id: string; meta?: Record<string, unknown> };
 
+/** The attributes of objects of type `T` as the model's schema gives them (schema-types.ts, made by `npm run ui:types`); any attributes for a type made later. */
+export type AttributesOf<T extends string> = T extends keyof ObjectAttributesByType ? ObjectAttributesByType[T] : Record<string, any>;
+
+type IfEquals<X, Y, A, B> = (<V>() => V extends X ? 1 : 2) extends <V>() => V extends Y ? 1 : 2 ? A : B;
+type WritableKeys<T> = { [P in keyof T]-?: IfEquals<{ [Q in P]: T[P] }, { -readonly [Q in P]: T[P] }, P, never> }[keyof T];
+/** What a write may send: the attributes that are not read-only, each optional. */
+export type WritableAttributes<T> = Partial<Pick<T, WritableKeys<T>>>;
+
 /** The JSON API calls the admin needs, by shape rather than by endpoint. */
 export const api = {
-  list: async (path: string, query?: Query) => toList(await call('GET', path, { query })),
+  list: async (path: string, query?: Query, opts: ReadOptions = {}) => toList(await call('GET', path, { query, signal: opts.signal })),
   /** One resource, with its ETag. */
-  get: async (path: string, query?: Query) => tagged(await callTagged('GET', path, { query })),
+  get: async (path: string, query?: Query, opts: ReadOptions = {}) => tagged(await callTagged('GET', path, { query, signal: opts.signal })),
   getRaw: (path: string, query?: Query) => call('GET', path, { query }),
   /** `more`: other members of `data` (e.g. `relationships` of the new resource). */
   create: async (path: string, type: string, attributes: Record<string, unknown>, more: Record<string, unknown> = {}) =>
@@ -340,10 +385,10 @@ export const api = {
   /** PATCH with an arbitrary `data` (trash restore). */
   patch: (path: string, data: unknown) => call('PATCH', path, { body: { data } }),
   /** Every item of a list, page by page (at most `maxPages` pages of 100). */
-  listAll: async (path: string, query?: Query, maxPages = 50): Promise<Resource[]> => {
+  listAll: async (path: string, query?: Query, maxPages = 50, opts: ReadOptions = {}): Promise<Resource[]> => {
     const out: Resource[] = [];
     for (let page = 1; page <= maxPages; page++) {
-      const r = toList(await call('GET', path, { query: { ...query, page, page_size: 100 } }));
+      const r = toList(await call('GET', path, { query: { ...query, page, page_size: 100 }, signal: opts.signal }));
       out.push(...r.data);
       if (page >= r.pagination.page_count) break;
     }
@@ -355,6 +400,23 @@ export const api = {
   schema: (type: string): Promise<JsonSchema> =>
     call('GET', `/model/schema/${encodeURIComponent(type)}`, { accept: 'application/schema+json' }),
 };
+
+/** Objects of one type, read and written with the types of its attributes. */
+export function objectsOf<T extends string>(type: T) {
+  type A = AttributesOf<T>;
+  const path = (id?: string) => (id ? `/${encodeURIComponent(type)}/${encodeURIComponent(id)}` : `/${encodeURIComponent(type)}`);
+  return {
+    path,
+    get: async (id: string) => (await api.get(path(id))) as SingleResult<A>,
+    list: async (query?: Query) => (await api.list(path(), query)) as ListResult<A>,
+    create: async (attributes: WritableAttributes<A>, more: Record<string, unknown> = {}) => (await api.create(path(), type, attributes, more)) as SingleResult<A>,
+    update: async (id: string, attributes: WritableAttributes<A>, opts: SaveOptions = {}) => (await api.update(path(id), type, id, attributes, undefined, opts)) as SingleResult<A>,
+    remove: (id: string, opts: SaveOptions = {}) => api.remove(path(id), opts),
+  };
+}
+
+/** User accounts (an object type: /users). */
+export const users = objectsOf('users');
 
 export interface JsonSchemaProperty {
   type?: string | string[];
@@ -447,6 +509,7 @@ export async function uploadMedia(mediaType: string, file: File, onProgress: (fr
     });
   let res = await send();
   if (res.status === 401 && (await renewSession())) res = await send();
+  if (res.status < 400) wrote(`/${mediaType}`);
   let body: any = null;
   try {
     body = res.text ? JSON.parse(res.text) : null;
@@ -456,6 +519,7 @@ export async function uploadMedia(mediaType: string, file: File, onProgress: (fr
   if (res.status >= 400) {
     const e = body?.error;
     if (res.status === 401) dropSession('expired');
+    if (res.status === 403) for (const l of forbiddenListeners) l();
     throw e && typeof e.title === 'string' ? serverError(res.status, e) : new ApiError(res.status, 'http_error', `HTTP ${res.status}`, '');
   }
   onProgress(1);
@@ -584,7 +648,6 @@ export interface HistoryMeta {
  */
 export const history = {
   path: (objectPath: string) => `${objectPath}/history`,
-  list: async (objectPath: string, query?: Query) => (await api.list(history.path(objectPath), query)) as ListResult<HistoryAttributes>,
   restore: async (objectPath: string, historyId: string) =>
     toSingle(await call('POST', `${history.path(objectPath)}/${encodeURIComponent(historyId)}/restore`)),
 };
@@ -607,9 +670,10 @@ export interface TranslationAttributes {
  * object's version (ETag) by one, like a relation write.
  */
 export const translations = {
+  /** One translation (its ETag is its object's version: any write of the object moves it). */
+  path: (id: string) => `/translations/${encodeURIComponent(id)}`,
   /** Every translation of an object, in any language. */
-  ofObject: async (type: string, id: string) =>
-    (await api.listAll(`/${encodeURIComponent(type)}/${encodeURIComponent(id)}/translations`)) as Resource<TranslationAttributes>[],
+  ofObjectPath: (type: string, id: string) => `/${encodeURIComponent(type)}/${encodeURIComponent(id)}/translations`,
   /** Translations of several objects in one request (one page of a list). */
   ofObjects: async (ids: string[]) =>
     ids.length
@@ -617,13 +681,11 @@ export const translations = {
       : [],
   create: async (objectId: string, lang: string, status: TranslationStatus, fields: Record<string, string | null>) =>
     (await api.create('/translations', 'translations', { object_id: objectId, lang, status, translated_fields: fields })) as SingleResult<TranslationAttributes>,
-  /** One translation with its ETag (its object's version: any write of the object moves it). */
-  get: async (id: string) => (await api.get(`/translations/${encodeURIComponent(id)}`)) as SingleResult<TranslationAttributes>,
   /** `fields` are merged field by field into what is stored. With `ifMatch`, a ConflictError (412)
    *  when the object was written since that version. */
   update: async (id: string, changes: { status?: TranslationStatus; translated_fields?: Record<string, string | null> }, opts: SaveOptions = {}) =>
-    (await api.update(`/translations/${encodeURIComponent(id)}`, 'translations', id, changes, undefined, opts)) as SingleResult<TranslationAttributes>,
-  remove: (id: string, opts: SaveOptions = {}) => api.remove(`/translations/${encodeURIComponent(id)}`, opts),
+    (await api.update(translations.path(id), 'translations', id, changes, undefined, opts)) as SingleResult<TranslationAttributes>,
+  remove: (id: string, opts: SaveOptions = {}) => api.remove(translations.path(id), opts),
 };
 
 // ---- property types (admins write) ----
@@ -636,7 +698,6 @@ export interface PropertyTypeAttributes {
 
 export const propertyTypes = {
   path: (id?: string) => (id ? `/model/property_types/${encodeURIComponent(id)}` : '/model/property_types'),
-  list: async () => (await api.listAll(propertyTypes.path())) as Resource<PropertyTypeAttributes>[],
   create: (attributes: PropertyTypeAttributes) => api.create(propertyTypes.path(), 'property_types', { ...attributes }),
   update: (id: string, attributes: Partial<PropertyTypeAttributes>) => api.update(propertyTypes.path(id), 'property_types', id, attributes),
   remove: (id: string) => api.remove(propertyTypes.path(id)),
@@ -737,13 +798,6 @@ export interface EndpointPermissionAttributes {
 
 export const configEntries = vocabulary<ConfigAttributes>('/config', 'config');
 export const endpointPermissions = vocabulary<EndpointPermissionAttributes>('/admin/endpoint_permissions', 'endpoint_permissions');
-
-/** What the administration pages name by id: endpoints, applications and roles. */
-export const adminNames = {
-  endpoints: () => api.listAll('/admin/endpoints', undefined, 10),
-  applications: () => api.listAll('/admin/applications', undefined, 10),
-  roles: () => api.listAll('/roles', undefined, 10),
-};
 
 // ---- annotations (signed-in users who may read the object; the author or an admin changes one) ----
 

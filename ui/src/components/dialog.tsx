@@ -22,6 +22,7 @@ function trapTab(e: KeyboardEvent, box: HTMLElement) {
     first.focus();
   }
 }
+import { useToast } from './toast';
 import { useAction } from './use-list';
 
 export function Dialog({ title, onClose, children, wide }: { title: string; onClose: () => void; children: ReactNode; wide?: boolean }) {
@@ -105,6 +106,12 @@ export function ConfirmButton({
 }) {
   const [open, setOpen] = useState(false);
   const { busy, error, setError, run } = useAction();
+  // A refusal can take the button away (the rights read again after a 403 no longer offer it):
+  // its message then stays on the page as a toast instead of vanishing with the dialog.
+  const toast = useToast();
+  const shownError = useRef<unknown>(null);
+  shownError.current = open ? error : null;
+  useEffect(() => () => void (shownError.current && toast.error(shownError.current)), []); // eslint-disable-line react-hooks/exhaustive-deps
   const close = useCallback(() => {
     setOpen(false);
     setError(null);
@@ -143,4 +150,9 @@ export function ConfirmButton({
       ) : null}
     </>
   );
+}
+
+/** A row's Delete: a small danger button that asks first (what is deleted, in `message`). */
+export function DeleteButton(props: Omit<Parameters<typeof ConfirmButton>[0], 'label' | 'className'> & { label?: string }) {
+  return <ConfirmButton label="Delete" className="danger small" {...props} />;
 }

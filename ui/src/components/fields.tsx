@@ -125,12 +125,18 @@ export function nullIfEmpty(values: Values, keys: string[]): Values {
 }
 
 /** The end of every form: the API error, the success notice, and the submit button. */
-export function FormFooter({ error, notice, busy, label, primary = true }: { error: unknown; notice?: string | null; busy: boolean; label: string; primary?: boolean }) {
+/** `onCancel`: a Cancel button before the submit one (a dialog's form). */
+export function FormFooter({ error, notice, busy, label, primary = true, onCancel }: { error: unknown; notice?: string | null; busy: boolean; label: ReactNode; primary?: boolean; onCancel?: () => void }) {
   return (
     <>
       <ErrorNote error={error} />
       <Notice text={notice ?? null} />
       <div className="actions">
+        {onCancel ? (
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+        ) : null}
         <button type="submit" className={primary ? 'primary' : undefined} disabled={busy}>
           {label}
         </button>

@@ -2,7 +2,7 @@
 import type { ReactNode } from 'react';
 import type { Resource } from '../api/client';
 import { Empty, ErrorNote, Loading, Pager } from './feedback';
-import type { useList } from './use-list';
+import type { PagedList } from './use-list';
 
 export function ListView({
   list,
@@ -12,7 +12,7 @@ export function ListView({
   emptyIcon,
   emptyAction,
 }: {
-  list: ReturnType<typeof useList>;
+  list: PagedList;
   empty: ReactNode;
   emptyIcon?: ReactNode;
   emptyAction?: ReactNode;

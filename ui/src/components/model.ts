@@ -1,6 +1,7 @@
-// The object types of the model, loaded once per session view and refreshed after model edits.
-import { useEffect, useState } from 'react';
-import { api, type Resource } from '../api/client';
+// The object types of the model, read once through the query cache and again after model edits.
+import { useMemo } from 'react';
+import type { Resource } from '../api/client';
+import { apiKey, queryClient, useApiAll } from '../api/queries';
 
 export interface ObjectType {
   id: string;
@@ -15,9 +16,6 @@ export interface ObjectType {
 /** Types the admin edits elsewhere (their own pages) or that have no objects of their own. */
 export const MEDIA_TYPES_PARENT = 'media';
 
-let cache: Promise<ObjectType[]> | null = null;
-const subscribers = new Set<() => void>();
-
 function toType(r: Resource): ObjectType {
   const a = r.attributes;
   return {
@@ -31,38 +29,17 @@ function toType(r: Resource): ObjectType {
   };
 }
 
-async function loadAll(): Promise<ObjectType[]> {
-  const out: ObjectType[] = [];
-  for (let page = 1; ; page++) {
-    const r = await api.list('/model/object_types', { page, page_size: 100 });
-    out.push(...r.data.map(toType));
-    if (page >= r.pagination.page_count) return out;
-  }
-}
+const TYPES_PATH = '/model/object_types';
 
+/** Load the types again (writes through the API client do this by themselves). */
 export function invalidateObjectTypes(): void {
-  cache = null;
-  for (const s of subscribers) s();
+  void queryClient.invalidateQueries({ queryKey: apiKey(TYPES_PATH, {}, 'all') });
 }
 
 export function useObjectTypes(): { types: ObjectType[] | null; error: unknown } {
-  const [types, setTypes] = useState<ObjectType[] | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [version, setVersion] = useState(0);
-  useEffect(() => {
-    const bump = () => setVersion((v) => v + 1);
-    subscribers.add(bump);
-    return () => void subscribers.delete(bump);
-  }, []);
-  useEffect(() => {
-    cache ??= loadAll();
-    const mine = cache;
-    mine.then(setTypes, (e) => {
-      if (cache === mine) cache = null;
-      setError(e);
-    });
-  }, [version]);
-  return { types, error };
+  const q = useApiAll(TYPES_PATH);
+  const types = useMemo(() => q.data?.map(toType) ?? null, [q.data]);
+  return { types, error: q.error };
 }
 
 /** Concrete types whose objects can be created and listed at /{type}. */

@@ -42,6 +42,8 @@ export interface FormProperty {
   options: string[];
   maxLength?: number;
   description?: string;
+  /** The field's label when its name does not say it (a media object's description is its caption). */
+  label?: string;
   /** Technical: shown under "Advanced". */
   advanced: boolean;
 }
@@ -228,7 +230,7 @@ export function SchemaFields({
       {properties.map((p) => {
         if (p.kind === 'terms' || p.kind === 'ranges') return null; // the editor's own controls
         const set = (v: unknown) => onChange({ ...values, [p.name]: v });
-        const text = fieldLabel(p.name) + (p.required ? ' *' : '');
+        const text = (p.label ?? fieldLabel(p.name)) + (p.required ? ' *' : '');
         const hintId = `hint-${p.name}`;
         const problemId = `problem-${p.name}`;
         const problem = problems[p.name];

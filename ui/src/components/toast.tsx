@@ -16,6 +16,8 @@ interface Toast {
   detail?: string;
   /** The route path it belongs to; null: the next page shown. */
   page: string | null;
+  /** A failure's own title and detail, without the context before them: the same failure told twice is told once. */
+  core?: string;
 }
 
 export interface ToastOptions {
@@ -43,8 +45,13 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     (t: Omit<Toast, 'id' | 'page'>, opts: ToastOptions = {}) => {
       const id = next.current++;
       const page = opts.next ? null : currentPath().join('/');
-      // One failure at a time, and one of each text: the newest replaces the others.
-      setToasts((all) => [...all.filter((o) => (t.kind !== 'error' || o.kind !== 'error') && o.text !== t.text).slice(-2), { ...t, id, page }]);
+      // One failure at a time, and one of each text: the newest replaces the others. The same
+      // failure raised again (a dialog that closes after its action already told it, with more
+      // context) leaves the first telling in place.
+      setToasts((all) => {
+        if (t.core && all.some((o) => o.kind === 'error' && o.core === t.core)) return all;
+        return [...all.filter((o) => (t.kind !== 'error' || o.kind !== 'error') && o.text !== t.text).slice(-2), { ...t, id, page }];
+      });
       // Failures stay longer (and can be closed); neither waits for ever.
       setTimeout(() => dismiss(id), t.kind === 'success' ? 6000 : 20000);
     },
@@ -62,7 +69,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
       success: (text, opts) => push({ kind: 'success', text }, opts),
       error: (err, text, opts) => {
         const { title, detail } = errorMessage(err);
-        push({ kind: 'error', text: text ? `${text}: ${title}` : title, detail }, opts);
+        push({ kind: 'error', text: text ? `${text}: ${title}` : title, detail, core: `${title}\n${detail ?? ''}` }, opts);
       },
     }),
     [push],

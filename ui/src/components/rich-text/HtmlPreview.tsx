@@ -3,7 +3,7 @@
 // their alt text, so a preview fetches nothing.
 import { Fragment, type ReactNode } from 'react';
 
-const KEEP = new Set(['p', 'h2', 'h3', 'h4', 'strong', 'b', 'em', 'i', 'ul', 'ol', 'li', 'br', 'blockquote', 'code', 'pre', 'a']);
+const KEEP = new Set(['p', 'h2', 'h3', 'h4', 'strong', 'b', 'em', 'i', 'ul', 'ol', 'li', 'br', 'blockquote', 'code', 'pre', 'a', 'figure', 'figcaption']);
 
 function rebuild(node: Node, key: number): ReactNode {
   if (node.nodeType === Node.TEXT_NODE) return node.textContent;

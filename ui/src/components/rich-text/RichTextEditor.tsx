@@ -1,45 +1,32 @@
 // The rich-text editor (TipTap/ProseMirror), loaded on first use: headings, bold, italic, lists,
 // links and images from the media library; it stores clean HTML (<h2>, <p>, <strong>, <em>,
-// <ul>/<ol>, <a href>, <img src alt>) and '' when empty. Keyboard: Ctrl/Cmd+B, I, K (link),
-// Z/Shift+Z; the toolbar is one tab stop with arrow keys between its buttons.
+// <ul>/<ol>, <a href>, <img src alt>, <figure><img src alt><figcaption>) and '' when empty. An
+// image takes its alt text and caption from the image object, editable for each use (select it,
+// then the image button). Keyboard: Ctrl/Cmd+B, I, K (link), Z/Shift+Z; the toolbar is one tab
+// stop with arrow keys between its buttons.
 import { Extension } from '@tiptap/core';
-import Image from '@tiptap/extension-image';
+import { NodeSelection } from '@tiptap/pm/state';
 import { EditorContent, useEditor, useEditorState, type Editor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
-import { fileObjectUrl } from '../../api/client';
 import { Dialog } from '../dialog';
 import { Bold, Heading2, Heading3, ImagePlus, Italic, Link, List, ListOrdered, Pilcrow, Redo2, Undo2, Unlink } from '../icons';
-import { MediaLibraryDialog } from './MediaLibraryDialog';
+import { FIGURE, ImageFigure, SessionImage } from './image-nodes';
+import { MediaLibraryDialog, type PlacedImage } from './MediaLibraryDialog';
 
-/**
- * Images stored with a server path (/streams/download/…) are shown through the session, since a
- * draft's file is not public; the stored HTML keeps the plain path.
- */
-const SessionImage = Image.extend({
-  addNodeView() {
-    return ({ node }) => {
-      const img = document.createElement('img');
-      let src = '';
-      const show = (n: typeof node) => {
-        img.alt = n.attrs.alt ?? '';
-        if (n.attrs.src === src) return;
-        src = n.attrs.src ?? '';
-        if (src.startsWith('/')) fileObjectUrl(src).then((u) => (img.src = u), () => (img.src = src));
-        else img.src = src;
-      };
-      show(node);
-      return {
-        dom: img,
-        update: (n) => {
-          if (n.type.name !== 'image') return false;
-          show(n);
-          return true;
-        },
-      };
-    };
-  },
-});
+/** The image the selection holds (a plain one or one with a caption), as the dialog edits it. */
+function selectedImage(editor: Editor): PlacedImage | null {
+  const { selection } = editor.state;
+  if (!(selection instanceof NodeSelection)) return null;
+  const { type, attrs } = selection.node;
+  if (type.name !== 'image' && type.name !== FIGURE) return null;
+  return { src: String(attrs.src ?? ''), alt: String(attrs.alt ?? ''), caption: type.name === FIGURE ? String(attrs.caption ?? '') : '' };
+}
+
+/** The node of an image placed with its alt text: in a figure when it has a caption. */
+function imageNode(image: PlacedImage) {
+  return image.caption ? { type: FIGURE, attrs: { src: image.src, alt: image.alt, caption: image.caption } } : { type: 'image', attrs: { src: image.src, alt: image.alt } };
+}
 
 /** `tabStop`: the toolbar's one place in the tab order (the others are reached with arrows). */
 function ToolButton({ label, icon, active, onClick, disabled, tabStop }: { label: string; icon: ReactNode; active?: boolean; onClick: () => void; disabled?: boolean; tabStop?: boolean }) {
@@ -52,7 +39,8 @@ function ToolButton({ label, icon, active, onClick, disabled, tabStop }: { label
 
 export default function RichTextEditor({ labelId, describedBy, value, onChange }: { labelId: string; describedBy?: string; value: string; onChange: (html: string) => void }) {
   const [linkOpen, setLinkOpen] = useState(false);
-  const [imageOpen, setImageOpen] = useState(false);
+  /** The image dialog: closed, choosing a new image, or editing the selected one. */
+  const [imageDialog, setImageDialog] = useState<{ editing: PlacedImage | null } | null>(null);
   const openLink = useRef(() => setLinkOpen(true));
   const changed = useRef(onChange);
   changed.current = onChange;
@@ -70,6 +58,7 @@ export default function RichTextEditor({ labelId, describedBy, value, onChange }
         link: { openOnClick: false, autolink: true, defaultProtocol: 'https', HTMLAttributes: { rel: null, target: null, class: null } },
       }),
       SessionImage.configure({ inline: false }),
+      ImageFigure,
       Extension.create({
         name: 'linkShortcut',
         addKeyboardShortcuts: () => ({
@@ -118,6 +107,7 @@ export default function RichTextEditor({ labelId, describedBy, value, onChange }
             ordered: e.isActive('orderedList'),
             link: e.isActive('link'),
             href: (e.getAttributes('link').href as string | undefined) ?? '',
+            image: selectedImage(e) !== null,
             canUndo: e.can().undo(),
             canRedo: e.can().redo(),
           }
@@ -151,22 +141,29 @@ export default function RichTextEditor({ labelId, describedBy, value, onChange }
         <span className="tool-sep" aria-hidden />
         <ToolButton label="Link" icon={<Link size={16} />} active={state.link} onClick={() => setLinkOpen(true)} />
         <ToolButton label="Remove link" icon={<Unlink size={16} />} disabled={!state.link} onClick={() => chain().extendMarkRange('link').unsetLink().run()} />
-        <ToolButton label="Image from the media library" icon={<ImagePlus size={16} />} onClick={() => setImageOpen(true)} />
+        <ToolButton
+          label={state.image ? 'Alt text and caption of this image' : 'Image from the media library'}
+          icon={<ImagePlus size={16} />}
+          active={state.image}
+          onClick={() => setImageDialog({ editing: selectedImage(editor) })}
+        />
         <span className="tool-sep" aria-hidden />
         <ToolButton label="Undo" icon={<Undo2 size={16} />} disabled={!state.canUndo} onClick={() => chain().undo().run()} />
         <ToolButton label="Redo" icon={<Redo2 size={16} />} disabled={!state.canRedo} onClick={() => chain().redo().run()} />
       </div>
       <EditorContent editor={editor} />
       {linkOpen ? <LinkDialog editor={editor} initial={state.href} onClose={() => setLinkOpen(false)} /> : null}
-      {imageOpen ? (
+      {imageDialog ? (
         <MediaLibraryDialog
+          editing={imageDialog.editing}
           onClose={() => {
-            setImageOpen(false);
+            setImageDialog(null);
             editor.commands.focus();
           }}
-          onPick={(image) => {
-            setImageOpen(false);
-            chain().setImage({ src: image.src, alt: image.alt }).run();
+          onPlace={(image) => {
+            setImageDialog(null);
+            // Over a selected image this replaces it (a caption added or removed changes its node).
+            chain().insertContent(imageNode(image)).run();
           }}
         />
       ) : null}

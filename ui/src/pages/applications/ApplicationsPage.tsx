@@ -4,26 +4,24 @@
 // its tokens end) or on again, delete it. "Last used" is the server's meta.last_used (a minute late at most).
 import { useState, type FormEvent } from 'react';
 import { api, type Resource } from '../../api/client';
-import { ConfirmButton, Dialog } from '../../components/dialog';
+import { DeleteButton, Dialog } from '../../components/dialog';
 import { ErrorNote } from '../../components/feedback';
 import { Field, useFieldError, type Values } from '../../components/fields';
 import { formatDate } from '../../components/format';
 import { KeyRound, Plus } from '../../components/icons';
-import { ListView } from '../../components/list-view';
+import { DataTable } from '../../components/data-table';
 import { useToast } from '../../components/toast';
 import { useAction, useList } from '../../components/use-list';
 
 const PATH = '/applications';
 
 export function ApplicationsPage() {
-  const [version, setVersion] = useState(0);
-  const list = useList(PATH, { sort: '-id' }, 50, version);
+  const list = useList(PATH, { sort: '-id' }, 50);
   const [values, setValues] = useState<Values>({});
   const [created, setCreated] = useState<Resource | null>(null);
   const { busy, error, run } = useAction();
   const { problems, general } = useFieldError(error, values, ['name']);
   const toast = useToast();
-  const reload = () => setVersion((v) => v + 1);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -31,13 +29,11 @@ export function ApplicationsPage() {
     if (!r) return;
     setValues({});
     setCreated(r.data);
-    reload();
   };
   const setEnabled = async (app: Resource, enabled: boolean) => {
     try {
       await api.update(`${PATH}/${app.id}`, 'applications', app.id, { enabled });
       toast.success(enabled ? `“${app.attributes.name}” works again.` : `“${app.attributes.name}” is revoked: requests with its key are refused.`);
-      reload();
     } catch (e) {
       toast.error(e, enabled ? 'The key was not turned on' : 'The key was not revoked');
     }
@@ -61,64 +57,48 @@ export function ApplicationsPage() {
           </button>
         </div>
       </form>
-      <ListView list={list} empty="No API keys yet." emptyIcon={<KeyRound size={28} />} label="API key pages">
-        {(apps) => (
-          <div className="table-wrap">
-            <table aria-label="API keys">
-              <thead>
-                <tr>
-                  <th scope="col">Application</th>
-                  <th scope="col">Key</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {apps.map((app) => {
-                  const name = String(app.attributes.name);
-                  const enabled = Boolean(app.attributes.enabled);
-                  return (
-                    <tr key={app.id}>
-                      <td>
-                        <strong>{name}</strong>
-                        {app.attributes.description ? <div className="muted">{String(app.attributes.description)}</div> : null}
-                      </td>
-                      <td>
-                        <code className="api-key">{String(app.meta.api_key ?? '')}</code>
-                      </td>
-                      <td>
-                        <span className={`badge ${enabled ? 'on' : 'off'}`}>{enabled ? 'active' : 'revoked'}</span>
-                      </td>
-                      <td>{formatDate(app.meta.created)}</td>
-                      <td>{app.meta.last_used ? formatDate(app.meta.last_used) : <span className="muted">never</span>}</td>
-                      <td className="actions-cell">
-                        <button type="button" className="small" onClick={() => void setEnabled(app, !enabled)} aria-label={`${enabled ? 'Revoke' : 'Turn on'} ${name}`}>
-                          {enabled ? 'Revoke' : 'Turn on'}
-                        </button>
-                        <ConfirmButton
-                          label="Delete"
-                          className="danger small"
-                          title={`Delete the key of “${name}”?`}
-                          message={<p>Requests with this key are refused from now on, and it cannot be turned on again.</p>}
-                          action={() => api.remove(`${PATH}/${app.id}`)}
-                          onDone={() => {
-                            toast.success(`The key of “${name}” is deleted.`);
-                            reload();
-                          }}
-                        />
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </ListView>
+      <DataTable
+        label="API keys"
+        pagerLabel="API key pages"
+        list={list}
+        empty="No API keys yet."
+        emptyIcon={<KeyRound size={28} />}
+        columns={[
+          {
+            header: 'Application',
+            cell: (app) => (
+              <>
+                <strong>{String(app.attributes.name)}</strong>
+                {app.attributes.description ? <div className="muted">{String(app.attributes.description)}</div> : null}
+              </>
+            ),
+          },
+          { header: 'Key', cell: (app) => <code className="api-key">{String(app.meta.api_key ?? '')}</code> },
+          {
+            header: 'State',
+            cell: (app) => <span className={`badge ${app.attributes.enabled ? 'on' : 'off'}`}>{app.attributes.enabled ? 'active' : 'revoked'}</span>,
+          },
+          { header: 'Created', cell: (app) => formatDate(app.meta.created) },
+          { header: 'Last used', cell: (app) => (app.meta.last_used ? formatDate(app.meta.last_used) : <span className="muted">never</span>) },
+        ]}
+        actions={(app) => {
+          const name = String(app.attributes.name);
+          const enabled = Boolean(app.attributes.enabled);
+          return (
+            <>
+              <button type="button" className="small" onClick={() => void setEnabled(app, !enabled)} aria-label={`${enabled ? 'Revoke' : 'Turn on'} ${name}`}>
+                {enabled ? 'Revoke' : 'Turn on'}
+              </button>
+              <DeleteButton
+                title={`Delete the key of “${name}”?`}
+                message={<p>Requests with this key are refused from now on, and it cannot be turned on again.</p>}
+                action={() => api.remove(`${PATH}/${app.id}`)}
+                onDone={() => toast.success(`The key of “${name}” is deleted.`)}
+              />
+            </>
+          );
+        }}
+      />
       {created ? <SecretDialog app={created} onClose={() => setCreated(null)} /> : null}
     </section>
   );

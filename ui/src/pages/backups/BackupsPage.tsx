@@ -3,8 +3,10 @@
 // polls GET /backups, whose meta.running tells the phase and the bytes archived so far.
 import { useEffect, useState } from 'react';
 import { api, fileObjectUrl, type Resource } from '../../api/client';
-import { ConfirmButton } from '../../components/dialog';
-import { Empty, ErrorNote, Loading, Notice, Pager } from '../../components/feedback';
+import { DataTable } from '../../components/data-table';
+import { DeleteButton } from '../../components/dialog';
+import { ErrorNote, Notice } from '../../components/feedback';
+import { PageHead } from '../../components/page-head';
 import { formatDate } from '../../components/format';
 import { useAction, useList } from '../../components/use-list';
 
@@ -87,7 +89,6 @@ export function BackupsPage() {
   const [making, setMaking] = useState(false);
   const make = useAction();
   const fetchFile = useAction();
-  const items = list.result?.data ?? [];
   const reported = (list.result?.meta?.running as RunningBackup | null | undefined) ?? null;
 
   // Poll while a backup is under way, whoever started it.
@@ -129,13 +130,11 @@ export function BackupsPage() {
   const shown = running ?? reported;
   return (
     <section>
-      <div className="page-head">
-        <h1>Backups</h1>
-        <span className="spacer" />
+      <PageHead title="Backups">
         <button type="button" className="primary" onClick={() => void makeBackup()} disabled={making || shown !== null}>
           {making ? 'Making a backup…' : 'Make a backup'}
         </button>
-      </div>
+      </PageHead>
       <p className="muted">
         A backup is one file with every object, user, role, the model and every stored file. Restore it with{' '}
         <code>npm run restore -- FILE</code> or from the desktop app&apos;s Folio menu.
@@ -143,59 +142,38 @@ export function BackupsPage() {
       {shown || making ? <BackupProgress running={shown ?? STARTING} /> : null}
       <ErrorNote error={list.error ?? make.error ?? fetchFile.error} />
       <Notice text={notice} />
-      {list.loading && !list.result ? <Loading /> : null}
-      {list.result && items.length === 0 ? <Empty>No backups yet.</Empty> : null}
-      {items.length > 0 ? (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th>Made</th>
-                <th>File</th>
-                <th>Size</th>
-                <th>Holds</th>
-                <th>Kind</th>
-                <th>
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((b) => (
-                <tr key={b.id}>
-                  <td>{formatDate(b.attributes.created)}</td>
-                  <td>{String(b.attributes.file_name)}</td>
-                  <td style={{ whiteSpace: 'nowrap' }}>{formatBytes(Number(b.attributes.size))}</td>
-                  <td>{describeCounts(b.meta.counts as Counts | null)}</td>
-                  <td>{b.meta.kind === 'scheduled' ? 'Scheduled' : 'Manual'}</td>
-                  <td className="actions-cell">
-                    <button type="button" className="small" disabled={fetchFile.busy} onClick={() => void fetchFile.run(() => download(b))} aria-label={`Download ${b.attributes.file_name}`}>
-                      Download
-                    </button>
-                    <ConfirmButton
-                      label="Delete"
-                      className="danger small"
-                      title="Delete this backup?"
-                      message={
-                        <p style={{ overflowWrap: 'anywhere' }}>
-                          <strong>{String(b.attributes.file_name)}</strong> will be deleted. This cannot be undone.
-                        </p>
-                      }
-                      confirmLabel="Delete backup"
-                      action={() => api.remove(`/backups/${encodeURIComponent(b.id)}`)}
-                      onDone={() => {
-                        setNotice(`Backup ${b.attributes.file_name} deleted.`);
-                        void list.reload();
-                      }}
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
-      <Pager pagination={list.result?.pagination ?? null} onPage={list.setPage} label="Backup pages" />
+      <DataTable
+        label="Backups"
+        pagerLabel="Backup pages"
+        list={list}
+        error={null}
+        empty="No backups yet."
+        columns={[
+          { header: 'Made', cell: (b) => formatDate(b.attributes.created) },
+          { header: 'File', cell: (b) => String(b.attributes.file_name) },
+          { header: 'Size', className: 'nowrap', cell: (b) => formatBytes(Number(b.attributes.size)) },
+          { header: 'Holds', cell: (b) => describeCounts(b.meta.counts as Counts | null) },
+          { header: 'Kind', cell: (b) => (b.meta.kind === 'scheduled' ? 'Scheduled' : 'Manual') },
+        ]}
+        actions={(b) => (
+          <>
+            <button type="button" className="small" disabled={fetchFile.busy} onClick={() => void fetchFile.run(() => download(b))} aria-label={`Download ${b.attributes.file_name}`}>
+              Download
+            </button>
+            <DeleteButton
+              title="Delete this backup?"
+              message={
+                <p style={{ overflowWrap: 'anywhere' }}>
+                  <strong>{String(b.attributes.file_name)}</strong> will be deleted. This cannot be undone.
+                </p>
+              }
+              confirmLabel="Delete backup"
+              action={() => api.remove(`/backups/${encodeURIComponent(b.id)}`)}
+              onDone={() => setNotice(`Backup ${b.attributes.file_name} deleted.`)}
+            />
+          </>
+        )}
+      />
     </section>
   );
 }

@@ -2,10 +2,15 @@
 // name, a context (`app` unless given), a text content (often JSON: checked when it looks like
 // JSON, stored as typed) and, optionally, the one application that reads it (else every
 // application reads it). One entry per name, context and application.
-import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
-import { ApiError, adminNames, configEntries, type ConfigAttributes, type Resource } from '../../api/client';
-import { ConfirmButton, Dialog } from '../../components/dialog';
-import { Empty, ErrorNote, Loading } from '../../components/feedback';
+import { useId, useState, type FormEvent } from 'react';
+import { ApiError, configEntries, type ConfigAttributes, type Resource } from '../../api/client';
+import { useApiAll } from '../../api/queries';
+import { useAdminNames } from '../../components/admin-names';
+import { DataTable } from '../../components/data-table';
+import { DeleteButton, Dialog } from '../../components/dialog';
+import { ErrorNote } from '../../components/feedback';
+import { FormFooter } from '../../components/fields';
+import { PageHead } from '../../components/page-head';
 import { formatDate } from '../../components/format';
 import { useToast } from '../../components/toast';
 import { useAction } from '../../components/use-list';
@@ -60,87 +65,60 @@ function plainError(e: unknown): unknown {
 }
 
 export function ConfigPage() {
-  const [all, setAll] = useState<Entry[] | null>(null);
-  const [apps, setApps] = useState<Resource[]>([]);
-  const [error, setError] = useState<unknown>(null);
+  const entries = useApiAll<ConfigAttributes>('/config', { sort: 'name' });
+  const apps = useAdminNames('/admin/applications');
   const [editing, setEditing] = useState<Entry | 'new' | null>(null);
   const toast = useToast();
-  const load = useCallback(() => configEntries.list({ sort: 'name' }).then((r) => (setAll(r as Entry[]), setError(null)), setError), []);
-  useEffect(() => void load(), [load]);
-  useEffect(() => void adminNames.applications().then(setApps, () => setApps([])), []);
   const appName = (id: number | null) => (id == null ? 'All applications' : String(apps.find((a) => a.id === String(id))?.attributes.name ?? `Application ${id}`));
   return (
     <section>
-      <div className="page-head">
-        <h1>Configuration</h1>
-        <span className="spacer" />
+      <PageHead title="Configuration">
         <button type="button" className="primary" onClick={() => setEditing('new')}>
           New entry
         </button>
-      </div>
+      </PageHead>
       <p className="muted">
         Settings your applications read from <code>GET /config</code>: each reads the entries made for it and those for all applications. The content is text, often JSON.
       </p>
-      <ErrorNote error={error} />
-      {!all && !error ? <Loading /> : null}
-      {all && !all.length ? <Empty>No configuration entries yet.</Empty> : null}
-      {all?.length ? (
-        <div className="table-wrap">
-          <table aria-label="Configuration entries">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Context</th>
-                <th>Content</th>
-                <th>Application</th>
-                <th>Changed</th>
-                <th>
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {all.map((e) => {
-                const a = e.attributes;
-                return (
-                  <tr key={e.id}>
-                    <td>
-                      <code>{a.name}</code>
-                    </td>
-                    <td>{a.context}</td>
-                    <td className="config-content">
-                      <code title={a.content}>{a.content.length > 80 ? `${a.content.slice(0, 80)}…` : a.content}</code>
-                    </td>
-                    <td>{appName(a.application_id)}</td>
-                    <td>{formatDate(e.meta.modified)}</td>
-                    <td className="actions-cell">
-                      <button type="button" className="small" onClick={() => setEditing(e)} aria-label={`Edit ${a.name} (${a.context})`}>
-                        Edit
-                      </button>
-                      <ConfirmButton
-                        label="Delete"
-                        className="danger small"
-                        buttonTitle={`Delete ${a.name} (${a.context})`}
-                        title="Delete this entry?"
-                        message={
-                          <p>
-                            <strong>{a.name}</strong> ({a.context}) will be deleted; applications reading it get nothing from then on.
-                          </p>
-                        }
-                        action={() => configEntries.remove(e.id)}
-                        onDone={() => {
-                          toast.success(`Entry “${a.name}” deleted.`);
-                          void load();
-                        }}
-                      />
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+      <DataTable
+        label="Configuration entries"
+        rows={entries.data ?? null}
+        error={entries.error}
+        loading={entries.isFetching}
+        empty="No configuration entries yet."
+        columns={[
+          { header: 'Name', cell: (e) => <code>{e.attributes.name}</code> },
+          { header: 'Context', cell: (e) => e.attributes.context },
+          {
+            header: 'Content',
+            className: 'config-content',
+            cell: ({ attributes: a }) => <code title={a.content}>{a.content.length > 80 ? `${a.content.slice(0, 80)}…` : a.content}</code>,
+          },
+          { header: 'Application', cell: (e) => appName(e.attributes.application_id) },
+          { header: 'Changed', cell: (e) => formatDate(e.meta.modified) },
+        ]}
+        actions={(e) => {
+          const a = e.attributes;
+          return (
+            <>
+              <button type="button" className="small" onClick={() => setEditing(e)} aria-label={`Edit ${a.name} (${a.context})`}>
+                Edit
+              </button>
+              <DeleteButton
+                buttonTitle={`Delete ${a.name} (${a.context})`}
+                title="Delete this entry?"
+                message={
+                  <p>
+                    <strong>{a.name}</strong> ({a.context}) will be deleted; applications reading it get nothing from then on.
+                  </p>
+                }
+                action={() => configEntries.remove(e.id)}
+                onDone={() => toast.success(`Entry “${a.name}” deleted.`)}
+              />
+            </>
+          );
+        }}
+      />
       {editing ? (
         <ConfigDialog
           entry={editing === 'new' ? null : editing}
@@ -149,7 +127,6 @@ export function ConfigPage() {
           onSaved={(name) => {
             toast.success(`Entry “${name}” saved.`);
             setEditing(null);
-            void load();
           }}
         />
       ) : null}
@@ -229,15 +206,7 @@ function ConfigDialog({ entry, apps, onClose, onSaved }: { entry: Entry | null; 
             {problem('content') ?? 'Plain text, or JSON (checked when it starts with { or [). Stored exactly as written.'}
           </span>
         </div>
-        <ErrorNote error={error} />
-        <div className="actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={busy}>
-            {entry ? 'Save changes' : 'Create entry'}
-          </button>
-        </div>
+        <FormFooter error={error} busy={busy} label={entry ? 'Save changes' : 'Create entry'} onCancel={onClose} />
       </form>
     </Dialog>
   );

@@ -3,10 +3,15 @@
 // application and a role, each or all; read and write are each allowed, not allowed, own only or
 // blocked (a block refuses even when another rule allows). Once a rule concerns a request, a
 // request no rule allows is refused; admins always pass.
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { adminNames, endpointPermissions, type EndpointAccess, type EndpointPermissionAttributes, type Resource } from '../../api/client';
-import { ConfirmButton, Dialog } from '../../components/dialog';
-import { Empty, ErrorNote, Loading } from '../../components/feedback';
+import { useState, type FormEvent } from 'react';
+import { endpointPermissions, type EndpointAccess, type EndpointPermissionAttributes, type Resource } from '../../api/client';
+import { useApiAll } from '../../api/queries';
+import { useAdminNames } from '../../components/admin-names';
+import { DataTable } from '../../components/data-table';
+import { DeleteButton, Dialog } from '../../components/dialog';
+import { ErrorNote } from '../../components/feedback';
+import { FormFooter } from '../../components/fields';
+import { PageHead } from '../../components/page-head';
 import { useToast } from '../../components/toast';
 import { useAction } from '../../components/use-list';
 
@@ -39,89 +44,60 @@ function AccessBadge({ access }: { access: EndpointAccess }) {
 }
 
 export function EndpointPermissionsPage() {
-  const [all, setAll] = useState<Rule[] | null>(null);
-  const [names, setNames] = useState<Names>({ endpoints: [], applications: [], roles: [] });
-  const [error, setError] = useState<unknown>(null);
+  const rules = useApiAll<EndpointPermissionAttributes>('/admin/endpoint_permissions');
+  const names: Names = { endpoints: useAdminNames('/admin/endpoints'), applications: useAdminNames('/admin/applications'), roles: useAdminNames('/roles') };
   const [editing, setEditing] = useState<Rule | 'new' | null>(null);
   const toast = useToast();
-  const load = useCallback(() => endpointPermissions.list().then((r) => (setAll(r as Rule[]), setError(null)), setError), []);
-  useEffect(() => void load(), [load]);
-  useEffect(() => {
-    Promise.all([adminNames.endpoints(), adminNames.applications(), adminNames.roles()]).then(([endpoints, applications, roles]) => setNames({ endpoints, applications, roles }), setError);
-  }, []);
   const describe = (a: EndpointPermissionAttributes) =>
     `${nameIn(names.endpoints, a.endpoint_id, 'every endpoint')}, ${nameIn(names.roles, a.role_id, 'every role')}, ${nameIn(names.applications, a.application_id, 'every application')}`;
+  /** A rule's endpoint, role or application: its name, or "Every …" when it names none. */
+  const named = (list: Resource[], id: number | null, every: string, code = false) => {
+    if (id == null) return <span className="muted">{every}</span>;
+    return code ? <code>{nameIn(list, id, '')}</code> : nameIn(list, id, '');
+  };
   return (
     <section>
-      <div className="page-head">
-        <h1>Endpoint permissions</h1>
-        <span className="spacer" />
+      <PageHead title="Endpoint permissions">
         <button type="button" className="primary" onClick={() => setEditing('new')}>
           New permission
         </button>
-      </div>
+      </PageHead>
       <p className="muted">
         Limit what a role or an application may read and write on an endpoint (the first part of a path, such as <code>documents</code>). Once a rule concerns a
         request, only what a rule allows passes; <strong>Blocked</strong> refuses even when another rule allows, <strong>Own only</strong> passes for the caller's own
         items. Without rules, roles decide alone. Administrators are never limited.
       </p>
-      <ErrorNote error={error} />
-      {!all && !error ? <Loading /> : null}
-      {all && !all.length ? <Empty>No endpoint permissions: roles alone decide who may do what.</Empty> : null}
-      {all?.length ? (
-        <div className="table-wrap">
-          <table aria-label="Endpoint permissions">
-            <thead>
-              <tr>
-                <th>Endpoint</th>
-                <th>Role</th>
-                <th>Application</th>
-                <th>Read</th>
-                <th>Write</th>
-                <th>
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {all.map((p) => {
-                const a = p.attributes;
-                const label = describe(a);
-                return (
-                  <tr key={p.id}>
-                    <td>{a.endpoint_id == null ? <span className="muted">Every endpoint</span> : <code>{nameIn(names.endpoints, a.endpoint_id, '')}</code>}</td>
-                    <td>{a.role_id == null ? <span className="muted">Every role</span> : nameIn(names.roles, a.role_id, '')}</td>
-                    <td>{a.application_id == null ? <span className="muted">Every application</span> : nameIn(names.applications, a.application_id, '')}</td>
-                    <td>
-                      <AccessBadge access={a.read} />
-                    </td>
-                    <td>
-                      <AccessBadge access={a.write} />
-                    </td>
-                    <td className="actions-cell">
-                      <button type="button" className="small" onClick={() => setEditing(p)} aria-label={`Edit permission: ${label}`}>
-                        Edit
-                      </button>
-                      <ConfirmButton
-                        label="Delete"
-                        className="danger small"
-                        buttonTitle={`Delete permission: ${label}`}
-                        title="Delete this permission?"
-                        message={<p>The rule for {label} will be deleted; requests it concerned follow the remaining rules (or the roles alone when none is left).</p>}
-                        action={() => endpointPermissions.remove(p.id)}
-                        onDone={() => {
-                          toast.success('Permission deleted.');
-                          void load();
-                        }}
-                      />
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+      <DataTable
+        label="Endpoint permissions"
+        rows={rules.data ?? null}
+        error={rules.error}
+        loading={rules.isFetching}
+        empty="No endpoint permissions: roles alone decide who may do what."
+        columns={[
+          { header: 'Endpoint', cell: (p) => named(names.endpoints, p.attributes.endpoint_id, 'Every endpoint', true) },
+          { header: 'Role', cell: (p) => named(names.roles, p.attributes.role_id, 'Every role') },
+          { header: 'Application', cell: (p) => named(names.applications, p.attributes.application_id, 'Every application') },
+          { header: 'Read', cell: (p) => <AccessBadge access={p.attributes.read} /> },
+          { header: 'Write', cell: (p) => <AccessBadge access={p.attributes.write} /> },
+        ]}
+        actions={(p) => {
+          const label = describe(p.attributes);
+          return (
+            <>
+              <button type="button" className="small" onClick={() => setEditing(p)} aria-label={`Edit permission: ${label}`}>
+                Edit
+              </button>
+              <DeleteButton
+                buttonTitle={`Delete permission: ${label}`}
+                title="Delete this permission?"
+                message={<p>The rule for {label} will be deleted; requests it concerned follow the remaining rules (or the roles alone when none is left).</p>}
+                action={() => endpointPermissions.remove(p.id)}
+                onDone={() => toast.success('Permission deleted.')}
+              />
+            </>
+          );
+        }}
+      />
       {editing ? (
         <PermissionDialog
           rule={editing === 'new' ? null : editing}
@@ -130,7 +106,6 @@ export function EndpointPermissionsPage() {
           onSaved={() => {
             toast.success('Permission saved.');
             setEditing(null);
-            void load();
           }}
         />
       ) : null}
@@ -211,15 +186,7 @@ function PermissionDialog({ rule, names, onClose, onSaved }: { rule: Rule | null
           {access('Write', 'write')}
         </div>
         <p className="hint">Own only: passes for the caller's own items. Blocked: refused even when another rule allows.</p>
-        <ErrorNote error={error} />
-        <div className="actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={busy}>
-            {rule ? 'Save changes' : 'Create permission'}
-          </button>
-        </div>
+        <FormFooter error={error} busy={busy} label={rule ? 'Save changes' : 'Create permission'} onCancel={onClose} />
       </form>
     </Dialog>
   );

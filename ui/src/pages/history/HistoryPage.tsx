@@ -2,11 +2,12 @@
 // newest first, filtered by user, object, action and date — the filters kept in the URL, so a
 // reload or Back returns to the same list. Objects are named by their titles (one request per
 // page); an object's own page shows its versions in detail and restores them.
-import { useEffect, useState, type FormEvent } from 'react';
-import { api, type Resource } from '../../api/client';
+import { useState, type FormEvent } from 'react';
+import type { Resource } from '../../api/client';
+import { useApiAll } from '../../api/queries';
 import { formatDate } from '../../components/format';
 import { History as HistoryIcon } from '../../components/icons';
-import { ListView } from '../../components/list-view';
+import { DataTable } from '../../components/data-table';
 import { href, useHashQuery } from '../../components/route';
 import { useObjectTitles } from '../../components/object-titles';
 import { useList } from '../../components/use-list';
@@ -45,10 +46,7 @@ export function HistoryPage() {
   const found = useObjectTitles(entries.map((h) => String(h.attributes.resource_id)));
   // Objects in the trash or removed are not listed: their title as the page's entries recorded it.
   const titles = new Map([...titlesRecorded(entries), ...found]);
-  const [users, setUsers] = useState<Resource[]>([]);
-  useEffect(() => {
-    api.listAll('/users', {}, 10).then(setUsers, () => setUsers([]));
-  }, []);
+  const users = useApiAll('/users').data ?? [];
   const [objectText, setObjectText] = useState(params.object ?? '');
   const filter = (changes: Record<string, string | null>) => setParams({ ...changes, page: null });
   const applyObject = (e: FormEvent) => {
@@ -107,47 +105,33 @@ export function HistoryPage() {
           </button>
         ) : null}
       </form>
-      <ListView list={list} empty="Nothing in the history matches." emptyIcon={<HistoryIcon size={28} />} label="History pages">
-        {(entries) => (
-          <div className="table-wrap">
-            <table aria-label="History">
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Who</th>
-                  <th scope="col">What</th>
-                  <th scope="col">Object</th>
-                  <th scope="col">Fields</th>
-                </tr>
-              </thead>
-              <tbody>
-                {entries.map((h) => {
-                  const id = String(h.attributes.resource_id);
-                  const type = String(h.meta.object_type ?? 'objects');
-                  const name = titles.get(id);
-                  const gone = h.attributes.user_action === 'remove';
-                  return (
-                    <tr key={h.id}>
-                      <td>{formatDate(h.attributes.created)}</td>
-                      <td>{h.meta.username ? String(h.meta.username) : h.attributes.application_id ? `application #${h.attributes.application_id}` : '—'}</td>
-                      <td>{actionLabel(h.attributes.user_action)}</td>
-                      <td>
-                        {gone ? (
-                          <span>{name ?? `#${id}`}</span>
-                        ) : (
-                          <a href={type === 'folders' ? href('folders', id) : href('objects', type, id)}>{name ?? `#${id}`}</a>
-                        )}{' '}
-                        <span className="muted">{type}</span>
-                      </td>
-                      <td className="muted">{Object.keys((h.attributes.changed as Record<string, unknown>) ?? {}).join(', ') || '—'}</td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </ListView>
+      <DataTable
+        label="History"
+        pagerLabel="History pages"
+        list={list}
+        empty="Nothing in the history matches."
+        emptyIcon={<HistoryIcon size={28} />}
+        columns={[
+          { header: 'When', cell: (h) => formatDate(h.attributes.created) },
+          { header: 'Who', cell: (h) => (h.meta.username ? String(h.meta.username) : h.attributes.application_id ? `application #${h.attributes.application_id}` : '—') },
+          { header: 'What', cell: (h) => actionLabel(h.attributes.user_action) },
+          {
+            header: 'Object',
+            cell: (h) => {
+              const id = String(h.attributes.resource_id);
+              const type = String(h.meta.object_type ?? 'objects');
+              const name = titles.get(id) ?? `#${id}`;
+              return (
+                <>
+                  {h.attributes.user_action === 'remove' ? <span>{name}</span> : <a href={type === 'folders' ? href('folders', id) : href('objects', type, id)}>{name}</a>}{' '}
+                  <span className="muted">{type}</span>
+                </>
+              );
+            },
+          },
+          { header: 'Fields', className: 'muted', cell: (h) => Object.keys((h.attributes.changed as Record<string, unknown>) ?? {}).join(', ') || '—' },
+        ]}
+      />
     </section>
   );
 }

@@ -10,7 +10,7 @@ import { formatDate, titleOf } from '../../components/format';
 import { FileText, Plus } from '../../components/icons';
 import { concreteTypes, useObjectTypes, type ObjectType } from '../../components/model';
 import { href } from '../../components/route';
-import { useList } from '../../components/use-list';
+import { useList, type PagedList } from '../../components/use-list';
 import { editorTypes } from '../objects/object-types';
 import { may, useRights } from '../../components/rights';
 
@@ -58,7 +58,7 @@ export function HomePage() {
   );
 }
 
-function RecentList({ list, empty }: { list: ReturnType<typeof useList>; empty: string }) {
+function RecentList({ list, empty }: { list: PagedList; empty: string }) {
   if (list.error) return <ErrorNote error={list.error} />;
   if (!list.result) return <Loading />;
   if (!list.result.data.length) return <Empty icon={<FileText size={28} />}>{empty}</Empty>;

@@ -1,6 +1,9 @@
 // The top of a media object's page: a large preview, the file's facts (name, type, size,
-// dimensions), a download link, and the thumbnails the server makes of it.
+// dimensions), a download link, and the thumbnails the server makes of it. The form below it
+// edits the caption (the core `description`) and, on images, the alt text (`alt_text`): what the
+// rich-text editor puts in a body by default when the image is placed.
 import { downloadFile, type Resource } from '../../api/client';
+import type { FormProperty } from '../../components/schema-form';
 import { Download } from '../../components/icons';
 import { titleOf } from '../../components/format';
 import { ThumbnailImage, useThumbnails } from '../../components/thumbnail';
@@ -11,6 +14,12 @@ const PRESETS: Array<[string, string]> = [
   ['medium', '400 px wide'],
   ['default', '800 × 600'],
 ];
+
+/** A media object's form fields say what they are for: the description is the caption. */
+export function withMediaHints(p: FormProperty): FormProperty {
+  if (p.name !== 'description') return p;
+  return { ...p, label: 'Caption', description: 'Shown under the file where it is placed in a text (the core description; editable there for each use).' };
+}
 
 export function formatBytes(n: unknown): string {
   if (typeof n !== 'number' || !Number.isFinite(n)) return '—';
@@ -49,7 +58,7 @@ export function MediaDetails({ object, included }: { object: Resource; included:
   return (
     <section className="panel media-details" aria-label="Preview">
       <div className="media-preview">
-        <ThumbnailImage thumb={big.get(object.id)} alt={titleOf(object)} />
+        <ThumbnailImage thumb={big.get(object.id)} alt={typeof object.attributes.alt_text === "string" && object.attributes.alt_text ? object.attributes.alt_text : titleOf(object)} />
       </div>
       <div className="media-facts">
         <dl>

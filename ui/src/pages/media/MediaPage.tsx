@@ -1,28 +1,80 @@
 // Media: upload files by drag and drop (one step each: the stream and its media object), each
-// with a progress bar, and browse media objects with their thumbnails.
+// with a progress bar, and browse the library: search (q), type (/media for all, /{type} for
+// one), folder (filter[parent], or filter[ancestor] with its subfolders), images without alt text,
+// and sort — all kept in the URL's hash, so Back, Forward and a reload keep them.
 import { useRef, useState } from 'react';
 import { uploadMedia, type Resource } from '../../api/client';
 import { ErrorNote, Loading } from '../../components/feedback';
 import { ListView } from '../../components/list-view';
-import { StatusBadge } from '../../components/fields';
+import { SearchBox, StatusBadge } from '../../components/fields';
 import { titleOf } from '../../components/format';
 import { concreteTypes, isMediaType, useObjectTypes } from '../../components/model';
-import { href } from '../../components/route';
+import { href, useHashQuery } from '../../components/route';
 import { CircleAlert, Image as ImageIcon, Upload } from '../../components/icons';
 import { ThumbnailImage, useThumbnails } from '../../components/thumbnail';
 import { useToast } from '../../components/toast';
 import { useList } from '../../components/use-list';
 import { may, useRights } from '../../components/rights';
+import { folderPath, useFolderTree } from '../folders/folder-tree-data';
+import { formatBytes } from './MediaDetails';
+import './media.css';
+
+/** Sorts the list offers: the API's allow-listed fields (BEdita has no sort by file size). */
+const SORTS: Array<[string, string]> = [
+  ['-created', 'Newest first'],
+  ['created', 'Oldest first'],
+  ['-modified', 'Recently changed'],
+  ['title', 'Title A–Z'],
+  ['-title', 'Title Z–A'],
+];
+const DEFAULT_SORT = '-created';
+/** With a search, the default order is the best match (no `sort`: the server ranks). */
+const BEST_MATCH = 'relevance';
+
+const TYPE_LABELS: Record<string, string> = { images: 'Images', videos: 'Videos', audio: 'Audio', files: 'Files' };
+const typeLabel = (name: string) => TYPE_LABELS[name] ?? name.charAt(0).toUpperCase() + name.slice(1).replace(/_/g, ' ');
+
+/** What an empty filtered list says: "No images match “boat” in this folder." */
+function noMatch(what: string, q: string, narrowed: boolean): string {
+  if (!q) return `No ${what} match these filters.`;
+  return `No ${what} match “${q}”${narrowed ? ' with these filters' : ''}.`;
+}
 
 export function MediaPage() {
   const { types, error: typesError } = useObjectTypes();
   const mediaTypes = concreteTypes(types).filter((t) => isMediaType(types, t.name));
   const rights = useRights();
   const creatable = mediaTypes.map((t) => t.name).filter((t) => may(rights, 'create', t));
-  const [filterType, setFilterType] = useState('');
+  const [params, setParams] = useHashQuery();
   const [version, setVersion] = useState(0);
-  const shown = filterType ? [filterType] : mediaTypes.map((t) => t.name);
-  const list = useList(shown.length ? '/objects' : null, { 'filter[type]': shown.join(','), sort: '-id' }, 24, version);
+  const { tree, error: treeError } = useFolderTree();
+
+  const q = params.q ?? '';
+  // Only a media type the model has; anything else in the URL lists all media.
+  const type = mediaTypes.some((t) => t.name === params.type) ? params.type : '';
+  const folder = params.folder ?? '';
+  const below = Boolean(folder) && params.below === '1';
+  const noAlt = type === 'images' && params.alt === 'missing';
+  const defaultSort = q ? BEST_MATCH : DEFAULT_SORT;
+  // "Best match" means something only with a search.
+  const sort = params.sort && (q || params.sort !== BEST_MATCH) ? params.sort : defaultSort;
+  const page = Math.max(1, Number(params.page) || 1);
+  const list = useList(
+    types ? (type ? `/${type}` : '/media') : null,
+    {
+      q: q || undefined,
+      [below ? 'filter[ancestor]' : 'filter[parent]']: folder || undefined,
+      'filter[alt_text]': noAlt ? 'null' : undefined,
+      // Ties (files uploaded in the same second, equal titles) in the same direction, by id.
+      sort: sort === BEST_MATCH ? undefined : `${sort},${sort.startsWith('-') ? '-' : ''}id`,
+    },
+    24,
+    version,
+    [page, (p) => setParams({ page: p > 1 ? p : null })],
+  );
+  const filtered = Boolean(q || type || folder || noAlt);
+  const folders = tree ? [...tree.byId.keys()].map((id) => ({ id, path: folderPath(tree, id) })).sort((a, b) => a.path.localeCompare(b.path)) : [];
+  const what = type ? typeLabel(type).toLowerCase() : 'media';
 
   return (
     <section>
@@ -30,22 +82,77 @@ export function MediaPage() {
       <ErrorNote error={typesError} />
       {/* Uploading creates a media object: offered only for the media types the user may create. */}
       {creatable.length ? <Uploader mediaTypes={creatable} onUploaded={() => setVersion((v) => v + 1)} /> : null}
-      <div className="toolbar">
+      <div className="media-filters">
+      <SearchBox key={q} label="Search media" placeholder="Title, caption or alt text" initial={q} onSearch={(text) => setParams({ q: text, page: null })}>
         <label>
-          Show
-          <select value={filterType} onChange={(e) => setFilterType(e.target.value)}>
+          Type
+          <select value={type} onChange={(e) => setParams({ type: e.target.value, alt: null, page: null })}>
             <option value="">All media</option>
             {mediaTypes.map((t) => (
               <option key={t.name} value={t.name}>
-                {t.name}
+                {typeLabel(t.name)}
               </option>
             ))}
           </select>
         </label>
+        <label>
+          Folder
+          <select value={folder} onChange={(e) => setParams({ folder: e.target.value, below: e.target.value ? params.below : null, page: null })}>
+            <option value="">Any folder</option>
+            {/* A folder in the URL that is not (yet) in the tree stays chosen, by its id. */}
+            {folder && tree && !tree.byId.has(folder) ? <option value={folder}>Folder {folder}</option> : null}
+            {folders.map((f) => (
+              <option key={f.id} value={f.id}>
+                {f.path}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Sort
+          <select value={sort} onChange={(e) => setParams({ sort: e.target.value === defaultSort ? null : e.target.value, page: null })}>
+            {q ? <option value={BEST_MATCH}>Best match</option> : null}
+            {SORTS.map(([v, label]) => (
+              <option key={v} value={v}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+      </SearchBox>
       </div>
+      {folder || type === 'images' ? (
+        <div className="media-options">
+          {folder ? (
+            <label className="inline">
+              <input type="checkbox" checked={below} onChange={(e) => setParams({ below: e.target.checked ? '1' : null, page: null })} />
+              Include its subfolders
+            </label>
+          ) : null}
+          {type === 'images' ? (
+            <label className="inline">
+              <input type="checkbox" checked={noAlt} onChange={(e) => setParams({ alt: e.target.checked ? 'missing' : null, page: null })} />
+              Only images without alt text
+            </label>
+          ) : null}
+        </div>
+      ) : null}
+      <ErrorNote error={treeError} />
       {!types && !typesError ? <Loading /> : null}
-      <ListView list={list} empty={creatable.length ? 'No media yet. Drop files above to upload them.' : 'No media yet.'} emptyIcon={<ImageIcon size={28} />} label="Media pages">
-        {(items) => <MediaGrid items={items} />}
+      <ListView
+        list={list}
+        empty={filtered ? noMatch(what, q, Boolean(folder || noAlt)) : creatable.length ? 'No media yet. Drop files above to upload them.' : 'No media yet.'}
+        emptyIcon={<ImageIcon size={28} />}
+        emptyAction={
+          filtered ? (
+            <button type="button" onClick={() => setParams({ q: null, type: null, folder: null, below: null, alt: null, sort: null, page: null })}>
+              Clear filters
+            </button>
+          ) : null
+        }
+        label="Media pages"
+      >
+        {(items) => <MediaGrid items={items} included={list.result?.included ?? []} />}
       </ListView>
     </section>
   );
@@ -167,27 +274,43 @@ function Uploader({ mediaTypes, onUploaded }: { mediaTypes: string[]; onUploaded
   );
 }
 
-function MediaGrid({ items }: { items: Resource[] }) {
+/** The stream of a media object among a list's `included`. */
+function streamOf(m: Resource, included: Resource[]): Resource | undefined {
+  const ids = ((m.relationships?.streams?.data as Array<{ id: string }> | undefined) ?? []).map((s) => s.id);
+  return included.find((r) => r.type === 'streams' && ids.includes(r.id));
+}
+
+function MediaGrid({ items, included }: { items: Resource[]; included: Resource[] }) {
   const thumbs = useThumbnails(
     items.map((i) => i.id),
     'medium',
   );
   return (
     <ul className="media-grid" aria-label="Media">
-      {items.map((m) => (
-        <li key={m.id} className="media-card">
-          <a className="thumb" href={href('objects', m.type, m.id)} tabIndex={-1} aria-hidden="true">
-            <ThumbnailImage thumb={thumbs.get(m.id)} alt={titleOf(m)} />
-          </a>
-          <div className="caption">
-            <a href={href('objects', m.type, m.id)}>{titleOf(m)}</a>
-            <div className="muted">
-              {m.type} <StatusBadge status={m.attributes.status} />
+      {items.map((m) => {
+        const stream = streamOf(m, included);
+        const { width, height } = stream?.meta ?? {};
+        const facts = [
+          typeof width === 'number' && typeof height === 'number' ? `${width} × ${height}` : null,
+          stream ? formatBytes(stream.meta.file_size) : null,
+        ].filter(Boolean);
+        const altText = typeof m.attributes.alt_text === 'string' ? m.attributes.alt_text : '';
+        return (
+          <li key={m.id} className="media-card">
+            <a className="thumb" href={href('objects', m.type, m.id)} tabIndex={-1} aria-hidden="true">
+              <ThumbnailImage thumb={thumbs.get(m.id)} alt={altText || titleOf(m)} />
+            </a>
+            <div className="caption">
+              <a href={href('objects', m.type, m.id)}>{titleOf(m)}</a>
+              <div className="muted">
+                {m.type} <StatusBadge status={m.attributes.status} />
+                {m.type === 'images' && !altText ? <span className="badge missing">no alt text</span> : null}
+              </div>
+              {facts.length ? <div className="muted media-facts-line">{facts.join(' · ')}</div> : null}
             </div>
-          </div>
-        </li>
-      ))}
+          </li>
+        );
+      })}
     </ul>
   );
 }
-

@@ -2,9 +2,9 @@
 // property types those properties use (/model/property_types); the whole model as a file.
 import { useState, type FormEvent } from 'react';
 import { api } from '../../api/client';
-import { ConfirmButton } from '../../components/dialog';
-import { Empty, ErrorNote, Loading } from '../../components/feedback';
-import { ListView } from '../../components/list-view';
+import { ConfirmButton, DeleteButton } from '../../components/dialog';
+import { ErrorNote, Loading } from '../../components/feedback';
+import { DataTable } from '../../components/data-table';
 import { useResource } from '../../components/use-resource';
 import { Field, SelectField, nullIfEmpty, type Values, FormFooter } from '../../components/fields';
 import { invalidateObjectTypes, useObjectTypes } from '../../components/model';
@@ -12,6 +12,7 @@ import { href, navigate } from '../../components/route';
 import { useAction, useList } from '../../components/use-list';
 import { ModelFilePanel } from './ModelFile';
 import { PropertyTypesSection, choicesOf, usePropertyTypes } from './PropertyTypes';
+import { BackLink } from '../../components/page-head';
 
 export function ModelPage({ route }: { route: string[] }) {
   return route[0] ? <TypeDetail name={route[0]} /> : <TypeList />;
@@ -46,36 +47,28 @@ function TypeList() {
         </div>
         <FormFooter error={create.error} busy={create.busy} label="Create type" />
       </form>
-      <ErrorNote error={error} />
-      {!types && !error ? <Loading /> : null}
-      {types && types.length === 0 ? <Empty>No object types.</Empty> : null}
-      {types && types.length > 0 ? (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Singular</th>
-                <th>Parent</th>
-                <th>Description</th>
-              </tr>
-            </thead>
-            <tbody>
-              {types.map((t) => (
-                <tr key={t.name}>
-                  <td>
-                    <a href={href('model', t.name)}>{t.name}</a> {t.abstract ? <span className="badge">abstract</span> : null}{' '}
-                    {!t.enabled ? <span className="badge warn">disabled</span> : null}
-                  </td>
-                  <td>{t.singular}</td>
-                  <td>{t.parent ?? '—'}</td>
-                  <td>{t.description ?? '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+      <DataTable
+        label="Object types"
+        rows={types}
+        error={error}
+        loading={!types && !error}
+        rowKey={(t) => t.name}
+        empty="No object types."
+        columns={[
+          {
+            header: 'Name',
+            cell: (t) => (
+              <>
+                <a href={href('model', t.name)}>{t.name}</a> {t.abstract ? <span className="badge">abstract</span> : null}{' '}
+                {!t.enabled ? <span className="badge warn">disabled</span> : null}
+              </>
+            ),
+          },
+          { header: 'Singular', cell: (t) => t.singular },
+          { header: 'Parent', cell: (t) => t.parent ?? '—' },
+          { header: 'Description', cell: (t) => t.description ?? '—' },
+        ]}
+      />
       <ModelFilePanel />
       <PropertyTypesSection />
     </section>
@@ -112,9 +105,7 @@ function TypeDetail({ name }: { name: string }) {
   if (!type) return <Loading />;
   return (
     <section>
-      <p>
-        <a href={href('model')}>‹ Object types</a>
-      </p>
+      <BackLink area="model" label="Object types" />
       <div className="page-head">
         <h1>{name}</h1>
         {type.attributes.is_abstract ? <span className="badge">abstract</span> : null}
@@ -190,49 +181,29 @@ function Properties({ typeName }: { typeName: string }) {
   return (
     <section>
       <h2>Custom properties</h2>
-      <ListView list={list} empty="No custom properties." label="Property pages">
-        {(props) => (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Type</th>
-                <th>Required</th>
-                <th>Description</th>
-                <th>
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.map((p) => (
-                <tr key={p.id}>
-                  <td>{p.attributes.name}</td>
-                  <td>{p.attributes.property_type_name}</td>
-                  <td>{p.attributes.required ? 'yes' : 'no'}</td>
-                  <td>{p.attributes.description ?? '—'}</td>
-                  <td className="actions-cell">
-                    <ConfirmButton
-                      label="Delete"
-                      className="danger small"
-                      title="Delete this property?"
-                      message={
-                        <p>
-                          The property <strong>{p.attributes.name}</strong> and its values will be removed from every {typeName} object.
-                        </p>
-                      }
-                      action={() => api.remove(`/model/properties/${p.id}`)}
-                      onDone={() => void list.reload()}
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+      <DataTable
+        label="Custom properties"
+        pagerLabel="Property pages"
+        list={list}
+        empty="No custom properties."
+        columns={[
+          { header: 'Name', cell: (p) => p.attributes.name },
+          { header: 'Type', cell: (p) => p.attributes.property_type_name },
+          { header: 'Required', cell: (p) => (p.attributes.required ? 'yes' : 'no') },
+          { header: 'Description', cell: (p) => p.attributes.description ?? '—' },
+        ]}
+        actions={(p) => (
+          <DeleteButton
+            title="Delete this property?"
+            message={
+              <p>
+                The property <strong>{p.attributes.name}</strong> and its values will be removed from every {typeName} object.
+              </p>
+            }
+            action={() => api.remove(`/model/properties/${p.id}`)}
+          />
         )}
-      </ListView>
+      />
       <form className="panel" onSubmit={add} aria-label="New property">
         <h3>New property</h3>
         <div className="form-grid">

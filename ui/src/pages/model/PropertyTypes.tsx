@@ -2,21 +2,21 @@
 // an admin makes (a name and its choices: params {type: 'string', enum: [...]}), edits and
 // deletes. Properties of a choice list show as a select in the object editor and refuse other
 // values on the server.
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { ApiError, propertyTypes, type PropertyTypeAttributes, type Resource } from '../../api/client';
-import { ConfirmButton, Dialog } from '../../components/dialog';
-import { Empty, ErrorNote, Loading } from '../../components/feedback';
+import { useApiAll } from '../../api/queries';
+import { DataTable } from '../../components/data-table';
+import { DeleteButton, Dialog } from '../../components/dialog';
+import { ErrorNote } from '../../components/feedback';
+import { FormFooter } from '../../components/fields';
 import { useToast } from '../../components/toast';
 
 type PropertyType = Resource<PropertyTypeAttributes>;
 
 /** Every property type, built-in first, and a reload after a change. */
 export function usePropertyTypes() {
-  const [types, setTypes] = useState<PropertyType[] | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const load = useCallback(() => propertyTypes.list().then((t) => (setTypes(t), setError(null)), setError), []);
-  useEffect(() => void load(), [load]);
-  return { types, error, reload: load };
+  const q = useApiAll<PropertyTypeAttributes>(propertyTypes.path(), {}, 50);
+  return { types: q.data ?? null, error: q.error };
 }
 
 const isCore = (t: PropertyType) => Boolean(t.meta.core_type);
@@ -61,84 +61,57 @@ function checkName(name: string, others: PropertyType[]): string | null {
 }
 
 export function PropertyTypesSection() {
-  const { types, error, reload } = usePropertyTypes();
+  const { types, error } = usePropertyTypes();
   const [editing, setEditing] = useState<PropertyType | null>(null);
   const toast = useToast();
   return (
     <section aria-labelledby="property-types-heading">
       <h2 id="property-types-heading">Property types</h2>
       <p className="muted">What a custom property holds. Choice lists offer a fixed set of values, shown as a list to pick from.</p>
-      {types ? <ChoiceListForm others={types} onSaved={() => void reload()} /> : null}
-      <ErrorNote error={error} />
-      {!types && !error ? <Loading /> : null}
-      {types && !types.length ? <Empty>No property types.</Empty> : null}
-      {types && types.length ? (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Kind</th>
-                <th>Values</th>
-                <th>
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {types.map((t) => {
-                const choices = choicesOf(t);
-                return (
-                  <tr key={t.id}>
-                    <td>{t.attributes.name}</td>
-                    <td>{isCore(t) ? <span className="badge">built in</span> : choices ? 'choice list' : 'custom'}</td>
-                    <td>{choices ? choices.join(', ') : <span className="muted">{describeParams(t.attributes.params)}</span>}</td>
-                    <td className="actions-cell">
-                      {!isCore(t) ? (
-                        <>
-                          <button type="button" className="small" onClick={() => setEditing(t)} aria-label={`Edit ${t.attributes.name}`}>
-                            Edit
-                          </button>
-                          <ConfirmButton
-                            label="Delete"
-                            className="danger small"
-                            title="Delete this property type?"
-                            message={
-                              <p>
-                                The property type <strong>{t.attributes.name}</strong> will be deleted. A type that properties still use cannot be deleted.
-                              </p>
-                            }
-                            action={async () => {
-                              try {
-                                await propertyTypes.remove(t.id);
-                              } catch (e) {
-                                throw plainError(e);
-                              }
-                            }}
-                            onDone={() => {
-                              toast.success(`Property type “${t.attributes.name}” deleted.`);
-                              void reload();
-                            }}
-                          />
-                        </>
-                      ) : null}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+      {types ? <ChoiceListForm others={types} /> : null}
+      <DataTable
+        label="Property types"
+        rows={types}
+        error={error}
+        loading={!types && !error}
+        empty="No property types."
+        columns={[
+          { header: 'Name', cell: (t) => t.attributes.name },
+          { header: 'Kind', cell: (t) => (isCore(t) ? <span className="badge">built in</span> : choicesOf(t) ? 'choice list' : 'custom') },
+          { header: 'Values', cell: (t) => choicesOf(t)?.join(', ') ?? <span className="muted">{describeParams(t.attributes.params)}</span> },
+        ]}
+        actions={(t) =>
+          !isCore(t) ? (
+            <>
+              <button type="button" className="small" onClick={() => setEditing(t)} aria-label={`Edit ${t.attributes.name}`}>
+                Edit
+              </button>
+              <DeleteButton
+                title="Delete this property type?"
+                message={
+                  <p>
+                    The property type <strong>{t.attributes.name}</strong> will be deleted. A type that properties still use cannot be deleted.
+                  </p>
+                }
+                action={async () => {
+                  try {
+                    await propertyTypes.remove(t.id);
+                  } catch (e) {
+                    throw plainError(e);
+                  }
+                }}
+                onDone={() => toast.success(`Property type “${t.attributes.name}” deleted.`)}
+              />
+            </>
+          ) : null
+        }
+      />
       {editing ? (
         <EditPropertyTypeDialog
           type={editing}
           others={(types ?? []).filter((t) => t.id !== editing.id)}
           onClose={() => setEditing(null)}
-          onSaved={() => {
-            setEditing(null);
-            void reload();
-          }}
+          onSaved={() => setEditing(null)}
         />
       ) : null}
     </section>
@@ -198,7 +171,7 @@ function validate(name: string, choicesText: string, others: PropertyType[]): { 
   return { problem: null, choices: parsed.choices };
 }
 
-function ChoiceListForm({ others, onSaved }: { others: PropertyType[]; onSaved: () => void }) {
+function ChoiceListForm({ others }: { others: PropertyType[] }) {
   const [name, setName] = useState('');
   const [choices, setChoices] = useState('');
   const [problem, setProblem] = useState<Problem>(null);
@@ -217,7 +190,6 @@ function ChoiceListForm({ others, onSaved }: { others: PropertyType[]; onSaved: 
       toast.success(`Choice list “${name.trim()}” created.`);
       setName('');
       setChoices('');
-      onSaved();
     } catch (err) {
       setError(plainError(err));
     } finally {
@@ -302,15 +274,7 @@ function EditPropertyTypeDialog({ type, others, onClose, onSaved }: { type: Prop
           </>
         )}
         <p className="hint">Objects keep the values they already have, even one no longer among the choices.</p>
-        <ErrorNote error={error} />
-        <div className="actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={busy}>
-            Save
-          </button>
-        </div>
+        <FormFooter error={error} busy={busy} label="Save" onCancel={onClose} />
       </form>
     </Dialog>
   );

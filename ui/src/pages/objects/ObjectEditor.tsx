@@ -19,7 +19,7 @@ import { SchemaFields, attributesFromForm, changedAttributes, formFromAttributes
 import { useToast } from '../../components/toast';
 import { StickyHead } from '../../components/sticky-head';
 import { useSaveShortcut, useUnsavedChanges } from '../../components/unsaved';
-import { MediaDetails } from '../media/MediaDetails';
+import { MediaDetails, withMediaHints } from '../media/MediaDetails';
 import { HistoryPanel } from '../../components/history-panel';
 import { may, useRights } from '../../components/rights';
 import { AnnotationsPanel } from './AnnotationsPanel';
@@ -140,7 +140,7 @@ function ObjectForm({
   const locked = Boolean(object.meta.locked);
   const dirty = JSON.stringify(values) !== JSON.stringify(saved);
   // The title is required (but for media, named after their file): marked like schema-required fields.
-  const main = properties.filter((p) => !p.advanced && !WINDOW.has(p.name)).map((p) => (p.name === 'title' && media === null ? { ...p, required: true } : p));
+  const main = properties.filter((p) => !p.advanced && !WINDOW.has(p.name)).map((p) => (media !== null ? withMediaHints(p) : p.name === 'title' ? { ...p, required: true } : p));
   const advanced = properties.filter((p) => p.advanced && !WINDOW.has(p.name));
   const has = (name: string, kind: FormProperty['kind']) => properties.some((p) => p.name === name && p.kind === kind);
   const hasWindow = properties.some((p) => WINDOW.has(p.name));

@@ -4,8 +4,10 @@
 // (title, description, body and text custom properties, less what the type's translation_rules
 // exclude; none for a type that is not translatable, and then no panel at all). Each write is an
 // update of the object, so `onWritten` lets the page take the object's new version.
-import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { api, ApiError, ConflictError, translations, type Resource, type SingleResult, type TranslationAttributes, type TranslationStatus } from '../../api/client';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { ApiError, ConflictError, translations, type Resource, type SingleResult, type TranslationAttributes, type TranslationStatus } from '../../api/client';
+import { apiKey, fetchOne, useApiAll, useApiOne } from '../../api/queries';
 import { ConfirmButton, Dialog } from '../../components/dialog';
 import { ErrorNote, Loading } from '../../components/feedback';
 import { STATUS_OPTIONS } from '../../components/fields';
@@ -15,6 +17,7 @@ import { HtmlPreview } from '../../components/rich-text/HtmlPreview';
 import { RichTextField } from '../../components/rich-text/RichTextField';
 import { fieldLabel, type FormProperty } from '../../components/schema-form';
 import { useToast } from '../../components/toast';
+import { useAction } from '../../components/use-list';
 import { requestLeave, useUnsavedChanges } from '../../components/unsaved';
 import { ConflictDialog, writersSince, type Conflict } from './edit-conflict';
 import './translations.css';
@@ -38,23 +41,16 @@ export function translatableFields(
 
 /** What the type allows: its translatable fields, read from the model (null while loading). */
 function useTranslatableFields(typeName: string, properties: FormProperty[]) {
-  const [fields, setFields] = useState<FormProperty[] | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  useEffect(() => {
-    let live = true;
-    const texts = api
-      .listAll('/model/properties', { 'filter[object_type]': typeName }, 10)
-      .then((all) => new Set(all.filter((p) => TEXT_PROPERTY_TYPES.has(String(p.attributes.property_type_name))).map((p) => String(p.attributes.name))))
-      .catch(() => new Set<string>());
-    Promise.all([api.get(`/model/object_types/${encodeURIComponent(typeName)}`), texts]).then(
-      ([t, names]) => live && setFields(translatableFields(properties, t.data.attributes, names)),
-      (e) => live && setError(e),
-    );
-    return () => {
-      live = false;
-    };
-  }, [typeName, properties]);
-  return { fields, error };
+  const type = useApiOne(`/model/object_types/${encodeURIComponent(typeName)}`);
+  // Without its custom properties (not readable, say), the core fields are still translatable.
+  const custom = useApiAll('/model/properties', { 'filter[object_type]': typeName });
+  const settled = custom.data !== undefined || custom.error !== null;
+  const fields = useMemo(() => {
+    if (!type.data || !settled) return null;
+    const texts = new Set((custom.data ?? []).filter((p) => TEXT_PROPERTY_TYPES.has(String(p.attributes.property_type_name))).map((p) => String(p.attributes.name)));
+    return translatableFields(properties, type.data.data.attributes, texts);
+  }, [type.data, custom.data, settled, properties]);
+  return { fields, error: type.error };
 }
 
 /** The server's refusals, said in the editor's words. */
@@ -80,8 +76,13 @@ export function TranslationsPanel({
   onWritten: () => void;
 }) {
   const { fields, error: modelError } = useTranslatableFields(object.type, properties);
-  const [list, setList] = useState<Translation[] | null>(null);
-  const [loadError, setLoadError] = useState<unknown>(null);
+  const listPath = translations.ofObjectPath(object.type, object.id);
+  const loaded = useApiAll<TranslationAttributes>(listPath, {}, 50);
+  const list = loaded.data ?? null;
+  const loadError = loaded.error;
+  const client = useQueryClient();
+  /** The cached list as a write left it (the write also marks it stale: it loads again). */
+  const setList = (change: (all: Translation[]) => Translation[]) => client.setQueryData<Translation[]>(apiKey(listPath, {}, 'all'), (all) => change(all ?? []));
   // The language in the editor, and its translation (none yet for a language just added).
   const [open, setOpen] = useState<{ lang: string; translation: Translation | null } | null>(null);
   const [adding, setAdding] = useState(false);
@@ -90,10 +91,6 @@ export function TranslationsPanel({
   // Whether the editor holds unsaved edits (its own guard covers leaving the page).
   const editorDirty = useRef(false);
 
-  useEffect(() => {
-    translations.ofObject(object.type, object.id).then(setList, setLoadError);
-  }, [object.type, object.id]);
-
   if (modelError) return <ErrorNote error={modelError} />;
   if (fields && !fields.length) return null; // a type that is not translatable
   const have = list ?? [];
@@ -101,12 +98,12 @@ export function TranslationsPanel({
   /** Open another language; unsaved edits of the current one are asked about first. */
   const show = (next: typeof open) => (editorDirty.current ? requestLeave(() => setOpen(next)) : setOpen(next));
   const onSaved = (t: Translation) => {
-    setList((all) => [...(all ?? []).filter((x) => x.id !== t.id), t].sort((a, b) => a.attributes.lang.localeCompare(b.attributes.lang)));
+    setList((all) => [...all.filter((x) => x.id !== t.id), t].sort((a, b) => a.attributes.lang.localeCompare(b.attributes.lang)));
     setOpen({ lang: t.attributes.lang, translation: t });
     onWritten();
   };
   const onRemoved = (t: Translation) => {
-    setList((all) => (all ?? []).filter((x) => x.id !== t.id));
+    setList((all) => all.filter((x) => x.id !== t.id));
     setOpen(null);
     onWritten();
     addButton.current?.focus();
@@ -281,8 +278,7 @@ function TranslationEditor({
 }) {
   const [saved, setSaved] = useState<Draft>(() => draftOf(translation, fields));
   const [draft, setDraft] = useState<Draft>(saved);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, error, setError, run } = useAction();
   // The version this editor's copy was read at (If-Match of every write; null: not known yet) and,
   // after a 412 over someone else's change, the choice to offer.
   const [etag, setEtag] = useState<string | null>(null);
@@ -302,7 +298,7 @@ function TranslationEditor({
   useEffect(() => {
     if (!translation) return;
     let live = true;
-    translations.get(translation.id).then(
+    fetchOne<TranslationAttributes>(translations.path(translation.id)).then(
       (fresh) => {
         if (!live) return;
         const stored = draftOf(fresh.data, fields);
@@ -327,7 +323,7 @@ function TranslationEditor({
    * was saved), its ETag to write against; otherwise the conflict to show.
    */
   const check = async (id: string): Promise<{ etag: string | null } | { conflict: Conflict }> => {
-    const stored = await translations.get(id);
+    const stored = await fetchOne<TranslationAttributes>(translations.path(id));
     const theirs = draftOf(stored.data, fields);
     const names = ['status', ...fields.map((f) => f.name)];
     const valueOf = (d: Draft, name: string) => (name === 'status' ? d.status : d.fields[name] ?? '');
@@ -386,33 +382,32 @@ function TranslationEditor({
       setError(new ApiError(0, 'nothing_to_save', 'Nothing to save', 'No field or status has changed since the last save.'));
       return false;
     }
-    setBusy(true);
-    try {
-      const changes = { ...(statusChanged ? { status: draft.status } : {}), ...(Object.keys(changedFields).length ? { translated_fields: changedFields } : {}) };
-      const r = isNew
-        ? await translations.create(object.id, lang, draft.status, changedFields)
-        : await withVersion(translation.id, ifMatch, (tag) => translations.update(translation.id, changes, { ifMatch: tag }));
-      if ('fields' in r) {
-        // Someone else saved this translation first: their version or mine, never a silent overwrite.
-        setConflict(r);
-        return false;
+    const changes = { ...(statusChanged ? { status: draft.status } : {}), ...(Object.keys(changedFields).length ? { translated_fields: changedFields } : {}) };
+    const r = await run(async () => {
+      try {
+        return isNew
+          ? await translations.create(object.id, lang, draft.status, changedFields)
+          : await withVersion(translation.id, ifMatch, (tag) => translations.update(translation.id, changes, { ifMatch: tag }));
+      } catch (e) {
+        const plain = plainError(e, language);
+        toast.error(plain, `The ${language} translation was not saved`);
+        throw plain;
       }
-      setConflict(null);
-      setEtag(r.etag);
-      const next = draftOf(r.data, fields);
-      setSaved(next);
-      setDraft(next);
-      toast.success(`${language} translation saved.`);
-      onSaved(r.data);
-      return true;
-    } catch (e) {
-      const plain = plainError(e, language);
-      setError(plain);
-      toast.error(plain, `The ${language} translation was not saved`);
+    });
+    if (!r) return false;
+    if ('fields' in r) {
+      // Someone else saved this translation first: their version or mine, never a silent overwrite.
+      setConflict(r);
       return false;
-    } finally {
-      setBusy(false);
     }
+    setConflict(null);
+    setEtag(r.etag);
+    const next = draftOf(r.data, fields);
+    setSaved(next);
+    setDraft(next);
+    toast.success(`${language} translation saved.`);
+    onSaved(r.data);
+    return true;
   };
   useUnsavedChanges(dirty, () => save());
 

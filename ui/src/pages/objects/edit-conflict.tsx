@@ -1,8 +1,10 @@
 // A save refused because someone else wrote the object since the editor loaded it (412): what
 // they changed in this form (the current server copy against the copy the editor loaded), who and
 // when (the object's history entries since that version), and the dialog that lets the editor
-// reload, overwrite or go on editing. The unsaved edits stay in the form until they choose.
-import { api, etagVersion, history, type HistoryAttributes, type Resource, type SingleResult } from '../../api/client';
+// reload, overwrite or go on editing. The unsaved edits stay in the form until they choose. Both
+// are read through the query cache, fresh (the object's copy there is the one Reload shows).
+import { etagVersion, history, type HistoryAttributes, type Resource, type SingleResult } from '../../api/client';
+import { fetchList, fetchOne } from '../../api/queries';
 import { Dialog } from '../../components/dialog';
 import type { Values } from '../../components/fields';
 import { formatDate, plainText } from '../../components/format';
@@ -52,7 +54,7 @@ export async function describeConflict(
   loaded: { values: Values; etag: string | null; modified: unknown },
   mine: Values,
 ): Promise<Conflict> {
-  const current = await api.get(objectPath);
+  const current = await fetchOne(objectPath);
   const now = toValues(current.data);
   const shown = [{ name: 'status', kind: 'enum', required: false, options: [], advanced: false } as FormProperty, ...properties];
   const fields = shown
@@ -78,7 +80,7 @@ export async function writersSince(objectPath: string, fromEtag: string | null, 
   const since = from !== null && to !== null ? to - from : null;
   let entries: Resource<HistoryAttributes>[] = [];
   if (since === null || since > 0) {
-    const page = await history.list(objectPath, { sort: '-id', page_size: Math.min(since ?? 20, 100) }).catch(() => null);
+    const page = await fetchList<HistoryAttributes>(history.path(objectPath), { sort: '-id', page_size: Math.min(since ?? 20, 100) }).catch(() => null);
     entries = page?.data ?? [];
     if (since === null && typeof modified === 'string') entries = entries.filter((e) => e.attributes.created > (modified as string));
   }

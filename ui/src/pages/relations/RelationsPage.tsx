@@ -5,7 +5,7 @@ import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react'
 import { api } from '../../api/client';
 import { ConfirmButton } from '../../components/dialog';
 import { ErrorNote, Loading, Notice } from '../../components/feedback';
-import { ListView } from '../../components/list-view';
+import { DataTable } from '../../components/data-table';
 import { useResource } from '../../components/use-resource';
 import { Field, nullIfEmpty } from '../../components/fields';
 import { concreteTypes, useObjectTypes } from '../../components/model';
@@ -13,6 +13,7 @@ import { forceNavigate, href } from '../../components/route';
 import { useToast } from '../../components/toast';
 import { useSaveShortcut, useUnsavedChanges } from '../../components/unsaved';
 import { useList } from '../../components/use-list';
+import { BackLink, PageHead } from '../../components/page-head';
 
 const TEXT_FIELDS = ['label', 'inverse_label', 'description'];
 
@@ -26,42 +27,24 @@ function RelationList() {
   const list = useList('/model/relations');
   return (
     <section>
-      <div className="page-head">
-        <h1>Relations</h1>
-        <span className="spacer" />
+      <PageHead title="Relations">
         <a className="button primary" href={href('relations', 'new')}>
           New relation
         </a>
-      </div>
+      </PageHead>
       <p className="muted">A relation reads “left types — name — right types”; its inverse name reads from the right side.</p>
-      <ListView list={list} empty="No relations yet." label="Relation pages">
-        {(relations) => (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Inverse name</th>
-                <th>Labels</th>
-                <th>Description</th>
-              </tr>
-            </thead>
-            <tbody>
-              {relations.map((r) => (
-                <tr key={r.id}>
-                  <td>
-                    <a href={href('relations', r.id)}>{r.attributes.name}</a>
-                  </td>
-                  <td>{r.attributes.inverse_name}</td>
-                  <td>{[r.attributes.label, r.attributes.inverse_label].filter(Boolean).join(' / ') || '—'}</td>
-                  <td>{r.attributes.description ?? '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-        )}
-      </ListView>
+      <DataTable
+        label="Relations"
+        pagerLabel="Relation pages"
+        list={list}
+        empty="No relations yet."
+        columns={[
+          { header: 'Name', cell: (r) => <a href={href('relations', r.id)}>{r.attributes.name}</a> },
+          { header: 'Inverse name', cell: (r) => r.attributes.inverse_name },
+          { header: 'Labels', cell: (r) => [r.attributes.label, r.attributes.inverse_label].filter(Boolean).join(' / ') || '—' },
+          { header: 'Description', cell: (r) => r.attributes.description ?? '—' },
+        ]}
+      />
     </section>
   );
 }
@@ -173,9 +156,7 @@ function RelationEditor({ id }: { id?: string }) {
   const busy = save.busy || sidesBusy;
   return (
     <section>
-      <p>
-        <a href={href('relations')}>‹ Relations</a>
-      </p>
+      <BackLink area="relations" label="Relations" />
       <div className="page-head">
         <h1>{relation ? String(relation.attributes.name) : 'New relation'}</h1>
         {dirty ? (

@@ -12,6 +12,8 @@ import { formatDate } from '../../components/format';
 import { href, navigate } from '../../components/route';
 import { useAction, useList } from '../../components/use-list';
 import { RolePermissions } from './role-permissions';
+import { DataTable } from '../../components/data-table';
+import { BackLink } from '../../components/page-head';
 
 export function RolesPage({ route }: { route: string[] }) {
   return route[0] ? <RoleDetail id={route[0]} /> : <RoleList />;
@@ -47,32 +49,24 @@ function RoleList() {
         </div>
         <FormFooter error={error} busy={busy} label="Create role" />
       </form>
-      <ListView list={list} empty="No roles yet." label="Role pages">
-        {(roles) => (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Description</th>
-                <th>Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {roles.map((r) => (
-                <tr key={r.id}>
-                  <td>
-                    <a href={href('roles', r.id)}>{r.attributes.name}</a> {r.meta.unchangeable ? <span className="badge">unchangeable</span> : null}
-                  </td>
-                  <td>{r.attributes.description ?? '—'}</td>
-                  <td>{formatDate(r.meta.created)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-        )}
-      </ListView>
+      <DataTable
+        label="Roles"
+        pagerLabel="Role pages"
+        list={list}
+        empty="No roles yet."
+        columns={[
+          {
+            header: 'Name',
+            cell: (r) => (
+              <>
+                <a href={href('roles', r.id)}>{r.attributes.name}</a> {r.meta.unchangeable ? <span className="badge">unchangeable</span> : null}
+              </>
+            ),
+          },
+          { header: 'Description', cell: (r) => r.attributes.description ?? '—' },
+          { header: 'Created', cell: (r) => formatDate(r.meta.created) },
+        ]}
+      />
     </section>
   );
 }
@@ -90,9 +84,7 @@ function RoleDetail({ id }: { id: string }) {
   const fixed = Boolean(role.meta.unchangeable);
   return (
     <section>
-      <p>
-        <a href={href('roles')}>‹ Roles</a>
-      </p>
+      <BackLink area="roles" label="Roles" />
       <div className="page-head">
         <h1>{role.attributes.name}</h1>
         {fixed ? <span className="badge">unchangeable</span> : null}

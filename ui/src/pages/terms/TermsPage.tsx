@@ -2,11 +2,14 @@
 // delete them. A category belongs to one object type and may have a parent of that type; the
 // object editor offers a type's enabled categories to its objects (types associated with
 // Categories) and suggests the enabled tags. Names are checked here before the server sees them.
-import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { ApiError, categories, tags, type CategoryAttributes, type Resource, type TagAttributes } from '../../api/client';
-import { ConfirmButton, Dialog } from '../../components/dialog';
-import { Empty, ErrorNote, Loading } from '../../components/feedback';
-import { TypeOptions } from '../../components/fields';
+import { useApiAll } from '../../api/queries';
+import { DataTable } from '../../components/data-table';
+import { DeleteButton, Dialog } from '../../components/dialog';
+import { ErrorNote } from '../../components/feedback';
+import { PageHead } from '../../components/page-head';
+import { TypeOptions, FormFooter } from '../../components/fields';
 import { concreteTypes, useObjectTypes } from '../../components/model';
 import { useToast } from '../../components/toast';
 import { useAction } from '../../components/use-list';
@@ -16,6 +19,7 @@ type Kind = 'categories' | 'tags';
 type Term = Resource<CategoryAttributes | TagAttributes>;
 const NAME = /^[a-z0-9][a-z0-9_-]{1,50}$/;
 const client = (kind: Kind) => (kind === 'categories' ? categories : tags);
+const PATHS: Record<Kind, string> = { categories: '/model/categories', tags: '/model/tags' };
 
 export function TermsPage() {
   return (
@@ -79,15 +83,14 @@ function plainError(e: unknown, kind: Kind): unknown {
 }
 
 function TermsSection({ kind }: { kind: Kind }) {
-  const [all, setAll] = useState<Term[] | null>(null);
-  const [error, setError] = useState<unknown>(null);
+  const terms = useApiAll<CategoryAttributes | TagAttributes>(PATHS[kind]);
+  const all = terms.data ?? null;
+  const error = terms.error;
   const [typeFilter, setTypeFilter] = useState('');
   const [editing, setEditing] = useState<Term | 'new' | null>(null);
   const { types } = useObjectTypes();
   const toast = useToast();
   const singular = kind === 'categories' ? 'category' : 'tag';
-  const load = useCallback(() => client(kind).list().then((t) => (setAll(t as Term[]), setError(null)), setError), [kind]);
-  useEffect(() => void load(), [load]);
   const toggle = useAction();
   const byId = new Map((all ?? []).map((t) => [String(t.id), t]));
   const shown = (all ?? []).filter((t) => !typeFilter || (t.attributes as CategoryAttributes).type === typeFilter);
@@ -95,9 +98,7 @@ function TermsSection({ kind }: { kind: Kind }) {
   const headingId = `terms-${kind}`;
   return (
     <section aria-labelledby={headingId} className="panel">
-      <div className="page-head">
-        <h2 id={headingId}>{kind === 'categories' ? 'Categories' : 'Tags'}</h2>
-        <span className="spacer" />
+      <PageHead title={kind === 'categories' ? 'Categories' : 'Tags'} level={2} id={headingId}>
         {kind === 'categories' ? (
           <label className="inline">
             Object type
@@ -110,85 +111,53 @@ function TermsSection({ kind }: { kind: Kind }) {
         <button type="button" className="primary" onClick={() => setEditing('new')}>
           New {singular}
         </button>
-      </div>
-      <ErrorNote error={error ?? toggle.error} />
-      {!all && !error ? <Loading /> : null}
-      {all && !shown.length ? <Empty>{kind === 'categories' ? 'No categories yet.' : 'No tags yet.'}</Empty> : null}
-      {shown.length ? (
-        <div className="table-wrap">
-          <table aria-label={kind === 'categories' ? 'Categories' : 'Tags'}>
-            <thead>
-              <tr>
-                <th>Label</th>
-                <th>Name</th>
-                {kind === 'categories' ? (
-                  <>
-                    <th>Object type</th>
-                    <th>Parent</th>
-                  </>
-                ) : null}
-                <th>State</th>
-                <th>
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {shown.map((t) => {
-                const a = t.attributes as CategoryAttributes;
-                const label = labelOf(t);
-                return (
-                  <tr key={t.id}>
-                    <td>{label}</td>
-                    <td>
-                      <code>{a.name}</code>
-                    </td>
-                    {kind === 'categories' ? (
-                      <>
-                        <td>{a.type ?? '—'}</td>
-                        <td>{a.parent_id != null ? labelOf(byId.get(String(a.parent_id))) : '—'}</td>
-                      </>
-                    ) : null}
-                    <td>{a.enabled ? <span className="badge on">enabled</span> : <span className="badge off">disabled</span>}</td>
-                    <td className="actions-cell">
-                      <button type="button" className="small" onClick={() => setEditing(t)} aria-label={`Edit ${label}`}>
-                        Edit
-                      </button>
-                      <button
-                        type="button"
-                        className="small"
-                        disabled={toggle.busy}
-                        aria-label={`${a.enabled ? 'Disable' : 'Enable'} ${label}`}
-                        onClick={async () => {
-                          if (await toggle.run(() => client(kind).update(t.id, { enabled: !a.enabled }))) void load();
-                        }}
-                      >
-                        {a.enabled ? 'Disable' : 'Enable'}
-                      </button>
-                      <ConfirmButton
-                        label="Delete"
-                        className="danger small"
-                        buttonTitle={`Delete ${label}`}
-                        title={`Delete this ${singular}?`}
-                        message={
-                          <p>
-                            <strong>{label}</strong> will be deleted and taken off every object that has it. To keep it on objects but stop offering it, disable it instead.
-                          </p>
-                        }
-                        action={() => client(kind).remove(t.id)}
-                        onDone={() => {
-                          toast.success(`${singular === 'tag' ? 'Tag' : 'Category'} “${label}” deleted.`);
-                          void load();
-                        }}
-                      />
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+      </PageHead>
+      <ErrorNote error={toggle.error} />
+      <DataTable
+        label={kind === 'categories' ? 'Categories' : 'Tags'}
+        rows={all && shown}
+        error={error}
+        loading={!all && !error}
+        empty={kind === 'categories' ? 'No categories yet.' : 'No tags yet.'}
+        columns={[
+          { header: 'Label', cell: (t) => labelOf(t) },
+          { header: 'Name', cell: (t) => <code>{t.attributes.name}</code> },
+          kind === 'categories' && { header: 'Object type', cell: (t) => (t.attributes as CategoryAttributes).type ?? '—' },
+          kind === 'categories' && {
+            header: 'Parent',
+            cell: (t) => {
+              const parent = (t.attributes as CategoryAttributes).parent_id;
+              return parent != null ? labelOf(byId.get(String(parent))) : '—';
+            },
+          },
+          { header: 'State', cell: (t) => (t.attributes.enabled ? <span className="badge on">enabled</span> : <span className="badge off">disabled</span>) },
+        ]}
+        actions={(t) => {
+          const label = labelOf(t);
+          const enabled = t.attributes.enabled;
+          return (
+            <>
+              <button type="button" className="small" onClick={() => setEditing(t)} aria-label={`Edit ${label}`}>
+                Edit
+              </button>
+              <button type="button" className="small" disabled={toggle.busy} aria-label={`${enabled ? 'Disable' : 'Enable'} ${label}`} onClick={() => void toggle.run(() => client(kind).update(t.id, { enabled: !enabled }))}>
+                {enabled ? 'Disable' : 'Enable'}
+              </button>
+              <DeleteButton
+                buttonTitle={`Delete ${label}`}
+                title={`Delete this ${singular}?`}
+                message={
+                  <p>
+                    <strong>{label}</strong> will be deleted and taken off every object that has it. To keep it on objects but stop offering it, disable it instead.
+                  </p>
+                }
+                action={() => client(kind).remove(t.id)}
+                onDone={() => toast.success(`${singular === 'tag' ? 'Tag' : 'Category'} “${label}” deleted.`)}
+              />
+            </>
+          );
+        }}
+      />
       {editing ? (
         <TermDialog
           kind={kind}
@@ -199,7 +168,6 @@ function TermsSection({ kind }: { kind: Kind }) {
           onSaved={(label) => {
             toast.success(`${singular === 'tag' ? 'Tag' : 'Category'} “${label}” saved.`);
             setEditing(null);
-            void load();
           }}
         />
       ) : null}
@@ -328,15 +296,7 @@ function TermDialog({ kind, term, all, defaultType, onClose, onSaved }: { kind: 
             {problem}
           </p>
         ) : null}
-        <ErrorNote error={error} />
-        <div className="actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={busy}>
-            {term ? 'Save changes' : `Create ${singular}`}
-          </button>
-        </div>
+        <FormFooter error={error} busy={busy} label={term ? 'Save changes' : `Create ${singular}`} onCancel={onClose} />
       </form>
     </Dialog>
   );

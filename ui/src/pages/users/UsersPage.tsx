@@ -1,11 +1,13 @@
 // Users: a searchable, paged list; a create form; a detail page to edit, set a password,
 // block, give and take roles, and delete.
 import { useState, type FormEvent } from 'react';
-import { api } from '../../api/client';
+import { api, users } from '../../api/client';
+import type { UsersAttributes } from '../../api/schema-types';
 import { ConfirmButton } from '../../components/dialog';
 import { HistoryPanel } from '../../components/history-panel';
 import { ErrorNote, Loading, Notice } from '../../components/feedback';
-import { ListView } from '../../components/list-view';
+import { DataTable } from '../../components/data-table';
+import { BackLink, PageHead } from '../../components/page-head';
 import { useResource } from '../../components/use-resource';
 import { Field, SelectField, STATUS_OPTIONS, StatusBadge, nullIfEmpty, type Values, FormFooter, SearchBox, useFieldError } from '../../components/fields';
 import { formatDate } from '../../components/format';
@@ -22,50 +24,36 @@ export function UsersPage({ route }: { route: string[] }) {
 
 function UserList() {
   const [query, setQuery] = useState('');
-  const list = useList('/users', { q: query || undefined });
+  const list = useList<UsersAttributes>(users.path(), { q: query || undefined });
   return (
     <section>
-      <div className="page-head">
-        <h1>Users</h1>
-        <span className="spacer" />
+      <PageHead title="Users">
         <a className="button primary" href={href('users', 'new')}>
           New user
         </a>
-      </div>
+      </PageHead>
       <SearchBox label="Search users" placeholder="Username, name or email" onSearch={setQuery} />
-      <ListView list={list} empty={query ? `No user matches “${query}”.` : 'No users yet.'} label="User pages">
-        {(users) => (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th>Username</th>
-                <th>Name</th>
-                <th>Email</th>
-                <th>Status</th>
-                <th>Last login</th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.map((u) => (
-                <tr key={u.id}>
-                  <td>
-                    <a href={href('users', u.id)}>{u.attributes.username}</a>
-                    {u.attributes.blocked ? <span className="badge warn"> blocked</span> : null}
-                  </td>
-                  <td>{[u.attributes.name, u.attributes.surname].filter(Boolean).join(' ') || '—'}</td>
-                  <td>{u.attributes.email ?? '—'}</td>
-                  <td>
-                    <StatusBadge status={u.attributes.status} />
-                  </td>
-                  <td>{formatDate(u.attributes.last_login)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-        )}
-      </ListView>
+      <DataTable
+        label="Users"
+        pagerLabel="User pages"
+        list={list}
+        empty={query ? `No user matches “${query}”.` : 'No users yet.'}
+        columns={[
+          {
+            header: 'Username',
+            cell: (u) => (
+              <>
+                <a href={href('users', u.id)}>{u.attributes.username}</a>
+                {u.attributes.blocked ? <span className="badge warn"> blocked</span> : null}
+              </>
+            ),
+          },
+          { header: 'Name', cell: (u) => [u.attributes.name, u.attributes.surname].filter(Boolean).join(' ') || '—' },
+          { header: 'Email', cell: (u) => u.attributes.email ?? '—' },
+          { header: 'Status', cell: (u) => <StatusBadge status={u.attributes.status} /> },
+          { header: 'Last login', cell: (u) => formatDate(u.attributes.last_login) },
+        ]}
+      />
     </section>
   );
 }
@@ -94,9 +82,9 @@ function NewUser() {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const created = await run(() =>
-      api.create('/users', 'users', {
-        username: values.username,
-        password: values.password,
+      users.create({
+        username: String(values.username ?? ''),
+        password: String(values.password ?? ''),
         status: values.status,
         ...nullIfEmpty(values, ['name', 'surname', 'email']),
       }),
@@ -115,9 +103,7 @@ function NewUser() {
   };
   return (
     <section>
-      <p>
-        <a href={href('users')}>‹ Users</a>
-      </p>
+      <BackLink area="users" label="Users" />
       <h1>New user</h1>
       <form className="panel" onSubmit={submit} aria-label="New user">
         <div className="form-grid">
@@ -164,20 +150,18 @@ function UserDetail({ id }: { id: string }) {
   const me = useCurrentUser();
   // Bumped when the history panel restored a version: the user loads again.
   const [version, setVersion] = useState(0);
-  const { resource: user, etag, values, setValues, loadError, notice, save, submit: write } = useResource(`/users/${id}`, version);
+  const { resource: user, etag, values, setValues, loadError, notice, save, submit: write } = useResource<UsersAttributes>(users.path(id), version);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const attributes = { ...nullIfEmpty(values, PROFILE_FIELDS), status: values.status, blocked: Boolean(values.blocked) };
-    await write((ifMatch) => api.update(`/users/${id}`, 'users', id, attributes, undefined, { ifMatch }));
+    await write((ifMatch) => users.update(id, attributes, { ifMatch }));
   };
 
   if (loadError) return <ErrorNote error={loadError} />;
   if (!user) return <Loading />;
   return (
     <section>
-      <p>
-        <a href={href('users')}>‹ Users</a>
-      </p>
+      <BackLink area="users" label="Users" />
       <div className="page-head">
         <h1>{user.attributes.username}</h1>
         <StatusBadge status={user.attributes.status} />
@@ -191,7 +175,7 @@ function UserDetail({ id }: { id: string }) {
               The user <strong>{user.attributes.username}</strong> will be deleted.
             </p>
           }
-          action={() => api.remove(`/users/${id}`, { ifMatch: etag })}
+          action={() => users.remove(id, { ifMatch: etag })}
           onDone={() => navigate('users')}
         />
       </div>
@@ -232,7 +216,7 @@ function PasswordForm({ id }: { id: string }) {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setNotice(null);
-    if (await run(() => api.update(`/users/${id}`, 'users', id, { password: values.password }))) {
+    if (await run(() => users.update(id, { password: String(values.password ?? '') }))) {
       setValues({ password: '' });
       setNotice('Password changed.');
     }

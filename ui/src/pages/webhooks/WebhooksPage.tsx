@@ -7,11 +7,12 @@ import { ConfirmButton } from '../../components/dialog';
 import { ErrorNote, Loading, Notice } from '../../components/feedback';
 import { Field, FormFooter, type Values } from '../../components/fields';
 import { formatDate } from '../../components/format';
-import { ListView } from '../../components/list-view';
+import { DataTable, type Column } from '../../components/data-table';
 import { useObjectTypes } from '../../components/model';
 import { href, navigate } from '../../components/route';
 import { useAction, useList } from '../../components/use-list';
 import { useResource } from '../../components/use-resource';
+import { BackLink, PageHead } from '../../components/page-head';
 
 export function WebhooksPage({ route }: { route: string[] }) {
   return route[0] ? <WebhookDetail id={route[0]} /> : <WebhookList />;
@@ -114,15 +115,13 @@ function WebhookList() {
   };
   return (
     <section>
-      <div className="page-head">
-        <h1>Webhooks</h1>
-        <span className="spacer" />
+      <PageHead title="Webhooks">
         {open ? null : (
           <button type="button" className="primary" onClick={() => setOpen(true)}>
             New webhook
           </button>
         )}
-      </div>
+      </PageHead>
       <p className="muted">
         After each matching change to an object commits, Folio POSTs a JSON event to the webhook's URL, signed with its secret
         (<code>X-Folio-Signature</code>), and retries for hours when the receiver does not answer 2xx.
@@ -140,49 +139,26 @@ function WebhookList() {
         </form>
       ) : null}
       <ErrorNote error={toggle.error} />
-      <ListView list={list} empty="No webhooks yet." label="Webhook pages">
-        {(data) => (
-          <div className="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th>Name</th>
-                  <th>URL</th>
-                  <th>Events</th>
-                  <th>Types</th>
-                  <th>State</th>
-                  <th>Created</th>
-                  <th aria-label="Actions" />
-                </tr>
-              </thead>
-              <tbody>
-                {data.map((w) => (
-                  <tr key={w.id}>
-                    <td>
-                      <a href={href('webhooks', w.id)}>{w.attributes.name}</a>
-                    </td>
-                    <td>
-                      <code>{w.attributes.url}</code>
-                    </td>
-                    <td>{describeEvents(w.attributes.events)}</td>
-                    <td>{describeTypes(w.attributes.types)}</td>
-                    <td>
-                      <EnabledBadge enabled={w.attributes.enabled} />
-                    </td>
-                    <td>{formatDate(w.meta.created)}</td>
-                    <td className="actions-cell">
-                      <button type="button" className="small" disabled={toggle.busy} onClick={() => void setEnabled(w, !w.attributes.enabled)}>
-                        {w.attributes.enabled ? `Disable` : `Enable`}
-                        <span className="visually-hidden"> {w.attributes.name}</span>
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+      <DataTable
+        label="Webhooks"
+        pagerLabel="Webhook pages"
+        list={list}
+        empty="No webhooks yet."
+        columns={[
+          { header: 'Name', cell: (w) => <a href={href('webhooks', w.id)}>{w.attributes.name}</a> },
+          { header: 'URL', cell: (w) => <code>{w.attributes.url}</code> },
+          { header: 'Events', cell: (w) => describeEvents(w.attributes.events) },
+          { header: 'Types', cell: (w) => describeTypes(w.attributes.types) },
+          { header: 'State', cell: (w) => <EnabledBadge enabled={w.attributes.enabled} /> },
+          { header: 'Created', cell: (w) => formatDate(w.meta.created) },
+        ]}
+        actions={(w) => (
+          <button type="button" className="small" disabled={toggle.busy} onClick={() => void setEnabled(w, !w.attributes.enabled)}>
+            {w.attributes.enabled ? `Disable` : `Enable`}
+            <span className="visually-hidden"> {w.attributes.name}</span>
+          </button>
         )}
-      </ListView>
+      />
     </section>
   );
 }
@@ -234,9 +210,7 @@ function WebhookDetail({ id }: { id: string }) {
   const shownSecret = secret ?? String(hook.meta.secret ?? '');
   return (
     <section>
-      <p>
-        <a href={href('webhooks')}>‹ Webhooks</a>
-      </p>
+      <BackLink area="webhooks" label="Webhooks" />
       <div className="page-head">
         <h1>{hook.attributes.name}</h1>
         <EnabledBadge enabled={enabled} />
@@ -292,71 +266,54 @@ function WebhookDetail({ id }: { id: string }) {
         <FormFooter error={save.error} notice={notice} busy={save.busy} label="Save changes" />
       </form>
 
-      <div className="page-head">
-        <h2>Deliveries</h2>
-        <span className="spacer" />
+      <PageHead title="Deliveries" level={2}>
         <button type="button" className="small" onClick={() => setRefresh((n) => n + 1)}>
           Refresh
         </button>
-      </div>
-      <ListView list={deliveries} empty="Nothing sent yet. Change an object, or send a test event." label="Delivery pages">
-        {(data) => (
-          <div className="table-wrap">
-            <table aria-label="Deliveries">
-              <thead>
-                <tr>
-                  <th>Event</th>
-                  <th>Object</th>
-                  <th>Result</th>
-                  <th>HTTP</th>
-                  <th>Attempts</th>
-                  <th>Created</th>
-                  <th>Last attempt</th>
-                  <th aria-label="Actions" />
-                </tr>
-              </thead>
-              <tbody>
-                {data.map((d) => (
-                  <DeliveryRow key={d.id} delivery={d} onRedeliver={() => run(async () => (await webhooks.redeliver(id, d.id), 'Queued to be sent again.'))} busy={action.busy} />
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </ListView>
+      </PageHead>
+      <DataTable
+        label="Deliveries"
+        pagerLabel="Delivery pages"
+        list={deliveries}
+        empty="Nothing sent yet. Change an object, or send a test event."
+        columns={DELIVERY_COLUMNS}
+        actions={(d) =>
+          d.meta.state !== 'pending' ? (
+            <button type="button" className="small" onClick={() => void run(async () => (await webhooks.redeliver(id, d.id), 'Queued to be sent again.'))} disabled={action.busy}>
+              Send again
+            </button>
+          ) : null
+        }
+      />
     </section>
   );
 }
 
-function DeliveryRow({ delivery: d, onRedeliver, busy }: { delivery: Resource; onRedeliver: () => void; busy: boolean }) {
-  const a = d.attributes;
-  const state = String(d.meta.state);
-  const object = d.meta.resource_type === 'webhooks' ? '—' : `${d.meta.resource_type} ${a.resource_id}`;
-  const badge = state === 'delivered' ? 'on' : state === 'failed' ? 'warn' : 'draft';
-  return (
-    <tr>
-      <td>{EVENT_LABELS[a.event] ?? a.event}</td>
-      <td>
-        {d.meta.resource_type === 'webhooks' || a.event === 'objects.remove' ? object : <a href={href('objects', String(d.meta.resource_type), a.resource_id)}>{object}</a>}
-      </td>
-      <td>
-        <span className={`badge ${badge}`}>{state === 'pending' && a.attempts > 0 ? 'retrying' : state}</span>
-        {d.meta.error ? <div className="muted">{String(d.meta.error)}</div> : null}
-        {state === 'pending' && d.meta.next_attempt ? <div className="muted">next try {formatDate(d.meta.next_attempt)}</div> : null}
-      </td>
-      <td>{a.status ?? '—'}</td>
-      <td>
-        {a.attempts} / {d.meta.max_attempts}
-      </td>
-      <td>{formatDate(a.created)}</td>
-      <td>{formatDate(a.last_attempt)}</td>
-      <td className="actions-cell">
-        {state !== 'pending' ? (
-          <button type="button" className="small" onClick={onRedeliver} disabled={busy}>
-            Send again
-          </button>
-        ) : null}
-      </td>
-    </tr>
-  );
-}
+const DELIVERY_COLUMNS: Column<Resource>[] = [
+  { header: 'Event', cell: (d) => EVENT_LABELS[d.attributes.event] ?? d.attributes.event },
+  {
+    header: 'Object',
+    cell: (d) => {
+      const object = d.meta.resource_type === 'webhooks' ? '—' : `${d.meta.resource_type} ${d.attributes.resource_id}`;
+      return d.meta.resource_type === 'webhooks' || d.attributes.event === 'objects.remove' ? object : <a href={href('objects', String(d.meta.resource_type), d.attributes.resource_id)}>{object}</a>;
+    },
+  },
+  {
+    header: 'Result',
+    cell: (d) => {
+      const state = String(d.meta.state);
+      const badge = state === 'delivered' ? 'on' : state === 'failed' ? 'warn' : 'draft';
+      return (
+        <>
+          <span className={`badge ${badge}`}>{state === 'pending' && d.attributes.attempts > 0 ? 'retrying' : state}</span>
+          {d.meta.error ? <div className="muted">{String(d.meta.error)}</div> : null}
+          {state === 'pending' && d.meta.next_attempt ? <div className="muted">next try {formatDate(d.meta.next_attempt)}</div> : null}
+        </>
+      );
+    },
+  },
+  { header: 'HTTP', cell: (d) => d.attributes.status ?? '—' },
+  { header: 'Attempts', cell: (d) => `${d.attributes.attempts} / ${d.meta.max_attempts}` },
+  { header: 'Created', cell: (d) => formatDate(d.attributes.created) },
+  { header: 'Last attempt', cell: (d) => formatDate(d.attributes.last_attempt) },
+];
