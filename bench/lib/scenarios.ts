@@ -83,7 +83,8 @@ export interface Readers {
  * The reads no cache helps (issue 32): every published document once, in an order no cache has
  * seen, anonymous, signed in and by API key; every page of the whole list sorted by -id; reads
  * with one PATCH in twenty. Each beside the reference server on the same database, compared by
- * server CPU per request; each Folio scenario starts with its caches emptied.
+ * server CPU per request; each Folio scenario starts with its caches emptied. Each runs until every
+ * path was asked once (not cut at --seconds: see run.ts).
  */
 export function uncachedScenarios(seed: SeedResult, readers: Readers, phase: Phase): Scenario[] {
   const at = ` (${phase})`;

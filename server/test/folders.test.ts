@@ -447,4 +447,58 @@ describe('folders', () => {
     assert.ok(results.some((r) => r.status === 200));
     assert.deepEqual(await checkTree(s.server.ctx.db), []);
   });
+  test('many children added and removed in one request keep their order, positions and menus, and the tree valid', async () => {
+    // Placed together (one tree update for a run of new contents): appends, a folder with its
+    // content, an explicit position, a repeat and a menu change in one request, in a tree with
+    // folders after it, so every renumbering is checked.
+    const ATOMIC = 'application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"';
+    const ops = Array.from({ length: 101 }, (_, i) => ({ op: 'add', data: { type: 'documents', attributes: { title: `b${i}`, status: 'on' } } }));
+    const created = await s.request('POST', '/operations', { token: admin, headers: { 'Content-Type': ATOMIC, Accept: ATOMIC }, body: { 'atomic:operations': ops } });
+    assert.equal(created.status, 200, created.text);
+    created.body['atomic:results'].forEach((r: { data: { id: string; attributes: { title: string } } }) => remember(r.data));
+    await folder('Bulk', 'News');
+    await folder('Sub');
+    await addChildren('Sub', [{ type: 'documents', id: id('b0') }]);
+    const b = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `b${from + i}`);
+    const ref = (title: string, relation?: object) => ({ type: title === 'Sub' ? 'folders' : 'documents', id: id(title), ...(relation ? { meta: { relation } } : {}) });
+    const res = await addChildren('Bulk', [
+      ...b(1, 50).map((t) => ref(t)),
+      ref('Sub'),
+      ref('b51', { position: 1 }),
+      ref('b2'),
+      ...b(52, 100).map((t) => ref(t)),
+      ref('b3', { menu: false }),
+    ]);
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(await checkTree(s.server.ctx.db), []);
+    const children = async () => {
+      const out: Array<{ title: string; relation: { position: number; menu: boolean } }> = [];
+      for (let page = 1; ; page++) {
+        const list = await get(`/folders/${id('Bulk')}/children?page_size=100&page=${page}`);
+        out.push(...list.data.map((c: any) => ({ title: titles.get(c.id)!, relation: c.meta.relation })));
+        if (page >= list.meta.pagination.page_count) return out;
+      }
+    };
+    let shown = await children();
+    const placed = ['b51', ...b(1, 50), 'Sub', ...b(52, 100)];
+    assert.deepEqual(shown.map((c) => c.title), placed);
+    shown.forEach((c, i) => assert.equal(c.relation.position, i + 1));
+    assert.deepEqual(shown.filter((c) => !c.relation.menu).map((c) => c.title), ['b3']);
+    assert.equal((await get(`/folders/${id('Sub')}`)).data.meta.path, `/${id('Site')}/${id('News')}/${id('Bulk')}/${id('Sub')}`);
+    assert.deepEqual((await get(`/documents/${id('b60')}`)).data.relationships.parents.data, [{ type: 'folders', id: id('Bulk') }]);
+
+    // Taken out together: every other one of a stretch, a whole stretch, the folder (a root again,
+    // with its content), one that is not in the folder, and one named twice.
+    const removed = [...b(1, 50).filter((_, i) => i % 2 === 0), ...b(60, 100), 'Sub', 'd4', 'b51', 'b51'];
+    const out = await s.request('DELETE', `/folders/${id('Bulk')}/relationships/children`, { token: admin, body: { data: removed.map((t) => ref(t)) } });
+    assert.equal(out.status, 204, out.text);
+    assert.deepEqual(await checkTree(s.server.ctx.db), []);
+    shown = await children();
+    assert.deepEqual(shown.map((c) => c.title), placed.filter((t) => !removed.includes(t)));
+    shown.forEach((c, i) => assert.equal(c.relation.position, i + 1));
+    assert.deepEqual((await get(`/documents/${id('b60')}`)).data.relationships.parents.data, []);
+    assert.equal((await get(`/folders/${id('Sub')}`)).data.meta.path, `/${id('Sub')}`);
+    assert.deepEqual((await get(`/folders/${id('Sub')}/children`)).data.map((c: any) => titles.get(c.id)), ['b0']);
+    assert.deepEqual((await get(`/folders/${id('News')}/children`)).data.map((c: any) => titles.get(c.id)).slice(-1), ['Bulk']);
+  });
 });

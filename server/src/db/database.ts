@@ -11,6 +11,7 @@ import { installModelVersion, openSqlite, sqliteDialect } from './dialect/sqlite
 import { migrateToLatest } from './migrate.js';
 import type { DataVersion } from './data-version.js';
 import type { PlannerStatistics } from './planner-statistics.js';
+import { allowDirectReads } from './prepared.js';
 import type { Database } from './tables.js';
 
 export type DB = Kysely<Database>;
@@ -54,8 +55,9 @@ export async function openDatabase(config: Config, log?: (line: string) => void)
   }
   fs.mkdirSync(config.dataDir, { recursive: true });
   const file = path.join(config.dataDir, 'folio.sqlite');
-  const { dialect, dataVersion, statistics } = openSqlite(file, config.sqliteNativeBinding, log);
+  const { dialect, dataVersion, statistics, directReads } = openSqlite(file, config.sqliteNativeBinding, log);
   const db = new Kysely<Database>({ dialect });
+  allowDirectReads(db, directReads);
   await migrateToLatest(db, sqliteDialect);
   await installModelVersion(db);
   // Migrations may have made tables and indexes, or filled them; a site filled before this start

@@ -5,6 +5,7 @@ import { MODEL_TABLES, MODEL_VERSION_ROW, type DataVersion } from '../data-versi
 import type { DriverErrors, JsonText, ObjectSearch, RowLocks, SchemaDialect, SqlDialect } from './dialect.js';
 import { searchWords } from './search-words.js';
 import { plannerStatistics, type PlannerStatistics } from '../planner-statistics.js';
+import type { DirectReads } from '../prepared.js';
 import {
   CompiledQuery,
   SqliteDialect,
@@ -117,6 +118,17 @@ class Connection implements SqliteDatabase {
   close(): void {
     this.raw.close();
   }
+  /**
+   * A read run at once, outside kysely's driver (db/prepared.ts), unless a transaction is open on
+   * the connection (its reads must wait for it, through kysely) or the statement is no plain read.
+   * Outside a transaction the connection only ever runs one statement at a time, so a read here
+   * sees what it would have seen queued behind kysely's lock: the last commit.
+   */
+  readNow(text: string, params: readonly unknown[]): unknown[] | undefined {
+    if (!this.raw.open || this.raw.inTransaction) return undefined;
+    const stmt = this.prepare(text);
+    return stmt.raw.readonly ? stmt.raw.all(bindable(params)) : undefined;
+  }
 }
 
 export interface SqliteHandle {
@@ -129,6 +141,8 @@ export interface SqliteHandle {
   dataVersion: DataVersion;
   /** Refreshed after large writes and every hour (see planner-statistics.ts). */
   statistics: PlannerStatistics;
+  /** Prepared reads run without kysely's driver (db/prepared.ts). */
+  directReads: DirectReads;
 }
 
 /** How long a statement waits for another process's write lock. */
@@ -236,6 +250,7 @@ export function openSqlite(file: string, nativeBinding: string | null = null, lo
     dialect: new ImmediateSqliteDialect({ database: connection }),
     raw,
     statistics,
+    directReads: (text, params) => connection.readNow(text, params),
     dataVersion: {
       // Both counters only grow: their combination changes whenever either does.
       current,

@@ -14,11 +14,14 @@ import {
   descendantsQuery,
   folderNode,
   insertLeaf,
+  insertLeaves,
   insertRoot,
   LAST,
   moveSubtree,
   nodeById,
   nodeIn,
+  nodesIn,
+  removeLeaves,
   removeNodeAndLeaves,
   type Db,
   type Position,
@@ -156,11 +159,31 @@ export const folderParts: PartHandlers = {
   },
 };
 
+/**
+ * Place children in a folder, in the order given. Content objects not yet in the folder and given
+ * no position are appended together (one tree shift for a run of them: a folder filled with a
+ * thousand objects at once is one update of its tree, not a thousand); folders, explicit
+ * positions and objects already placed are handled one by one, in their turn.
+ */
 async function placeChildren(ctx: AppContext, trx: Trx, folderId: number, children: ChildInput[]): Promise<void> {
+  const contents = children.filter((c) => !isFolder(ctx, c.row)).map((c) => c.row.id);
+  const placed = new Set((await nodesIn(trx, folderId, contents)).keys());
+  let appended: Array<{ objectId: number; menu: boolean }> = [];
+  const append = async () => {
+    if (appended.length) await insertLeaves(trx, await activeNode(trx, folderId), appended);
+    appended = [];
+  };
   for (const child of children) {
+    const folder = isFolder(ctx, child.row);
+    if (!folder && child.position === undefined && !placed.has(child.row.id)) {
+      appended.push({ objectId: child.row.id, menu: child.menu ?? true });
+      placed.add(child.row.id);
+      continue;
+    }
+    await append();
     const parent = await activeNode(trx, folderId);
     let node: TreeNode | undefined;
-    if (isFolder(ctx, child.row)) {
+    if (folder) {
       if (child.row.id === folderId) throw badRequest('A folder cannot be its own child', 'tree_cycle');
       node = await activeNode(trx, child.row.id);
       if (node.parent_id !== folderId || child.position !== undefined) await moveSubtree(trx, node, parent.id, child.position ?? LAST);
@@ -171,17 +194,20 @@ async function placeChildren(ctx: AppContext, trx: Trx, folderId: number, childr
     }
     if (node && child.menu !== undefined) await trx.updateTable('trees').set({ menu: child.menu }).where('id', '=', node.id).execute();
   }
+  await append();
 }
 
+/** Take objects out of a folder: content objects' leaves all at once, then folders become roots one by one. */
 async function unplaceChildren(ctx: AppContext, trx: Trx, folderId: number, rows: ObjectRow[]): Promise<void> {
+  const nodes = await nodesIn(trx, folderId, rows.map((r) => r.id));
+  const leaves = new Set(rows.filter((r) => !isFolder(ctx, r) && nodes.has(r.id)).map((r) => nodes.get(r.id)!));
+  await removeLeaves(trx, [...leaves]);
   for (const row of rows) {
+    if (!isFolder(ctx, row)) continue;
     const node = await nodeIn(trx, folderId, row.id);
-    if (!node) continue;
-    if (isFolder(ctx, row)) await moveSubtree(trx, node, null);
-    else await removeNodeAndLeaves(trx, node);
+    if (node) await moveSubtree(trx, node, null);
   }
 }
-
 
 // ---- reading ----
 

@@ -32,6 +32,16 @@ export async function nodeIn(db: Db, parentId: number, objectId: number): Promis
   return db.selectFrom('trees').selectAll().where('parent_id', '=', parentId).where('object_id', '=', objectId).executeTakeFirst();
 }
 
+/** The nodes placing any of `objectIds` directly in folder `parentId`, by object id. */
+export async function nodesIn(db: Db, parentId: number, objectIds: number[]): Promise<Map<number, TreeNode>> {
+  const out = new Map<number, TreeNode>();
+  for (let start = 0; start < objectIds.length; start += ROWS_PER_STATEMENT) {
+    const ids = objectIds.slice(start, start + ROWS_PER_STATEMENT);
+    for (const node of await db.selectFrom('trees').selectAll().where('parent_id', '=', parentId).where('object_id', 'in', ids).execute()) out.set(node.object_id, node);
+  }
+  return out;
+}
+
 /** Open (delta > 0) or close (delta < 0) room in one tree at and after `from`; detached (negative) nodes are never touched. */
 async function shift(db: Db, rootId: number, from: number, delta: number): Promise<void> {
   await db
@@ -50,6 +60,8 @@ async function shift(db: Db, rootId: number, from: number, delta: number): Promi
 
 /** The tree_left a new child of `parent` gets to land at `position` among the visible children. */
 async function insertionPoint(db: Db, parent: TreeNode, position: Position): Promise<number> {
+  // Last: right before the parent's end, whatever its children (no need to read them).
+  if (position === LAST) return parent.tree_right;
   const children = await db
     .selectFrom('trees')
     .innerJoin('objects', 'objects.id', 'trees.object_id')
@@ -73,21 +85,37 @@ export async function insertRoot(db: Db, folderId: number): Promise<void> {
 
 /** Place `objectId` (a new folder or a content object) as a leaf under the folder node `parent`. */
 export async function insertLeaf(db: Db, parent: TreeNode, objectId: number, position: Position = LAST, menu = true): Promise<void> {
+  await insertLeaves(db, parent, [{ objectId, menu }], position);
+}
+
+/** Rows of one multi-row insert: 9 values each, well under SQLite's and PostgreSQL's parameter limits. */
+const ROWS_PER_STATEMENT = 500;
+
+/**
+ * Place objects (none of them in `parent` yet) as consecutive leaves under the folder node
+ * `parent`, the first at `position`: one shift of the tree and one insert per 500 leaves,
+ * whatever their number (placing them one by one shifted the whole tree once per leaf).
+ */
+export async function insertLeaves(db: Db, parent: TreeNode, leaves: Array<{ objectId: number; menu: boolean }>, position: Position = LAST): Promise<void> {
+  if (!leaves.length) return;
   const at = await insertionPoint(db, parent, position);
-  await shift(db, parent.root_id, at, 2);
-  await db
-    .insertInto('trees')
-    .values({
-      object_id: objectId,
-      parent_id: parent.object_id,
-      root_id: parent.root_id,
-      parent_node_id: parent.id,
-      tree_left: at,
-      tree_right: at + 1,
-      depth_level: parent.depth_level + 1,
-      menu,
-    })
-    .execute();
+  await shift(db, parent.root_id, at, 2 * leaves.length);
+  for (let start = 0; start < leaves.length; start += ROWS_PER_STATEMENT) {
+    const rows = leaves.slice(start, start + ROWS_PER_STATEMENT).map(({ objectId, menu }, i) => {
+      const left = at + 2 * (start + i);
+      return {
+        object_id: objectId,
+        parent_id: parent.object_id,
+        root_id: parent.root_id,
+        parent_node_id: parent.id,
+        tree_left: left,
+        tree_right: left + 1,
+        depth_level: parent.depth_level + 1,
+        menu,
+      };
+    });
+    await db.insertInto('trees').values(rows).execute();
+  }
 }
 
 /** Whether `node` lies inside the subtree of `ancestor` (itself included). */
@@ -158,6 +186,36 @@ export async function removeNodeAndLeaves(db: Db, node: TreeNode): Promise<void>
   await db.deleteFrom('trees').where('parent_node_id', '=', node.id).execute();
   await db.deleteFrom('trees').where('id', '=', node.id).execute();
   await shift(db, node.root_id, node.tree_right + 1, -(node.tree_right - node.tree_left + 1));
+}
+
+/**
+ * Remove leaf nodes (content placements) of one tree, closing their gaps: a number after the i-th
+ * removed leaf moves down by 2i. One update per column for each stretch between two removed
+ * leaves that holds anything, so taking a thousand neighbouring objects out of a folder is a few
+ * statements (removing them one by one shifted the rest of the tree once per leaf).
+ */
+export async function removeLeaves(db: Db, leaves: TreeNode[]): Promise<void> {
+  if (!leaves.length) return;
+  const rootId = leaves[0].root_id;
+  if (leaves.some((l) => l.root_id !== rootId || l.tree_right !== l.tree_left + 1)) throw new Error('removeLeaves takes leaves of one tree');
+  const lefts = leaves.map((l) => l.tree_left).sort((a, b) => a - b);
+  for (let start = 0; start < leaves.length; start += ROWS_PER_STATEMENT) {
+    await db.deleteFrom('trees').where('id', 'in', leaves.slice(start, start + ROWS_PER_STATEMENT).map((l) => l.id)).execute();
+  }
+  for (let i = 1; i <= lefts.length; i++) {
+    const after = lefts[i - 1];
+    const before = i < lefts.length ? lefts[i] : null;
+    if (before !== null && before === after + 2) continue;
+    for (const column of ['tree_left', 'tree_right'] as const) {
+      let update = db
+        .updateTable('trees')
+        .set((eb) => ({ [column]: eb(column, '-', 2 * i) }))
+        .where('root_id', '=', rootId)
+        .where(column, '>', after);
+      if (before !== null) update = update.where(column, '<', before);
+      await update.execute();
+    }
+  }
 }
 
 /** Child nodes of a folder node, in position order (trashed objects included). */

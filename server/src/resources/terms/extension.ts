@@ -13,7 +13,7 @@ import { typeByName } from '../objects/model.js';
 import { typeHasAssociation } from './associations.js';
 import { claimTermAttributes } from './attributes.js';
 import { dateRangeFilter, dateRangeSorts, geoFilter, termFilter } from './list-filters.js';
-import { loadTerms, termsPart } from './service.js';
+import { emptyTerms, loadTerms, termsInUse, termsPart } from './service.js';
 
 export function termsExtension(_ctx: AppContext): ObjectExtension {
   return {
@@ -22,9 +22,10 @@ export function termsExtension(_ctx: AppContext): ObjectExtension {
     parts: { terms: termsPart },
     attributeParts: (type, attributes, ctx) => claimTermAttributes(ctx, type, attributes),
     async decorate(_rc, ctx, items) {
-      const terms = await loadTerms(ctx.db, items.map((i) => i.id));
+      const ids = items.map((i) => i.id);
+      const terms = (await termsInUse(ctx)) ? await loadTerms(ctx.db, ids) : null;
       for (const item of items) {
-        const t = terms.get(item.id)!;
+        const t = terms?.get(item.id) ?? emptyTerms();
         const categories = t.categories.map(({ name, label }) => ({ name, label }));
         const type = typeByName(ctx, item.type);
         const attributes = item.resource.attributes ?? (item.resource.attributes = {});

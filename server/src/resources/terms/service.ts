@@ -2,7 +2,8 @@
 // a whole page of objects) and replaced as a whole on a legacy write. Unknown category and tag
 // names are created on first use.
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { preparedList } from '../../db/prepared.js';
+import type { AppContext } from '../../context.js';
+import { prepared, preparedList } from '../../db/prepared.js';
 import type { Database } from '../../db/tables.js';
 import { nowIso, toIso } from '../../db/time.js';
 import { badRequest } from '../../http/errors.js';
@@ -81,6 +82,28 @@ const termsProbe = preparedList<{ cats: unknown; tags: unknown; geos: unknown; d
     eb.exists(eb.selectFrom('date_items').select('object_id').where('object_id', 'in', ids)).as('dates'),
   ]);
 });
+
+/** Whether any object has any term at all (a site that uses none skips every read of them). */
+const anyTermsQuery = prepared<{ used: unknown }, []>((db) =>
+  db.selectNoFrom((eb) =>
+    eb
+      .or([
+        eb.exists(eb.selectFrom('object_categories').select('object_id')),
+        eb.exists(eb.selectFrom('object_tags').select('object_id')),
+        eb.exists(eb.selectFrom('geo_tags').select('object_id')),
+        eb.exists(eb.selectFrom('date_items').select('object_id')),
+      ])
+      .as('used'),
+  ),
+);
+
+/**
+ * Whether terms are in use, read once per data version (db/read-cache.ts: any write asks again):
+ * most objects of most sites have none, and a read of one object then needs no query for them.
+ */
+export async function termsInUse(ctx: AppContext): Promise<boolean> {
+  return ctx.readCache.get('terms:in-use', async () => Boolean((await anyTermsQuery(ctx.db))[0]?.used));
+}
 
 export async function loadTerms(db: Db, ids: number[], areaId: number | null = null): Promise<Map<number, ObjectTerms>> {
   const out = new Map<number, ObjectTerms>(ids.map((id) => [id, emptyTerms()]));
