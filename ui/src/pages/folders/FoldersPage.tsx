@@ -298,6 +298,7 @@ function FolderDetail({ id, version, tree, onTreeChange }: { id: string; version
           busy={fixing.busy}
           error={fixing.error}
           onCancel={() => setHoles(null)}
+          cancelLabel="Don't publish"
           onSaveAnyway={() => void setStatus('on', true)}
           onPublishAll={() => void publishThemToo(holes)}
         />

@@ -127,6 +127,10 @@ export function BulkBar({ selected, onDone, onClear }: { selected: Resource[]; o
   return (
     <div className="bulk-bar" role="region" aria-label="Bulk actions">
       <strong>{count(selected.length)} selected</strong>
+      {/* Beside the count it is about: at the end of the row it wrapped alone onto a line of its own at 1024 px. */}
+      <button type="button" className="icon-button" onClick={onClear} aria-label="Clear selection">
+        <X aria-hidden size={16} />
+      </button>
       {canPublish ? (
         <>
           <button type="button" onClick={() => void publish()} disabled={busy}>
@@ -153,10 +157,6 @@ export function BulkBar({ selected, onDone, onClear }: { selected: Resource[]; o
         />
       ) : null}
       {!canPublish && !canDelete && !canFile && !notes.length ? <span className="muted">Your roles allow no change to {selected.length === 1 ? 'it' : 'these'}.</span> : null}
-      <span className="spacer" />
-      <button type="button" className="icon-button" onClick={onClear} aria-label="Clear selection">
-        <X aria-hidden size={16} />
-      </button>
       {notes.length ? (
         <p className="bulk-notes muted" role="status">
           {notes.join(' ')}
@@ -169,6 +169,7 @@ export function BulkBar({ selected, onDone, onClear }: { selected: Resource[]; o
           busy={busy}
           error={fixError}
           onCancel={() => setHoles(null)}
+          cancelLabel="Don't publish"
           onSaveAnyway={() => {
             setHoles(null);
             setStatus('on', 'published');

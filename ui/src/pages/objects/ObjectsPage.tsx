@@ -91,7 +91,7 @@ function ObjectList({ type, creating = false }: { type: string; creating?: boole
         ) : null}
       </div>
       <ErrorNote error={typesError} />
-      <SearchBox key={q} label="Search" placeholder="Words in title, description or body" initial={q} onSearch={(text) => setParams({ q: text, page: null })}>
+      <SearchBox key={q} label="Search" placeholder="Title, description, body" initial={q} onSearch={(text) => setParams({ q: text, page: null })}>
         <label>
           Type
           <select value={type} onChange={(e) => navigate('objects', ...(e.target.value ? [e.target.value] : []))}>

@@ -144,9 +144,12 @@ export function PublishCheckDialog({
   onPublishAll,
   onSaveAnyway,
   onCancel,
+  cancelLabel = 'Back to editing',
 }: {
   /** What is being published: "“Spring issue”" or "3 objects". */
   subject: string;
+  /** The way back: from a form "Back to editing"; from a list or the folder page "Don't publish". */
+  cancelLabel?: string;
   holes: Hole[];
   busy: boolean;
   error: unknown;
@@ -174,7 +177,7 @@ export function PublishCheckDialog({
       <ErrorNote error={error} />
       <div className="actions">
         <button type="button" onClick={onCancel} disabled={busy}>
-          Back to editing
+          {cancelLabel}
         </button>
         <button type="button" onClick={onSaveAnyway} disabled={busy}>
           Publish without them
