@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { mp4Header, png } from '../server/test/helpers/media-files.js';
-import { createRestrictedUser, expectNoSeriousA11yViolations, signInAs, signInAsAdmin, startE2E, type E2E } from './helpers/browser.js';
+import { createRestrictedUser, expectNoSeriousA11yViolations, signInAs, signInAsAdmin, startE2E, type E2E, untilNewToast } from './helpers/browser.js';
 
 describe('media library, alt text and caption', () => {
   let e: E2E;
@@ -131,8 +131,7 @@ describe('media library, alt text and caption', () => {
     const form = page.getByRole('form', { name: 'Edit object' });
     await form.getByLabel('Alt text', { exact: true }).fill('A small blue rowing boat');
     await form.getByLabel('Caption').fill('Our boat, summer 2024.');
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await page.getByRole('status').filter({ hasText: 'Changes saved.' }).last().waitFor();
+    await untilNewToast(page, 'Changes saved.', () => page.getByRole('button', { name: 'Save', exact: true }).click());
     const boat = await read('images', ids.boat);
     assert.equal(boat.attributes.alt_text, 'A small blue rowing boat');
     assert.equal(boat.attributes.description, 'Our boat, summer 2024.');
@@ -176,8 +175,7 @@ describe('media library, alt text and caption', () => {
     await dialog.getByRole('button', { name: 'Insert image' }).click();
     await page.locator('.rte-content > img[alt=""]').waitFor();
 
-    await page.keyboard.press('Control+s');
-    await page.getByRole('status').filter({ hasText: 'Changes saved.' }).last().waitFor();
+    await untilNewToast(page, 'Changes saved.', () => page.keyboard.press('Control+s'));
     const body = String((await read('documents', doc)).attributes.body);
     const src = `/streams/download/${(await read('images', ids.harbour)).relationships.streams.data[0].id}`;
     assert.ok(
@@ -198,8 +196,7 @@ describe('media library, alt text and caption', () => {
     await edit.getByRole('button', { name: 'Update image' }).click();
     await page.locator('.rte-content > img[alt="Boats in the harbour at first light"]').waitFor();
     assert.equal(await page.locator('.rte-content figure').count(), 0);
-    await page.keyboard.press('Control+s');
-    await page.getByRole('status').filter({ hasText: 'Changes saved.' }).last().waitFor();
+    await untilNewToast(page, 'Changes saved.', () => page.keyboard.press('Control+s'));
 
     // Caption back, published: an anonymous read of the body keeps the figure, alt and caption.
     await page.locator('.rte-content > img[alt="Boats in the harbour at first light"]').click();
@@ -231,8 +228,7 @@ describe('media library, alt text and caption', () => {
     await page.getByRole('list', { name: 'Media' }).getByRole('link', { name: 'Harbour at dawn' }).click();
     const form = page.getByRole('form', { name: 'Edit object' });
     await form.getByLabel('Alt text', { exact: true }).fill('Boats moored at dawn');
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await page.getByRole('status').filter({ hasText: 'Changes saved.' }).last().waitFor();
+    await untilNewToast(page, 'Changes saved.', () => page.getByRole('button', { name: 'Save', exact: true }).click());
     assert.equal((await read('images', ids.harbour)).attributes.alt_text, 'Boats moored at dawn');
 
     const doc = (await e.server.request('POST', '/documents', { token, body: { data: { type: 'documents', attributes: { title: 'Mira’s page' } } } })).body.data.id;
@@ -244,8 +240,7 @@ describe('media library, alt text and caption', () => {
     assert.equal(await dialog.getByLabel('Alt text', { exact: true }).inputValue(), 'Boats moored at dawn');
     await dialog.getByRole('button', { name: 'Insert image' }).click();
     await page.locator('.rte-content figure img[alt="Boats moored at dawn"]').waitFor();
-    await page.keyboard.press('Control+s');
-    await page.getByRole('status').filter({ hasText: 'Changes saved.' }).last().waitFor();
+    await untilNewToast(page, 'Changes saved.', () => page.keyboard.press('Control+s'));
     assert.match(String((await read('documents', doc)).attributes.body), /<figure><img src="[^"]+" alt="Boats moored at dawn"><figcaption>The old harbour, 1962\.<\/figcaption><\/figure>/);
   });
 });

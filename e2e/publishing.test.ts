@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createObject, expectNoSeriousA11yViolations, signInAsAdmin, startE2E, type E2E } from './helpers/browser.js';
+import { createObject, expectNoSeriousA11yViolations, signInAsAdmin, startE2E, type E2E, untilNewToast } from './helpers/browser.js';
 
 describe('admin scheduled publishing, categories, tags and date ranges', () => {
   let e: E2E;
@@ -31,8 +31,7 @@ describe('admin scheduled publishing, categories, tags and date ranges', () => {
     await page.screenshot({ path: `test-artifacts/${name}.png`, fullPage: true });
   };
   const saveAndWait = async () => {
-    await page.getByRole('button', { name: 'Save changes' }).click();
-    await page.getByText('Changes saved.').last().waitFor();
+    await untilNewToast(page, 'Changes saved.', () => page.getByRole('button', { name: 'Save changes' }).click());
   };
 
   before(async () => {
@@ -50,7 +49,7 @@ describe('admin scheduled publishing, categories, tags and date ranges', () => {
     await createObject(e.server, 'documents', { title: 'Last season', status: 'on', publish_start: '2020-01-01T00:00:00Z', publish_end: '2021-01-01T00:00:00Z' });
     // The editor's own browser context: Rome time, a small laptop screen.
     const context = await e.browser.newContext({ viewport: { width: 1024, height: 700 }, baseURL: e.server.url, timezoneId: 'Europe/Rome' });
-    context.setDefaultTimeout(10_000);
+    context.setDefaultTimeout(30_000); // a hang net, as startE2E's
     page = await context.newPage();
     await signInAsAdmin(page, `#/objects/documents/${docId}`);
   });

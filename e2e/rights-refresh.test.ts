@@ -34,7 +34,7 @@ describe('rights that follow, and the permissions matrix guard', () => {
       await page.emulateMedia({ colorScheme: 'dark' });
     }
     const context = await e.browser.newContext({ viewport: { width: 1024, height: 700 }, baseURL: e.server.url, colorScheme: 'dark' });
-    context.setDefaultTimeout(10_000);
+    context.setDefaultTimeout(30_000); // a hang net, as startE2E's
     editor = await context.newPage();
     await signInAsAdmin(e.page, '#/roles');
   });

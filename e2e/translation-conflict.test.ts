@@ -43,7 +43,7 @@ describe('translation editor and concurrent saves', () => {
     await e.page.setViewportSize({ width: 1024, height: 700 });
     await signInAsAdmin(e.page);
     const context = await e.browser.newContext({ viewport: { width: 1024, height: 700 }, baseURL: e.server.url });
-    context.setDefaultTimeout(10_000);
+    context.setDefaultTimeout(30_000); // a hang net, as startE2E's
     other = await context.newPage();
     await signInAs(other, 'bea', 'bea-password-1');
   });

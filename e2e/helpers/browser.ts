@@ -163,3 +163,14 @@ export async function typeInEditor(page: Page, text: string): Promise<void> {
     text,
   );
 }
+
+/**
+ * Runs `action` (a click, a key press) and waits for a toast with `text` raised after it: a toast of
+ * the same text from an earlier action (they stay a few seconds) does not count, so the wait ends
+ * when this action is done.
+ */
+export async function untilNewToast(page: Page, text: string, action: () => Promise<unknown>): Promise<void> {
+  await page.evaluate(() => document.querySelectorAll('.toast').forEach((t) => t.setAttribute('data-seen', '')));
+  await action();
+  await page.locator('.toast:not([data-seen])', { hasText: text }).last().waitFor();
+}
