@@ -55,13 +55,43 @@ const timeout = process.env.FOLIO_TEST_TIMEOUT_MS ?? '1800000';
  */
 function runTests(list, { env = process.env, concurrency = '2', out = 'inherit' } = {}) {
   const args = ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, `--test-timeout=${timeout}`, ...list];
-  const fd = out === 'inherit' ? 'inherit' : fs.openSync(out, 'w');
+  const fd = out === 'inherit' ? 'pipe' : fs.openSync(out, 'w');
   const child = spawn(process.execPath, args, { stdio: ['ignore', fd, fd], env });
   if (typeof fd === 'number') fs.closeSync(fd);
+  const done = [];
+  if (fd === 'pipe') {
+    // Printed as it comes, and read for failures (the run's output is long: CI shows its end).
+    const collect = failureCollector();
+    for (const stream of [child.stdout, child.stderr]) {
+      const target = stream === child.stdout ? process.stdout : process.stderr;
+      stream.on('data', (chunk) => target.write(chunk));
+      const lines = readline.createInterface({ input: stream });
+      lines.on('line', collect);
+      done.push(new Promise((resolve) => lines.once('close', resolve)));
+    }
+  }
   return new Promise((resolve) => {
     child.once('error', () => resolve(1));
-    child.once('exit', (code) => resolve(code ?? 1));
+    child.once('exit', (code) => Promise.all(done).then(() => resolve(code ?? 1)));
   });
+}
+
+/** Failed tests of every pass (name, then the first lines of their report), printed at the end. */
+const failures = [];
+/** A line reader that keeps each `not ok` line and the start of the YAML block under it. */
+function failureCollector() {
+  let current = null;
+  return (line) => {
+    const failed = /^(\s*)not ok \d+ - (.*)$/.exec(line);
+    if (failed) {
+      current = { indent: failed[1], lines: [line.trim()] };
+      failures.push(current);
+      return;
+    }
+    if (!current) return;
+    if (line.trim() === '...' || current.lines.length > 18) current = null;
+    else if (!/^\s*(---|duration_ms:|type:)/.test(line)) current.lines.push(`  ${line.trim()}`);
+  };
 }
 
 /** Runs `work` (a pass), noting its time; resolves with its status. */
@@ -93,8 +123,15 @@ if (which !== 'sqlite' && postgresFiles.length) {
 const statuses = await Promise.all(passes);
 for (const log of printed) {
   console.log('# ---- PostgreSQL pass (run beside the SQLite pass) ----');
-  process.stdout.write(fs.readFileSync(log));
+  const text = fs.readFileSync(log, 'utf8');
+  process.stdout.write(text);
+  const collect = failureCollector();
+  for (const line of text.split('\n')) collect(line);
   fs.rmSync(path.dirname(log), { recursive: true, force: true });
+}
+if (failures.length) {
+  console.log(`# ---- ${failures.length} failed (suites included) ----`);
+  for (const failure of failures) console.log(failure.lines.map((l) => `# ${l}`).join('\n'));
 }
 for (const t of times) console.log(`# ${t.name}: ${t.seconds} s${t.status ? ` (exit ${t.status})` : ''}`);
 if (process.env.FOLIO_TEST_TIMINGS) fs.appendFileSync(process.env.FOLIO_TEST_TIMINGS, times.map((t) => `${t.name}\t${t.seconds}\t${t.status}\n`).join(''));
