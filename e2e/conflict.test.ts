@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Request } from 'playwright-core';
-import { createObject, expectNoSeriousA11yViolations, signInAsAdmin, startE2E, type E2E } from './helpers/browser.js';
+import { createObject, expectNoSeriousA11yViolations, signInAsAdmin, startE2E, type E2E, untilNewToast } from './helpers/browser.js';
 
 describe('admin edit conflicts', () => {
   let e: E2E;
@@ -114,9 +114,8 @@ describe('admin edit conflicts', () => {
     await dialog().waitFor();
     assert.equal(writes.length, 2, 'two refused saves, nothing else');
 
-    await dialog().getByRole('button', { name: 'Overwrite' }).click();
+    await untilNewToast(page, 'Changes saved.', () => dialog().getByRole('button', { name: 'Overwrite' }).click());
     await dialog().waitFor({ state: 'detached' });
-    await page.getByRole('status').filter({ hasText: 'Changes saved.' }).first().waitFor();
     assert.equal(writes.length, 3);
     assert.deepEqual(
       writes.map((w) => w.method()),

@@ -3,7 +3,7 @@
 // left and right types; a custom property shown in the generated form.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { signInAsAdmin, startE2E, type E2E } from './helpers/browser.js';
+import { signInAsAdmin, startE2E, type E2E, untilNewToast } from './helpers/browser.js';
 
 describe('admin objects, relations and trash', () => {
   let e: E2E;
@@ -42,8 +42,7 @@ describe('admin objects, relations and trash', () => {
     await form.getByRole('button', { name: 'Save changes' }).click();
     assert.match(await form.getByRole('alert').innerText(), /Extra.*not valid JSON/i);
     await form.getByLabel('Extra').fill('{"color": "blue"}');
-    await form.getByRole('button', { name: 'Save changes' }).click();
-    await page.getByText('Changes saved.').waitFor();
+    await untilNewToast(page, 'Changes saved.', () => form.getByRole('button', { name: 'Save changes' }).click());
     await e.shot('object-edit');
     const id = /#\/objects\/documents\/(\d+)/.exec(page.url())![1];
     const res = await server.request('GET', `/documents/${id}`, { token: await server.adminToken() });
@@ -56,8 +55,7 @@ describe('admin objects, relations and trash', () => {
     const { page } = e;
     const form = page.getByRole('form', { name: 'Edit object' });
     await form.getByLabel('Status').selectOption('on');
-    await form.getByRole('button', { name: 'Save changes' }).click();
-    await page.getByRole('status').filter({ hasText: 'Changes saved.' }).last().waitFor();
+    await untilNewToast(page, 'Changes saved.', () => form.getByRole('button', { name: 'Save changes' }).click());
     await page.getByRole('heading', { name: 'First document' }).locator('..').getByText('on', { exact: true }).waitFor();
     await page.getByRole('link', { name: '‹ documents' }).click();
     await page.getByLabel('Status').selectOption('draft');

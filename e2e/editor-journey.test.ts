@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
-import { expectNoSeriousA11yViolations, signInAsAdmin, startE2E, type E2E, typeInEditor } from './helpers/browser.js';
+import { expectNoSeriousA11yViolations, signInAsAdmin, startE2E, type E2E, typeInEditor, untilNewToast } from './helpers/browser.js';
 
 describe('an editor’s day: write, file, illustrate, publish, find', () => {
   let e: E2E;
@@ -46,8 +46,7 @@ describe('an editor’s day: write, file, illustrate, publish, find', () => {
     await typeInEditor(page, 'shining again');
     await page.keyboard.press('Control+b');
     await page.keyboard.type('. ');
-    await page.keyboard.press('Control+s');
-    await toast('Changes saved.');
+    await untilNewToast(page, 'Changes saved.', () => page.keyboard.press('Control+s'));
     assert.match((await doc()).attributes.body, /<h2>Back to light<\/h2><p>The old lamp is <strong>shining again<\/strong>\.\s*<\/p>/);
 
     // 3. Keep writing, then wander off to Media: asked, and "Save and leave" keeps the words.
@@ -113,8 +112,7 @@ describe('an editor’s day: write, file, illustrate, publish, find', () => {
     await check.getByText('Image in Body').waitFor();
     const item = await check.getByRole('listitem').innerText();
     for (const part of ['lighthouse.png', 'Image in Body', 'Attachments', 'Poster']) assert.ok(item.includes(part), item);
-    await check.getByRole('button', { name: 'Publish it too' }).click();
-    await toast('Changes saved.');
+    await untilNewToast(page, 'Changes saved.', () => check.getByRole('button', { name: 'Publish it too' }).click());
     await expectNoSeriousA11yViolations(page, 'the finished article');
     await e.shot('journey-article');
 

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createObject, createRestrictedUser, expectNoSeriousA11yViolations, signInAs, signInAsAdmin, startE2E, type E2E } from './helpers/browser.js';
+import { createObject, createRestrictedUser, expectNoSeriousA11yViolations, signInAs, signInAsAdmin, startE2E, type E2E, untilNewToast } from './helpers/browser.js';
 
 const LONG = 'A rather long title for an article about the spring festival in the old town square';
 
@@ -96,8 +96,7 @@ describe('layout and focus', () => {
       for (const name of ['Save', 'Move to trash']) assert.ok(await page.getByRole('button', { name, exact: true }).isVisible());
       await page.getByRole('toolbar', { name: 'Formatting' }).getByRole('button', { name: 'Bold' }).click({ trial: true });
       await e.shot(`editor-unsaved-${width}`, { viewport: true });
-      await page.keyboard.press('Control+s');
-      await page.getByText('Changes saved.').waitFor();
+      await untilNewToast(page, 'Changes saved.', () => page.keyboard.press('Control+s'));
     });
   }
 
@@ -186,7 +185,6 @@ describe('layout and focus', () => {
     assert.equal(await page.getByRole('button', { name: 'Move to trash' }).count(), 0, 'no delete right, no trash button');
     await e.shot('editor-restricted-dark-1024', { viewport: true });
     await expectNoSeriousA11yViolations(page, 'editor, restricted, dark');
-    await page.keyboard.press('Control+s');
-    await page.getByText('Changes saved.').waitFor();
+    await untilNewToast(page, 'Changes saved.', () => page.keyboard.press('Control+s'));
   });
 });

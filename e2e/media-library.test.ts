@@ -207,8 +207,7 @@ describe('media library, alt text and caption', () => {
     await page.getByRole('form', { name: 'Edit object' }).getByLabel('Status').selectOption('on');
     await page.keyboard.press('Control+s');
     const check = page.getByRole('dialog', { name: 'Some of what it uses is not public' });
-    await check.getByRole('button', { name: /^Publish (it|these \d+) too$/ }).click();
-    await page.getByRole('status').filter({ hasText: 'Changes saved.' }).last().waitFor();
+    await untilNewToast(page, 'Changes saved.', () => check.getByRole('button', { name: /^Publish (it|these \d+) too$/ }).click());
     const publicRead = await e.server.request('GET', `/documents/${doc}`);
     assert.equal(publicRead.status, 200);
     assert.ok(String(publicRead.body.data.attributes.body).includes(`<figure><img src="${src}" alt="Boats in the harbour at first light"><figcaption>First light.</figcaption></figure>`), publicRead.text);

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
-import { expectNoSeriousA11yViolations, signInAsAdmin, startE2E, type E2E } from './helpers/browser.js';
+import { expectNoSeriousA11yViolations, signInAsAdmin, startE2E, type E2E, untilNewToast } from './helpers/browser.js';
 
 describe('safe publishing, validation before saving, actions that follow rights', () => {
   let e: E2E;
@@ -86,8 +86,7 @@ describe('safe publishing, validation before saving, actions that follow rights'
     assert.equal(await statusOf('documents', article), 'draft');
 
     await page.getByRole('button', { name: 'Save changes' }).click();
-    await dialog.getByRole('button', { name: 'Publish these 3 too' }).click();
-    await page.getByText('Changes saved.').last().waitFor();
+    await untilNewToast(page, 'Changes saved.', () => dialog.getByRole('button', { name: 'Publish these 3 too' }).click());
     for (const [type, id] of [['documents', article], ['images', imageId], ['documents', background], ['documents', related]]) assert.equal(await statusOf(type, id), 'on', `${type} ${id}`);
     // What the public reads: the article, its image bytes and the linked page.
     assert.equal((await e.server.request('GET', `/documents/${article}`)).status, 200);
@@ -117,8 +116,7 @@ describe('safe publishing, validation before saving, actions that follow rights'
     await page.getByRole('button', { name: 'Save changes' }).click();
     const dialog = page.getByRole('dialog', { name: 'Some of what it uses is not public' });
     await dialog.getByText('Unfinished note').waitFor();
-    await dialog.getByRole('button', { name: 'Publish without them' }).click();
-    await page.getByText('Changes saved.').last().waitFor();
+    await untilNewToast(page, 'Changes saved.', () => dialog.getByRole('button', { name: 'Publish without them' }).click());
     assert.equal(await statusOf('documents', teaser), 'on');
     assert.equal(await statusOf('documents', draftLink), 'draft');
 
@@ -176,8 +174,7 @@ describe('safe publishing, validation before saving, actions that follow rights'
     await ask.waitFor();
     await expectNoSeriousA11yViolations(page, 'slug change dialog');
     await e.shot('validate-slug-change', { viewport: true });
-    await ask.getByRole('button', { name: 'Change the address' }).click();
-    await page.getByText('Changes saved.').last().waitFor();
+    await untilNewToast(page, 'Changes saved.', () => ask.getByRole('button', { name: 'Change the address' }).click());
     const stored = (await e.server.request('GET', `/documents/${id}`, { token })).body.data.attributes;
     assert.equal(stored.uname, 'checked-article-2026');
     assert.equal(stored.title, 'Checked article, again');

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createObject, expectNoSeriousA11yViolations, signInAs, signInAsAdmin, startE2E, type E2E } from './helpers/browser.js';
+import { createObject, expectNoSeriousA11yViolations, signInAs, signInAsAdmin, startE2E, type E2E, untilNewToast } from './helpers/browser.js';
 
 describe('translation editor and concurrent saves', () => {
   let e: E2E;
@@ -56,8 +56,7 @@ describe('translation editor and concurrent saves', () => {
     const it = await openItalian(page);
     // The object's own form saved: its version moves, the translation did not change.
     await page.getByRole('form', { name: 'Edit object' }).getByLabel('Title').fill('Opening hours (summer)');
-    await page.keyboard.press('Control+s');
-    await page.getByText('Changes saved.').waitFor();
+    await untilNewToast(page, 'Changes saved.', () => page.keyboard.press('Control+s'));
     await it.getByLabel('Title (Italian)').fill('Orari estivi');
     const sent = ifMatchOf(page, 'PATCH');
     await it.getByRole('button', { name: 'Save translation' }).click();

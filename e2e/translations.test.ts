@@ -6,7 +6,7 @@
 // shown as a select in the object editor.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createObject, expectNoSeriousA11yViolations, signInAsAdmin, startE2E, type E2E, typeInEditor } from './helpers/browser.js';
+import { createObject, expectNoSeriousA11yViolations, signInAsAdmin, startE2E, type E2E, typeInEditor, untilNewToast } from './helpers/browser.js';
 
 describe('admin translations and choice lists', () => {
   let e: E2E;
@@ -102,8 +102,7 @@ describe('admin translations and choice lists', () => {
     const { page } = e;
     const form = page.getByRole('form', { name: 'Edit object' });
     await form.getByLabel('Title *', { exact: true }).fill('Opening hours and holidays');
-    await form.getByRole('button', { name: 'Save changes' }).click();
-    await page.getByRole('status').filter({ hasText: 'Changes saved.' }).waitFor();
+    await untilNewToast(page, 'Changes saved.', () => form.getByRole('button', { name: 'Save changes' }).click());
     assert.equal(await page.getByRole('dialog', { name: 'Someone else changed this object' }).count(), 0);
     const res = await e.server.request('GET', `/documents/${docId}`, { token });
     assert.equal(res.body.data.attributes.title, 'Opening hours and holidays');
@@ -221,8 +220,7 @@ describe('admin translations and choice lists', () => {
     await select.waitFor();
     assert.deepEqual(await select.locator('option').allInnerTexts(), ['—', 'red', 'green', 'blue', 'yellow']);
     await select.selectOption('green');
-    await edit.getByRole('button', { name: 'Save changes' }).click();
-    await page.getByRole('status').filter({ hasText: 'Changes saved.' }).waitFor();
+    await untilNewToast(page, 'Changes saved.', () => edit.getByRole('button', { name: 'Save changes' }).click());
     const res = await e.server.request('GET', `/documents/${docId}`, { token });
     assert.equal(res.body.data.attributes.colour, 'green');
     // The type's text fields are translatable; a choice is not.

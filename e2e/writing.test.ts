@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
-import { createObject, signInAsAdmin, startE2E, type E2E, typeInEditor } from './helpers/browser.js';
+import { createObject, signInAsAdmin, startE2E, type E2E, typeInEditor, untilNewToast } from './helpers/browser.js';
 
 describe('admin writing without losing work', () => {
   let e: E2E;
@@ -100,8 +100,7 @@ describe('admin writing without losing work', () => {
     await page.locator('.rte-content img[alt="A red square"]').waitFor();
     await page.getByText('Unsaved changes', { exact: true }).waitFor();
     await e.shot('writing-editor');
-    await page.keyboard.press('Control+s');
-    await page.getByRole('status').filter({ hasText: 'Changes saved.' }).last().waitFor();
+    await untilNewToast(page, 'Changes saved.', () => page.keyboard.press('Control+s'));
     const html = String((await body()).body);
     assert.match(html, /^<h2>A season of change<\/h2><p>Some <strong>bold<\/strong> and <em>leaning<\/em> words\. Read <a href="https:\/\/example\.org\/spring">example\.org\/spring<\/a><\/p><ul><li><p>first<\/p><\/li><li><p>second<\/p><\/li><\/ul>/);
     assert.match(html, /<img src="\/streams\/download\/[0-9a-f-]{36}" alt="A red square">/);
@@ -171,9 +170,8 @@ describe('admin writing without losing work', () => {
     // field of the form, and sent again; wait for that, not for an earlier test's toast.
     const saved = page.waitForResponse((r) => r.request().method() === 'PATCH' && r.status() === 200);
     await form.getByRole('button', { name: 'Save changes' }).click();
-    await check.getByRole('button', { name: 'Publish without them' }).click();
+    await untilNewToast(page, 'Changes saved.', () => check.getByRole('button', { name: 'Publish without them' }).click());
     await saved;
-    await page.getByRole('status').filter({ hasText: 'Changes saved.' }).last().waitFor();
     assert.equal((await body()).status, 'on');
   });
 
