@@ -5,7 +5,7 @@
 // server's CPU per request; prints the table and writes it as JSON to bench/results/.
 // Options for working on one figure: `--data DIR` keeps the seeded data dir (and reuses it when
 // it holds a seed already); `--only a,b` runs the scenarios whose names contain a or b;
-// `--seconds N` sets each scenario's duration; `--db postgres` runs Folio and the reference server
+// `--seconds N` sets each scenario's duration; `--documents N` seeds N documents (the rest as the size says); `--db postgres` runs Folio and the reference server
 // on PostgreSQL (a database on FOLIO_BENCH_PG_URL, or on a server it starts itself).
 // Folio is served from its bundled build (server/dist/*.bundle.js, rebuilt first), as `npm start` runs it.
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
@@ -28,6 +28,8 @@ const keptDir = option('--data');
 const only = option('--only')?.split(',');
 const seconds = Number(option('--seconds') ?? (quick ? 3 : 10));
 const database = option('--db') ?? 'sqlite';
+const documents = option('--documents') ? Number(option('--documents')) : undefined;
+if (documents !== undefined && !(Number.isInteger(documents) && documents >= 100)) throw new Error('--documents is a whole number, at least 100');
 if (database !== 'sqlite' && database !== 'postgres') throw new Error('--db is sqlite or postgres');
 if (database === 'postgres' && keptDir) throw new Error('--data keeps a SQLite data set; it cannot be combined with --db postgres');
 const tsx = ['--import', 'tsx'];
@@ -228,7 +230,8 @@ async function main() {
       // Written through the server that is measured next, as an importer fills a new site.
       console.log(`seeding ${quick ? 'quick' : 'full'} data set in ${dataDir} through POST /operations …`);
       let shown = 0;
-      const result = await seed(folio.url, token, quick ? QUICK : FULL, (done, total) => {
+      const sizes = { ...(quick ? QUICK : FULL), ...(documents ? { documents } : {}) };
+      const result = await seed(folio.url, token, sizes, (done, total) => {
         if (done - shown >= total / 10 || done === total) {
           shown = done;
           process.stdout.write(`  ${done}/${total} objects\n`);

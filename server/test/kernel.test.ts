@@ -143,7 +143,13 @@ describe('write kernel', () => {
     // The same representation keeps its tag; If-None-Match still gives 304 elsewhere (raw HTTP tests).
     assert.equal(now.headers.get('etag'), second);
     assert.equal((await patch('Any', '*')).status, 200);
-    assert.equal((await patch('Unconditional')).status, 200);
+    const unconditional = await patch('Unconditional');
+    assert.equal(unconditional.status, 200);
+    // Each write that changes something moves the version by one; one that changes nothing keeps it.
+    const versionOf = (res: { headers: Headers }) => Number(/^"v(\d+)-/.exec(res.headers.get('etag') ?? '')?.[1]);
+    assert.equal(versionOf(unconditional), 4);
+    assert.equal(versionOf(await patch('Unconditional')), 4, 'the same title again changes nothing');
+    assert.equal(versionOf(await get(`/documents/${id}`)), 4);
     // A relationship write moves the version: the tag read before it is stale.
     const before = (await get(`/documents/${id}`)).headers.get('etag')!;
     const other = await make('documents', { title: 'Related' });

@@ -82,6 +82,12 @@ export interface Target {
   type?: string;
   /** An update may reach a trashed object too ('any'); by default only active ones. */
   trashed?: 'any';
+  /**
+   * The target as the command's actor has just read it (same key, type and trash state): an
+   * update takes its type from it instead of reading it again before the unit of work (which
+   * reads it anyway, and checks everything on that read).
+   */
+  peeked?: ObjectRow;
 }
 
 export type ObjectCommand =
@@ -214,7 +220,7 @@ export async function apply(ctx: AppContext, command: ObjectCommand, trx?: Trans
     case 'update': {
       // The type decides the validation, which runs before any transaction (users hash passwords
       // there): read it first, then everything again inside the unit of work.
-      const peek = await requireObject(ctx, command.target.key, { viewer: actor, typeName: command.target.type, trashed: command.target.trashed ?? false, db: trx });
+      const peek = command.target.peeked ?? (await requireObject(ctx, command.target.key, { viewer: actor, typeName: command.target.type, trashed: command.target.trashed ?? false, db: trx }));
       const type = typeById(ctx, peek.object_type_id)!;
       const changes = claimAttributeParts(ctx, type, command.changes);
       const prepared = await validateInput(ctx, 'update', type, actor, changes);

@@ -56,12 +56,14 @@ export interface ObjectsRuntime {
   observers: ObjectObserver[];
   /** Changes recorded so far by the unit of work running in a transaction. */
   units: WeakMap<Transaction<Database>, ObjectChange[]>;
+  /** Objects whose version the unit of work in a transaction has moved already (claimVersionMove). */
+  versioned: WeakMap<Transaction<Database>, Set<number>>;
   /** Work to run after the commit of the unit of work in a transaction (whenCommitted). */
   commitHooks: WeakMap<Transaction<Database>, Array<() => void>>;
 }
 
 export function createObjectsRuntime(): ObjectsRuntime {
-  return { extensions: [], guards: [], observers: [], units: new WeakMap(), commitHooks: new WeakMap() };
+  return { extensions: [], guards: [], observers: [], units: new WeakMap(), versioned: new WeakMap(), commitHooks: new WeakMap() };
 }
 
 /** Hook point 1: every write guard, in order; the first refusal wins. */
@@ -85,11 +87,24 @@ async function recordUnit(ctx: AppContext, trx: Transaction<Database>, changes: 
   if (!changes.length) return;
   // Every recorded write moves its object's version (once per unit of work, whatever the number
   // of its changes): the strong ETag and If-Match compare it (kernel.ts).
-  const moved = [...new Set(changes.filter((c) => c.action !== 'create' && c.action !== 'remove').map((c) => c.id))];
+  const done = ctx.objects.versioned.get(trx);
+  const moved = [...new Set(changes.filter((c) => c.action !== 'create' && c.action !== 'remove' && !done?.has(c.id)).map((c) => c.id))];
   for (let i = 0; i < moved.length; i += 5000) {
     await trx.updateTable('objects').set((eb) => ({ version: eb('version', '+', 1) })).where('id', 'in', moved.slice(i, i + 5000)).execute();
   }
   for (const o of ctx.objects.observers) if (o.record) await o.record(trx, changes);
+}
+
+/**
+ * True once per object and unit of work: the caller moves the object's version in the statement
+ * that writes its row (an update of attributes that changes something), and the unit's end does
+ * not move it again. False outside a unit of work (the unit's end then does it, as for any change).
+ */
+export function claimVersionMove(ctx: AppContext, trx: Transaction<Database>, id: number): boolean {
+  const done = ctx.objects.versioned.get(trx);
+  if (!done || done.has(id)) return false;
+  done.add(id);
+  return true;
 }
 
 /** Hook point 3: after the commit. An observer's failure is logged, never the caller's. */
@@ -142,6 +157,7 @@ export async function inTransaction<T>(
     changes = [];
     hooks = [];
     ctx.objects.units.set(t, changes);
+    ctx.objects.versioned.set(t, new Set());
     ctx.objects.commitHooks.set(t, hooks);
     try {
       const out = await work(t);
@@ -149,6 +165,7 @@ export async function inTransaction<T>(
       return out;
     } finally {
       ctx.objects.units.delete(t);
+      ctx.objects.versioned.delete(t);
       ctx.objects.commitHooks.delete(t);
     }
   });

@@ -8,11 +8,11 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/tables.js';
 
 export async function nextPublishBound(db: Kysely<Database>, after: string): Promise<number | null> {
-  const [start, end] = await Promise.all(
-    (['publish_start', 'publish_end'] as const).map((column) =>
-      db.selectFrom('objects').select(column).where(column, '>', after).orderBy(column).limit(1).executeTakeFirst(),
-    ),
-  );
-  const bounds = [start?.publish_start, end?.publish_end].filter((b): b is string => typeof b === 'string').map((b) => Date.parse(b));
+  // One statement, one index probe per bound.
+  const next = (column: 'publish_start' | 'publish_end') => db.selectFrom('objects').select(column).where(column, '>', after).orderBy(column).limit(1);
+  const row = await db
+    .selectNoFrom([next('publish_start').as('start'), next('publish_end').as('end')])
+    .executeTakeFirst();
+  const bounds = [row?.start, row?.end].filter((b): b is string => typeof b === 'string').map((b) => Date.parse(b));
   return bounds.length ? Math.min(...bounds) : null;
 }

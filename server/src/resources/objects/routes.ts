@@ -103,7 +103,7 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
       handler: async (req, res) => {
         const row = await findTyped(req);
         const input = resourceInput(req, theType(req).name, row.id);
-        await apply(ctx, { action: 'update', target: { key: row.id, type: theType(req).name }, actor: req.auth, changes: input, expectedVersion: expectedVersion(req) });
+        await apply(ctx, { action: 'update', target: { key: row.id, type: theType(req).name, peeked: row }, actor: req.auth, changes: input, expectedVersion: expectedVersion(req) });
         await sendObject(req, res, ctx, await requireObject(ctx, row.id, { viewer: SYSTEM }));
       },
     },

@@ -11,7 +11,7 @@ import { nowIso } from '../../db/time.js';
 import { badRequest, forbidden } from '../../http/errors.js';
 import type { ObjectExtension, PendingWrite } from './extensions.js';
 import { CORE_ATTRIBUTES, typeAllowedOn, type ObjectType } from './model.js';
-import { authorizeWrite, type Actor } from './pipeline.js';
+import { authorizeWrite, claimVersionMove, type Actor } from './pipeline.js';
 import { insertObjectRow, type ObjectRow } from './rows.js';
 import { validateObjectAttributes } from './schema.js';
 import { uniqueUname } from './uname.js';
@@ -207,7 +207,14 @@ export async function updateRow(
   if (locked !== undefined && locked !== Boolean(before.locked)) set.locked = changed.locked = locked;
   w.changed = changed;
   await runHooks(ctx, db, w, 'beforeWrite');
-  const row = await db.updateTable('objects').set(set).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  // A change to record moves the version here, in the same statement (once per unit of work).
+  const moveVersion = Object.keys(w.changed).length > 0 && claimVersionMove(ctx, db, id);
+  const row = await db
+    .updateTable('objects')
+    .set((eb) => (moveVersion ? { ...set, version: eb('version', '+', 1) } : set))
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
   w.row = row;
   await runHooks(ctx, db, w, 'afterWrite');
   return { row, changed: w.changed };

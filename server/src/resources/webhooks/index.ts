@@ -8,6 +8,7 @@ import type { RouteDef } from '../../http/router.js';
 import type { ObjectObserver } from '../objects/changes.js';
 import { isSubtypeOf } from '../objects/model.js';
 import { SYSTEM } from '../objects/kernel.js';
+import { whenCommitted } from '../objects/pipeline.js';
 import { readObjectAs } from '../objects/serialize.js';
 import { createDeliveryQueue, type DeliveryQueue } from './queue.js';
 import { publicationOfChanges, schedulePublicationSweep } from './publication.js';
@@ -48,9 +49,11 @@ export function createWebhookService(ctx: AppContext, options: WebhookServiceOpt
       async record(trx, changes) {
         // Publication events are derived in the same transaction, whatever webhooks exist: the
         // states must follow every write (see publication.ts).
-        await queue.enqueue(trx, [...changes, ...(await publicationOfChanges(ctx, trx, changes))]);
+        const queued = await queue.enqueue(trx, [...changes, ...(await publicationOfChanges(ctx, trx, changes))]);
+        // The workers look at the queue once this commits, only when it holds something new
+        // (else every write cost two more queries).
+        if (queued) whenCommitted(ctx, trx, () => queue.wake());
       },
-      afterCommit: () => queue.wake(),
     },
     enqueue: queue.enqueue,
     wake: queue.wake,

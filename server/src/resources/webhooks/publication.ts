@@ -81,7 +81,7 @@ async function windowsToAnnounce(ctx: AppContext): Promise<boolean> {
  * one unit of work (two instances sweeping at once wait on the write lock; the second finds the
  * states written and fires nothing).
  */
-export async function sweepPublication(ctx: AppContext, enqueue: (trx: Transaction<Database>, events: PublicationEvent[]) => Promise<void>): Promise<number> {
+export async function sweepPublication(ctx: AppContext, enqueue: (trx: Transaction<Database>, events: PublicationEvent[]) => Promise<unknown>): Promise<number> {
   if (!(await windowsToAnnounce(ctx))) return 0;
   return inTransaction(ctx, undefined, async (trx) => {
     const events = await transitions(ctx, trx, 'windows', { userId: null, applicationId: null, base: ctx.config.baseUrl ?? ctx.ownUrl });
@@ -95,7 +95,7 @@ export async function sweepPublication(ctx: AppContext, enqueue: (trx: Transacti
  * minute whichever instances are up; the states in the database make a restart catch up on what
  * passed while nothing ran, and make each change fire once.
  */
-export function schedulePublicationSweep(ctx: AppContext, enqueue: (trx: Transaction<Database>, events: PublicationEvent[]) => Promise<void>, wake: () => void): void {
+export function schedulePublicationSweep(ctx: AppContext, enqueue: (trx: Transaction<Database>, events: PublicationEvent[]) => Promise<unknown>, wake: () => void): void {
   let running = false;
   const sweep = () => {
     if (running) return;

@@ -38,7 +38,8 @@ export interface QueueOptions {
 
 export interface DeliveryQueue {
   /** Inside the write's transaction: a delivery row per matching enabled webhook and change. */
-  enqueue(trx: Transaction<Database>, changes: Array<Omit<ObjectChange, 'action'> & { action: ObjectChange['action'] | PublicationAction }>): Promise<void>;
+  /** Resolves with the number of deliveries written (none: no enabled webhook listens). */
+  enqueue(trx: Transaction<Database>, changes: Array<Omit<ObjectChange, 'action'> & { action: ObjectChange['action'] | PublicationAction }>): Promise<number>;
   /** Look at the queue now (after a commit that enqueued something). */
   wake(): void;
   /** Send a test event to one webhook now, once, whatever its `enabled` and `events`; answers the delivery as it ended. */
@@ -83,14 +84,14 @@ export function createDeliveryQueue(opts: QueueOptions): DeliveryQueue {
   const matches = (l: Listener, c: Pick<ObjectChange, 'typeName'> & { action: string }) =>
     (l.events.includes('*') || l.events.includes(`objects.${c.action}`)) && (!l.types.length || l.types.some((t) => opts.typeCovers(c.typeName, t)));
 
-  async function enqueue(trx: Transaction<Database>, changes: Array<Omit<ObjectChange, 'action'> & { action: ObjectChange['action'] | PublicationAction }>): Promise<void> {
-    if (!changes.length) return;
+  async function enqueue(trx: Transaction<Database>, changes: Array<Omit<ObjectChange, 'action'> & { action: ObjectChange['action'] | PublicationAction }>): Promise<number> {
+    if (!changes.length) return 0;
     const listeners: Listener[] = (await enabledWebhooks(trx)).map((w) => ({
       id: w.id,
       events: parseList(w.events),
       types: parseList(w.types),
     }));
-    if (!listeners.length) return;
+    if (!listeners.length) return 0;
     const created = nowIso();
     const now = Date.now();
     const rows: Insertable<WebhookDeliveriesTable>[] = [];
@@ -114,6 +115,7 @@ export function createDeliveryQueue(opts: QueueOptions): DeliveryQueue {
       }
     }
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) await trx.insertInto('webhook_deliveries').values(rows.slice(i, i + INSERT_CHUNK)).execute();
+    return rows.length;
   }
 
   /** The exact bytes of a delivery: built from the object as it reads now, once. */
