@@ -35,7 +35,9 @@ if (database === 'postgres' && keptDir) throw new Error('--data keeps a SQLite d
 const tsx = ['--import', 'tsx'];
 
 function child(script: string, args: string[]): ChildProcess {
-  const execArgv = script.endsWith('.ts') ? tsx : [];
+  // FOLIO_BENCH_SERVER_ARGS: node options for the measured server alone (e.g. V8 heap sizes).
+  const serverArgs = script === 'serve.mjs' ? (process.env.FOLIO_BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean) : [];
+  const execArgv = script.endsWith('.ts') ? tsx : serverArgs;
   return fork(path.join(here, script), args, { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 }
 
@@ -172,6 +174,23 @@ interface Running {
   startToFirstAnswerMs: number;
 }
 
+/** The server's memory by kind (process.memoryUsage(), asked over IPC), printed on one line. */
+async function printMemory(when: string, on: Running): Promise<void> {
+  const answer = message<NodeJS.MemoryUsage>(on.process, 'memory');
+  on.process.send({ type: 'memory' });
+  const m = await answer;
+  const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;
+  // Linux: how much of the RSS is anonymous memory, mapped files (code, libraries) and shared memory.
+  let kinds = '';
+  try {
+    const status = fs.readFileSync(`/proc/${on.process.pid}/status`, 'utf8');
+    kinds = ['RssAnon', 'RssFile', 'RssShmem'].map((k) => `${k} ${Math.round(Number(new RegExp(`${k}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) / 1024)} MB`).join(', ');
+  } catch {
+    /* not Linux */
+  }
+  console.log(`memory ${when}: RSS ${mb(m.rss)} (${kinds}), V8 heap ${mb(m.heapUsed)} used of ${mb(m.heapTotal)}, external ${mb(m.external)} (array buffers ${mb(m.arrayBuffers)})`);
+}
+
 async function startFolio(dataDir: string, dbArgs: string[]): Promise<Running> {
   const spawnedAt = performance.now();
   const process = child('serve.mjs', [dataDir, ...dbArgs]);
@@ -283,6 +302,7 @@ async function main() {
       console.log('right after seeding, on the server that took the writes:');
       for (const s of chosen(uncachedScenarios(seeded.result, await readers(folio), 'after seeding'))) await runScenario(s, folio);
       uncachedRssMb.afterSeeding = rssMb(folio.process.pid!);
+      await printMemory('after the uncached scenarios, on the server that took the seed', folio);
     }
 
     await stop(folio.process);
@@ -308,6 +328,7 @@ async function main() {
     console.log('after a restart on the seeded data:');
     for (const s of chosen(uncachedScenarios(seeded.result, await readers(server), 'after restart'))) await runScenario(s, server);
     uncachedRssMb.afterRestart = rssMb(server.process.pid!);
+    await printMemory('after the uncached scenarios, after the restart', server);
 
     const firstPage = (await (await fetch(`${server.url}/documents?${LIST_QUERY}`, { headers: accept })).json()) as { meta: { pagination: { page_count: number } } };
     const deepPage = Math.min(500, firstPage.meta.pagination.page_count);

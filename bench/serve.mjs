@@ -24,6 +24,10 @@ const config = loadConfig(
 const server = await createServer(config, { log: () => {} });
 const { url } = await server.listen(0, '127.0.0.1');
 process.send?.({ type: 'ready', url, readyMs: performance.now() });
+// Where the memory is (the benchmark prints it beside the RSS): V8's heap, buffers, the rest.
+process.on('message', (m) => {
+  if (m?.type === 'memory') process.send?.({ type: 'memory', ...process.memoryUsage() });
+});
 const stop = () => void server.close().then(() => process.exit(0));
 process.on('disconnect', stop);
 process.on('SIGTERM', stop);

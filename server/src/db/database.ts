@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { SqlDialect } from './dialect/dialect.js';
-import { installModelVersion, openSqlite, sqliteDialect } from './dialect/sqlite.js';
+import { installModelVersion, openSqlite, sqliteDialect, withStartLock } from './dialect/sqlite.js';
 import { migrateToLatest } from './migrate.js';
 import type { DataVersion } from './data-version.js';
 import type { PlannerStatistics } from './planner-statistics.js';
@@ -58,8 +58,10 @@ export async function openDatabase(config: Config, log?: (line: string) => void)
   const { dialect, dataVersion, statistics, directReads } = openSqlite(file, config.sqliteNativeBinding, log);
   const db = new Kysely<Database>({ dialect });
   allowDirectReads(db, directReads);
-  await migrateToLatest(db, sqliteDialect);
-  await installModelVersion(db);
+  await withStartLock(file, config.sqliteNativeBinding, async () => {
+    await migrateToLatest(db, sqliteDialect);
+    await installModelVersion(db);
+  });
   // Migrations may have made tables and indexes, or filled them; a site filled before this start
   // (a restore, another process) may have outgrown its statistics. Shortly: the first answer does not wait.
   statistics.soon();

@@ -1,5 +1,6 @@
 // The only home of SQLite-specific code: opening the file with the pragmas Folio relies on,
 // binding booleans (better-sqlite3 refuses JS booleans), and SQLite-only SQL (FTS5 lives here too).
+import path from 'node:path';
 import Database from 'better-sqlite3';
 import { MODEL_TABLES, MODEL_VERSION_ROW, type DataVersion } from '../data-version.js';
 import type { DriverErrors, JsonText, ObjectSearch, RowLocks, SchemaDialect, SqlDialect } from './dialect.js';
@@ -193,6 +194,53 @@ function refreshStatistics(raw: Database.Database): boolean {
     throw err;
   } finally {
     raw.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  }
+}
+
+/** How long a start waits for another process's migrations before it gives up. */
+const START_LOCK_WAIT_MS = 5 * 60_000;
+
+/**
+ * Runs `work` (a start's migrations) while no other process on the same SQLite file runs its own:
+ * kysely takes no migration lock on SQLite and commits each statement, so processes started
+ * together on a new file saw each other's half-done migrations (a table rebuilt by one was
+ * missing for another). The lock is SQLite's exclusive lock on a small file of its own beside the
+ * database (`folio.sqlite-start.lock`): the operating system drops it when its process ends,
+ * however it ends, and the next process waits for it (up to START_LOCK_WAIT_MS), then finds the
+ * migrations done. Not the database file itself: its own connection must write meanwhile.
+ */
+export async function withStartLock<T>(file: string, nativeBinding: string | null, work: () => Promise<T>): Promise<T> {
+  // Starts in one process take turns here first: the lock's wait blocks the thread, and would
+  // block the very start it waits for.
+  const key = path.resolve(file);
+  const before = startsInProcess.get(key) ?? Promise.resolve();
+  const mine = before.then(() => lockedStart(key, nativeBinding, work));
+  const settled = mine.then(
+    () => undefined,
+    () => undefined,
+  );
+  startsInProcess.set(key, settled);
+  void settled.then(() => {
+    if (startsInProcess.get(key) === settled) startsInProcess.delete(key);
+  });
+  return mine;
+}
+
+/** The last start under way in this process, per database file. */
+const startsInProcess = new Map<string, Promise<void>>();
+
+async function lockedStart<T>(file: string, nativeBinding: string | null, work: () => Promise<T>): Promise<T> {
+  const lock = new Database(`${file}-start.lock`, nativeBinding ? { nativeBinding } : {});
+  try {
+    lock.pragma(`busy_timeout = ${START_LOCK_WAIT_MS}`);
+    lock.exec('begin exclusive');
+    try {
+      return await work();
+    } finally {
+      lock.exec('commit');
+    }
+  } finally {
+    lock.close();
   }
 }
 

@@ -4,6 +4,7 @@
 // next write.
 import { expressionBuilder, sql, type Expression, type SqlBool } from 'kysely';
 import type { AppContext } from '../../context.js';
+import { preparedList } from '../../db/prepared.js';
 import { cachedRead } from '../../db/read-cache.js';
 import type { Database } from '../../db/tables.js';
 import { badRequest } from '../../http/errors.js';
@@ -111,6 +112,14 @@ function readerFilters(userId: number | null, special: Record<string, string[]>,
   return out.length ? eb.and(out) : null;
 }
 
+/** The rows of a page, by id (prepared: a named statement on PostgreSQL, one shape per page size). */
+const rowsByIds = preparedList<ObjectRow>((db, p, n) =>
+  db
+    .selectFrom('objects')
+    .selectAll()
+    .where('id', 'in', Array.from({ length: n }, (_, i) => p(i))),
+);
+
 export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOptions = {}): Promise<ObjectList> {
   const viewer = rc.viewer;
   const typeNames = (opts.types ?? concreteTypeNames(ctx)).filter((n) => typeVisible(viewer, n));
@@ -204,7 +213,7 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
   const pageQuery = idsQuery.limit(q.pageSize).offset(q.offset).compile();
   const pageIds =
     count === 0 ? [] : await cachedRead(ctx, pageQuery, async () => (await ctx.db.executeQuery(pageQuery)).rows.map((r) => Number(r.id)));
-  const byId = new Map((pageIds.length ? await ctx.db.selectFrom('objects').selectAll().where('id', 'in', pageIds).execute() : []).map((r) => [r.id, r]));
+  const byId = new Map((pageIds.length ? await rowsByIds(ctx.db, pageIds) : []).map((r) => [r.id, r]));
   const rows = pageIds.map((id) => byId.get(id)).filter((r): r is ObjectRow => r !== undefined);
 
   const { data, included } = await serializeObjects(rc, ctx, rows, { include: q.include });

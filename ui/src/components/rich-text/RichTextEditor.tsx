@@ -5,7 +5,7 @@
 // then the image button). Keyboard: Ctrl/Cmd+B, I, K (link), Z/Shift+Z; the toolbar is one tab
 // stop with arrow keys between its buttons.
 import { Extension } from '@tiptap/core';
-import { NodeSelection } from '@tiptap/pm/state';
+import { NodeSelection, Plugin, type EditorState, type Transaction } from '@tiptap/pm/state';
 import { EditorContent, useEditor, useEditorState, type Editor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
@@ -37,6 +37,31 @@ function ToolButton({ label, icon, active, onClick, disabled, tabStop }: { label
   );
 }
 
+/**
+ * A lone no-break space typed between words becomes a plain one: browsers put U+00A0 in place of a
+ * space typed at the end of a line (to keep it visible), and when the editor reads that from the
+ * page it would save `&nbsp;` between words. Runs of spaces keep their no-break ones (they are
+ * what keeps the run visible), and so does anything the text needs on both sides.
+ */
+function plainSpaces(state: EditorState): Transaction | null {
+  let tr: Transaction | null = null;
+  state.doc.descendants((block, blockPos) => {
+    if (!block.isTextblock) return true;
+    // Offsets in this text are positions in the block: each inline leaf (an image) counts as one.
+    const text = block.textBetween(0, block.content.size, undefined, '\ufffc');
+    for (let i = text.indexOf('\u00a0'); i >= 0; i = text.indexOf('\u00a0', i + 1)) {
+      const before = text[i - 1];
+      const after = text[i + 1];
+      if (before === undefined || after === undefined || /[\s\u00a0\ufffc]/.test(before) || /[\s\u00a0\ufffc]/.test(after)) continue;
+      const pos = blockPos + 1 + i;
+      tr ??= state.tr;
+      tr.replaceWith(pos, pos + 1, state.schema.text(' ', state.doc.nodeAt(pos)?.marks ?? []));
+    }
+    return false;
+  });
+  return tr;
+}
+
 export default function RichTextEditor({ labelId, describedBy, value, onChange }: { labelId: string; describedBy?: string; value: string; onChange: (html: string) => void }) {
   const [linkOpen, setLinkOpen] = useState(false);
   /** The image dialog: closed, choosing a new image, or editing the selected one. */
@@ -59,6 +84,10 @@ export default function RichTextEditor({ labelId, describedBy, value, onChange }
       }),
       SessionImage.configure({ inline: false }),
       ImageFigure,
+      Extension.create({
+        name: 'plainSpaces',
+        addProseMirrorPlugins: () => [new Plugin({ appendTransaction: (trs, _old, state) => (trs.some((t) => t.docChanged) ? plainSpaces(state) : null) })],
+      }),
       Extension.create({
         name: 'linkShortcut',
         addKeyboardShortcuts: () => ({
