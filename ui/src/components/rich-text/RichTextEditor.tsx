@@ -38,25 +38,35 @@ function ToolButton({ label, icon, active, onClick, disabled, tabStop }: { label
 }
 
 /**
- * A lone no-break space typed between words becomes a plain one: browsers put U+00A0 in place of a
- * space typed at the end of a line (to keep it visible), and when the editor reads that from the
- * page it would save `&nbsp;` between words. Runs of spaces keep their no-break ones (they are
- * what keeps the run visible), and so does anything the text needs on both sides.
+ * A no-break space the browser typed becomes a plain one. Browsers put U+00A0 in place of a space
+ * typed at the end of a text (to keep it visible) and turn it back into a space when the next
+ * letter follows in the same text, but not when that letter goes into bold, italic or a link: the
+ * page was saved with `&nbsp;` between words, and the editor, reading the page, could take the
+ * space into the bold word that followed. So at the end of a text (before a mark, a link or the
+ * end of the paragraph) or at the start of one, after a letter: a plain space at once (the editor
+ * keeps spaces visible). A no-break space typed on purpose inside the text ("10\u00a0km") stays,
+ * as do runs of spaces.
  */
 function plainSpaces(state: EditorState): Transaction | null {
   let tr: Transaction | null = null;
+  const isSpace = (c: string | undefined) => c !== undefined && /[\s\u00a0\ufffc]/.test(c);
   state.doc.descendants((block, blockPos) => {
     if (!block.isTextblock) return true;
     // Offsets in this text are positions in the block: each inline leaf (an image) counts as one.
     const text = block.textBetween(0, block.content.size, undefined, '\ufffc');
-    for (let i = text.indexOf('\u00a0'); i >= 0; i = text.indexOf('\u00a0', i + 1)) {
-      const before = text[i - 1];
-      const after = text[i + 1];
-      if (before === undefined || after === undefined || /[\s\u00a0\ufffc]/.test(before) || /[\s\u00a0\ufffc]/.test(after)) continue;
+    const done = new Set<number>();
+    const at = (i: number) => {
+      if (done.has(i) || text[i] !== '\u00a0' || i === 0 || isSpace(text[i - 1]) || isSpace(text[i + 1])) return;
+      done.add(i);
       const pos = blockPos + 1 + i;
       tr ??= state.tr;
       tr.replaceWith(pos, pos + 1, state.schema.text(' ', state.doc.nodeAt(pos)?.marks ?? []));
-    }
+    };
+    block.forEach((child, offset, index) => {
+      if (!child.isText) return;
+      if (index > 0) at(offset);
+      at(offset + child.nodeSize - 1);
+    });
     return false;
   });
   return tr;
@@ -86,7 +96,7 @@ export default function RichTextEditor({ labelId, describedBy, value, onChange }
       ImageFigure,
       Extension.create({
         name: 'plainSpaces',
-        addProseMirrorPlugins: () => [new Plugin({ appendTransaction: (trs, _old, state) => (trs.some((t) => t.docChanged) ? plainSpaces(state) : null) })],
+        addProseMirrorPlugins: () => [new Plugin({ appendTransaction: (trs, _old, state) => (trs.some((t) => t.docChanged) && !trs.some((t) => t.getMeta('composition')) ? plainSpaces(state) : null) })],
       }),
       Extension.create({
         name: 'linkShortcut',
