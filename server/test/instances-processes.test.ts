@@ -160,7 +160,9 @@ test('two processes, one killed mid-load: nothing acknowledged is lost, its mail
   victimDead = true;
   await waitUntil(() => (smtp.dropped === 1 ? true : undefined), 'the SMTP server to see the victim gone');
   release();
-  assert.equal(await pendingJobs('thumbnail'), 1, 'the thumbnail job was left behind by the victim');
+  // The mail job is the victim's for sure (its SMTP answer was held): left behind, under its lease.
+  // The thumbnail job is in the same queue, which the survivor polls too: on a busy machine the
+  // survivor may take it first. Either way it must end done by the survivor (checked below).
   assert.equal(await pendingJobs('mail'), 1, 'the mail job was left behind by the victim');
 
   await load;

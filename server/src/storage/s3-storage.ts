@@ -56,6 +56,25 @@ const isNotFound = (err: unknown) => {
 };
 
 /** What a client is told when the bucket cannot be used (the log gets the whole error). */
+/** Network errors of a connection the server dropped (a kept-alive socket it closed as it was reused). */
+const DROPPED = /^(ECONNRESET|EPIPE)$|socket hang up/i;
+
+/**
+ * A PUT sent again, from the start of its file, when the connection was dropped under it: the
+ * SDK retries such errors itself but cannot rewind a streamed body. Writing the same key again
+ * is harmless (same bytes). At most two more tries; any other error at once.
+ */
+async function retryOnDroppedConnection(work: () => Promise<void>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (err) {
+      const e = err as { code?: unknown; message?: unknown };
+      if (attempt >= 3 || (!DROPPED.test(String(e?.code ?? '')) && !DROPPED.test(String(e?.message ?? '')))) throw err;
+    }
+  }
+}
+
 export class StorageUnavailableError extends ApiError {
   constructor(reason: string) {
     super(503, 'storage_unavailable', `The file storage cannot be reached or refused the request (${reason}); try again later`, undefined, undefined, { 'Retry-After': '5' });
@@ -128,7 +147,7 @@ export class S3Storage implements Storage {
     const Key = this.key(file);
     try {
       const { size } = await fsp.stat(tempFile);
-      await this.call(async () => {
+      await this.call(() => retryOnDroppedConnection(async () => {
         if (size <= MULTIPART_FROM) {
           // One streamed request: the body is read from the file as it is sent, never held whole.
           await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key, Body: fs.createReadStream(tempFile), ContentLength: size }));
@@ -142,7 +161,7 @@ export class S3Storage implements Storage {
           leavePartsOnError: false,
         });
         await upload.done();
-      });
+      }));
     } finally {
       await fsp.rm(tempFile, { force: true });
     }
