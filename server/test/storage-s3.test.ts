@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -283,6 +284,64 @@ describe('an unreachable bucket', () => {
       assert.equal((await s.request('GET', '/status')).status, 200);
     } finally {
       await s.close();
+    }
+  });
+});
+
+/**
+ * A TCP proxy to the bucket that resets the connection of the first `drops` PUT requests it sees
+ * (as a server does to a kept-alive socket it has just closed); everything else passes.
+ */
+async function droppingProxy(target: string, drops: number) {
+  const { hostname, port } = new URL(target);
+  const state = { dropped: 0 };
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(port), hostname);
+    upstream.pipe(client);
+    upstream.on('error', () => client.destroy());
+    client.on('error', () => upstream.destroy());
+    client.on('close', () => upstream.destroy());
+    client.on('data', (chunk: Buffer) => {
+      if (state.dropped < drops && chunk.toString('latin1', 0, 4) === 'PUT ') {
+        state.dropped++;
+        upstream.destroy();
+        client.resetAndDestroy();
+        return;
+      }
+      upstream.write(chunk);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port: own } = server.address() as net.AddressInfo;
+  return { state, endpoint: `http://127.0.0.1:${own}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+describe('a connection dropped under an upload', () => {
+  test('the PUT is sent again from its file, up to three tries; past them 503 and nothing is left', async () => {
+    const bucket = await startS3();
+    const proxy = await droppingProxy(bucket.endpoint, 1);
+    const env = { ...bucket.env(), FOLIO_STORAGE_URL: bucket.env().FOLIO_STORAGE_URL.replace(encodeURIComponent(bucket.endpoint), encodeURIComponent(proxy.endpoint)) };
+    const s = await startServer(env);
+    try {
+      const token = await s.adminToken();
+      const bytes = crypto.randomBytes(200_000);
+      const up = await upload(s, token, '/streams/upload/dropped-once.bin', bytes, 'application/octet-stream');
+      assert.equal(up.status, 201, up.text);
+      assert.equal(proxy.state.dropped, 1, 'the first PUT was dropped');
+      const down = await call(`${s.url}/streams/download/${up.body.data.id}`, 'GET', { Authorization: `Bearer ${token}` });
+      assert.equal(down.status, 200);
+      assert.ok(down.body.equals(bytes), 'the stored bytes are whole');
+      // Every try dropped: a clear 503, no row, no temp file.
+      proxy.state.dropped = -1_000;
+      const count = (await s.request('GET', '/streams', { token })).body.meta.pagination.count;
+      expectError(await upload(s, token, '/streams/upload/dropped-always.bin', bytes, 'application/octet-stream'), 503, 'storage_unavailable');
+      assert.equal(proxy.state.dropped, -1_000 + 3, 'three tries, no more');
+      assert.equal((await s.request('GET', '/streams', { token })).body.meta.pagination.count, count, 'no row was left');
+      assert.deepEqual(fs.readdirSync(path.join(s.dataDir, 'files', 'tmp')), [], 'no temp file was left');
+    } finally {
+      await s.close();
+      await proxy.close();
+      await bucket.close();
     }
   });
 });
