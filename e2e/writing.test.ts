@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
-import { createObject, signInAsAdmin, startE2E, type E2E, typeInEditor, untilNewToast } from './helpers/browser.js';
+import { createObject, signInAsAdmin, startE2E, type E2E, typeInEditor, untilEditorSelection, untilNewToast } from './helpers/browser.js';
 
 describe('admin writing without losing work', () => {
   let e: E2E;
@@ -72,16 +72,19 @@ describe('admin writing without losing work', () => {
     await page.keyboard.press('Enter');
     // Marks put on selected words, as an editor often works (the typed-through way, with the mark
     // toggled between words, is editor-journey's).
-    await typeInEditor(page, 'Some bold and leaning words. Read ');
-    const markWord = async (from: number, length: number, shortcut: string) => {
+    const line = 'Some bold and leaning words. Read ';
+    await typeInEditor(page, line);
+    const markWord = async (word: string, shortcut: string) => {
       await page.keyboard.press('Home');
-      for (let i = 0; i < from; i++) await page.keyboard.press('ArrowRight');
-      for (let i = 0; i < length; i++) await page.keyboard.press('Shift+ArrowRight');
+      for (let i = 0; i < line.indexOf(word); i++) await page.keyboard.press('ArrowRight');
+      for (let i = 0; i < word.length; i++) await page.keyboard.press('Shift+ArrowRight');
+      await untilEditorSelection(page, { text: word });
       await page.keyboard.press(shortcut);
     };
-    await markWord('Some '.length, 'bold'.length, 'Control+b');
-    await markWord('Some bold and '.length, 'leaning'.length, 'Control+i');
+    await markWord('bold', 'Control+b');
+    await markWord('leaning', 'Control+i');
     await page.keyboard.press('End');
+    await untilEditorSelection(page, { atLineEnd: true });
     await page.keyboard.press('Control+k');
     const link = page.getByRole('dialog', { name: 'Add a link' });
     await link.getByLabel('Link address').fill('example.org/spring');

@@ -165,6 +165,24 @@ export async function typeInEditor(page: Page, text: string): Promise<void> {
 }
 
 /**
+ * Waits until the focused editor's own selection (not only the browser's) is what the keys made:
+ * the `text` it spans, or, with `atLineEnd`, a caret at the end of its paragraph. The editor learns
+ * of a selection moved by keys from the browser's `selectionchange`, which a loaded machine
+ * delivers late; a shortcut pressed before it acts on the old selection.
+ */
+export async function untilEditorSelection(page: Page, want: { text: string } | { atLineEnd: true }): Promise<void> {
+  await page.waitForFunction((w) => {
+    type Sel = { from: number; to: number; empty: boolean; $from: { parentOffset: number; parent: { content: { size: number } } } };
+    const dom = document.activeElement?.closest('.ProseMirror') as (Element & { editor?: { state: { selection: Sel; doc: { textBetween(a: number, b: number): string } } } }) | null;
+    const state = dom?.editor?.state;
+    if (!state) return false;
+    const sel = state.selection;
+    if ('text' in w) return state.doc.textBetween(sel.from, sel.to) === w.text;
+    return sel.empty && sel.$from.parentOffset === sel.$from.parent.content.size;
+  }, want);
+}
+
+/**
  * Runs `action` (a click, a key press) and waits for a toast with `text` raised after it: a toast of
  * the same text from an earlier action (they stay a few seconds) does not count, so the wait ends
  * when this action is done.
