@@ -2,10 +2,12 @@
 // write answered by one is read by the other at once — its response cache, read cache and signed-in
 // reads included — and a change of the object model made on one is served by the other.
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { createServer, type FolioServer } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { sameData, startServer, type TestServer } from './helpers/server.js';
+import { onPostgres } from './helpers/test-database.js';
 
 describe('two servers on one database', () => {
   let a: TestServer;
@@ -79,5 +81,71 @@ describe('two servers on one database', () => {
     assert.equal(patched.status, 200, patched.text);
     assert.equal((await onB('GET', '/recipes?filter[servings][gte]=3')).body.data.length, 1);
     assert.ok('servings' in (await onB('GET', '/model/schema/recipes')).body.properties);
+  });
+});
+
+// PostgreSQL: requests arriving together share one read of the data version. A read already under
+// way when a request arrives may have been answered before a write another instance committed, so
+// it must not answer for that request. B reaches the database through a proxy that holds every
+// answer 300 ms (once it has started): its version read is under way long enough for A to write and answer meanwhile.
+describe('a version read under way never answers for a request that came after it', { skip: onPostgres ? false : 'only PostgreSQL reads the data version per request' }, () => {
+  let a: TestServer;
+  let b: FolioServer;
+  let bUrl: string;
+  let proxy: net.Server;
+  const sockets = new Set<net.Socket>();
+  let delay = 0;
+  const onB = async (p: string) => {
+    const res = await fetch(bUrl + p, { headers: { Accept: 'application/vnd.api+json' } });
+    return (await res.json()) as any;
+  };
+  before(async () => {
+    a = await startServer();
+    const target = new URL(a.databaseUrl!);
+    proxy = net.createServer((client) => {
+      const upstream = net.connect(Number(target.port || 5432), target.hostname);
+      for (const s of [client, upstream]) {
+        sockets.add(s);
+        s.on('error', () => {});
+        s.on('close', () => sockets.delete(s));
+      }
+      client.pipe(upstream);
+      // Answers keep their order: every chunk waits the same time.
+      upstream.on('data', (chunk) => setTimeout(() => client.destroyed || client.write(chunk), delay));
+      upstream.on('close', () => setTimeout(() => client.destroy(), delay));
+      client.on('close', () => upstream.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const slow = new URL(a.databaseUrl!);
+    slow.hostname = '127.0.0.1';
+    slow.port = String((proxy.address() as net.AddressInfo).port);
+    b = await createServer(loadConfig({ ...sameData(a), FOLIO_DATABASE_URL: slow.toString(), FOLIO_JWT_SECRET: a.server.ctx.jwtSecret }, { logRequests: false }), { log: () => {} });
+    bUrl = (await b.listen(0, '127.0.0.1')).url;
+  });
+  after(async () => {
+    await b?.close();
+    for (const s of sockets) s.destroy();
+    await new Promise((resolve) => proxy?.close(resolve));
+    await a?.close();
+  });
+
+  test('a write answered while another request\'s version read was under way is seen', async () => {
+    const admin = await a.adminToken();
+    delay = 300;
+    const made = await a.request('POST', '/documents', { token: admin, body: { data: { type: 'documents', attributes: { title: 'Before', status: 'on' } } } });
+    assert.equal(made.status, 201, made.text);
+    const id = made.body.data.id;
+    for (let i = 0; i < 3; i++) {
+      // B answers and caches the document as it is.
+      assert.equal((await onB(`/documents/${id}`)).data.attributes.title, i ? `After ${i - 1}` : 'Before');
+      // Another request on B starts a version read; A writes and answers while it is under way.
+      const busy = onB('/status');
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      const patched = await a.request('PATCH', `/documents/${id}`, { token: admin, body: { data: { id, type: 'documents', attributes: { title: `After ${i}` } } } });
+      assert.equal(patched.status, 200, patched.text);
+      // A read B receives now began after the write: never the cached answer from before it.
+      assert.equal((await onB(`/documents/${id}`)).data.attributes.title, `After ${i}`);
+      await busy;
+    }
   });
 });

@@ -7,7 +7,8 @@
 //  - PostgreSQL (dialect/postgres.ts): a counter row the database holds, moved by every writing
 //    transaction (a trigger on every table), read by refresh() at the start of a cached read and
 //    of a request the response cache may answer; other instances' writes then invalidate this
-//    one's caches, so a read that starts after a write answered elsewhere is never stale.
+//    one's caches, so a read that starts after a write answered elsewhere is never stale
+//    (requests arriving together share one read that begins after the last of them arrived).
 // `bump()` counts a change the database cannot see, such as the in-memory model being reloaded.
 export interface DataVersion {
   /** The version as last seen (SQLite: always the latest). */

@@ -148,6 +148,17 @@ export function openPostgres(url: string, poolSize: number, log?: (line: string)
   let modelSeen = 0;
   let local = 0;
   const statistics = plannerStatistics(() => analyzeChanged(pool), log);
+  const readVersion = async () => {
+    const res = await pool.query<{ id: number; version: number }>({ name: 'folio-data-version', text: 'select id, version from folio_data_version' });
+    for (const row of res.rows) {
+      if (Number(row.id) === DATA) seen = Math.max(seen, Number(row.version));
+      if (Number(row.id) === MODEL) modelSeen = Math.max(modelSeen, Number(row.version));
+    }
+    return seen + local;
+  };
+  /** The version read under way, and the one queued behind it for callers that came after it began. */
+  let reading: Promise<number> | null = null;
+  let queued: Promise<number> | null = null;
   return {
     dialect: new LockingPostgresDialect({ pool }, (rows) => {
       local++;
@@ -158,13 +169,18 @@ export function openPostgres(url: string, poolSize: number, log?: (line: string)
     dataVersion: {
       // Both parts only grow (seen never goes back): their sum changes whenever either does.
       current: () => seen + local,
-      async refresh() {
-        const res = await pool.query<{ id: number; version: number }>({ name: 'folio-data-version', text: 'select id, version from folio_data_version' });
-        for (const row of res.rows) {
-          if (Number(row.id) === DATA) seen = Math.max(seen, Number(row.version));
-          if (Number(row.id) === MODEL) modelSeen = Math.max(modelSeen, Number(row.version));
-        }
-        return seen + local;
+      refresh() {
+        // Requests arriving together share one read: a read already under way may have begun
+        // before a caller arrived (and miss a write answered just before it), so later callers
+        // wait for it and share the next one, which surely begins after they arrived.
+        if (!reading) return (reading = readVersion().finally(() => (reading = null)));
+        return (queued ??= reading.then(
+          () => undefined,
+          () => undefined,
+        ).then(() => {
+          queued = null;
+          return (reading ??= readVersion().finally(() => (reading = null)));
+        }));
       },
       model: () => modelSeen,
       bump: () => {
