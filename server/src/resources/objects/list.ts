@@ -210,11 +210,27 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
       .orderBy(sql.ref('search.search_rank'), 'asc')
       .orderBy('objects.id', 'asc');
   } else idsQuery = applySort(idsQuery, sort, columns, 'objects.id');
-  const pageQuery = idsQuery.limit(q.pageSize).offset(q.offset).compile();
+  const paged = idsQuery.limit(q.pageSize).offset(q.offset);
+  const pageQuery = paged.compile();
+  // A page not read before is read whole in one statement: its rows, found by the ids query and
+  // put in the same order again (the sort ends with the id, so the order is the same). Only where
+  // the sort reads nothing but the row itself (not a search's rank or an extension's join).
+  const sortedByRow = !ranked && sort.every((s) => Object.hasOwn(fields, s.field) || Object.hasOwn(opts.sorts ?? {}, s.field));
+  let read: ObjectRow[] | undefined;
   const pageIds =
-    count === 0 ? [] : await cachedRead(ctx, pageQuery, async () => (await ctx.db.executeQuery(pageQuery)).rows.map((r) => Number(r.id)));
-  const byId = new Map((pageIds.length ? await rowsByIds(ctx.db, pageIds) : []).map((r) => [r.id, r]));
-  const rows = pageIds.map((id) => byId.get(id)).filter((r): r is ObjectRow => r !== undefined);
+    count === 0
+      ? []
+      : await cachedRead(ctx, pageQuery, async () => {
+          if (!sortedByRow) return (await ctx.db.executeQuery(pageQuery)).rows.map((r) => Number(r.id));
+          const whole = applySort(ctx.db.selectFrom('objects').selectAll('objects').where('objects.id', 'in', paged), sort, columns, 'objects.id');
+          read = (await whole.execute()) as ObjectRow[];
+          return read.map((r) => r.id);
+        });
+  let rows = read;
+  if (!rows) {
+    const byId = new Map((pageIds.length ? await rowsByIds(ctx.db, pageIds) : []).map((r) => [r.id, r]));
+    rows = pageIds.map((id) => byId.get(id)).filter((r): r is ObjectRow => r !== undefined);
+  }
 
   const { data, included } = await serializeObjects(rc, ctx, rows, { include: q.include });
   for (const extra of extras) {
