@@ -272,6 +272,12 @@ describe('folders', () => {
     assert.equal(d1.data.relationships.parents.links.related, `${s.url}/documents/${id('d1')}/parents`);
     const viaObjects = await get(`/objects/${id('d1')}`);
     assert.equal(viaObjects.data.relationships.parents.data.length, 3);
+    // A list page reads them with its rows: the same, in the same order, none where none.
+    for (const path of ['/documents?page_size=100', '/objects?page_size=100&sort=-title']) {
+      const listed = new Map((await get(path)).data.map((d: any) => [d.id, d.relationships.parents.data.map((p: any) => titles.get(p.id))]));
+      assert.deepEqual(listed.get(id('d1')), ['News', 'About', 'Other'], path);
+      assert.deepEqual(listed.get(id('d4')), [], path);
+    }
     const list = await get(`/documents/${id('d1')}/parents`);
     assert.deepEqual(list.data.map((p: any) => titles.get(p.id)).sort(), ['About', 'News', 'Other']);
     assert.equal(list.meta.pagination.count, 3);
@@ -296,6 +302,8 @@ describe('folders', () => {
     // Contents are not trashed: d2 sat only in News and is still there, with no active parent.
     const d2 = await get(`/documents/${id('d2')}`);
     assert.deepEqual(d2.data.relationships.parents.data, []);
+    const listed = (await get('/documents?page_size=100')).data.find((d: any) => d.id === id('d2'));
+    assert.deepEqual(listed.relationships.parents.data, [], 'a list leaves trashed parents out too');
     assert.deepEqual((await get(`/objects?filter[ancestor]=${id('Other')}`)).data.length, 2);
     // A trashed folder is gone from the folder endpoints.
     expectError(await s.request('GET', `/folders/${id('News')}`), 404);

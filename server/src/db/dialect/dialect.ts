@@ -37,6 +37,12 @@ export interface JsonText {
   withoutProperty(column: string, name: string): RawBuilder<string | null>;
 }
 
+/** Aggregates the engines spell differently. */
+export interface Aggregates {
+  /** The integer values of `value` over the group, in `orderBy` order, as text `1,5,9` (null: none). */
+  joinedIds(value: RawBuilder<unknown>, orderBy: RawBuilder<unknown>): RawBuilder<string | null>;
+}
+
 /** Table definitions where the engines differ (migrations). */
 export interface SchemaDialect {
   /** The database as migrations write to it (column types the engine must read its own way). */
@@ -74,6 +80,7 @@ export interface SqlDialect {
   readonly locks: RowLocks;
   readonly search: ObjectSearch;
   readonly json: JsonText;
+  readonly aggregates: Aggregates;
   readonly schema: SchemaDialect;
   readonly errors: DriverErrors;
 }

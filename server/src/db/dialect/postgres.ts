@@ -23,7 +23,7 @@ import {
   type TransactionSettings,
 } from 'kysely';
 import { MODEL_TABLES, MODEL_VERSION_ROW, type DataVersion } from '../data-version.js';
-import type { DriverErrors, JsonText, ObjectSearch, RowLocks, SchemaDialect, SqlDialect } from './dialect.js';
+import type { Aggregates, DriverErrors, JsonText, ObjectSearch, RowLocks, SchemaDialect, SqlDialect } from './dialect.js';
 import { searchWords } from './search-words.js';
 import { plannerStatistics, type PlannerStatistics } from '../planner-statistics.js';
 
@@ -369,6 +369,10 @@ const search: ObjectSearch = {
 const DATE_TIME = '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])[T ]([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d+)?)?(Z|z|[+-]\\d{2}(:?\\d{2})?)?$';
 const DAY = '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])';
 
+const aggregates: Aggregates = {
+  joinedIds: (value, orderBy) => sql<string | null>`string_agg((${value})::text, ',' order by ${orderBy})`,
+};
+
 const json: JsonText = {
   property(column, name, kind) {
     const value = sql`(${sql.ref(column)}::jsonb -> ${name}::text)`;
@@ -450,4 +454,4 @@ const errors: DriverErrors = {
 
 const locks: RowLocks = { skipLocked: (query) => query.forUpdate().skipLocked() as typeof query };
 
-export const postgresDialect: SqlDialect = { name: 'postgres', search, json, schema, errors, locks };
+export const postgresDialect: SqlDialect = { name: 'postgres', search, json, aggregates, schema, errors, locks };

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { MODEL_TABLES, MODEL_VERSION_ROW, type DataVersion } from '../data-version.js';
-import type { DriverErrors, JsonText, ObjectSearch, RowLocks, SchemaDialect, SqlDialect } from './dialect.js';
+import type { Aggregates, DriverErrors, JsonText, ObjectSearch, RowLocks, SchemaDialect, SqlDialect } from './dialect.js';
 import { searchWords } from './search-words.js';
 import { plannerStatistics, type PlannerStatistics } from '../planner-statistics.js';
 import type { DirectReads } from '../prepared.js';
@@ -401,6 +401,11 @@ const json: JsonText = {
   withoutProperty: (column, name) => sql<string | null>`json_remove(${sql.ref(column)}, ${'$.' + name})`,
 };
 
+// An ORDER BY inside an aggregate: SQLite 3.44 and later (better-sqlite3 bundles a newer one).
+const aggregates: Aggregates = {
+  joinedIds: (value, orderBy) => sql<string | null>`group_concat(${value}, ',' order by ${orderBy})`,
+};
+
 const schema: SchemaDialect = {
   forMigrations: (db) => db,
   generatedId: (c) => c.autoIncrement(),
@@ -419,4 +424,4 @@ const errors: DriverErrors = {
 
 const locks: RowLocks = { skipLocked: (query) => query };
 
-export const sqliteDialect: SqlDialect = { name: 'sqlite', search, json, schema, errors, locks };
+export const sqliteDialect: SqlDialect = { name: 'sqlite', search, json, aggregates, schema, errors, locks };

@@ -10,7 +10,7 @@ import { relationshipLinksAt } from '../../http/jsonapi.js';
 import type { ObjectExtension } from '../objects/extensions.js';
 import { findObjectByIdOrUname, getObjectsByIds } from '../objects/read.js';
 import type { ObjectRow } from '../objects/rows.js';
-import { FOLDERS, folderParts, parentsOf, pathsOf, placeNewFolder, removeFromTree, restoreSubfolders, trashSubfolders } from './service.js';
+import { FOLDERS, folderParts, PARENTS_VALUE, parentsFromValue, parentsOf, parentsValue, pathsOf, placeNewFolder, removeFromTree, restoreSubfolders, trashSubfolders } from './service.js';
 import { SYSTEM } from '../objects/kernel.js';
 
 const MAX_FILTER_FOLDERS = 100;
@@ -67,7 +67,9 @@ export function foldersExtension(ctx: AppContext): ObjectExtension {
     parts: folderParts,
     async decorate(rc, _ctx, items) {
       // Parent folders the reader may not see are left out (the read path decides; admins see all).
-      const parents = await parentsOf(ctx.db, items.map((i) => i.id));
+      // A list page read them with its rows; the other items are read here.
+      const parents = await parentsOf(ctx.db, items.filter((i) => !(i.row && PARENTS_VALUE in i.row)).map((i) => i.id));
+      for (const i of items) if (i.row && PARENTS_VALUE in i.row && i.row[PARENTS_VALUE] != null) parents.set(i.id, parentsFromValue(i.row[PARENTS_VALUE]));
       const parentIds = [...new Set([...parents.values()].flat())];
       if (!rc.viewer.isAdmin && parentIds.length) {
         const shown = new Set((await getObjectsByIds(ctx, parentIds, { viewer: rc.viewer })).map((r) => r.id));
@@ -87,6 +89,7 @@ export function foldersExtension(ctx: AppContext): ObjectExtension {
       }
     },
     filters: treeFilters,
+    listValues: { [PARENTS_VALUE]: parentsValue },
     onTrash: (trx, ids, _ctx, actor) => trashSubfolders(ctx, trx, ids, actor),
     onRestore: (trx, ids, _ctx, actor) => restoreSubfolders(ctx, trx, ids, actor),
     onPurge: (trx, ids) => removeFromTree(ctx, trx, ids),

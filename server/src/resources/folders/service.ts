@@ -243,6 +243,22 @@ const parentsQuery = (onlyPublished: boolean) =>
 const parentsOfAny = parentsQuery(false);
 const parentsOfPublished = parentsQuery(true);
 
+/**
+ * The parents `parentsOf` finds, as a value of a list page's rows (a subquery on the row's id):
+ * their ids as text `1,5,9` in tree order, null for none.
+ */
+export const PARENTS_VALUE = 'folio_parents';
+export const parentsValue = (eb: ExpressionBuilder<Database, 'objects'>, ctx: AppContext) =>
+  eb
+    .selectFrom('trees')
+    .innerJoin('objects as parent', 'parent.id', 'trees.parent_id')
+    .select(ctx.dialect.aggregates.joinedIds(sql.ref('trees.parent_id'), sql`${sql.ref('trees.root_id')}, ${sql.ref('trees.tree_left')}`).as('ids'))
+    .whereRef('trees.object_id', '=', 'objects.id')
+    .where('parent.deleted', '=', false);
+
+/** `PARENTS_VALUE` of a row as ids. */
+export const parentsFromValue = (value: unknown): number[] => (value ? String(value).split(',').map(Number) : []);
+
 export async function parentsOf(db: Db, ids: number[], onlyPublished = false): Promise<Map<number, number[]>> {
   const out = new Map<number, number[]>();
   if (!ids.length) return out;

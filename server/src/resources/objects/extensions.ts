@@ -4,7 +4,7 @@
 // guard and follow trash, restore and permanent delete, add to serialised objects and answer extra
 // list filters.
 import type { ReadContext } from '../../http/read-context.js';
-import type { Expression, SqlBool, Transaction, ExpressionBuilder } from 'kysely';
+import type { AliasableExpression, Expression, SqlBool, Transaction, ExpressionBuilder } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
 import type { Resource } from '../../http/jsonapi.js';
@@ -18,6 +18,8 @@ export interface SerializedObject {
   /** Concrete type name, e.g. 'images'. */
   type: string;
   resource: Resource;
+  /** The row it was made from, with the extensions' `listValues` when a list page read them. */
+  row?: Readonly<ObjectRow & Record<string, unknown>>;
 }
 
 /** A create or update on its way through the pipeline (write.ts). */
@@ -90,6 +92,12 @@ export interface ObjectExtension {
    * response, never one per object). `included` is the response's included array.
    */
   decorate?(rc: ReadContext, ctx: AppContext, items: SerializedObject[], included: Resource[]): Promise<void>;
+  /**
+   * Values `decorate` needs, read with a list page's rows in the same statement (subqueries on
+   * `objects.id`), by column name (unique to the extension: they sit beside the row's columns).
+   * Items read without them (a single object, included ones) have none: decorate reads those.
+   */
+  listValues?: Record<string, (eb: ExpressionBuilder<Database, 'objects'>, ctx: AppContext) => AliasableExpression<unknown>>;
   /**
    * Extra list filters owned by this extension, e.g. `parent` → filter[parent]=<id|uname>.
    * Return a condition on the `objects` table (alias `objects`).

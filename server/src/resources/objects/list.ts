@@ -222,7 +222,11 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
       ? []
       : await cachedRead(ctx, pageQuery, async () => {
           if (!sortedByRow) return (await ctx.db.executeQuery(pageQuery)).rows.map((r) => Number(r.id));
-          const whole = applySort(ctx.db.selectFrom('objects').selectAll('objects').where('objects.id', 'in', paged), sort, columns, 'objects.id');
+          // With what the extensions read per row (folders: the parents), in the same statement.
+          const values = ctx.objects.extensions.flatMap((ext) => Object.entries(ext.listValues ?? {}));
+          let whole = ctx.db.selectFrom('objects').selectAll('objects').where('objects.id', 'in', paged);
+          if (values.length) whole = whole.select((e) => values.map(([name, value]) => value(e, ctx).as(name))) as unknown as typeof whole;
+          whole = applySort(whole, sort, columns, 'objects.id');
           read = (await whole.execute()) as ObjectRow[];
           return read.map((r) => r.id);
         });

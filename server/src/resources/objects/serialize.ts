@@ -61,7 +61,7 @@ export async function serializeObjects(
     const type = typeById(ctx, row.object_type_id)!;
     const resource = serializeRow(rc, ctx, row, type);
     data.push(resource);
-    items.push({ id: row.id, type: type.name, resource });
+    items.push({ id: row.id, type: type.name, resource, row });
   }
   const included: Resource[] = [];
   const includedIds = new Set<number>(rows.map((r) => r.id));
@@ -82,7 +82,7 @@ export async function serializeObjects(
       const type = typeById(ctx, r.object_type_id)!;
       const resource = serializeRow(rc, ctx, r, type);
       included.push(resource);
-      items.push({ id: r.id, type: type.name, resource });
+      items.push({ id: r.id, type: type.name, resource, row: r });
     }
   }
   for (const ext of ctx.objects.extensions) {
