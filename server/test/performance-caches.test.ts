@@ -23,6 +23,7 @@ import { SYSTEM } from '../src/resources/objects/kernel.js';
 import { getObject } from '../src/resources/objects/read.js';
 import { rawGet } from './helpers/raw-http.js';
 import { startServer, type TestServer } from './helpers/server.js';
+import { waitUntil } from './helpers/wait.js';
 import { createRole, createUser } from './helpers/users.js';
 import { startChildServer } from './helpers/child-server.js';
 import { createTestDatabase, onPostgres } from './helpers/test-database.js';
@@ -327,6 +328,80 @@ describe('signed-in answers in the response cache', () => {
     assert.equal(restricted.status, 200, restricted.text);
     assert.equal((await t.request('GET', `/documents/${id}`, { token: viewer })).status, 403);
     assert.equal((await t.request('GET', `/documents/${id}`)).status, 401);
+  });
+});
+
+// Object lists keep their compiled statements per shape (resources/objects/list.ts, a plan per
+// model, reader, language, types and query but the page), across writes: each reader, page and
+// rule must still get its own answer. Every list here is asked for once per reader, so the
+// response cache (which stores an answer from its second request) never answers in their place.
+describe('list statements kept per shape (issue 32)', () => {
+  let t: TestServer;
+  let admin: string;
+  before(async () => {
+    t = await startServer();
+    admin = await t.adminToken();
+  });
+  after(() => t.close());
+
+  const titles = (body: { data: Array<{ attributes: { title: string } }> }) => body.data.map((d) => d.attributes.title);
+  const list = async (query: string, token?: string) => {
+    const r = await t.request('GET', `/documents?${query}`, { token });
+    assert.equal(r.status, 200, r.text);
+    return titles(r.body);
+  };
+
+  test('two users of one role with :own rights each list their own drafts; pages of one shape each get their rows', async () => {
+    const own = await createRole(t, admin, 'plan-own', { documents: ['read:own', 'create'] });
+    const ann = (await createUser(t, admin, { username: 'plan-ann', roles: [own] })).jwt;
+    const bob = (await createUser(t, admin, { username: 'plan-bob', roles: [own] })).jwt;
+    for (const [token, title] of [[ann, 'Plan draft of ann'], [bob, 'Plan draft of bob']] as const) {
+      const r = await t.request('POST', '/documents', { token, body: doc({ title, status: 'draft' }) });
+      assert.equal(r.status, 201, r.text);
+    }
+    assert.deepEqual(await list('filter[status]=draft&filter[title][ne]=x', ann), ['Plan draft of ann']);
+    assert.deepEqual(await list('filter[status]=draft&filter[title][ne]=x', bob), ['Plan draft of bob']);
+    assert.deepEqual(await list('filter[status]=draft&filter[title][ne]=x'), []);
+    // filter[mine] reads the user, whatever the visibility.
+    assert.deepEqual(await list('filter[mine]&page_size=5', ann), ['Plan draft of ann']);
+    assert.deepEqual(await list('filter[mine]&page_size=5', bob), ['Plan draft of bob']);
+    // Pages of one shape: the offset is the page's own.
+    for (const n of [1, 2, 3]) {
+      assert.equal((await t.request('POST', '/documents', { token: admin, body: doc({ title: `Plan page ${n}`, status: 'on' }) })).status, 201);
+    }
+    const shape = 'filter[title][gt]=Plan page&sort=title&page_size=1';
+    assert.deepEqual(
+      [await list(`${shape}&page=1`), await list(`${shape}&page=2`), await list(`${shape}&page=3`), await list(`${shape}&page=4`)],
+      [['Plan page 1'], ['Plan page 2'], ['Plan page 3'], []],
+    );
+  });
+
+  test('a list asked for again after its reader lost a right, after an object permission, and after a publication bound follows each', async () => {
+    const readers = await createRole(t, admin, 'plan-readers', { documents: ['read'] });
+    const reader = (await createUser(t, admin, { username: 'plan-reader', roles: [readers] })).jwt;
+    await createRole(t, admin, 'plan-insiders', { documents: ['read'] });
+    const draft = await t.request('POST', '/documents', { token: admin, body: doc({ title: 'Plan rights draft', status: 'draft' }) });
+    const open = await t.request('POST', '/documents', { token: admin, body: doc({ title: 'Plan rights open', status: 'on' }) });
+    const query = 'filter[title][gt]=Plan rights&sort=title';
+    assert.deepEqual(await list(query, reader), ['Plan rights draft', 'Plan rights open']);
+    // The role loses its read right: published objects only, with the same query.
+    const patched = await t.request('PATCH', `/roles/${readers}`, { token: admin, body: { data: { id: readers, type: 'roles', attributes: { permissions: {} } } } });
+    assert.equal(patched.status, 200, patched.text);
+    assert.deepEqual(await list(`${query}&page_size=10`, reader), ['Plan rights open']);
+    // An object permission for other roles hides the published one too.
+    const id = open.body.data.id;
+    const restricted = await t.request('PATCH', `/documents/${id}`, { token: admin, body: { data: { id, type: 'documents', meta: { perms: { roles: ['plan-insiders'] } } } } });
+    assert.equal(restricted.status, 200, restricted.text);
+    assert.deepEqual(await list(`${query}&page_size=11`, reader), []);
+    assert.deepEqual(await list(`${query}&page_size=11`), []);
+    assert.ok(draft.body.data.id);
+    // A publication window's start: the same anonymous list before and after it.
+    const start = new Date(Date.now() + 1500).toISOString();
+    const later = await t.request('POST', '/documents', { token: admin, body: doc({ title: 'Plan window', status: 'on', publish_start: start }) });
+    assert.equal(later.status, 201, later.text);
+    assert.deepEqual(await list('filter[title]=Plan window&page_size=3'), []);
+    await waitUntil(() => (Date.now() > Date.parse(start) ? true : undefined), 'the window to open');
+    await waitUntil(async () => ((await list('filter[title]=Plan window&page_size=3')).length === 1 ? true : undefined), 'the list to show the object once its window opened');
   });
 });
 

@@ -2,7 +2,7 @@
 // parents, the trash) is built here, with the list parameters of the contract (page, sort,
 // filters, search, include), visibility through the read path, and costly reads cached until the
 // next write.
-import { expressionBuilder, sql, type Expression, type SqlBool } from 'kysely';
+import { expressionBuilder, sql, type CompiledQuery, type Expression, type SqlBool } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { preparedList } from '../../db/prepared.js';
 import { cachedRead } from '../../db/read-cache.js';
@@ -12,7 +12,7 @@ import type { PageInfo, Resource } from '../../http/jsonapi.js';
 import { applyFilters, applySort, parseListQuery, type ColumnRef, type FieldKind, type ListQuery } from '../../http/query.js';
 import type { ObjectExtension } from './extensions.js';
 import { concreteTypeNames, isSubtypeOf, relationNamesOf, typeByName, visibleProperties, type ObjectType, type PropertyDef } from './model.js';
-import { typeVisible, visibleWhere } from './read.js';
+import { typeVisible, visibilityKey, visibleWhere } from './read.js';
 import type { ObjectRow } from './rows.js';
 import { schemaMeta, serializeObjects } from './serialize.js';
 import type { ReadContext } from '../../http/read-context.js';
@@ -112,6 +112,85 @@ function readerFilters(userId: number | null, special: Record<string, string[]>,
   return out.length ? eb.and(out) : null;
 }
 
+/**
+ * The statements of a list, compiled: its count, its page's ids and (where the sort reads only
+ * the row) its page's rows, the page's offset left as OFFSET among their parameters.
+ */
+interface ListPlan {
+  count: CompiledQuery<{ n: number | string }>;
+  ids: CompiledQuery<{ id: number }>;
+  rows?: CompiledQuery<ObjectRow>;
+  /** What structured filters compute per listed object (geo: the distance). */
+  extras: Array<(ids: number[]) => Promise<Map<number, Record<string, unknown>>>>;
+}
+
+/** Stands for the page's offset in a plan's parameters (compiled as a parameter like any value). */
+const OFFSET = Object.freeze({ offset: 'of the page' }) as unknown as number;
+
+/** `query` with `offset` where OFFSET stands. */
+function atOffset<Row>(query: CompiledQuery<Row>, offset: number): CompiledQuery<Row> {
+  return { ...query, parameters: query.parameters.map((p) => (p === OFFSET ? offset : p)) };
+}
+
+/** Plans kept per shape; bounded by count, the least recently used dropped first. */
+const MAX_PLANS = 256;
+const plansByContext = new WeakMap<AppContext, Map<string, ListPlan>>();
+
+function listPlans(ctx: AppContext) {
+  let plans = plansByContext.get(ctx);
+  if (!plans) plansByContext.set(ctx, (plans = new Map()));
+  return {
+    get(key: string): ListPlan | undefined {
+      const plan = plans.get(key);
+      if (plan) {
+        plans.delete(key);
+        plans.set(key, plan);
+      }
+      return plan;
+    },
+    set(key: string, plan: ListPlan) {
+      plans.set(key, plan);
+      if (plans.size > MAX_PLANS) plans.delete(plans.keys().next().value!);
+    },
+  };
+}
+
+/**
+ * What a list's statements are made of, as a key: two requests with the same key get the same
+ * SQL and parameters (but the offset). The model's version, the user, who reads as visibleWhere
+ * sees it (read.ts visibilityKey: reach per type, roles, the publication epoch), the language, the
+ * types and the parsed query but its page. null where a part of the list is not a function of
+ * these: a caller's own condition or sorts (a folder's children, a relation), an extension's
+ * filters and sorts (they may read the database: a category's name).
+ */
+function planKey(
+  ctx: AppContext,
+  rc: ReadContext,
+  q: ListQuery,
+  opts: ListOptions,
+  typeNames: string[],
+  extFilters: Map<string, unknown>,
+  extSorts: Record<string, unknown>,
+): string | null {
+  if (opts.extraWhere || opts.sorts || Object.keys(q.structured).length) return null;
+  if (Object.keys(q.special).some((name) => extFilters.has(name)) || q.sort.some((s) => Object.hasOwn(extSorts, s.field))) return null;
+  return JSON.stringify([
+    ctx.dataVersion.model(),
+    // The reader's own filters (mine, history_editor) and the search's published-only
+    // translations read the user, admins included.
+    rc.viewer.userId,
+    visibilityKey(ctx, rc.viewer),
+    rc.lang ?? null,
+    typeNames,
+    opts.trashed ?? false,
+    q.pageSize,
+    q.sort,
+    q.defaultSorted,
+    q.filters,
+    q.special,
+  ]);
+}
+
 /** The rows of a page, by id (prepared: a named statement on PostgreSQL, one shape per page size). */
 const rowsByIds = preparedList<ObjectRow>((db, p, n) =>
   db
@@ -140,94 +219,111 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
     defaultSort: opts.defaultSort ?? 'id',
   });
 
-  let listed = typeNames;
-  if (q.special.type) listed = expandTypeFilter(ctx, q.special.type, new Set(typeNames));
-  const typeIds = listed.map((n) => typeByName(ctx, n)!.id);
-
-  const eb = expressionBuilder<Database, 'objects'>();
-  const conditions: Expression<SqlBool>[] = [];
-  for (const [name, values] of Object.entries(q.special)) {
-    const f = extFilters.get(name);
-    if (f) conditions.push(await f(values, eb, ctx));
+  // The statements of this list (count, page ids, page rows), built and compiled once per shape:
+  // kysely builds and compiles them on every call, a good part of an uncached list page's CPU.
+  const key = planKey(ctx, rc, q, opts, typeNames, extFilters, extSorts);
+  let plan = key === null ? undefined : listPlans(ctx).get(key);
+  if (!plan) {
+    plan = await buildPlan();
+    if (key !== null) listPlans(ctx).set(key, plan);
   }
-  const mine = readerFilters(viewer.userId, q.special, eb);
-  if (mine) conditions.push(mine);
-  if (opts.extraWhere) conditions.push(opts.extraWhere(eb));
-  let sort = q.sort;
-  const extras: NonNullable<ReturnType<NonNullable<ObjectExtension['structuredFilters']>[string]>['extra']>[] = [];
-  for (const [name, raw] of Object.entries(q.structured)) {
-    const { where, order, extra } = structuredFilters[name](raw, ctx);
-    conditions.push(where);
-    if (extra) extras.push(extra);
-    if (order && q.defaultSorted) {
-      columns[`filter:${name}`] = order;
-      sort = [{ field: `filter:${name}`, desc: false }];
+  async function buildPlan(): Promise<ListPlan> {
+    let listed = typeNames;
+    if (q.special.type) listed = expandTypeFilter(ctx, q.special.type, new Set(typeNames));
+    const typeIds = listed.map((n) => typeByName(ctx, n)!.id);
+
+    const eb = expressionBuilder<Database, 'objects'>();
+    const conditions: Expression<SqlBool>[] = [];
+    for (const [name, values] of Object.entries(q.special)) {
+      const f = extFilters.get(name);
+      if (f) conditions.push(await f(values, eb, ctx));
     }
-  }
-  for (const s of q.sort) {
-    if (!extSorts[s.field] || columns[s.field]) continue;
-    const { column, where } = extSorts[s.field](q.structured, ctx);
-    columns[s.field] = column;
-    if (where) conditions.push(where);
+    const mine = readerFilters(viewer.userId, q.special, eb);
+    if (mine) conditions.push(mine);
+    if (opts.extraWhere) conditions.push(opts.extraWhere(eb));
+    let sort = q.sort;
+    const extras: NonNullable<ReturnType<NonNullable<ObjectExtension['structuredFilters']>[string]>['extra']>[] = [];
+    for (const [name, raw] of Object.entries(q.structured)) {
+      const { where, order, extra } = structuredFilters[name](raw, ctx);
+      conditions.push(where);
+      if (extra) extras.push(extra);
+      if (order && q.defaultSorted) {
+        columns[`filter:${name}`] = order;
+        sort = [{ field: `filter:${name}`, desc: false }];
+      }
+    }
+    for (const s of q.sort) {
+      if (!extSorts[s.field] || columns[s.field]) continue;
+      const { column, where } = extSorts[s.field](q.structured, ctx);
+      columns[s.field] = column;
+      if (where) conditions.push(where);
+    }
+
+    const search = ctx.dialect.search;
+    const searchText = q.special.query ? search.expression(q.special.query[0]) : undefined;
+    let base = ctx.db.selectFrom('objects').where('objects.deleted', '=', opts.trashed ?? false);
+    // A search narrows to its matches first, each then looked up by id: the type must not steer
+    // SQLite to the (type, deleted) index, which it probes once per type for every match (measured:
+    // 7 ms instead of 1.9 ms for 1,247 matches). A unary + keeps the column out of index choice.
+    const typeColumn = searchText ? sql<number>`+${sql.ref('objects.object_type_id')}` : sql.ref<number>('objects.object_type_id');
+    base = typeIds.length ? base.where(typeColumn, 'in', typeIds) : base.where(sql<boolean>`0 = 1`);
+    const visibility = visibleWhere(ctx, viewer, eb);
+    if (visibility) base = base.where(visibility);
+    for (const c of conditions) base = base.where(c);
+    base = applyFilters(base, q.filters, columns);
+    if (searchText === null) base = base.where(sql<boolean>`0 = 1`);
+    // Counting needs no rank: the matches filter the rows (bm25 costs about 1 µs per match).
+    // Ranking joins the matches with their rank instead (never both: SQLite then runs the search
+    // twice and, for a signed-in reader, took seconds).
+    const ranked = !!searchText && q.defaultSorted;
+    // With `lang`, a search also matches that language's translations (the reader's readable ones).
+    const lang = rc.lang;
+    const publishedOnly = viewer.userId === null;
+    const matchIds = (expr: string) =>
+      lang ? sql<number>`(select * from ${search.ids(expr)} as o union select search_id from ${search.translationRanks(expr, lang, publishedOnly)} as t)` : search.ids(expr);
+    const matchRanks = (expr: string) =>
+      lang
+        ? sql<{ search_id: number; search_rank: number }>`(select search_id, min(search_rank) as search_rank from (select * from ${search.ranks(expr)} as o union all select * from ${search.translationRanks(expr, lang, publishedOnly)} as t) as u group by search_id)`
+        : search.ranks(expr);
+    const matching = searchText ? base.where('objects.id', 'in', matchIds(searchText)) : base;
+
+    const count = matching.select((e) => e.fn.countAll<number>().as('n')).compile() as CompiledQuery<{ n: number | string }>;
+    // Sort and page on ids only, then read the page's rows: the sorter and the skipped rows never
+    // carry bodies (often several kB each), and indexes can answer the first query alone.
+    let idsQuery = (ranked ? base : matching).select('objects.id as id');
+    if (ranked) {
+      idsQuery = idsQuery
+        .innerJoin(matchRanks(searchText!).as('search'), (join) => join.onRef(sql.ref('search.search_id') as never, '=', 'objects.id' as never))
+        .orderBy(sql.ref('search.search_rank'), 'asc')
+        .orderBy('objects.id', 'asc');
+    } else idsQuery = applySort(idsQuery, sort, columns, 'objects.id');
+    const paged = idsQuery.limit(q.pageSize).offset(OFFSET);
+    // A page not read before is read whole in one statement: its rows, found by the ids query and
+    // put in the same order again (the sort ends with the id, so the order is the same). Only where
+    // the sort reads nothing but the row itself (not a search's rank or an extension's join).
+    const sortedByRow = !ranked && sort.every((s) => Object.hasOwn(fields, s.field) || Object.hasOwn(opts.sorts ?? {}, s.field));
+    let rows: CompiledQuery<ObjectRow> | undefined;
+    if (sortedByRow) {
+      // With what the extensions read per row (folders: the parents), in the same statement.
+      const values = ctx.objects.extensions.flatMap((ext) => Object.entries(ext.listValues ?? {}));
+      let whole = ctx.db.selectFrom('objects').selectAll('objects').where('objects.id', 'in', paged);
+      if (values.length) whole = whole.select((e) => values.map(([name, value]) => value(e, ctx).as(name))) as unknown as typeof whole;
+      rows = applySort(whole, sort, columns, 'objects.id').compile() as CompiledQuery<ObjectRow>;
+    }
+    return { count, ids: paged.compile() as CompiledQuery<{ id: number }>, rows, extras };
   }
 
-  const search = ctx.dialect.search;
-  const searchText = q.special.query ? search.expression(q.special.query[0]) : undefined;
-  let base = ctx.db.selectFrom('objects').where('objects.deleted', '=', opts.trashed ?? false);
-  // A search narrows to its matches first, each then looked up by id: the type must not steer
-  // SQLite to the (type, deleted) index, which it probes once per type for every match (measured:
-  // 7 ms instead of 1.9 ms for 1,247 matches). A unary + keeps the column out of index choice.
-  const typeColumn = searchText ? sql<number>`+${sql.ref('objects.object_type_id')}` : sql.ref<number>('objects.object_type_id');
-  base = typeIds.length ? base.where(typeColumn, 'in', typeIds) : base.where(sql<boolean>`0 = 1`);
-  const visibility = visibleWhere(ctx, viewer, eb);
-  if (visibility) base = base.where(visibility);
-  for (const c of conditions) base = base.where(c);
-  base = applyFilters(base, q.filters, columns);
-  if (searchText === null) base = base.where(sql<boolean>`0 = 1`);
-  // Counting needs no rank: the matches filter the rows (bm25 costs about 1 µs per match).
-  // Ranking joins the matches with their rank instead (never both: SQLite then runs the search
-  // twice and, for a signed-in reader, took seconds).
-  const ranked = !!searchText && q.defaultSorted;
-  // With `lang`, a search also matches that language's translations (the reader's readable ones).
-  const lang = rc.lang;
-  const publishedOnly = viewer.userId === null;
-  const matchIds = (expr: string) =>
-    lang ? sql<number>`(select * from ${search.ids(expr)} as o union select search_id from ${search.translationRanks(expr, lang, publishedOnly)} as t)` : search.ids(expr);
-  const matchRanks = (expr: string) =>
-    lang
-      ? sql<{ search_id: number; search_rank: number }>`(select search_id, min(search_rank) as search_rank from (select * from ${search.ranks(expr)} as o union all select * from ${search.translationRanks(expr, lang, publishedOnly)} as t) as u group by search_id)`
-      : search.ranks(expr);
-  const matching = searchText ? base.where('objects.id', 'in', matchIds(searchText)) : base;
-
-  const countQuery = matching.select((e) => e.fn.countAll<number>().as('n')).compile();
+  const countQuery = plan.count;
   const count = await cachedRead(ctx, countQuery, async () => Number((await ctx.db.executeQuery(countQuery)).rows[0]?.n ?? 0));
-  // Sort and page on ids only, then read the page's rows: the sorter and the skipped rows never
-  // carry bodies (often several kB each), and indexes can answer the first query alone.
-  let idsQuery = (ranked ? base : matching).select('objects.id as id');
-  if (ranked) {
-    idsQuery = idsQuery
-      .innerJoin(matchRanks(searchText!).as('search'), (join) => join.onRef(sql.ref('search.search_id') as never, '=', 'objects.id' as never))
-      .orderBy(sql.ref('search.search_rank'), 'asc')
-      .orderBy('objects.id', 'asc');
-  } else idsQuery = applySort(idsQuery, sort, columns, 'objects.id');
-  const paged = idsQuery.limit(q.pageSize).offset(q.offset);
-  const pageQuery = paged.compile();
-  // A page not read before is read whole in one statement: its rows, found by the ids query and
-  // put in the same order again (the sort ends with the id, so the order is the same). Only where
-  // the sort reads nothing but the row itself (not a search's rank or an extension's join).
-  const sortedByRow = !ranked && sort.every((s) => Object.hasOwn(fields, s.field) || Object.hasOwn(opts.sorts ?? {}, s.field));
+  const pageQuery = atOffset(plan.ids, q.offset);
+  const rowsQuery = plan.rows && atOffset(plan.rows, q.offset);
   let read: ObjectRow[] | undefined;
   const pageIds =
     count === 0
       ? []
       : await cachedRead(ctx, pageQuery, async () => {
-          if (!sortedByRow) return (await ctx.db.executeQuery(pageQuery)).rows.map((r) => Number(r.id));
-          // With what the extensions read per row (folders: the parents), in the same statement.
-          const values = ctx.objects.extensions.flatMap((ext) => Object.entries(ext.listValues ?? {}));
-          let whole = ctx.db.selectFrom('objects').selectAll('objects').where('objects.id', 'in', paged);
-          if (values.length) whole = whole.select((e) => values.map(([name, value]) => value(e, ctx).as(name))) as unknown as typeof whole;
-          whole = applySort(whole, sort, columns, 'objects.id');
-          read = (await whole.execute()) as ObjectRow[];
+          if (!rowsQuery) return (await ctx.db.executeQuery(pageQuery)).rows.map((r) => Number(r.id));
+          read = (await ctx.db.executeQuery(rowsQuery)).rows;
           return read.map((r) => r.id);
         });
   let rows = read;
@@ -237,7 +333,7 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
   }
 
   const { data, included } = await serializeObjects(rc, ctx, rows, { include: q.include });
-  for (const extra of extras) {
+  for (const extra of plan.extras) {
     const values = await extra(pageIds);
     for (const d of data) {
       const v = values.get(Number(d.id));

@@ -131,6 +131,18 @@ export function visibleWhere(ctx: AppContext, viewer: Viewer | undefined, eb: Ex
   return eb.and([roleRule, eb('objects.id', 'not in', blockedIds(eb, viewer.roleIds ?? []))]);
 }
 
+/**
+ * What visibleWhere's condition for `viewer` depends on, as a string: viewers with the same key
+ * get the same SQL and parameters (object lists keep their compiled statements by it). Kept beside
+ * visibleWhere: whatever it reads must be here.
+ */
+export function visibilityKey(ctx: AppContext, viewer: Viewer | undefined): string {
+  if (!viewer || viewer.isAdmin) return 'all';
+  const types = [...model(ctx).types.values()].filter((t) => !t.isAbstract);
+  const reach = types.map((t) => `${t.id}:${readReach(viewer, t)}`).join(',');
+  return JSON.stringify([viewer.userId, reach, ctx.dataVersion.visibleAt(), viewer.restrictions === false ? false : (viewer.roleIds ?? [])]);
+}
+
 /** `ids` that object permissions let `viewer` see. */
 export async function visibleIds(ctx: AppContext, viewer: Viewer | undefined, ids: number[], db: Db = ctx.db): Promise<Set<number>> {
   if (!(await mayBeRestricted(ctx, viewer, db))) return new Set(ids);
