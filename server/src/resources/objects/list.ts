@@ -134,6 +134,7 @@ function atOffset<Row>(query: CompiledQuery<Row>, offset: number): CompiledQuery
 
 /** Plans kept per shape; bounded by count, the least recently used dropped first. */
 const MAX_PLANS = 256;
+const MAX_PLAN_KEY = 2048;
 const plansByContext = new WeakMap<AppContext, Map<string, ListPlan>>();
 
 function listPlans(ctx: AppContext) {
@@ -174,7 +175,7 @@ function planKey(
 ): string | null {
   if (opts.extraWhere || opts.sorts || Object.keys(q.structured).length) return null;
   if (Object.keys(q.special).some((name) => extFilters.has(name)) || q.sort.some((s) => Object.hasOwn(extSorts, s.field))) return null;
-  return JSON.stringify([
+  const key = JSON.stringify([
     ctx.dataVersion.model(),
     // The reader's own filters (mine, history_editor) and the search's published-only
     // translations read the user, admins included.
@@ -189,6 +190,9 @@ function planKey(
     q.filters,
     q.special,
   ]);
+  // A query with long values (a search of a whole paragraph) is rarely asked twice: not kept, so
+  // that the plans stay small (at most MAX_PLANS × MAX_PLAN_KEY of keys).
+  return key.length <= MAX_PLAN_KEY ? key : null;
 }
 
 /** The rows of a page, by id (prepared: a named statement on PostgreSQL, one shape per page size). */
