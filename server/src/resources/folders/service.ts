@@ -225,8 +225,11 @@ export const childPositionSql = (nodeId: number) => sql`(select t.tree_left from
 /** The node of a folder (with its parent folder id), or undefined for an object that is no folder. */
 export const nodeOfFolder = (db: Db, folderId: number) => folderNode(db, folderId);
 
-/** Parent folders (active ones; `onlyPublished`: with status `on`) of each object, in tree order. */
-/** Parents of objects, by their ids (prepared: every serialised object asks). */
+/**
+ * Parent folders (active ones; `onlyPublished`: with status `on`) of objects, by their ids, in
+ * tree order (prepared: every serialised object asks). `parentsValue` below reads the same
+ * placements for a list page's rows: a change to which parents count goes into both.
+ */
 const parentsQuery = (onlyPublished: boolean) =>
   preparedList<{ object_id: number; parent_id: number | null }>((db, p, n) => {
     let query = db
