@@ -189,6 +189,50 @@ async function printMemory(when: string, on: Running): Promise<void> {
     /* not Linux */
   }
   console.log(`memory ${when}: RSS ${mb(m.rss)} (${kinds}), V8 heap ${mb(m.heapUsed)} used of ${mb(m.heapTotal)}, external ${mb(m.external)} (array buffers ${mb(m.arrayBuffers)})`);
+  const anon = anonymousMemory(on.process.pid!);
+  if (anon) console.log(`  anonymous memory ${when}: ${anon}`);
+}
+
+/**
+ * Where a process's anonymous resident memory is (Linux /proc/pid/smaps): glibc's main arena
+ * (`[heap]`), its thread arenas (glibc reserves each one 64 MB, aligned to 64 MB: worker threads
+ * that allocate get their own), and the rest (V8's heap pages, large allocations mapped apart).
+ */
+function anonymousMemory(pid: number): string | null {
+  let text: string;
+  try {
+    text = fs.readFileSync(`/proc/${pid}/smaps`, 'utf8');
+  } catch {
+    return null;
+  }
+  const ARENA = 64 * 1024 * 1024;
+  let main = 0;
+  let arenas = 0;
+  let arenaCount = 0;
+  let other = 0;
+  let kind: 'main' | 'arena' | 'other' | null = null;
+  for (const line of text.split('\n')) {
+    const header = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ (\d+)\s*(.*)$/.exec(line);
+    if (header) {
+      const [, start, , inode, name] = header;
+      if (name === '[heap]') kind = 'main';
+      else if (inode !== '0' || name) kind = null;
+      else if (Number(BigInt(`0x${start}`) % BigInt(ARENA)) === 0) {
+        kind = 'arena';
+        arenaCount++;
+      } else kind = 'other';
+      continue;
+    }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss && kind) {
+      const kb = Number(rss[1]) * 1024;
+      if (kind === 'main') main += kb;
+      else if (kind === 'arena') arenas += kb;
+      else other += kb;
+    }
+  }
+  const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;
+  return `malloc main arena ${mb(main)}, malloc thread arenas ${mb(arenas)} (${arenaCount} mappings at 64 MB bounds), other (V8 heap pages, large allocations) ${mb(other)}`;
 }
 
 async function startFolio(dataDir: string, dbArgs: string[]): Promise<Running> {
