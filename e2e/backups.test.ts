@@ -38,6 +38,8 @@ describe('admin backups', () => {
     await notice.waitFor({ timeout: 60_000 });
     assert.equal(await page.locator('progress').count(), 0, 'the progress is gone');
     const rows = page.locator('tbody tr');
+    // The list is read again only after the answer that raised the notice: wait for its row.
+    await rows.filter({ hasText: 'folio-backup-' }).waitFor();
     assert.equal(await rows.count(), 1);
     assert.match(await rows.first().innerText(), /folio-backup-\d{8}T\d{6}Z-[0-9a-f]{6}\.tar\.gz\s+2[45] MB\s+2 objects \(1 user\), 1 file\s+Manual/);
     await e.shot('backups-list');

@@ -3,7 +3,7 @@
 // the admin-wide history, filtered by user, action, object and date, at 1024×700.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { expectNoSeriousA11yViolations, signInAsAdmin, startE2E, type E2E } from './helpers/browser.js';
+import { expectNoSeriousA11yViolations, signInAsAdmin, startE2E, type E2E, untilEqual } from './helpers/browser.js';
 
 describe('API keys and the admin history', () => {
   let e: E2E;
@@ -89,6 +89,8 @@ describe('API keys and the admin history', () => {
     await page.waitForFunction(() => location.hash.includes('user='));
     await table.getByRole('cell', { name: 'Changed' }).waitFor();
     const rows = async () => (await table.locator('tbody tr').allInnerTexts()).map((t) => t.replace(/\s+/g, ' '));
+    // The unfiltered rows (ada's change among them) stay shown until the filter's answer lands.
+    await untilEqual(async () => (await rows()).length, 2, 'the history filtered by ada to list two rows');
     let now = await rows();
     assert.equal(now.length, 2, now.join('\n'));
     assert.ok(now.every((r) => r.includes('ada') && r.includes('Ada’s notes, edited')), now.join('\n'));

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createObject, createRestrictedUser, expectNoSeriousA11yViolations, signInAs, signInAsAdmin, startE2E, type E2E, untilNewToast } from './helpers/browser.js';
+import { createObject, createRestrictedUser, expectNoSeriousA11yViolations, signInAs, signInAsAdmin, startE2E, type E2E, untilEqual, untilNewToast } from './helpers/browser.js';
 
 const LONG = 'A rather long title for an article about the spring festival in the old town square';
 
@@ -65,13 +65,15 @@ describe('layout and focus', () => {
     await e.shot('theme-dark-home', { viewport: true });
     // Another user on this browser has the system's theme until it chooses.
     await signInAs(page, 'rita', 'rita-password-1');
-    assert.equal(await page.getByRole('combobox', { name: 'Colour theme' }).inputValue(), 'system');
+    // The switch holds the browser's last choice until the user is known, then takes the user's
+    // own in an effect after the header shows the user: wait for it.
+    await untilEqual(() => page.getByRole('combobox', { name: 'Colour theme' }).inputValue(), 'system', 'rita’s theme to be the system’s');
     assert.equal(await background(), light);
     await page.getByRole('combobox', { name: 'Colour theme' }).selectOption('light');
     await page.emulateMedia({ colorScheme: 'dark' });
     assert.equal(await background(), light, 'a chosen light theme ignores the system');
     await signInAsAdmin(page);
-    assert.equal(await page.getByRole('combobox', { name: 'Colour theme' }).inputValue(), 'dark');
+    await untilEqual(() => page.getByRole('combobox', { name: 'Colour theme' }).inputValue(), 'dark', 'the admin’s own theme, dark');
     await expectNoSeriousA11yViolations(page, 'home, dark theme chosen');
   });
 

@@ -1,12 +1,15 @@
 // One real server (temp data dir) and one headless Chromium per e2e file, a signed-in admin page,
 // and screenshots into test-artifacts/. The admin UI is built first when ui/dist is missing or
 // older than its sources (a lock keeps parallel files from building at once).
+import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { ADMIN, startServer, type TestServer } from '../../server/test/helpers/server.js';
+import { waitUntil } from '../../server/test/helpers/wait.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const artifacts = path.join(root, 'test-artifacts');
@@ -191,4 +194,24 @@ export async function untilNewToast(page: Page, text: string, action: () => Prom
   await page.evaluate(() => document.querySelectorAll('.toast').forEach((t) => t.setAttribute('data-seen', '')));
   await action();
   await page.locator('.toast:not([data-seen])', { hasText: text }).last().waitFor();
+}
+
+/**
+ * Waits until `read()` gives `want` (deeply equal). For a part of the page that a fetch of its own
+ * updates (a list, a tree, a field the user's data sets): read just after another sign of the
+ * action, it may still show the state from before. When it never does, fails as assert.deepEqual
+ * would, with the last value read.
+ */
+export async function untilEqual<T>(read: () => Promise<T>, want: T, what: string): Promise<void> {
+  let last: { value: T } | undefined;
+  try {
+    await waitUntil(async () => {
+      last = { value: await read() };
+      return isDeepStrictEqual(last.value, want) ? true : undefined;
+    }, what);
+  } catch (err) {
+    const seen = last as { value: T } | undefined;
+    if (seen && /^timed out/.test((err as Error).message)) assert.deepEqual(seen.value, want, (err as Error).message);
+    throw err;
+  }
 }
