@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { startReceiver } from '../server/test/helpers/webhook-receiver.js';
+import { queuesIdle } from '../server/test/helpers/wait.js';
 import { signInAsAdmin, startE2E, type E2E } from './helpers/browser.js';
 
 describe('admin webhooks', () => {
@@ -66,6 +67,8 @@ describe('admin webhooks', () => {
     const read = await server.request('GET', '/webhooks', { token: admin });
     assert.equal(read.body.data[0].attributes.enabled, false);
     await server.request('PATCH', `/documents/${created.body.data.id}`, { token: admin, body: { data: { id: created.body.data.id, type: 'documents', attributes: { title: 'Quiet' } } } });
+    // Whatever the PATCH set off has happened once the queues are idle (checked below: nothing).
+    await queuesIdle(server.server);
 
     await page.getByRole('link', { name: 'Static site build' }).click();
     await page.getByRole('button', { name: 'Delete webhook' }).click();
