@@ -3,6 +3,7 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { MODEL_TABLES, MODEL_VERSION_ROW, type DataVersion } from '../data-version.js';
+import { LruMap } from '../lru.js';
 import type { Aggregates, DriverErrors, JsonText, ObjectSearch, RowLocks, SchemaDialect, SqlDialect } from './dialect.js';
 import { searchWords } from './search-words.js';
 import { plannerStatistics, type PlannerStatistics } from '../planner-statistics.js';
@@ -93,7 +94,7 @@ class Statement implements SqliteStatement {
  * Also counts this connection's writes, for dataVersion().
  */
 class Connection implements SqliteDatabase {
-  private readonly cache = new Map<string, Statement>();
+  private readonly cache = new LruMap<string, Statement>(STATEMENT_CACHE_SIZE);
   writes = 0;
   private readonly onWrite = () => {
     this.writes++;
@@ -104,16 +105,9 @@ class Connection implements SqliteDatabase {
   ) {}
   prepare(text: string): Statement {
     const hit = this.cache.get(text);
-    if (hit && !hit.raw.busy) {
-      this.cache.delete(text);
-      this.cache.set(text, hit);
-      return hit;
-    }
+    if (hit && !hit.raw.busy) return hit;
     const stmt = new Statement(this.raw.prepare(text), this.onWrite, this.statistics);
-    if (!hit) {
-      this.cache.set(text, stmt);
-      if (this.cache.size > STATEMENT_CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
-    }
+    if (!hit) this.cache.set(text, stmt);
     return stmt;
   }
   close(): void {

@@ -4,6 +4,7 @@
 // next write.
 import { expressionBuilder, sql, type CompiledQuery, type Expression, type SqlBool } from 'kysely';
 import type { AppContext } from '../../context.js';
+import { LruMap } from '../../db/lru.js';
 import { preparedList } from '../../db/prepared.js';
 import { cachedRead } from '../../db/read-cache.js';
 import type { Database } from '../../db/tables.js';
@@ -135,25 +136,12 @@ function atOffset<Row>(query: CompiledQuery<Row>, offset: number): CompiledQuery
 /** Plans kept per shape; bounded by count, the least recently used dropped first. */
 const MAX_PLANS = 256;
 const MAX_PLAN_KEY = 2048;
-const plansByContext = new WeakMap<AppContext, Map<string, ListPlan>>();
+const plansByContext = new WeakMap<AppContext, LruMap<string, ListPlan>>();
 
-function listPlans(ctx: AppContext) {
+function listPlans(ctx: AppContext): LruMap<string, ListPlan> {
   let plans = plansByContext.get(ctx);
-  if (!plans) plansByContext.set(ctx, (plans = new Map()));
-  return {
-    get(key: string): ListPlan | undefined {
-      const plan = plans.get(key);
-      if (plan) {
-        plans.delete(key);
-        plans.set(key, plan);
-      }
-      return plan;
-    },
-    set(key: string, plan: ListPlan) {
-      plans.set(key, plan);
-      if (plans.size > MAX_PLANS) plans.delete(plans.keys().next().value!);
-    },
-  };
+  if (!plans) plansByContext.set(ctx, (plans = new LruMap(MAX_PLANS)));
+  return plans;
 }
 
 /**

@@ -106,19 +106,24 @@ export function publishWindowWhere(eb: ExpressionBuilder<any, any>, now = nowIso
   ];
 }
 
+/** How much of each concrete type `viewer` reads (visibleWhere's input, and visibilityKey's). */
+function concreteReach(ctx: AppContext, viewer: Viewer): Array<{ type: ObjectType; reach: ReadReach }> {
+  return [...model(ctx).types.values()].filter((t) => !t.isAbstract).map((type) => ({ type, reach: readReach(viewer, type) }));
+}
+
 /** Both rules as a condition on `objects` (null when the viewer sees everything). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function visibleWhere(ctx: AppContext, viewer: Viewer | undefined, eb: ExpressionBuilder<any, any>): Expression<SqlBool> | null {
   if (!viewer || viewer.isAdmin) return null;
   const by: Record<ReadReach, number[]> = { all: [], own: [], on: [], self: [], none: [] };
-  const types = [...model(ctx).types.values()].filter((t) => !t.isAbstract);
-  for (const t of types) by[readReach(viewer, t)].push(t.id);
+  const types = concreteReach(ctx, viewer);
+  for (const { type: t, reach } of types) by[reach].push(t.id);
   const type = 'objects.object_type_id';
   /** `objects` of one of `ids`: no condition when they are every type, else the shorter list. */
   const ofTypes = (ids: number[]) => {
     if (ids.length === types.length) return null;
     if (ids.length <= types.length / 2) return eb(type, 'in', ids);
-    return eb(type, 'not in', types.filter((t) => !ids.includes(t.id)).map((t) => t.id));
+    return eb(type, 'not in', types.filter(({ type: t }) => !ids.includes(t.id)).map(({ type: t }) => t.id));
   };
   const either: Expression<SqlBool>[] = [];
   const publishedTypes = [...by.on, ...by.own];
@@ -138,8 +143,9 @@ export function visibleWhere(ctx: AppContext, viewer: Viewer | undefined, eb: Ex
  */
 export function visibilityKey(ctx: AppContext, viewer: Viewer | undefined): string {
   if (!viewer || viewer.isAdmin) return 'all';
-  const types = [...model(ctx).types.values()].filter((t) => !t.isAbstract);
-  const reach = types.map((t) => `${t.id}:${readReach(viewer, t)}`).join(',');
+  const reach = concreteReach(ctx, viewer)
+    .map(({ type, reach }) => `${type.id}:${reach}`)
+    .join(',');
   return JSON.stringify([viewer.userId, reach, ctx.dataVersion.visibleAt(), viewer.restrictions === false ? false : (viewer.roleIds ?? [])]);
 }
 
