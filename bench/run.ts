@@ -34,9 +34,18 @@ if (database !== 'sqlite' && database !== 'postgres') throw new Error('--db is s
 if (database === 'postgres' && keptDir) throw new Error('--data keeps a SQLite data set; it cannot be combined with --db postgres');
 const tsx = ['--import', 'tsx'];
 
+/** The node options `npm start` gives the server (package.json's start script): the measured server runs with them too. */
+function startOptions(): string[] {
+  const start: string = JSON.parse(fs.readFileSync(path.join(here, '..', 'package.json'), 'utf8')).scripts.start;
+  const words = start.split(/\s+/);
+  if (words[0] !== 'node') throw new Error(`the start script does not run node: ${start}`);
+  return words.slice(1).filter((w) => w.startsWith('--'));
+}
+
 function child(script: string, args: string[]): ChildProcess {
-  // FOLIO_BENCH_SERVER_ARGS: node options for the measured server alone (e.g. V8 heap sizes).
-  const serverArgs = script === 'serve.mjs' ? (process.env.FOLIO_BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean) : [];
+  // The server as `npm start` runs it, plus FOLIO_BENCH_SERVER_ARGS: node options for the measured
+  // server alone (e.g. V8 heap sizes).
+  const serverArgs = script === 'serve.mjs' ? [...startOptions(), ...(process.env.FOLIO_BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean)] : [];
   const execArgv = script.endsWith('.ts') ? tsx : serverArgs;
   return fork(path.join(here, script), args, { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 }
@@ -281,6 +290,7 @@ async function main() {
   try {
     console.log('building the server (server/dist) …');
     execFileSync('npm', ['run', '--silent', 'build:server'], { cwd: path.join(here, '..'), stdio: 'inherit' });
+    console.log(`Folio's node options (as npm start gives them): ${startOptions().join(' ') || 'none'}${process.env.FOLIO_BENCH_SERVER_ARGS ? `, and ${process.env.FOLIO_BENCH_SERVER_ARGS}` : ''}`);
     const reused = keptDir && fs.existsSync(seedFile);
     fs.mkdirSync(dataDir, { recursive: true });
     folio = await startFolio(dataDir, dbArgs);
