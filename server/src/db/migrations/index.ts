@@ -25,6 +25,7 @@ import * as m0121 from './0121-administration.js';
 import * as m0122 from './0122-annotations.js';
 import * as m0123 from './0123-application-last-used.js';
 import * as m0124 from './0124-image-alt-text.js';
+import * as m0125 from './0125-covering-list-indexes.js';
 
 /** A migration: forward only, told the dialect for what the engines write differently. */
 export interface FolioMigration {
@@ -56,4 +57,5 @@ export const migrations: Record<string, FolioMigration> = {
   '0122-annotations': m0122,
   '0123-application-last-used': m0123,
   '0124-image-alt-text': m0124,
+  '0125-covering-list-indexes': m0125,
 };
