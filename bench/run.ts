@@ -62,14 +62,31 @@ function message<T>(p: ChildProcess, type?: string): Promise<T> {
   });
 }
 
+/** The live child processes of a process (Folio's image helper while it runs); none elsewhere than Linux. */
+function childPids(pid: number): number[] {
+  try {
+    return fs
+      .readdirSync(`/proc/${pid}/task`)
+      .flatMap((task) => fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
+  } catch {
+    return [];
+  }
+}
+
 /** Resident memory of a process in MB (Linux /proc); null elsewhere. */
-function rssMb(pid: number): number | null {
+function ownRssMb(pid: number): number | null {
   try {
     const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Number(m[1]) / 1024 : null;
   } catch {
     return null;
   }
+}
+
+/** Resident memory of a process and its live children in MB (Folio counts with its image helper). */
+function rssMb(pid: number): number | null {
+  const own = ownRssMb(pid);
+  return own === null ? null : childPids(pid).reduce((sum, child) => sum + (ownRssMb(child) ?? 0), own);
 }
 
 async function firstAnswer(url: string): Promise<void> {
@@ -103,9 +120,12 @@ const ticksPerSecond = (() => {
 function cpuSeconds(pid: number): number | null {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces) in parentheses: utime and stime are the 14th and 15th.
+    // Fields after the command name (which may hold spaces) in parentheses: utime and stime are the
+    // 14th and 15th, then cutime and cstime (children that ended: an image helper that went idle).
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+    const own = fields.slice(11, 15).reduce((sum, f) => sum + Number(f), 0) / ticksPerSecond;
+    // Children still running (the image helper) count too.
+    return childPids(pid).reduce((sum, child) => sum + (child === pid ? 0 : (cpuSeconds(child) ?? 0)), own);
   } catch {
     return null;
   }
@@ -200,6 +220,8 @@ async function printMemory(when: string, on: Running): Promise<void> {
   console.log(`memory ${when}: RSS ${mb(m.rss)} (${kinds}), V8 heap ${mb(m.heapUsed)} used of ${mb(m.heapTotal)}, external ${mb(m.external)} (array buffers ${mb(m.arrayBuffers)})`);
   const anon = anonymousMemory(on.process.pid!);
   if (anon) console.log(`  anonymous memory ${when}: ${anon}`);
+  const helpers = childPids(on.process.pid!);
+  console.log(`  image helper process ${when}: ${helpers.length ? helpers.map((p) => `${p} (RSS ${(ownRssMb(p) ?? 0).toFixed(0)} MB, counted in the RSS figures)`).join(', ') : 'not running'}`);
 }
 
 /**

@@ -1,7 +1,8 @@
 // Bundles the compiled server (server/dist) into a few files beside it: main.bundle.js (what
 // `npm start` runs), app.bundle.js and config.bundle.js (for the benchmark and embedders) and
 // their shared chunk; backup.bundle.js, restore.bundle.js and model.bundle.js (`npm run backup`,
-// `npm run restore`, `npm run model`).
+// `npm run restore`, `npm run model`) and image-helper.bundle.js (the image helper process,
+// thumbs/sharp-pipeline.ts).
 // Node 20 loads ESM packages file by file (kysely alone is 279 modules):
 // measured, importing the unbundled server took 630-800 ms and 95 MB, the bundle 180-280 ms and
 // 80 MB. Native addons and the modules loaded lazily (sharp, nodemailer) stay outside.
@@ -14,7 +15,7 @@ const dist = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'serv
 // Chunks are named by hash: drop the previous build's.
 for (const f of fs.readdirSync(dist)) if (/\.bundle(-[\w]+)?\.js$/.test(f)) fs.rmSync(path.join(dist, f));
 await build({
-  entryPoints: ['main.js', 'app.js', 'config.js', 'cli/backup.js', 'cli/restore.js', 'cli/model.js'].map((f) => path.join(dist, f)),
+  entryPoints: ['main.js', 'app.js', 'config.js', 'cli/backup.js', 'cli/restore.js', 'cli/model.js', 'thumbs/image-helper.js'].map((f) => path.join(dist, f)),
   outdir: dist,
   entryNames: '[name].bundle',
   chunkNames: 'shared.bundle-[hash]',

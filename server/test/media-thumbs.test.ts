@@ -7,7 +7,8 @@ import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
 import { expectError, startServer, type TestServer } from './helpers/server.js';
 import { bombPng, corruptJpeg, png, rotatedJpeg, textFile } from './helpers/media-files.js';
-import { queuesIdle } from './helpers/wait.js';
+import { processAlive, queuesIdle, waitUntil } from './helpers/wait.js';
+import { HELPER_IDLE_MS, imageHelperPid } from '../src/thumbs/sharp-pipeline.js';
 
 /** One-step upload of a media object, published unless told otherwise; returns its id. */
 async function media(s: TestServer, type: string, name: string, raw: Buffer, contentType: string, status = 'on'): Promise<string> {
@@ -183,5 +184,56 @@ describe('thumbnails with FOLIO_THUMBS_ALLOW_ANY=1', () => {
     expectError(await s.request('GET', `/media/thumbs/${id}?options[fm]=gif`), 400, 'invalid_thumb_options');
     expectError(await s.request('GET', `/media/thumbs/${id}?options=1`), 400, 'invalid_thumb_options');
     expectError(await s.request('GET', `/media/thumbs/${id}?preset=small&options[w]=5`), 400, 'invalid_thumb_options');
+  });
+});
+
+// Image work runs in a helper process (thumbs/sharp-pipeline.ts): started with the first job,
+// gone when idle, and its end (a decoder crashing on a hostile file) never ends the server.
+describe('the image helper process (issue 32)', () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startServer();
+  });
+  after(() => s.close());
+
+  const alive = processAlive;
+
+  test('dimensions and thumbnails are made in a process of their own, which ends when idle', async () => {
+    const id = await media(s, 'images', 'helper.png', await png(640, 320), 'image/png');
+    const pid = imageHelperPid();
+    assert.ok(pid !== null && pid !== process.pid, `a helper process read the upload's dimensions: ${pid}`);
+    const read = await s.request('GET', `/images/${id}`);
+    const stream = read.body.included?.find((r: { type: string }) => r.type === 'streams');
+    assert.deepEqual([stream?.meta.width, stream?.meta.height], [640, 320], read.text);
+    const [t] = (await s.request('GET', `/media/thumbs/${id}?preset=small`)).body.meta.thumbnails;
+    assert.equal(t.ready, true);
+    const small = await pixels(t.url);
+    assert.deepEqual([small.width, small.height], [100, 50]);
+    // Idle for HELPER_IDLE_MS: it ends, and the server goes on without it.
+    await waitUntil(() => (alive(pid!) ? undefined : true), `the idle helper ${pid} ended`, HELPER_IDLE_MS * 6);
+    assert.equal(imageHelperPid(), null);
+    const [again] = (await s.request('GET', `/media/thumbs/${id}?preset=medium`)).body.meta.thumbnails;
+    assert.equal(again.ready, true, 'a new helper made the next one');
+    const medium = await pixels(again.url);
+    assert.deepEqual([medium.width, medium.height], [400, 200]);
+  });
+
+  test('a helper that ends while the server uses it costs that job alone: never a 500, and the next upload and thumbnail work', async () => {
+    const id = await media(s, 'images', 'big.png', await png(4000, 4000), 'image/png');
+    // Rendering a 16-megapixel image keeps the helper busy; it is killed as soon as it is seen.
+    const thumb = s.request('GET', `/media/thumbs/${id}?preset=default`);
+    const pid = await waitUntil(() => imageHelperPid() ?? undefined, 'a helper for the thumbnail');
+    process.kill(pid, 'SIGKILL');
+    const res = await thumb;
+    // Killed before it answered, the thumbnail is refused (and remembered, as for a file that
+    // crashes its decoder); after, it is there. Never a 500.
+    assert.equal(res.status, 200, res.text);
+    await waitUntil(() => (alive(pid) ? undefined : true), `the killed helper ${pid} is gone`);
+    const next = await media(s, 'images', 'after.png', await png(300, 150), 'image/png');
+    assert.notEqual(imageHelperPid(), pid);
+    const [t] = (await s.request('GET', `/media/thumbs/${next}?preset=small`)).body.meta.thumbnails;
+    assert.equal(t.ready, true, 'a new helper made it');
+    const small = await pixels(t.url);
+    assert.deepEqual([small.width, small.height], [100, 50]);
   });
 });

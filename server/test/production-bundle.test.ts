@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { PATIENCE_MS, waitUntil } from './helpers/wait.js';
+import { PATIENCE_MS, processAlive, waitUntil } from './helpers/wait.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const bundle = path.join(root, 'server', 'dist', 'main.bundle.js');
@@ -63,14 +63,7 @@ function descendants(pid: number): number[] {
   return found;
 }
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+const alive = processAlive;
 
 test('npm start stops the server when a process manager signals npm alone', { skip: process.platform === 'win32' && 'POSIX signals' }, async () => {
   assert.ok(fs.existsSync(bundle), `${bundle} is missing: run npm run build`);

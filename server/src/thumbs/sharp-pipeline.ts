@@ -1,72 +1,129 @@
-// The sharp pipeline: reads image dimensions (as displayed, EXIF orientation applied) and renders
-// thumbnails that keep the aspect ratio, never enlarge and refuse decompression bombs.
-import fsp from 'node:fs/promises';
-import type SharpType from 'sharp';
+// Image work (dimensions of an uploaded image, thumbnails) runs in a helper process of its own,
+// started with the first job and stopped when it has been idle for HELPER_IDLE_MS (issue 32):
+//  - memory: loading sharp and libvips adds 15-30 MB to a process, and what they allocate while
+//    decoding (tens of MB for one large photo, in the arenas of the threads that decoded it) is
+//    rarely given back to the system by glibc; in the helper it all goes when the helper ends;
+//  - a decoder that crashes on a hostile file ends the helper, not the server: the job fails (no
+//    dimensions, no thumbnail, as for a file that is not an image) and the next job starts a new one.
+// Electron's desktop server keeps the work in its own process (a forked child there would be
+// another Electron; a desktop has one user and restarts often).
+import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { HelperAnswer, HelperJob } from './image-helper.js';
+import * as here from './sharp-work.js';
+import type { ThumbFormat, ThumbSpec } from './sharp-work.js';
 
-// sharp and libvips (about 25 MB resident, a quarter of a second to load) come with the first
-// image, not at start.
-let sharpModule: Promise<typeof SharpType> | null = null;
-const loadSharp = () =>
-  (sharpModule ??= import('sharp').then(({ default: sharp }) => {
-    // Thumbnails are kept on disk: libvips' cache of decoded images (up to 50 MB) is not needed.
-    sharp.cache(false);
-    return sharp;
-  }));
+export { MAX_INPUT_PIXELS, thumbFormat, type ThumbFit, type ThumbFormat, type ThumbSpec } from './sharp-work.js';
 
-/** Images with more pixels than this are refused before decoding (decompression bombs). */
-export const MAX_INPUT_PIXELS = 128 * 1024 * 1024;
+/** How long the helper stays after its last job (the next job then pays its start, ~0.3 s). */
+export const HELPER_IDLE_MS = 5_000;
 
-export type ThumbFit = 'inside' | 'cover' | 'contain' | 'fill' | 'outside';
-export type ThumbFormat = 'jpg' | 'png' | 'webp';
-
-export interface ThumbSpec {
-  width?: number;
-  height?: number;
-  fit: ThumbFit;
-  /** Output format; 'auto' keeps JPEG/PNG/WebP sources as they are and makes PNG of the rest. */
-  format: ThumbFormat | 'auto';
-  quality?: number;
+/** The helper's entry beside this file: bundled (server/dist), compiled, or the source under tsx. */
+function helperEntry(): string | null {
+  for (const name of ['image-helper.bundle.js', 'image-helper.js', 'image-helper.ts']) {
+    const file = fileURLToPath(new URL(`./${name}`, import.meta.url));
+    if (fs.existsSync(file)) return file;
+  }
+  return null;
 }
 
-const inputOptions = { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' as const };
+type Job = HelperJob extends infer J ? (J extends HelperJob ? Omit<J, 'id'> : never) : never;
+
+interface Helper {
+  child: ChildProcess;
+  pending: Map<number, { resolve: (value: unknown) => void; reject: (err: Error) => void }>;
+}
+
+let helper: Helper | null = null;
+let nextId = 1;
+let idleTimer: NodeJS.Timeout | null = null;
+
+/** Whether jobs run in the helper: not in Electron, and only when its entry file is there. */
+const useHelper = !process.versions.electron && helperEntry() !== null;
+
+function startHelper(): Helper {
+  const entry = helperEntry()!;
+  // The server's node options (heap sizes, its loader), but not a debugger's (its port is taken);
+  // the source entry needs tsx, as the server that runs from source has it.
+  const options = process.execArgv.filter((a) => !/^--(inspect|debug)/.test(a));
+  if (entry.endsWith('.ts') && !options.some((a) => a.includes('tsx'))) options.push('--import', 'tsx');
+  const child = fork(entry, [], { execArgv: options, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
+  const h: Helper = { child, pending: new Map() };
+  child.on('message', (a: HelperAnswer) => {
+    const job = h.pending.get(a.id);
+    if (!job) return;
+    h.pending.delete(a.id);
+    if (a.ok) job.resolve(a.value);
+    else job.reject(new Error(a.message));
+    if (!h.pending.size) idle(h);
+  });
+  const ended = (why: string) => {
+    if (helper === h) helper = null;
+    for (const job of h.pending.values()) job.reject(new Error(`the image helper process ended (${why})`));
+    h.pending.clear();
+  };
+  child.on('exit', (code, signal) => ended(signal ?? `exit code ${code}`));
+  child.on('error', (err) => ended(err.message));
+  return h;
+}
+
+/** No job left: the helper no longer keeps the server's process alive, and stops after HELPER_IDLE_MS. */
+function idle(h: Helper) {
+  h.child.unref();
+  h.child.channel?.unref();
+  if (idleTimer) clearTimeout(idleTimer);
+  idleTimer = setTimeout(() => {
+    idleTimer = null;
+    if (helper === h && !h.pending.size) {
+      helper = null;
+      // It ends on the disconnect (image-helper.ts).
+      if (h.child.connected) h.child.disconnect();
+    }
+  }, HELPER_IDLE_MS);
+  idleTimer.unref();
+}
+
+function inHelper<T>(job: Job): Promise<T> {
+  if (idleTimer) {
+    clearTimeout(idleTimer);
+    idleTimer = null;
+  }
+  const h = (helper ??= startHelper());
+  h.child.ref();
+  h.child.channel?.ref();
+  const id = nextId++;
+  return new Promise<T>((resolve, reject) => {
+    h.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+    h.child.send({ ...job, id } as HelperJob, (err) => {
+      if (!err || !h.pending.has(id)) return;
+      h.pending.delete(id);
+      reject(err);
+      if (!h.pending.size) idle(h);
+    });
+  });
+}
 
 /** Width and height as displayed (EXIF orientation 5-8 swaps them), or null when not an image. */
 export async function probeImage(file: string): Promise<{ width: number; height: number; format: string } | null> {
-  try {
-    const sharp = await loadSharp();
-    const meta = await sharp(file, inputOptions).metadata();
-    if (!meta.width || !meta.height || !meta.format) return null;
-    const swap = (meta.orientation ?? 1) >= 5;
-    return { width: swap ? meta.height : meta.width, height: swap ? meta.width : meta.height, format: meta.format };
-  } catch {
-    return null;
-  }
-}
-
-/** The extension a thumbnail of a source in `sourceFormat` gets under `spec`. */
-export function thumbFormat(spec: ThumbSpec, mimeType: string): ThumbFormat {
-  if (spec.format !== 'auto') return spec.format;
-  if (mimeType === 'image/jpeg') return 'jpg';
-  if (mimeType === 'image/webp') return 'webp';
-  return 'png';
+  if (!useHelper) return here.probeImage(file);
+  // A helper that ended on this file (a crashing decoder) read no image from it.
+  return inHelper<{ width: number; height: number; format: string } | null>({ op: 'probe', file }).catch(() => null);
 }
 
 /** Render `source` to the new file `target` (removed again when rendering fails); returns the real size. */
-export async function renderThumbnail(source: string, target: string, spec: ThumbSpec, format: ThumbFormat) {
-  const sharp = await loadSharp();
-  let image = sharp(source, inputOptions).autoOrient();
-  if (spec.width || spec.height) {
-    image = image.resize({ width: spec.width, height: spec.height, fit: spec.fit, withoutEnlargement: true });
-  }
-  const quality = spec.quality;
-  if (format === 'jpg') image = image.jpeg({ quality: quality ?? 82, mozjpeg: true });
-  else if (format === 'webp') image = image.webp({ quality: quality ?? 80 });
-  else image = image.png({ compressionLevel: 9 });
+export async function renderThumbnail(source: string, target: string, spec: ThumbSpec, format: ThumbFormat): Promise<{ width: number; height: number }> {
+  if (!useHelper) return here.renderThumbnail(source, target, spec, format);
   try {
-    const info = await image.toFile(target);
-    return { width: info.width, height: info.height };
+    return await inHelper<{ width: number; height: number }>({ op: 'render', source, target, spec, format });
   } catch (err) {
-    await fsp.rm(target, { force: true });
+    // The helper removes a failed render's file; one that ended midway could not.
+    await fs.promises.rm(target, { force: true });
     throw err;
   }
+}
+
+/** The helper's process id while it runs (for tests and the benchmark), else null. */
+export function imageHelperPid(): number | null {
+  return helper?.child.pid ?? null;
 }

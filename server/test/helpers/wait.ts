@@ -34,3 +34,13 @@ export async function queuesIdle(server: FolioServer): Promise<void> {
  * seconds, a timer that must not fire again): never to wait for something to happen.
  */
 export const letTimePass = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Whether a process with this id is running (signal 0 tests without signalling). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
