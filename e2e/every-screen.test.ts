@@ -472,7 +472,18 @@ describe('every screen and dialog of the admin', () => {
 
   /** Open one dialog, check it, close it with Escape; problems are added to `problems`. */
   async function checkDialog(page: Page, where: string, d: DialogCase, problems: string[], shot?: string) {
+    // The step under way, named in the message of a step that fails (a timed-out wait says no more).
+    let step = 'opening';
+    try {
+      await checkDialogSteps(page, where, d, problems, shot, (s) => (step = s));
+    } catch (err) {
+      throw new Error(`${step}: ${(err as Error).message}`);
+    }
+  }
+
+  async function checkDialogSteps(page: Page, where: string, d: DialogCase, problems: string[], shot: string | undefined, at: (step: string) => void) {
     const opened = await d.open(page);
+    at('waiting for the dialog');
     let opener: Locator | null = null;
     let returnsTo: string | null = null;
     if (opened && 'click' in opened) {
@@ -495,6 +506,7 @@ describe('every screen and dialog of the admin', () => {
     }
     for (const p of await layoutProblems(page)) problems.push(`${label}: ${p}`);
     if (shot) await e.shot(shot, { viewport: true });
+    at('closing it with Escape');
     await page.keyboard.press('Escape');
     await page.getByRole('dialog', { name: d.name }).waitFor({ state: 'detached' });
     if (opener) {
@@ -502,6 +514,7 @@ describe('every screen and dialog of the admin', () => {
     } else if (returnsTo) {
       if (!(await page.evaluate((sel) => Boolean(document.activeElement?.closest(sel)), returnsTo))) problems.push(`${label}: focus did not return to ${returnsTo} (${(await focusInfo(page)).where})`);
     }
+    at('putting the page back (after)');
     await d.after?.(page);
   }
 
