@@ -196,7 +196,6 @@ describe('the image helper process (issue 32)', () => {
   });
   after(() => s.close());
 
-  const alive = processAlive;
 
   test('dimensions and thumbnails are made in a process of their own, which ends when idle', async () => {
     const id = await media(s, 'images', 'helper.png', await png(640, 320), 'image/png');
@@ -210,7 +209,7 @@ describe('the image helper process (issue 32)', () => {
     const small = await pixels(t.url);
     assert.deepEqual([small.width, small.height], [100, 50]);
     // Idle for HELPER_IDLE_MS: it ends, and the server goes on without it.
-    await waitUntil(() => (alive(pid!) ? undefined : true), `the idle helper ${pid} ended`, HELPER_IDLE_MS * 6);
+    await waitUntil(() => (processAlive(pid!) ? undefined : true), `the idle helper ${pid} ended`, HELPER_IDLE_MS * 6);
     assert.equal(imageHelperPid(), null);
     const [again] = (await s.request('GET', `/media/thumbs/${id}?preset=medium`)).body.meta.thumbnails;
     assert.equal(again.ready, true, 'a new helper made the next one');
@@ -228,7 +227,7 @@ describe('the image helper process (issue 32)', () => {
     // Killed before it answered, the thumbnail is refused (and remembered, as for a file that
     // crashes its decoder); after, it is there. Never a 500.
     assert.equal(res.status, 200, res.text);
-    await waitUntil(() => (alive(pid) ? undefined : true), `the killed helper ${pid} is gone`);
+    await waitUntil(() => (processAlive(pid) ? undefined : true), `the killed helper ${pid} is gone`);
     const next = await media(s, 'images', 'after.png', await png(300, 150), 'image/png');
     assert.notEqual(imageHelperPid(), pid);
     const [t] = (await s.request('GET', `/media/thumbs/${next}?preset=small`)).body.meta.thumbnails;

@@ -63,7 +63,6 @@ function descendants(pid: number): number[] {
   return found;
 }
 
-const alive = processAlive;
 
 test('npm start stops the server when a process manager signals npm alone', { skip: process.platform === 'win32' && 'POSIX signals' }, async () => {
   assert.ok(fs.existsSync(bundle), `${bundle} is missing: run npm run build`);
@@ -94,11 +93,11 @@ test('npm start stops the server when a process manager signals npm alone', { sk
     const npmExited = new Promise((resolve) => npm.once('exit', resolve));
     process.kill(npm.pid!, 'SIGTERM'); // as `kill <npm pid>` does: npm alone
     await npmExited;
-    await waitUntil(() => (below.some(alive) ? undefined : true), `no process of npm start left (${below.filter(alive)})`);
+    await waitUntil(() => (below.some(processAlive) ? undefined : true), `no process of npm start left (${below.filter(processAlive)})`);
     await assert.rejects(fetch(`${url}/status`), 'the port no longer answers');
     assert.match(out, /npm exited: finishing requests in flight/);
   } finally {
-    for (const pid of below.filter(alive)) process.kill(pid, 'SIGKILL');
+    for (const pid of below.filter(processAlive)) process.kill(pid, 'SIGKILL');
     if (npm.exitCode === null && npm.signalCode === null) npm.kill('SIGKILL');
     fs.rmSync(dataDir, { recursive: true, force: true });
   }

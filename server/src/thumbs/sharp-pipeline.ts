@@ -28,7 +28,9 @@ function helperEntry(): string | null {
   return null;
 }
 
-type Job = HelperJob extends infer J ? (J extends HelperJob ? Omit<J, 'id'> : never) : never;
+/** A job as callers give it (the id is added when it is sent). */
+type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
+type Job = WithoutId<HelperJob>;
 
 interface Helper {
   child: ChildProcess;
@@ -39,16 +41,16 @@ let helper: Helper | null = null;
 let nextId = 1;
 let idleTimer: NodeJS.Timeout | null = null;
 
-/** Whether jobs run in the helper: not in Electron, and only when its entry file is there. */
-const useHelper = !process.versions.electron && helperEntry() !== null;
+/** The helper's entry file, looked up once; jobs run in the helper unless in Electron or without it. */
+const entry = helperEntry();
+const useHelper = !process.versions.electron && entry !== null;
 
 function startHelper(): Helper {
-  const entry = helperEntry()!;
   // The server's node options (heap sizes, its loader), but not a debugger's (its port is taken);
   // the source entry needs tsx, as the server that runs from source has it.
   const options = process.execArgv.filter((a) => !/^--(inspect|debug)/.test(a));
-  if (entry.endsWith('.ts') && !options.some((a) => a.includes('tsx'))) options.push('--import', 'tsx');
-  const child = fork(entry, [], { execArgv: options, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
+  if (entry!.endsWith('.ts') && !options.some((a) => a.includes('tsx'))) options.push('--import', 'tsx');
+  const child = fork(entry!, [], { execArgv: options, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
   const h: Helper = { child, pending: new Map() };
   child.on('message', (a: HelperAnswer) => {
     const job = h.pending.get(a.id);
