@@ -3,7 +3,7 @@
 // expired session resumed without losing what was typed, and logout revoking the refresh token.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Page, Route } from 'playwright-core';
+import type { Page, Request, Route } from 'playwright-core';
 import { ADMIN, type TestServer } from '../server/test/helpers/server.js';
 import { signInAsAdmin, startE2E, type E2E } from './helpers/browser.js';
 
@@ -25,12 +25,22 @@ async function revokeSession(page: Page, server: TestServer) {
  * rotates the refresh token on the server, and its answer (the new pair) is lost with the page:
  * the reloaded page holds a token that stopped working (the contract) and its session ends. With
  * a 3-second token the page renews every 2 seconds, so a reload on a loaded machine can meet one.
- * Renewals the old document sends are held until the new document has committed, then dropped
- * (the old document's token stays valid); the new document's renewals go through.
+ * Renewals the old document sends from now on are held until the new document has committed,
+ * then dropped (the old document's token stays valid); one already on the wire is let finish
+ * (its answer stored by the old document) before the reload starts; the new document's renewals
+ * go through.
  */
 async function reloadWithoutCrossingRenewal(page: Page) {
   const held: Route[] = [];
+  const onTheWire = new Set<Request>();
   let oldDocument = true;
+  const isRenewal = (request: Request) => request.method() === 'POST' && new URL(request.url()).pathname === '/auth';
+  const sent = (request: Request) => {
+    if (isRenewal(request)) onTheWire.add(request);
+  };
+  const ended = (request: Request) => {
+    onTheWire.delete(request);
+  };
   const committed = (frame: unknown) => {
     if (frame === page.mainFrame()) oldDocument = false;
   };
@@ -38,11 +48,24 @@ async function reloadWithoutCrossingRenewal(page: Page) {
     if (oldDocument && route.request().method() === 'POST') held.push(route);
     else void route.fallback();
   };
+  page.on('request', sent);
+  page.on('requestfinished', ended);
+  page.on('requestfailed', ended);
   page.on('framenavigated', committed);
   await page.route('**/auth', hold);
   try {
+    // A renewal sent before the route was in place reaches the server: wait for its answer, and
+    // for the page to store the new pair, before reloading.
+    const unanswered = () => [...onTheWire].filter((request) => !held.some((route) => route.request() === request)).length;
+    const deadline = Date.now() + 30_000;
+    while (unanswered() > 0 && Date.now() < deadline) await page.waitForTimeout(50);
+    assert.equal(unanswered(), 0, 'a renewal sent before the reload was answered');
+    await page.waitForTimeout(100);
     await page.reload();
   } finally {
+    page.off('request', sent);
+    page.off('requestfinished', ended);
+    page.off('requestfailed', ended);
     page.off('framenavigated', committed);
     await page.unroute('**/auth', hold);
     for (const route of held) await route.abort().catch(() => undefined);
