@@ -66,6 +66,53 @@ describe('two servers on one database', () => {
     assert.equal((await onB('GET', '/auth', undefined, jwt)).status, 401);
   });
 
+  test('an object permission and a publication window set on one are followed by the other, across its own writes', async () => {
+    // What B keeps between its own writes (does any object permission exist, the next publication
+    // bound: PostgreSQL keeps them per settings / windows version, not per write) must follow A's.
+    const doc = async (title: string) => {
+      const res = await a.request('POST', '/documents', { token: admin, body: { data: { type: 'documents', attributes: { title, status: 'on' } } } });
+      assert.equal(res.status, 201, res.text);
+      return String(res.body.data.id);
+    };
+    const [guarded, timed, scratch] = [await doc('Guarded'), await doc('Timed'), await doc('Scratch')];
+    const writeOnB = async (title: string) => {
+      const res = await onB('PATCH', `/documents/${scratch}`, { data: { id: scratch, type: 'documents', attributes: { title } } }, admin);
+      assert.equal(res.status, 200, res.text);
+    };
+    for (const id of [guarded, timed]) assert.equal((await onB('GET', `/documents/${id}`)).status, 200);
+    await writeOnB('Scratch 1');
+    assert.equal((await onB('GET', `/documents/${guarded}`)).status, 200);
+    const role = await a.request('POST', '/roles', { token: admin, body: { data: { type: 'roles', attributes: { name: 'insiders' } } } });
+    assert.equal(role.status, 201, role.text);
+    const perm = await a.request('POST', '/object_permissions', {
+      token: admin,
+      body: { data: { type: 'object_permissions', attributes: { object_id: Number(guarded), role_id: Number(role.body.data.id) } } },
+    });
+    assert.equal(perm.status, 201, perm.text);
+    assert.equal((await onB('GET', `/documents/${guarded}`)).status, 401);
+    await writeOnB('Scratch 2');
+    assert.equal((await onB('GET', `/documents/${guarded}`)).status, 401);
+    assert.equal((await onB('GET', `/documents/${timed}`)).status, 200);
+    // A gives `timed` an end a moment away; B writes meanwhile (its own commit reads the versions
+    // back) and must still drop the document from its answers when the end passes.
+    const end = new Date(Date.now() + 1500).toISOString();
+    const windowed = await a.request('PATCH', `/documents/${timed}`, { token: admin, body: { data: { id: timed, type: 'documents', attributes: { publish_end: end } } } });
+    assert.equal(windowed.status, 200, windowed.text);
+    await writeOnB('Scratch 3');
+    assert.equal((await onB('GET', `/documents/${timed}`)).status, 200);
+    while (Date.now() <= Date.parse(end)) await new Promise((r) => setTimeout(r, 100));
+    assert.equal((await onB('GET', `/documents/${timed}`)).status, 404);
+    // And the other way round: B's own window write, read on A after A wrote.
+    const other = await doc('Timed on B');
+    assert.equal((await a.request('GET', `/documents/${other}`)).status, 200);
+    const end2 = new Date(Date.now() + 1500).toISOString();
+    assert.equal((await onB('PATCH', `/documents/${other}`, { data: { id: other, type: 'documents', attributes: { publish_end: end2 } } }, admin)).status, 200);
+    assert.equal((await a.request('PATCH', `/documents/${scratch}`, { token: admin, body: { data: { id: scratch, type: 'documents', attributes: { title: 'Scratch 4' } } } })).status, 200);
+    assert.equal((await a.request('GET', `/documents/${other}`)).status, 200);
+    while (Date.now() <= Date.parse(end2)) await new Promise((r) => setTimeout(r, 100));
+    assert.equal((await a.request('GET', `/documents/${other}`)).status, 404);
+  });
+
   test('a new object type and property made on one are served by the other', async () => {
     const type = await a.request('POST', '/model/object_types', { token: admin, body: { data: { type: 'object_types', attributes: { name: 'recipes', singular: 'recipe' } } } });
     assert.equal(type.status, 201, type.text);

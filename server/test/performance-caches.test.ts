@@ -12,6 +12,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import express from 'express';
+import pg from 'pg';
 import { sql } from 'kysely';
 import { connectOutside } from './helpers/outside.js';
 import { createServer } from '../src/app.js';
@@ -524,6 +525,72 @@ describe('reads beside a transaction (issue 32)', () => {
     await assert.rejects(transaction, /rolled back on purpose/);
     assert.equal((await read)?.title, 'Before');
     assert.equal((await t.request('GET', `/documents/${id}`)).body.data.attributes.title, 'Before');
+  });
+});
+
+// PostgreSQL: every statement is a round trip, which costs more CPU than most of the work it asks
+// for. What a request needs once per version of the data must not be asked again for a write that
+// cannot change it (the settings tables, publication bounds), and one object is read with its
+// parents in one statement.
+describe('statements per request on PostgreSQL (issue 32)', { skip: !onPostgres && 'PostgreSQL round trips' }, () => {
+  let t: TestServer;
+  let token: string;
+  let seen: string[] | null = null;
+  const query = pg.Client.prototype.query;
+  before(async () => {
+    // Before the server connects: each connection binds the query method it finds.
+    (pg.Client.prototype as { query: unknown }).query = function (this: pg.Client, text: unknown, ...rest: unknown[]) {
+      seen?.push(typeof text === 'string' ? text : String((text as { text?: string })?.text));
+      return (query as (...args: unknown[]) => unknown).call(this, text, ...rest);
+    };
+    t = await startServer();
+    token = await t.adminToken();
+  });
+  after(async () => {
+    pg.Client.prototype.query = query;
+    await t.close();
+  });
+  const statementsOf = async (request: () => Promise<unknown>) => {
+    seen = [];
+    await request();
+    const out = seen;
+    seen = null;
+    return out;
+  };
+
+  test('an uncached GET of one object: the data version, then the object with its parents; a write asks nothing again that it cannot change', async () => {
+    const created = async (type: string, title: string) => {
+      const res = await t.request('POST', `/${type}`, { token, body: { data: { type, attributes: { title, status: 'on' } } } });
+      assert.equal(res.status, 201, res.text);
+      return String(res.body.data.id);
+    };
+    const folder = await created('folders', 'Shelf');
+    const [placed, loose, other] = [await created('documents', 'Placed'), await created('documents', 'Loose'), await created('documents', 'Other')];
+    const placedIn = await t.request('POST', `/folders/${folder}/relationships/children`, { token, body: { data: [{ type: 'documents', id: placed }] } });
+    assert.equal(placedIn.status, 200, placedIn.text);
+    // Warm what is read once per version (endpoint policy, object permissions, terms, the next bound).
+    await t.request('GET', `/documents/${loose}`);
+    let answer: Awaited<ReturnType<TestServer['request']>> | undefined;
+    const read = await statementsOf(async () => (answer = await t.request('GET', `/documents/${placed}`)));
+    assert.equal(answer!.status, 200);
+    assert.deepEqual(answer!.body.data.relationships.parents.data, [{ id: folder, type: 'folders' }]);
+    // The version, the object with its parents, and (for a reader who is no admin) whether the
+    // parent folders are visible to them: no read of the placements alone.
+    assert.equal(read.length, 3, read.join('\n'));
+    assert.match(read[0], /from folio_data_version/);
+    assert.match(read[1], /^select "objects"\.\*, \(select .* from "trees"/);
+    assert.ok(!read.some((s) => /^select "trees"/.test(s)), read.join('\n'));
+    // A write by this server that sets no publication window and touches no settings table.
+    const patch = await statementsOf(() => t.request('PATCH', `/documents/${other}`, { token, body: { data: { id: other, type: 'documents', attributes: { title: 'Other, changed' } } } }));
+    const after = await statementsOf(() => t.request('GET', `/documents/${loose}`));
+    for (const s of [...patch, ...after]) {
+      assert.doesNotMatch(s, /object_perms|endpoint_permissions|"endpoints"|object_categories|"webhooks"|"publish_start" >/, `asked again after a write that cannot change it: ${s}`);
+    }
+    // An object in no folder: the version and the object.
+    assert.equal(after.length, 2, after.join('\n'));
+    // BEGIN and the write lock go together; the commit reads the versions back in the same round trip.
+    assert.ok(patch.some((s) => /^begin; select pg_advisory_xact_lock/.test(s)), patch.join('\n'));
+    assert.ok(patch.some((s) => /folio_data_version; commit$/.test(s)), patch.join('\n'));
   });
 });
 

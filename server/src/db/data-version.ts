@@ -22,6 +22,19 @@ export interface DataVersion {
    * MODEL_TABLES; SQLite reads it again only when `data_version` says another connection committed.
    */
   model(): number;
+  /**
+   * A version for reads of the settings tables only (SETTINGS_TABLES: applications, object
+   * permissions, the endpoint policy, webhooks, the term tables): it moves on every write to them, and may move more often.
+   * PostgreSQL keeps row SETTINGS_VERSION_ROW, moved by triggers on those tables, so a write to
+   * an object leaves these reads cached; SQLite answers current() (its reads are cheap).
+   */
+  settings(): number;
+  /**
+   * A version that moves whenever an object's publication window is set (a next bound may now be
+   * sooner: db/publish-epochs.ts reads it again), and may move more often. PostgreSQL keeps row
+   * WINDOWS_VERSION_ROW, moved by a trigger on `objects` when a row gets a bound; SQLite answers current().
+   */
+  windows(): number;
   bump(): void;
 }
 
@@ -29,3 +42,9 @@ export interface DataVersion {
 export const MODEL_TABLES = ['object_types', 'properties', 'property_types', 'relations', 'relation_types'];
 /** The row of `folio_data_version` that holds the model version (row 1: PostgreSQL's data version). */
 export const MODEL_VERSION_ROW = 2;
+/** The row of `folio_data_version` moved by writes to SETTINGS_TABLES (PostgreSQL). */
+export const SETTINGS_VERSION_ROW = 3;
+/** The row of `folio_data_version` moved when an object's publication window is set (PostgreSQL). */
+export const WINDOWS_VERSION_ROW = 4;
+/** The tables behind DataVersion.settings(): read once per settings version, not per write. */
+export const SETTINGS_TABLES = ['applications', 'object_perms', 'endpoints', 'endpoint_permissions', 'webhooks', 'object_categories', 'object_tags', 'geo_tags', 'date_items'];

@@ -38,11 +38,12 @@ export async function openDatabase(config: Config, log?: (line: string) => void)
   if (config.databaseUrl) {
     // Loaded only when used: a desktop install never pays for the driver.
     const { openPostgres, postgresDialect, installDatabaseUpkeep, keptSecret } = await import('./dialect/postgres.js');
-    const { dialect, dataVersion, statistics } = openPostgres(config.databaseUrl, config.databasePoolSize, log);
+    const { dialect, dataVersion, statistics, upkeepInstalled } = openPostgres(config.databaseUrl, config.databasePoolSize, log);
     const db = new Kysely<Database>({ dialect });
     try {
       await migrateToLatest(db, postgresDialect);
       await installDatabaseUpkeep(db);
+      upkeepInstalled();
       await dataVersion.refresh();
       // Migrations may have made tables and indexes, or filled them.
       statistics.soon();

@@ -6,8 +6,9 @@
 // Reads compare windows with `visibleAt()`, the instant the current *epoch* began, rather than
 // the clock: between two bounds every instant gives the same answer, so compiled queries (and
 // the read cache, keyed by their parameters) stay the same for the whole epoch. An epoch ends
-// at the next bound after its start and at every change of the data (a write may set a bound
-// between the epoch's start and now).
+// at the next bound after its start and at every change of the data; the next bound is read
+// again only when a window was set meanwhile (DataVersion.windows(): a write may set a bound
+// between the epoch's start and now), or it passed.
 import type { DataVersion } from './data-version.js';
 
 export interface PublishEpochs extends DataVersion {
@@ -29,9 +30,12 @@ export function withPublishEpochs(inner: DataVersion, nextBound: (after: string)
   /** The next bound after `start`: a number, null (none), or undefined while being read. */
   let bound: number | null | undefined;
   let reading = 0;
+  /** inner.windows() when the bound was asked for. */
+  let boundWindows = NaN;
 
   const read = () => {
     const mine = ++reading;
+    boundWindows = inner.windows();
     const from = new Date(start).toISOString();
     nextBound(from).then(
       (b) => {
@@ -47,8 +51,12 @@ export function withPublishEpochs(inner: DataVersion, nextBound: (after: string)
     if (v !== seen) {
       seen = v;
       start = now;
-      bound = undefined;
-      read();
+      // No window set since the bound was read (and it is still to come, or there is none): it
+      // is the next one after the new start too. Else read it again.
+      if (bound === undefined || inner.windows() !== boundWindows || (typeof bound === 'number' && now >= bound)) {
+        bound = undefined;
+        read();
+      }
     } else if (typeof bound === 'number' && now >= bound) {
       epoch++;
       start = now;
@@ -64,6 +72,8 @@ export function withPublishEpochs(inner: DataVersion, nextBound: (after: string)
       return typeof r === 'number' ? (check(), r + epoch * EPOCH) : r.then((x) => (check(), x + epoch * EPOCH));
     },
     model: () => inner.model(),
+    settings: () => inner.settings(),
+    windows: () => inner.windows(),
     bump: () => inner.bump(),
     visibleAt() {
       check();

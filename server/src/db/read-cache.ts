@@ -8,8 +8,12 @@ import type { CompiledQuery } from 'kysely';
 import type { DataVersion } from './data-version.js';
 
 export interface ReadCache {
-  /** `load()`'s result for `key`, from the cache when nothing was written since it was read. */
-  get<T>(key: string, load: () => Promise<T>): Promise<T>;
+  /**
+   * `load()`'s result for `key`, from the cache when nothing was written since it was read;
+   * `scope` 'settings': when none of the settings tables was written (DataVersion.settings(): the
+   * load reads nothing else).
+   */
+  get<T>(key: string, load: () => Promise<T>, scope?: 'data' | 'settings'): Promise<T>;
   /** Entries held now (for tests and the benchmark). */
   readonly size: number;
 }
@@ -21,23 +25,25 @@ function weightOf(value: unknown): number {
   return 1;
 }
 
-export function createReadCache(dataVersion: DataVersion, maxWeight = 100_000): ReadCache {
+/** Entries valid while `version()` stays the same, bounded by weight. */
+function partition(version: () => number, maxWeight: number) {
   const entries = new Map<string, { value: unknown; weight: number }>();
   let entriesVersion = NaN;
   let weight = 0;
-  const sync = (version: number) => {
-    if (version === entriesVersion) return;
+  const sync = (v: number) => {
+    if (v === entriesVersion) return;
     // Everything held was read from older data.
     entries.clear();
     weight = 0;
-    entriesVersion = version;
+    entriesVersion = v;
   };
   return {
+    entries,
     async get<T>(key: string, load: () => Promise<T>): Promise<T> {
       // Another instance's write (PostgreSQL) is seen through the version the request read when
       // it started (app.ts refreshes it first thing): one round trip per request, not per read.
-      const version = dataVersion.current();
-      sync(version);
+      const v = version();
+      sync(v);
       const hit = entries.get(key);
       if (hit) {
         entries.delete(key);
@@ -46,8 +52,8 @@ export function createReadCache(dataVersion: DataVersion, maxWeight = 100_000): 
       }
       const value = await load();
       // A write while it was read (another request's transaction) may or may not be in it.
-      if (dataVersion.current() === version) {
-        sync(version);
+      if (version() === v) {
+        sync(v);
         const entry = { value, weight: weightOf(value) };
         const old = entries.get(key);
         if (old) weight -= old.weight;
@@ -61,8 +67,17 @@ export function createReadCache(dataVersion: DataVersion, maxWeight = 100_000): 
       }
       return value;
     },
+  };
+}
+
+export function createReadCache(dataVersion: DataVersion, maxWeight = 100_000): ReadCache {
+  const data = partition(() => dataVersion.current(), maxWeight);
+  // A few small values (does any object permission exist, the endpoint policy…).
+  const settings = partition(() => dataVersion.settings(), 10_000);
+  return {
+    get: (key, load, scope = 'data') => (scope === 'settings' ? settings : data).get(key, load),
     get size() {
-      return entries.size;
+      return data.entries.size + settings.entries.size;
     },
   };
 }

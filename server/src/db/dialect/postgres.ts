@@ -22,7 +22,7 @@ import {
   type PostgresDialectConfig,
   type TransactionSettings,
 } from 'kysely';
-import { MODEL_TABLES, MODEL_VERSION_ROW, type DataVersion } from '../data-version.js';
+import { MODEL_TABLES, MODEL_VERSION_ROW, SETTINGS_TABLES, SETTINGS_VERSION_ROW, WINDOWS_VERSION_ROW, type DataVersion } from '../data-version.js';
 import type { Aggregates, DriverErrors, JsonText, ObjectSearch, RowLocks, SchemaDialect, SqlDialect } from './dialect.js';
 import { searchWords } from './search-words.js';
 import { plannerStatistics, type PlannerStatistics } from '../planner-statistics.js';
@@ -39,11 +39,25 @@ const WRITE_LOCK_KEY = 0x466f6c696f; // "Folio"
 /** Statements that change nothing a cache holds: reads and transaction control. */
 const READ_ONLY_SQL = /^\s*(select|with|begin|start|commit|rollback|savepoint|release|show|set|explain)\b/i;
 const COUNTED = Symbol('writes counted');
+/** Set on a connection between BEGIN and COMMIT / ROLLBACK. */
+const IN_TRANSACTION = Symbol('in a transaction');
+
+/**
+ * The commit of every transaction, with the version rows read just before it in the same round
+ * trip (two statements in one simple query): they hold what this transaction moved, so this
+ * process knows the versions its own write left without asking again at its next request (which
+ * would see its own write as a change and empty the caches a second time), and whether it set a
+ * publication window or wrote a settings table. createPool hands the rows to its `onVersions`.
+ */
+const COMMIT_READING_VERSIONS = 'select id, version from folio_data_version; commit';
+
+export type VersionRows = Array<{ id: number | string; version: number | string }>;
 
 class LockingPostgresDriver extends PostgresDriver {
   constructor(
     config: PostgresDialectConfig,
-    private readonly onWrite: (rows: number) => void,
+    /** A statement that may write ran: its row count, and whether it ran alone (committed at once, outside a transaction). */
+    private readonly onWrite: (rows: number, alone: boolean) => void,
   ) {
     super(config);
   }
@@ -55,36 +69,65 @@ class LockingPostgresDriver extends PostgresDriver {
    * through the counter the database holds, read as each request starts.
    */
   override async acquireConnection(): Promise<DatabaseConnection> {
-    const connection = (await super.acquireConnection()) as DatabaseConnection & { [COUNTED]?: true };
+    const connection = (await super.acquireConnection()) as TrackedConnection;
     if (!connection[COUNTED]) {
       connection[COUNTED] = true;
       const execute = connection.executeQuery.bind(connection);
       connection.executeQuery = async <R>(query: CompiledQuery) => {
         const result = await execute<R>(query);
         const kind = query.query.kind;
-        if (kind !== 'SelectQueryNode' && !(kind === 'RawNode' && READ_ONLY_SQL.test(query.sql))) this.onWrite(Number(result.numAffectedRows ?? result.rows.length));
+        if (kind !== 'SelectQueryNode' && !(kind === 'RawNode' && READ_ONLY_SQL.test(query.sql))) {
+          this.onWrite(Number(result.numAffectedRows ?? result.rows.length), !connection[IN_TRANSACTION]);
+        }
         return result;
       };
     }
     return connection;
   }
 
-  override async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    await super.beginTransaction(connection, settings);
-    // A read-only transaction (a backup's snapshot) writes nothing: it needs no turn.
-    if (settings.accessMode !== 'read only') await connection.executeQuery(CompiledQuery.raw(`select pg_advisory_xact_lock(${WRITE_LOCK_KEY})`));
+  override async beginTransaction(connection: TrackedConnection, settings: TransactionSettings): Promise<void> {
+    // The usual case, a write with default settings: BEGIN and the lock in one round trip (two
+    // statements in one simple query; it has no parameters).
+    if (!settings.isolationLevel && !settings.accessMode) {
+      await connection.executeQuery(CompiledQuery.raw(`begin; select pg_advisory_xact_lock(${WRITE_LOCK_KEY})`));
+    } else {
+      await super.beginTransaction(connection, settings);
+      // A read-only transaction (a backup's snapshot) writes nothing: it needs no turn.
+      if (settings.accessMode !== 'read only') await connection.executeQuery(CompiledQuery.raw(`select pg_advisory_xact_lock(${WRITE_LOCK_KEY})`));
+    }
+    connection[IN_TRANSACTION] = true;
+  }
+
+  /** Set once folio_data_version exists (installDatabaseUpkeep ran): the migrations commit plainly. */
+  readVersionsAtCommit = false;
+
+  override async commitTransaction(connection: TrackedConnection): Promise<void> {
+    try {
+      await connection.executeQuery(CompiledQuery.raw(this.readVersionsAtCommit ? COMMIT_READING_VERSIONS : 'commit'));
+    } finally {
+      connection[IN_TRANSACTION] = false;
+    }
+  }
+
+  override async rollbackTransaction(connection: TrackedConnection): Promise<void> {
+    try {
+      await super.rollbackTransaction(connection);
+    } finally {
+      connection[IN_TRANSACTION] = false;
+    }
   }
 }
 
+type TrackedConnection = DatabaseConnection & { [COUNTED]?: true; [IN_TRANSACTION]?: boolean };
+
 class LockingPostgresDialect extends PostgresDialect {
-  constructor(
-    private readonly driverConfig: PostgresDialectConfig,
-    private readonly onWrite: (rows: number) => void = () => {},
-  ) {
+  readonly driver: LockingPostgresDriver;
+  constructor(driverConfig: PostgresDialectConfig, onWrite: (rows: number, alone: boolean) => void = () => {}) {
     super(driverConfig);
+    this.driver = new LockingPostgresDriver(driverConfig, onWrite);
   }
   override createDriver(): Driver {
-    return new LockingPostgresDriver(this.driverConfig, this.onWrite);
+    return this.driver;
   }
 }
 
@@ -95,14 +138,24 @@ const types = {
     NUMERIC_OIDS.has(oid) && format !== 'binary' ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
-/** A pool of connections to `url` as Folio uses them. */
-export function createPool(url: string, max: number, log?: (line: string) => void): pg.Pool {
+/**
+ * A pool of connections to `url` as Folio uses them. `onVersions` hears the version rows each
+ * commit read (COMMIT_READING_VERSIONS), once the commit succeeded.
+ */
+export function createPool(url: string, max: number, log?: (line: string) => void, onVersions?: (rows: VersionRows) => void): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, max, types, application_name: 'folio' });
   // The queries of db/prepared.ts (an object by id, the insert of an object…) go as named
   // statements: parsed and planned once per connection (a create's insert: planning was ~0.1 ms).
   pool.on('connect', (client) => {
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
     (client as unknown as { query: (...args: unknown[]) => unknown }).query = (text: unknown, values?: unknown, callback?: unknown) => {
+      if (text === COMMIT_READING_VERSIONS && callback === undefined) {
+        // Two results: the rows, then the commit's (what kysely reads: no rows).
+        return (query(text, values) as Promise<pg.QueryResult[]>).then((results) => {
+          onVersions?.(results[0].rows as VersionRows);
+          return results[results.length - 1];
+        });
+      }
       const name = typeof text === 'string' && Array.isArray(values) ? preparedStatementName(text) : undefined;
       return name ? query({ name, text, values }, callback) : query(text, values, callback);
     };
@@ -119,6 +172,8 @@ export interface PostgresHandle {
   dataVersion: DataVersion;
   /** Refreshed after large writes and every hour (see planner-statistics.ts). */
   statistics: PlannerStatistics;
+  /** installDatabaseUpkeep has run: every commit from now on reads the version rows back. */
+  upkeepInstalled(): void;
 }
 
 /**
@@ -138,37 +193,56 @@ async function analyzeChanged(pool: pg.Pool): Promise<boolean> {
   return true;
 }
 
-/** Rows of folio_data_version: any data, and the object model (types, properties, relations). */
+/**
+ * Rows of folio_data_version: any data, the object model (types, properties, relations), the
+ * settings tables, and publication windows set (data-version.ts).
+ */
 const DATA = 1;
 const MODEL = MODEL_VERSION_ROW;
+const SETTINGS = SETTINGS_VERSION_ROW;
+const WINDOWS = WINDOWS_VERSION_ROW;
 
 export function openPostgres(url: string, poolSize: number, log?: (line: string) => void): PostgresHandle {
-  const pool = createPool(url, poolSize, log);
-  let seen = 0;
-  let modelSeen = 0;
+  /** The highest value seen of each row (they only grow). */
+  const seen = new Map<number, number>([[DATA, 0], [MODEL, 0], [SETTINGS, 0], [WINDOWS, 0]]);
+  const see = (rows: VersionRows) => {
+    for (const row of rows) {
+      const id = Number(row.id);
+      if (seen.has(id)) seen.set(id, Math.max(seen.get(id)!, Number(row.version)));
+    }
+  };
+  const pool = createPool(url, poolSize, log, see);
+  /** This process's writes, counted as they run (each moves current() at once). */
   let local = 0;
+  /**
+   * Its writes committed alone, outside a transaction: they may have moved the settings or the
+   * windows row, which only a transaction's commit reads back.
+   */
+  let alone = 0;
   const statistics = plannerStatistics(() => analyzeChanged(pool), log);
   const readVersion = async () => {
     const res = await pool.query<{ id: number; version: number }>({ name: 'folio-data-version', text: 'select id, version from folio_data_version' });
-    for (const row of res.rows) {
-      if (Number(row.id) === DATA) seen = Math.max(seen, Number(row.version));
-      if (Number(row.id) === MODEL) modelSeen = Math.max(modelSeen, Number(row.version));
-    }
-    return seen + local;
+    see(res.rows);
+    return seen.get(DATA)! + local;
   };
   /** The version read under way, and the one queued behind it for callers that came after it began. */
   let reading: Promise<number> | null = null;
   let queued: Promise<number> | null = null;
+  const dialect = new LockingPostgresDialect({ pool }, (rows, committedAlone) => {
+    local++;
+    if (committedAlone) alone++;
+    statistics.wrote(rows);
+  });
   return {
-    dialect: new LockingPostgresDialect({ pool }, (rows) => {
-      local++;
-      statistics.wrote(rows);
-    }),
+    dialect,
     pool,
     statistics,
+    upkeepInstalled: () => {
+      dialect.driver.readVersionsAtCommit = true;
+    },
     dataVersion: {
       // Both parts only grow (seen never goes back): their sum changes whenever either does.
-      current: () => seen + local,
+      current: () => seen.get(DATA)! + local,
       refresh() {
         // Requests arriving together share one read: a read already under way may have begun
         // before a caller arrived (and miss a write answered just before it), so later callers
@@ -182,9 +256,12 @@ export function openPostgres(url: string, poolSize: number, log?: (line: string)
           return (reading ??= readVersion().finally(() => (reading = null)));
         }));
       },
-      model: () => modelSeen,
+      model: () => seen.get(MODEL)!,
+      settings: () => seen.get(SETTINGS)! + alone,
+      windows: () => seen.get(WINDOWS)! + alone,
       bump: () => {
         local++;
+        alone++;
       },
     },
   };
@@ -203,8 +280,10 @@ export async function keptSecret(db: Kysely<any>, name: string, make: () => stri
  *  - the data version: one counter row, moved by the first row a transaction writes to any table
  *    (a row trigger that acts once per transaction: a statement that changes no row changes no
  *    version, as SQLite's data_version) or by a TRUNCATE; instances read it before a
- *    cached read, so another instance's write is never answered from a stale cache; and a second
- *    row for writes to the object model, so that every instance reloads it;
+ *    cached read, so another instance's write is never answered from a stale cache; a second
+ *    row for writes to the object model, so that every instance reloads it; a third for writes to
+ *    the settings tables and a fourth for publication bounds set (DataVersion.settings(),
+ *    windows()): the reads that depend on nothing else stay cached across other writes;
  *  - the table of kept secrets (keptSecret);
  *  - foreign keys deferrable (still checked at once by default): a restore defers them to commit,
  *    as SQLite's defer_foreign_keys does.
@@ -212,7 +291,7 @@ export async function keptSecret(db: Kysely<any>, name: string, make: () => stri
 export async function installDatabaseUpkeep(db: Kysely<any>): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await sql`create table if not exists folio_data_version (id integer primary key, version bigint not null)`.execute(trx);
-    await sql`insert into folio_data_version (id, version) values (${DATA}, 1), (${MODEL}, 1) on conflict (id) do nothing`.execute(trx);
+    await sql`insert into folio_data_version (id, version) values (${DATA}, 1), (${MODEL}, 1), (${SETTINGS}, 1), (${WINDOWS}, 1) on conflict (id) do nothing`.execute(trx);
     // Moves row TG_ARGV[0] once per transaction (a transaction-local setting remembers it did).
     await sql.raw(`create or replace function folio_bump_version() returns trigger language plpgsql as $$
       declare done text := 'folio.version_bumped_' || tg_argv[0];
@@ -230,11 +309,18 @@ export async function installDatabaseUpkeep(db: Kysely<any>): Promise<void> {
     const bump = (row: number) => sql.raw(`folio_bump_version('${row}')`);
     for (const { name } of tables.rows) {
       const t = sql.table(name);
-      for (const [trigger, row] of MODEL_TABLES.includes(name) ? [['folio_data_version', DATA], ['folio_model_version', MODEL]] as const : [['folio_data_version', DATA]] as const) {
+      const rows: Array<[string, number]> = [['folio_data_version', DATA]];
+      if (MODEL_TABLES.includes(name)) rows.push(['folio_model_version', MODEL]);
+      if (SETTINGS_TABLES.includes(name)) rows.push(['folio_settings_version', SETTINGS]);
+      for (const [trigger, row] of rows) {
         await sql`create or replace trigger ${sql.id(trigger)} after insert or update or delete on ${t} for each row execute function ${bump(row)}`.execute(trx);
         await sql`create or replace trigger ${sql.id(`${trigger}_truncate`)} after truncate on ${t} for each statement execute function ${bump(row)}`.execute(trx);
       }
     }
+    // A row that gets a publication bound: the next bound may now be sooner (a bound taken away
+    // only makes the one held too early, which ends an epoch for nothing: harmless).
+    await sql`create or replace trigger folio_windows_version after insert or update of publish_start, publish_end on objects for each row
+      when (new.publish_start is not null or new.publish_end is not null) execute function ${bump(WINDOWS)}`.execute(trx);
     // The nested set rewrites a root's rows on every placement: vacuumed after 1,000 dead rows
     // instead of 20% of the table, so that its index does not fill with dead entries under load.
     await sql`alter table trees set (autovacuum_vacuum_threshold = 1000, autovacuum_vacuum_scale_factor = 0)`.execute(trx);

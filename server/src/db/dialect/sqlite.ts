@@ -298,6 +298,8 @@ export function openSqlite(file: string, nativeBinding: string | null = null, lo
       current,
       refresh: current,
       model,
+      settings: current,
+      windows: current,
       bump: () => {
         connection.writes++;
       },

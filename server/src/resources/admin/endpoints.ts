@@ -78,7 +78,7 @@ export function endpointAccess(ctx: AppContext) {
       const endpoints = await ctx.db.selectFrom('endpoints').select(['id', 'name', 'enabled']).execute();
       const permissions = await ctx.db.selectFrom('endpoint_permissions').selectAll().execute();
       return { endpoints: new Map(endpoints.map((e) => [e.name, { id: e.id, enabled: Boolean(e.enabled) }])), permissions };
-    });
+    }, 'settings');
   return async (req: Request, name: string, method: string): Promise<EndpointAccess> => {
     if (req.auth.isAdmin || method === 'OPTIONS') return 'allowed';
     const table = await load();

@@ -11,7 +11,7 @@ import { findEnabledByApiKey, isEnabledApplication, markApplicationUsed } from '
 
 /**
  * The application of an API key (id or null), through the read cache: a site client sends its key
- * with every request; disabling or deleting the application is a write, which drops the entry.
+ * with every request; disabling or deleting the application is a write to `applications`, which drops the entry.
  */
 const applicationOfKey = (ctx: AppContext, key: string): Promise<number> =>
   ctx.readCache.get(`api-key:${key}`, async () => {
@@ -19,9 +19,9 @@ const applicationOfKey = (ctx: AppContext, key: string): Promise<number> =>
     // Unknown keys are not kept: a client trying keys must not push the known ones out.
     if (!app) throw forbidden('The API key is unknown or disabled', 'invalid_api_key');
     return app.id;
-  });
+  }, 'settings');
 
-const applicationEnabled = (ctx: AppContext, id: number): Promise<boolean> => ctx.readCache.get(`application-enabled:${id}`, () => isEnabledApplication(ctx.db, id));
+const applicationEnabled = (ctx: AppContext, id: number): Promise<boolean> => ctx.readCache.get(`application-enabled:${id}`, () => isEnabledApplication(ctx.db, id), 'settings');
 
 /** Requests of the admin UI: browser fetches from a page of this very server. */
 export function isAdminUiRequest(req: Request): boolean {

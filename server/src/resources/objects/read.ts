@@ -18,7 +18,7 @@
 //   getObject / findObjectByIdOrUname / requireObject / getObjectsByIds   rows through both rules
 import type { Expression, ExpressionBuilder, Kysely, SqlBool, Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
-import { prepared } from '../../db/prepared.js';
+import { prepared, type Prepared } from '../../db/prepared.js';
 import { nowIso } from '../../db/time.js';
 import type { Database } from '../../db/tables.js';
 import { forbidden, notFound, unauthorized } from '../../http/errors.js';
@@ -169,6 +169,12 @@ export interface ReadOptions {
   /** Only objects of this type (or its sub-types). */
   typeName?: string;
   db?: Db;
+  /**
+   * Also read what the extensions read per row of a list page (`listValues`: folders, the
+   * parents) in the same statement, for a row that is answered and goes into no write: one round
+   * trip less for an uncached GET of one object. Active objects by id, outside a transaction.
+   */
+  withListValues?: boolean;
 }
 
 function visible(ctx: AppContext, row: ObjectRow | undefined, opts: ReadOptions): ObjectRow | undefined {
@@ -194,12 +200,28 @@ const byIdQuery = (trashed: boolean | 'any') =>
   });
 const objectById = { active: byIdQuery(false), trashed: byIdQuery(true), any: byIdQuery('any') };
 
+/** objectById.active with the extensions' list values, per context (its extensions). */
+const withValuesById = new WeakMap<AppContext, Prepared<ObjectRow, [number]>>();
+function activeWithListValues(ctx: AppContext): Prepared<ObjectRow, [number]> {
+  let query = withValuesById.get(ctx);
+  if (!query) {
+    const values = ctx.objects.extensions.flatMap((ext) => Object.entries(ext.listValues ?? {}));
+    query = prepared<ObjectRow, [number]>((db, p) => {
+      const q = db.selectFrom('objects').selectAll('objects').where('objects.id', '=', p(0)).where('objects.deleted', '=', false);
+      return values.length ? (q.select((e) => values.map(([name, value]) => value(e, ctx).as(name))) as unknown as typeof q) : q;
+    });
+    withValuesById.set(ctx, query);
+  }
+  return query;
+}
+
 /** A row by id or uname through the role-permission rule only. */
 async function findRow(ctx: AppContext, key: string | number, opts: ReadOptions): Promise<ObjectRow | undefined> {
   const text = String(key);
   if (/^\d{1,15}$/.test(text)) {
     const trashed = opts.trashed ?? false;
-    const byId = trashed === 'any' ? objectById.any : trashed ? objectById.trashed : objectById.active;
+    const withValues = opts.withListValues && trashed === false && (!opts.db || opts.db === ctx.db);
+    const byId = withValues ? activeWithListValues(ctx) : trashed === 'any' ? objectById.any : trashed ? objectById.trashed : objectById.active;
     const [row] = await byId(opts.db ?? ctx.db, Number(text));
     return visible(ctx, row, opts);
   }

@@ -44,7 +44,7 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
     if (!t) throw notFound('Unknown object type');
     return t;
   };
-  const findTyped = (req: Request) => requireObject(ctx, String(req.params.id), { typeName: theType(req).name, viewer: req.auth });
+  const findTyped = (req: Request, answered = false) => requireObject(ctx, String(req.params.id), { typeName: theType(req).name, viewer: req.auth, withListValues: answered });
 
   const routes: RouteDef[] = [
     { method: 'get', path: '/objects', guard: 'anonymous', cache: true, handler: async (req, res) => sendObjectList(req, res, await listObjects(readContext(req), ctx)) },
@@ -53,7 +53,7 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
       path: '/objects/:id',
       guard: 'anonymous',
       cache: true,
-      handler: async (req, res) => sendObject(req, res, ctx, await requireObject(ctx, String(req.params.id), { viewer: req.auth })),
+      handler: async (req, res) => sendObject(req, res, ctx, await requireObject(ctx, String(req.params.id), { viewer: req.auth, withListValues: true })),
     },
     {
       method: 'delete',
@@ -81,7 +81,7 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
       path: '/media/:id',
       guard: 'anonymous',
       cache: true,
-      handler: async (req, res) => sendObject(req, res, ctx, await requireObject(ctx, String(req.params.id), { viewer: req.auth, typeName: 'media' })),
+      handler: async (req, res) => sendObject(req, res, ctx, await requireObject(ctx, String(req.params.id), { viewer: req.auth, typeName: 'media', withListValues: true })),
     },
     { method: 'get', path: '/:type', guard: 'anonymous', cache: true, handler: async (req, res) => sendObjectList(req, res, await listObjects(readContext(req), ctx, { types: [theType(req).name] })) },
     {
@@ -95,7 +95,7 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
         await sendObject(req, res, ctx, row, 201, { Location: resourceUrl(req, objectPath(ctx, row)) });
       },
     },
-    { method: 'get', path: '/:type/:id', guard: 'anonymous', cache: true, handler: async (req, res) => sendObject(req, res, ctx, await findTyped(req)) },
+    { method: 'get', path: '/:type/:id', guard: 'anonymous', cache: true, handler: async (req, res) => sendObject(req, res, ctx, await findTyped(req, true)) },
     {
       method: 'patch',
       path: '/:type/:id',
@@ -104,7 +104,7 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
         const row = await findTyped(req);
         const input = resourceInput(req, theType(req).name, row.id);
         await apply(ctx, { action: 'update', target: { key: row.id, type: theType(req).name, peeked: row }, actor: req.auth, changes: input, expectedVersion: expectedVersion(req) });
-        await sendObject(req, res, ctx, await requireObject(ctx, row.id, { viewer: SYSTEM }));
+        await sendObject(req, res, ctx, await requireObject(ctx, row.id, { viewer: SYSTEM, withListValues: true }));
       },
     },
     {

@@ -34,13 +34,13 @@ export function blockedIds(eb: AnyEb, roleIds: readonly number[]) {
 }
 
 /**
- * Whether any object permission exists (kept until the next write: most sites have none). Inside
+ * Whether any object permission exists (kept until the next write to object permissions: most sites have none). Inside
  * a unit of work the transaction is asked, uncached: on SQLite the database's one connection is
  * the transaction's until it ends, so a read through `ctx.db` would wait for it forever.
  */
 export function restrictionsExist(ctx: AppContext, db: Db = ctx.db): Promise<boolean> {
   const anyRestriction = async () => Boolean(await db.selectFrom('object_perms').select('object_id').limit(1).executeTakeFirst());
-  return db === ctx.db ? ctx.readCache.get('object-perms:exist', anyRestriction) : anyRestriction();
+  return db === ctx.db ? ctx.readCache.get('object-perms:exist', anyRestriction, 'settings') : anyRestriction();
 }
 
 /** Which of `ids` a viewer with `roleIds` may not see because of object permissions. */

@@ -98,11 +98,11 @@ const anyTermsQuery = prepared<{ used: unknown }, []>((db) =>
 );
 
 /**
- * Whether terms are in use, read once per data version (db/read-cache.ts: any write asks again):
+ * Whether terms are in use, read once per settings version (db/read-cache.ts: a write to a term table asks again):
  * most objects of most sites have none, and a read of one object then needs no query for them.
  */
 export async function termsInUse(ctx: AppContext): Promise<boolean> {
-  return ctx.readCache.get('terms:in-use', async () => Boolean((await anyTermsQuery(ctx.db))[0]?.used));
+  return ctx.readCache.get('terms:in-use', async () => Boolean((await anyTermsQuery(ctx.db))[0]?.used), 'settings');
 }
 
 export async function loadTerms(db: Db, ids: number[], areaId: number | null = null): Promise<Map<number, ObjectTerms>> {

@@ -34,6 +34,7 @@ export interface WebhookService extends Pick<DeliveryQueue, 'sendTest' | 'redeli
 export function createWebhookService(ctx: AppContext, options: WebhookServiceOptions): WebhookService {
   const queue = createDeliveryQueue({
     db: ctx.db,
+    readCache: ctx.readCache,
     dialect: ctx.dialect,
     log: ctx.log,
     retryDelaysMs: options.retryDelaysMs ?? ctx.config.webhookRetryDelaysMs,

@@ -5,14 +5,14 @@
 // same transaction as the new state, so each change fires once whichever instance notices it.
 // Writes are looked at as they are recorded (the webhook observer); bounds by a sweep every
 // `publicationSweepMs` (30 s) on every instance, which writes only when a bound has passed.
-import type { Transaction } from 'kysely';
+import { sql, type ExpressionBuilder, type Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
 import { nowIso } from '../../db/time.js';
 import type { ObjectChange, PublicationAction } from '../objects/changes.js';
 import { inTransaction } from '../objects/pipeline.js';
-import { inPublishWindow } from '../objects/read.js';
-import { typeById } from '../objects/model.js';
+import { inPublishWindow, publishWindowWhere } from '../objects/read.js';
+import { typeById, typeByName } from '../objects/model.js';
 
 
 export type PublicationEvent = Omit<ObjectChange, 'action'> & { action: PublicationAction };
@@ -26,33 +26,49 @@ const mayChangePublication = (c: ObjectChange) =>
 
 /**
  * The publication events of objects `ids` now, their states written: an object is public when
- * active, `on`, inside its window and not a user account (object permissions aside).
+ * active, `on`, inside its window and not a user account (object permissions aside). One
+ * statement: the states that differ from what the objects say now are written, and returned.
+ * `typeNames`: the type of each id when the caller knows it (else read for the rows that changed).
  */
-async function transitions(ctx: AppContext, trx: Transaction<Database>, ids: number[] | 'windows', who: Pick<ObjectChange, 'userId' | 'applicationId' | 'base'>): Promise<PublicationEvent[]> {
-  let q = trx
-    .selectFrom('objects')
-    .leftJoin('publication_states', 'publication_states.object_id', 'objects.id')
-    .select(['objects.id', 'objects.object_type_id', 'objects.status', 'objects.deleted', 'objects.publish_start', 'objects.publish_end', 'publication_states.public']);
-  q = ids === 'windows' ? q.where((eb) => eb.or([eb('objects.publish_start', 'is not', null), eb('objects.publish_end', 'is not', null)])) : q.where('objects.id', 'in', ids);
-  const rows = await q.execute();
+async function transitions(
+  ctx: AppContext,
+  trx: Transaction<Database>,
+  ids: number[] | 'windows',
+  who: Pick<ObjectChange, 'userId' | 'applicationId' | 'base'>,
+  typeNames: Map<number, string> = new Map(),
+): Promise<PublicationEvent[]> {
   const now = nowIso();
-  const events: PublicationEvent[] = [];
-  const states: Array<{ object_id: number; public: boolean; changed: string }> = [];
-  for (const r of rows) {
-    const typeName = typeById(ctx, r.object_type_id)?.name ?? 'objects';
-    const isPublic = typeName !== 'users' && r.status === 'on' && !r.deleted && inPublishWindow(r, now);
-    if (isPublic === Boolean(r.public)) continue;
-    states.push({ object_id: r.id, public: isPublic, changed: now });
-    events.push({ action: isPublic ? 'publish' : 'unpublish', id: r.id, typeName, changed: {}, ...who });
+  const users = typeByName(ctx, 'users')?.id;
+  const changed = await trx
+    .insertInto('publication_states')
+    .columns(['object_id', 'public', 'changed'])
+    .expression((eb) => {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      const isPublic = (e: ExpressionBuilder<any, any>) =>
+        e.and([
+          e('objects.status', '=', 'on'),
+          e('objects.deleted', '=', false),
+          ...publishWindowWhere(e, now),
+          ...(users === undefined ? [] : [e('objects.object_type_id', '!=', users)]),
+        ]);
+      const q = eb
+        .selectFrom('objects')
+        .leftJoin('publication_states as state', 'state.object_id', 'objects.id')
+        .select((e) => [e.ref('objects.id').as('object_id'), isPublic(e).as('public'), sql.lit(now).as('changed')])
+        // A state not written yet counts as not public (no event for an object nobody could see).
+        .where((e) => e(isPublic(e), '!=', sql<boolean>`coalesce(${e.ref('state.public')}, ${e.lit(false)})`));
+      return ids === 'windows' ? q.where((w) => w.or([w('objects.publish_start', 'is not', null), w('objects.publish_end', 'is not', null)])) : q.where('objects.id', 'in', ids);
+    })
+    .onConflict((oc) => oc.column('object_id').doUpdateSet((eb) => ({ public: eb.ref('excluded.public'), changed: eb.ref('excluded.changed') })))
+    .returning(['object_id', 'public'])
+    .execute();
+  const unknown = changed.map((r) => Number(r.object_id)).filter((id) => !typeNames.has(id));
+  if (unknown.length) {
+    for (const r of await trx.selectFrom('objects').select(['id', 'object_type_id']).where('id', 'in', unknown).execute()) {
+      typeNames.set(Number(r.id), typeById(ctx, r.object_type_id)?.name ?? 'objects');
+    }
   }
-  for (let i = 0; i < states.length; i += 500) {
-    await trx
-      .insertInto('publication_states')
-      .values(states.slice(i, i + 500))
-      .onConflict((oc) => oc.column('object_id').doUpdateSet((eb) => ({ public: eb.ref('excluded.public'), changed: eb.ref('excluded.changed') })))
-      .execute();
-  }
-  return events;
+  return changed.map((r) => ({ action: r.public ? 'publish' : 'unpublish', id: Number(r.object_id), typeName: typeNames.get(Number(r.object_id)) ?? 'objects', changed: {}, ...who }));
 }
 
 /** The publication events of a unit of work's changes (inside its transaction). */
@@ -60,7 +76,8 @@ export async function publicationOfChanges(ctx: AppContext, trx: Transaction<Dat
   const concerned = changes.filter(mayChangePublication);
   if (!concerned.length) return [];
   const first = concerned[0];
-  return transitions(ctx, trx, [...new Set(concerned.map((c) => c.id))], { userId: first.userId, applicationId: first.applicationId, base: first.base });
+  const typeNames = new Map(concerned.map((c) => [c.id, c.typeName]));
+  return transitions(ctx, trx, [...typeNames.keys()], { userId: first.userId, applicationId: first.applicationId, base: first.base }, typeNames);
 }
 
 /** Objects with a window whose state differs from what anonymous clients see now (a read, no lock). */

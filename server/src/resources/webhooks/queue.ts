@@ -7,6 +7,7 @@
 import crypto from 'node:crypto';
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { SqlDialect } from '../../db/dialect/dialect.js';
+import type { ReadCache } from '../../db/read-cache.js';
 import type { Database } from '../../db/tables.js';
 import { claimDue, createPruner, nextLook, nonePending } from '../../jobs/lease.js';
 import { createWorkerLoop } from '../../jobs/worker-loop.js';
@@ -20,6 +21,8 @@ import type { WebhookDeliveriesTable } from './tables.js';
 
 export interface QueueOptions {
   db: Kysely<Database>;
+  /** Keeps the list of enabled webhooks between writes (read-cache.ts, scope 'settings'). */
+  readCache: ReadCache;
   dialect: SqlDialect;
   log: (line: string) => void;
   /** Waits before the 2nd, 3rd… attempt; its length + 1 is the number of tries. */
@@ -67,7 +70,7 @@ interface Listener {
   types: string[];
 }
 
-/** Every object write asks this (prepared: it runs in each write's transaction). */
+/** Every object write asks this, once per settings version (prepared). */
 const enabledWebhooks = prepared<{ id: number; events: string; types: string }, []>((db) =>
   db.selectFrom('webhooks').select(['id', 'events', 'types']).where('enabled', '=', true),
 );
@@ -86,7 +89,10 @@ export function createDeliveryQueue(opts: QueueOptions): DeliveryQueue {
 
   async function enqueue(trx: Transaction<Database>, changes: Array<Omit<ObjectChange, 'action'> & { action: ObjectChange['action'] | PublicationAction }>): Promise<number> {
     if (!changes.length) return 0;
-    const listeners: Listener[] = (await enabledWebhooks(trx)).map((w) => ({
+    // Read through the write's transaction, kept until a write to `webhooks` (a settings table).
+    // No unit of work writes webhooks and objects together, so what is read here is committed.
+    const enabled = await opts.readCache.get('webhooks:enabled', () => enabledWebhooks(trx), 'settings');
+    const listeners: Listener[] = enabled.map((w) => ({
       id: w.id,
       events: parseList(w.events),
       types: parseList(w.types),
