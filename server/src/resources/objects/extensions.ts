@@ -4,7 +4,7 @@
 // guard and follow trash, restore and permanent delete, add to serialised objects and answer extra
 // list filters.
 import type { ReadContext } from '../../http/read-context.js';
-import type { AliasableExpression, Expression, SqlBool, Transaction, ExpressionBuilder } from 'kysely';
+import type { AliasableExpression, Expression, SqlBool, Transaction, ExpressionBuilder, SelectQueryBuilder } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
 import type { Resource } from '../../http/jsonapi.js';
@@ -94,8 +94,9 @@ export interface ObjectExtension {
   decorate?(rc: ReadContext, ctx: AppContext, items: SerializedObject[], included: Resource[]): Promise<void>;
   /**
    * Values `decorate` needs, read with a list page's rows in the same statement (subqueries on
-   * `objects.id`), by column name (unique to the extension: they sit beside the row's columns).
-   * Items read without them (a single object, included ones) have none: decorate reads those.
+   * `objects.id`), by column name (unique to the extension: they sit beside the row's columns);
+   * a single GET reads them too (read.ts, `withListValues`). Items read without them (included
+   * ones, written ones) have none: decorate reads those.
    */
   listValues?: Record<string, (eb: ExpressionBuilder<Database, 'objects'>, ctx: AppContext) => AliasableExpression<unknown>>;
   /**
@@ -126,4 +127,11 @@ export interface ObjectExtension {
 
 export function registerObjectExtension(ctx: AppContext, ext: ObjectExtension): void {
   ctx.objects.extensions.push(ext);
+}
+
+/** `query` (rows of `objects`) with every extension's `listValues` beside the row's columns, as list pages and single GETs read them. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function withListValues<Q extends SelectQueryBuilder<Database, 'objects', any>>(ctx: AppContext, query: Q): Q {
+  const values = ctx.objects.extensions.flatMap((ext) => Object.entries(ext.listValues ?? {}));
+  return values.length ? (query.select((e) => values.map(([name, value]) => value(e, ctx).as(name))) as unknown as Q) : query;
 }

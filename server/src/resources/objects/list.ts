@@ -11,7 +11,7 @@ import type { Database } from '../../db/tables.js';
 import { badRequest } from '../../http/errors.js';
 import type { PageInfo, Resource } from '../../http/jsonapi.js';
 import { applyFilters, applySort, parseListQuery, type ColumnRef, type FieldKind, type ListQuery } from '../../http/query.js';
-import type { ObjectExtension } from './extensions.js';
+import { withListValues, type ObjectExtension } from './extensions.js';
 import { concreteTypeNames, isSubtypeOf, relationNamesOf, typeByName, visibleProperties, type ObjectType, type PropertyDef } from './model.js';
 import { typeVisible, visibilityKey, visibleWhere } from './read.js';
 import type { ObjectRow } from './rows.js';
@@ -297,9 +297,7 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
     let rows: CompiledQuery<ObjectRow> | undefined;
     if (sortedByRow) {
       // With what the extensions read per row (folders: the parents), in the same statement.
-      const values = ctx.objects.extensions.flatMap((ext) => Object.entries(ext.listValues ?? {}));
-      let whole = ctx.db.selectFrom('objects').selectAll('objects').where('objects.id', 'in', paged);
-      if (values.length) whole = whole.select((e) => values.map(([name, value]) => value(e, ctx).as(name))) as unknown as typeof whole;
+      const whole = withListValues(ctx, ctx.db.selectFrom('objects').selectAll('objects').where('objects.id', 'in', paged));
       rows = applySort(whole, sort, columns, 'objects.id').compile() as CompiledQuery<ObjectRow>;
     }
     return { count, ids: paged.compile() as CompiledQuery<{ id: number }>, rows, extras };

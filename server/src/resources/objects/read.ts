@@ -25,6 +25,7 @@ import { forbidden, notFound, unauthorized } from '../../http/errors.js';
 import type { AuthInfo } from '../../http/request.js';
 import { blockedAmong, blockedIds, restrictionsExist } from '../permissions/object-perms.js';
 import { rightsOn } from '../permissions/rules.js';
+import { withListValues } from './extensions.js';
 import { model, typeById, type ObjectType } from './model.js';
 import type { ObjectRow } from './rows.js';
 
@@ -205,11 +206,9 @@ const withValuesById = new WeakMap<AppContext, Prepared<ObjectRow, [number]>>();
 function activeWithListValues(ctx: AppContext): Prepared<ObjectRow, [number]> {
   let query = withValuesById.get(ctx);
   if (!query) {
-    const values = ctx.objects.extensions.flatMap((ext) => Object.entries(ext.listValues ?? {}));
-    query = prepared<ObjectRow, [number]>((db, p) => {
-      const q = db.selectFrom('objects').selectAll('objects').where('objects.id', '=', p(0)).where('objects.deleted', '=', false);
-      return values.length ? (q.select((e) => values.map(([name, value]) => value(e, ctx).as(name))) as unknown as typeof q) : q;
-    });
+    query = prepared<ObjectRow, [number]>((db, p) =>
+      withListValues(ctx, db.selectFrom('objects').selectAll('objects').where('objects.id', '=', p(0)).where('objects.deleted', '=', false)),
+    );
     withValuesById.set(ctx, query);
   }
   return query;
