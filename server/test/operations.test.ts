@@ -115,6 +115,54 @@ describe('atomic operations (POST /operations)', () => {
     assert.equal(await countObjects(), before + 200);
   });
 
+  test('creates written together keep every rule of a single create: unique names, meta, lids, history, errors naming their operation', async () => {
+    const taken = await t.request('POST', '/documents', { token, body: { data: { type: 'documents', attributes: { title: 'Taken', uname: 'taken-name' } } } });
+    assert.equal(taken.status, 201, taken.text);
+    const res = await ops([
+      add({ title: 'Namesake' }, 'n1'),
+      add({ title: 'Namesake' }, 'n2'),
+      add({ title: 'Namesake', status: 'on' }),
+      add({ title: 'Wants a taken name', uname: 'taken-name' }),
+      { op: 'add', data: { type: 'documents', attributes: { title: 'Restricted' }, meta: { perms: { roles: ['admin'] } } } },
+      // Not one to stage (meta.locked): the staged ones are written before it.
+      { op: 'add', data: { type: 'documents', lid: 'locked', attributes: { title: 'Locked one' }, meta: { locked: true } } },
+      { op: 'add', ref: { type: 'documents', lid: 'n1', relationship: 'see_also' }, data: [{ type: 'documents', lid: 'n2' }, { type: 'documents', lid: 'locked' }] },
+      add({ title: 'Namesake' }),
+    ]);
+    assert.equal(res.status, 200, res.text);
+    const [n1, n2, n3, renamed, restricted, locked, related, n4] = res.body['atomic:results'];
+    assert.deepEqual([n1, n2, n3, n4].map((r) => r.data.attributes.uname), ['namesake', 'namesake-2', 'namesake-3', 'namesake-4']);
+    assert.equal(n3.data.attributes.status, 'on');
+    assert.ok(n3.data.meta.published, 'published when created on');
+    assert.equal(renamed.data.attributes.uname, 'taken-name-2', 'a taken name gets the next free one, as a single create would');
+    assert.deepEqual(restricted.data.meta.perms.roles, ['admin']);
+    assert.equal(locked.data.meta.locked, true);
+    assert.deepEqual(related.data.map((d: { id: string }) => d.id).sort(), [n2.data.id, locked.data.id].sort());
+    const ids = res.body['atomic:results'].filter((r: { data?: { id?: string } }) => r.data?.id).map((r: { data: { id: string } }) => Number(r.data.id));
+    assert.equal(new Set(ids).size, 7);
+    // Each create is recorded once, by its object.
+    for (const r of [n1, n2, n3, n4, renamed, restricted, locked]) {
+      const rows = await db.all<{ n: number }>(`select count(*) as n from history where resource_id = ${Number(r.data.id)} and user_action = 'create'`);
+      assert.equal(Number(rows[0].n), 1, `history of ${r.data.attributes.title}`);
+    }
+    const read = await t.request('GET', `/documents/${n1.data.id}/see_also`, { token });
+    assert.deepEqual(read.body.data.map((d: { id: string }) => d.id).sort(), [n2.data.id, locked.data.id].sort());
+
+    // A staged create that fails when written (an unknown role in meta.perms) names its own
+    // operation, also when a later create is what writes it; nothing of the request stays.
+    const objects = await countObjects();
+    const badPerms = (title: string) => ({ op: 'add', data: { type: 'documents', attributes: { title }, meta: { perms: { roles: ['no-such-role'] } } } });
+    const atEnd = expectError(await ops([add({ title: 'Fine 1' }), badPerms('Bad perms'), add({ title: 'Fine 2' })]), 400, 'invalid_data');
+    assert.equal(atEnd.source.pointer, '/atomic:operations/1/data');
+    assert.equal(atEnd.meta.operation, 1);
+    const beforeLocked = expectError(await ops([badPerms('Bad perms'), { op: 'add', data: { type: 'documents', attributes: { title: 'L' }, meta: { locked: true } } }]), 400, 'invalid_data');
+    assert.equal(beforeLocked.meta.operation, 0);
+    const beforeUpdate = expectError(await ops([add({ title: 'Fine' }), badPerms('Bad perms'), { op: 'update', data: { type: 'documents', id: n1.data.id, attributes: { title: 'x' } } }]), 400, 'invalid_data');
+    assert.equal(beforeUpdate.meta.operation, 1);
+    assert.equal(await countObjects(), objects);
+    assert.equal((await t.request('GET', `/documents/${n1.data.id}`, { token })).body.data.attributes.title, 'Namesake');
+  });
+
   test('bad requests are refused before anything is written', async () => {
     const before = await countObjects();
     expectError(await t.request('POST', '/operations', { body: { 'atomic:operations': [add({ title: 'anonymous' })] }, headers: { 'Content-Type': ATOMIC } }), 401);

@@ -592,6 +592,19 @@ describe('statements per request on PostgreSQL (issue 32)', { skip: !onPostgres 
     assert.ok(patch.some((s) => /^begin; select pg_advisory_xact_lock/.test(s)), patch.join('\n'));
     assert.ok(patch.some((s) => /folio_data_version; commit$/.test(s)), patch.join('\n'));
   });
+
+  test('creates of one /operations request are inserted together: 50 namesakes in three statements (32 + 16 + 2), not 50', async () => {
+    const ATOMIC = 'application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"';
+    const operations = Array.from({ length: 50 }, () => ({ op: 'add', data: { type: 'documents', attributes: { title: 'Imported', status: 'on' } } }));
+    let answer: Awaited<ReturnType<TestServer['request']>> | undefined;
+    const statements = await statementsOf(async () => (answer = await t.request('POST', '/operations', { token, headers: { 'Content-Type': ATOMIC, Accept: ATOMIC }, body: { 'atomic:operations': operations } })));
+    assert.equal(answer!.status, 200, answer!.text);
+    const unames = answer!.body['atomic:results'].map((r: { data: { attributes: { uname: string } } }) => r.data.attributes.uname);
+    assert.deepEqual(unames, ['imported', ...Array.from({ length: 49 }, (_, i) => `imported-${i + 2}`)]);
+    const inserts = statements.filter((s) => /^insert into "objects"/.test(s));
+    assert.equal(inserts.length, 3, inserts.join('\n'));
+    assert.ok(statements.length <= 12, statements.join('\n'));
+  });
 });
 
 describe('planner statistics (issue 32)', () => {

@@ -93,6 +93,10 @@ export function foldersExtension(ctx: AppContext): ObjectExtension {
     onTrash: (trx, ids, _ctx, actor) => trashSubfolders(ctx, trx, ids, actor),
     onRestore: (trx, ids, _ctx, actor) => restoreSubfolders(ctx, trx, ids, actor),
     onPurge: (trx, ids) => removeFromTree(ctx, trx, ids),
+    // Every new folder has its place in the tree: under `own.parentId`, or a root. It writes the
+    // new folder's own place; the parent it reads is never created in the same batch (a parent
+    // named in the request is a part, which runs alone).
+    ownRowsOnly: true,
     // Every new folder has its place in the tree: under `own.parentId`, or a root.
     async afterWrite(trx, w) {
       if (w.action === 'create' && w.type.lineage.includes(FOLDERS)) await placeNewFolder(trx, w.row!.id, (w.own.parentId as number | null | undefined) ?? null);

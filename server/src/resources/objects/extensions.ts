@@ -65,6 +65,12 @@ export interface ObjectExtension {
   /** In the transaction, after the `objects` row is written (own tables, placement, revocation). */
   afterWrite?(trx: Transaction<Database>, w: PendingWrite, ctx: AppContext): Promise<void>;
   /**
+   * Its beforeWrite and afterWrite read and write only what belongs to the object written (no
+   * check across objects, such as a unique username): creates of one unit of work may then be
+   * inserted together, their hooks run before and after the one insert (kernel.ts, CreateBatch).
+   */
+  ownRowsOnly?: boolean;
+  /**
    * Attributes of a create or update that are this extension's part, not the row's (terms:
    * `categories`, `tags`, `date_ranges` of associated types): taken out of the attributes before
    * they are validated, and handed over as parts (400 on a bad value).

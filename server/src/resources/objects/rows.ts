@@ -2,10 +2,10 @@
 // inserting the `objects` row with its generated uname. Families build on these.
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import { notFound } from '../../http/errors.js';
-import { prepared } from '../../db/prepared.js';
+import { prepared, preparedList } from '../../db/prepared.js';
 import { nowIso } from '../../db/time.js';
 import type { Database, ObjectsTable } from '../../db/tables.js';
-import { firstUnameGuess, uniqueUname } from './uname.js';
+import { firstUnameGuesses, uniqueUname } from './uname.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -34,34 +34,46 @@ export interface NewObjectRow {
 type Nullable = string | null;
 type InsertArgs = [number, string, string, Nullable, Nullable, Nullable, Nullable, Nullable, Nullable, Nullable, string, number | null, Nullable, Nullable];
 
-/** The insert of every object; `ifFree`: nothing happens (no row comes back) when the uname is taken. */
-const objectInsert = (ifFree: boolean) =>
-  prepared<Selectable<ObjectsTable>, InsertArgs>((db, p) => {
-    const insert = db.insertInto('objects').values({
-      object_type_id: p(0),
-      status: p(1),
-      uname: p(2),
-      title: p(3),
-      description: p(4),
-      body: p(5),
-      lang: p(6),
-      extra: p(7),
-      properties: p(8),
-      locked: false,
-      deleted: false,
-      published: p(9),
-      created: p(10),
-      modified: p(10),
-      created_by: p(11),
-      modified_by: p(11),
-      publish_start: p(12),
-      publish_end: p(13),
-    });
-    return (ifFree ? insert.onConflict((oc) => oc.column('uname').doNothing()) : insert).returningAll();
-  });
-/** Prepared: built and compiled once (see db/prepared.ts). */
-const insertObject = objectInsert(false);
-const insertObjectIfFree = objectInsert(true);
+/** The values of one inserted row, from the arguments `v(0)`… (InsertArgs' order). */
+const rowValues = (v: (i: number) => never) => ({
+  object_type_id: v(0),
+  status: v(1),
+  uname: v(2),
+  title: v(3),
+  description: v(4),
+  body: v(5),
+  lang: v(6),
+  extra: v(7),
+  properties: v(8),
+  locked: false,
+  deleted: false,
+  published: v(9),
+  created: v(10),
+  modified: v(10),
+  created_by: v(11),
+  modified_by: v(11),
+  publish_start: v(12),
+  publish_end: v(13),
+});
+const INSERT_ARITY = 14;
+
+/** The insert of one object (its uname known to be free). */
+const insertObject = prepared<Selectable<ObjectsTable>, InsertArgs>((db, p) => db.insertInto('objects').values(rowValues(p)).returningAll());
+
+/** An `objects` row to insert: its type and fields, by whom. */
+export interface ObjectRowInsert {
+  type: { id: number; singular: string };
+  fields: NewObjectRow;
+  actorId: number | null;
+}
+
+/** The values after the uname of the insert statements (InsertArgs from the title on). */
+function insertValues(fields: NewObjectRow, status: string, now: string, actorId: number | null) {
+  return [fields.title ?? null, fields.description ?? null, fields.body ?? null, fields.lang ?? null,
+    fields.extra === undefined || fields.extra === null ? null : JSON.stringify(fields.extra),
+    fields.properties && Object.keys(fields.properties).length ? JSON.stringify(fields.properties) : null,
+    status === 'on' ? now : null, now, actorId, fields.publish_start ?? null, fields.publish_end ?? null] as const;
+}
 
 /**
  * Insert an `objects` row of type `typeName` (or of a type the caller has looked up already in the
@@ -75,24 +87,55 @@ export async function insertObjectRow(
   actorId: number | null,
 ): Promise<Selectable<ObjectsTable>> {
   const type = typeof typeName === 'string' ? await getObjectType(db, typeName) : typeName;
-  const now = nowIso();
-  const status = fields.status ?? 'draft';
-  const values = [fields.title ?? null, fields.description ?? null, fields.body ?? null, fields.lang ?? null,
-    fields.extra === undefined || fields.extra === null ? null : JSON.stringify(fields.extra),
-    fields.properties && Object.keys(fields.properties).length ? JSON.stringify(fields.properties) : null,
-    status === 'on' ? now : null, now, actorId, fields.publish_start ?? null, fields.publish_end ?? null] as const;
-  // Most creates get the first name they try: one statement, no look-up before it (a round trip
-  // saved per create on PostgreSQL). A taken one falls back to the look-up of uniqueUname.
-  const guess = firstUnameGuess(unameHints, fields.uname ?? fields.title);
-  if (guess) {
-    const [row] = await insertObjectIfFree(db, type.id, status, guess.name, ...values);
-    if (row) {
-      guess.used();
-      return row;
-    }
-    guess.taken();
-  }
-  const uname = await uniqueUname(db, unameHints, fields.uname ?? fields.title, type.singular);
-  const [row] = await insertObject(db, type.id, status, uname, ...values);
+  const [row] = await insertObjectRows(db, unameHints, [{ type, fields, actorId }]);
   return row;
+}
+
+/**
+ * Rows one multi-row insert takes: a power of two up to 64 (896 values, within every engine's
+ * parameter limit), so that a handful of statement shapes serve every count (PostgreSQL keeps
+ * each as a named statement per connection); 50 rows go as 32 + 16 + 2.
+ */
+const chunkSize = (left: number) => 2 ** Math.min(6, Math.floor(Math.log2(left)));
+
+/** The multi-row insert of `n` rows whose unames may be taken (those come back as no row). */
+const insertObjectsIfFree = preparedList<Selectable<ObjectsTable>>((db, p, n) => {
+  const rows = Array.from({ length: n / INSERT_ARITY }, (_, r) => rowValues((i) => p(r * INSERT_ARITY + i)));
+  return db.insertInto('objects').values(rows).onConflict((oc) => oc.column('uname').doNothing()).returningAll();
+});
+
+/**
+ * Insert `objects` rows (inside the caller's transaction), in one statement for as many as get the
+ * first name they try (the usual case: a bulk import through /operations costs one round trip, not
+ * one per object); the others are inserted one by one after a look-up of a free uname. Returns the
+ * rows as stored, in the order given.
+ */
+export async function insertObjectRows(db: Db, unameHints: Map<string, number>, items: ObjectRowInsert[]): Promise<Array<Selectable<ObjectsTable>>> {
+  const now = nowIso();
+  const out: Array<Selectable<ObjectsTable> | undefined> = new Array(items.length);
+  const guesses = firstUnameGuesses(unameHints, items.map((i) => i.fields.uname ?? i.fields.title));
+  const guessed = items.flatMap((item, k) => (guesses[k] ? [k] : []));
+  for (let start = 0; start < guessed.length; ) {
+    const chunk = guessed.slice(start, (start += chunkSize(guessed.length - start)));
+    const values = chunk.flatMap((k) => {
+      const { type, fields, actorId } = items[k];
+      const status = fields.status ?? 'draft';
+      return [type.id, status, guesses[k]!.name, ...insertValues(fields, status, now, actorId)];
+    });
+    const byName = new Map((await insertObjectsIfFree(db, values)).map((row) => [row.uname, row]));
+    for (const k of chunk) {
+      out[k] = byName.get(guesses[k]!.name);
+      if (out[k]) guesses[k]!.used();
+      else guesses[k]!.taken();
+    }
+  }
+  // Most creates get the first name they try; a taken one (or none to try) falls back to the
+  // look-up of uniqueUname.
+  for (const [k, { type, fields, actorId }] of items.entries()) {
+    if (out[k]) continue;
+    const status = fields.status ?? 'draft';
+    const uname = await uniqueUname(db, unameHints, fields.uname ?? fields.title, type.singular);
+    [out[k]] = await insertObject(db, type.id, status, uname, ...insertValues(fields, status, now, actorId));
+  }
+  return out as Array<Selectable<ObjectsTable>>;
 }

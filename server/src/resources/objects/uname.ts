@@ -41,21 +41,26 @@ const SPREAD = 16;
  * reading every namesake, so creating the 10,000th "Untitled" costs what the 10th did.
  */
 /**
- * The name a create tries first, in the insert itself (ON CONFLICT DO NOTHING), saving the
- * look-up when it is free: the wanted name made URL-friendly, or right after the last suffix
- * handed out for it (the hint). Null when the name is random anyway (no usable title).
+ * The names creates try first, in the insert itself (ON CONFLICT DO NOTHING), saving the look-up
+ * when they are free: each wanted name made URL-friendly, or right after the last suffix handed out
+ * for it (the hint); namesakes among `wanted` try the suffixes after it, one each. Null where the
+ * name is random anyway (no usable title).
  */
-export function firstUnameGuess(hints: Map<string, number>, wanted: string | null | undefined): { name: string; taken(): void; used(): void } | null {
-  const base = slugify(wanted ?? '');
-  if (!base) return null;
-  const hint = hints.get(base);
-  const n = hint === undefined ? 1 : hint + 1;
-  return {
-    name: n === 1 ? base : `${base}-${n}`,
-    // Taken meanwhile (or the hint is stale): the look-up decides, and leaves its own hint.
-    taken: () => hints.delete(base),
-    used: () => void (n > 1 && rememberSuffix(hints, base, n)),
-  };
+export function firstUnameGuesses(hints: Map<string, number>, wanted: Array<string | null | undefined>): Array<{ name: string; taken(): void; used(): void } | null> {
+  const next = new Map<string, number>();
+  return wanted.map((w) => {
+    const base = slugify(w ?? '');
+    if (!base) return null;
+    const hint = hints.get(base);
+    const n = next.get(base) ?? (hint === undefined ? 1 : hint + 1);
+    next.set(base, n + 1);
+    return {
+      name: n === 1 ? base : `${base}-${n}`,
+      // Taken meanwhile (or the hint is stale): the look-up decides, and leaves its own hint.
+      taken: () => hints.delete(base),
+      used: () => void (n > 1 && rememberSuffix(hints, base, n)),
+    };
+  });
 }
 
 export async function uniqueUname(

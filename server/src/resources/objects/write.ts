@@ -12,7 +12,7 @@ import { badRequest, forbidden } from '../../http/errors.js';
 import type { ObjectExtension, PendingWrite } from './extensions.js';
 import { CORE_ATTRIBUTES, typeAllowedOn, type ObjectType } from './model.js';
 import { authorizeWrite, claimVersionMove, type Actor } from './pipeline.js';
-import { insertObjectRow, type ObjectRow } from './rows.js';
+import { insertObjectRows, type NewObjectRow, type ObjectRow } from './rows.js';
 import { validateObjectAttributes } from './schema.js';
 import { uniqueUname } from './uname.js';
 
@@ -86,39 +86,55 @@ export async function validateInput(ctx: AppContext, action: 'create' | 'update'
   return { attributes, own, meta: input.meta, locked };
 }
 
-/** Insert the `objects` row of a create (the kernel has opened the unit of work). */
-export async function createRow(ctx: AppContext, db: Transaction<Database>, type: ObjectType, actor: Actor, input: PreparedInput): Promise<{ row: ObjectRow; changed: Record<string, unknown> }> {
+/** A create checked and ready to insert: its guards and beforeWrite hooks have run (stageCreate). */
+export interface StagedCreate {
+  type: ObjectType;
+  w: PendingWrite;
+  fields: NewObjectRow;
+  locked: boolean | undefined;
+}
+
+/** A create's steps before its row is written: the guards (create, publish) and beforeWrite hooks. */
+export async function stageCreate(ctx: AppContext, db: Transaction<Database>, type: ObjectType, actor: Actor, input: PreparedInput): Promise<StagedCreate> {
   const { attributes, own, locked } = input;
   const { core, props } = splitAttributes(attributes);
   const w: PendingWrite = { action: 'create', type, actor, attributes, own, meta: input.meta, changed: {} };
   await authorizeWrite(ctx, { action: 'create', actor, type, trx: db });
   if ((core.status ?? 'draft') === 'on') await authorizeWrite(ctx, { action: 'publish', actor, type, trx: db });
   await runHooks(ctx, db, w, 'beforeWrite');
-  let row = await insertObjectRow(
-    db,
-    ctx.unameHints,
-    type,
-    {
-      status: core.status as string | undefined,
-      uname: (core.uname as string | undefined) || null,
-      title: core.title as string | null | undefined,
-      description: core.description as string | null | undefined,
-      body: core.body as string | null | undefined,
-      lang: core.lang as string | null | undefined,
-      extra: core.extra,
-      ...publishWindow(core, null),
-      properties: withoutNulls(props),
-    },
-    actor.userId,
-  );
+  const fields: NewObjectRow = {
+    status: core.status as string | undefined,
+    uname: (core.uname as string | undefined) || null,
+    title: core.title as string | null | undefined,
+    description: core.description as string | null | undefined,
+    body: core.body as string | null | undefined,
+    lang: core.lang as string | null | undefined,
+    extra: core.extra,
+    ...publishWindow(core, null),
+    properties: withoutNulls(props),
+  };
+  return { type, w, fields, locked };
+}
+
+/** A staged create's steps after its row is inserted: `meta.locked`, the afterWrite hooks. */
+export async function finishCreate(ctx: AppContext, db: Transaction<Database>, staged: StagedCreate, inserted: ObjectRow): Promise<{ row: ObjectRow; changed: Record<string, unknown> }> {
+  const { w, locked } = staged;
+  let row = inserted;
   if (locked) {
     await db.updateTable('objects').set({ locked: true }).where('id', '=', row.id).execute();
     row = { ...row, locked: true };
   }
   w.row = row;
-  w.changed = { ...withoutNulls(attributes), status: row.status, uname: row.uname, ...(locked ? { locked: true } : {}) };
+  w.changed = { ...withoutNulls(w.attributes), status: row.status, uname: row.uname, ...(locked ? { locked: true } : {}) };
   await runHooks(ctx, db, w, 'afterWrite');
   return { row, changed: w.changed };
+}
+
+/** Insert the `objects` row of a create (the kernel has opened the unit of work). */
+export async function createRow(ctx: AppContext, db: Transaction<Database>, type: ObjectType, actor: Actor, input: PreparedInput): Promise<{ row: ObjectRow; changed: Record<string, unknown> }> {
+  const staged = await stageCreate(ctx, db, type, actor, input);
+  const [row] = await insertObjectRows(db, ctx.unameHints, [{ type, fields: staged.fields, actorId: actor.userId }]);
+  return finishCreate(ctx, db, staged, row);
 }
 
 /**

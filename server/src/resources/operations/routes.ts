@@ -26,7 +26,7 @@ import { endpointType } from '../objects/model.js';
 import { getObjectsByIds } from '../objects/read.js';
 import { type ObjectRow } from '../objects/rows.js';
 import { serializeObjects } from '../objects/serialize.js';
-import { apply } from '../objects/kernel.js';
+import { apply, CreateBatch, type BatchedCreate } from '../objects/kernel.js';
 import { inTransaction } from '../objects/pipeline.js';
 import { readContext } from '../../http/read-context.js';
 
@@ -41,6 +41,8 @@ interface Target {
 }
 /** What an operation leaves to answer with: an object to serialise, identifiers, or nothing. */
 type Outcome = { objectId: number; type: string } | { identifiers: Array<{ id: string; type: string }> } | null;
+/** A create's outcome before its row is written (staged in the request's CreateBatch). */
+type Pending = { created: BatchedCreate; type: string };
 
 /** An error of operation `index`, pointing at it (and at the member named, when there is one). */
 function atOperation(err: unknown, index: number, member = ''): unknown {
@@ -120,8 +122,12 @@ export function operationsRoutes(ctx: AppContext): RouteDef[] {
         }
         return { id: Number(ident.id), type: type.name };
       };
-      const outcomes: Outcome[] = [];
+      // Plain creates are staged and inserted together, before any other kind of operation runs
+      // (which may name them by lid) and at the end; an error of one names its operation.
+      const creates = new CreateBatch(ctx, trx, (i, err) => atOperation(err, i, err instanceof ApiError && err.status === 400 ? '/data' : ''));
+      const outcomes: Array<Outcome | Pending> = [];
       for (const [i, op] of ops.entries()) {
+        if (!(op.op === 'add' && op.ref === undefined && op.href === undefined)) await creates.flush();
         let member = '';
         try {
           const kind = op.op as Op;
@@ -178,9 +184,10 @@ export function operationsRoutes(ctx: AppContext): RouteDef[] {
             const input = resourceOf(data, type.name);
             if (data.lid !== undefined && (typeof data.lid !== 'string' || !data.lid)) throw badRequest('"data.lid" must be a non-empty string', 'invalid_body');
             if (typeof data.lid === 'string' && lids.has(data.lid)) throw badRequest(`"data.lid" ${JSON.stringify(data.lid)} is used twice`, 'duplicate_lid');
-            const { row } = await apply(ctx, { action: 'create', type: type.name, actor: req.auth, changes: input }, trx);
-            if (typeof data.lid === 'string') lids.set(data.lid, { id: row.id, type: type.name });
-            outcomes.push({ objectId: row.id, type: type.name });
+            const created = await creates.create({ action: 'create', type: type.name, actor: req.auth, changes: input }, i);
+            // Read once the create is written: every operation that resolves a lid flushes first.
+            if (typeof data.lid === 'string') lids.set(data.lid, { get id() { return created.row!.id; }, type: type.name });
+            outcomes.push({ created, type: type.name });
             continue;
           }
           // update
@@ -193,10 +200,11 @@ export function operationsRoutes(ctx: AppContext): RouteDef[] {
           await apply(ctx, { action: 'update', target: { key: target.id, type: target.type }, actor: req.auth, changes: input }, trx);
           outcomes.push({ objectId: target.id, type: target.type });
         } catch (err) {
-          throw atOperation(err, i, err instanceof ApiError && err.status === 400 ? member : '');
+          throw creates.reports(err) ? err : atOperation(err, i, err instanceof ApiError && err.status === 400 ? member : '');
         }
       }
-      return outcomes;
+      await creates.flush();
+      return outcomes.map((o) => (o && 'created' in o ? { objectId: o.created.row!.id, type: o.type } : o));
     });
   }
 

@@ -32,6 +32,8 @@ export function permissionsFamily(ctx: AppContext): RouteDef[] {
   registerObjectExtension(ctx, {
     name: 'object-perms',
     types: ['objects'],
+    // Its hooks check and write the written object's own permissions.
+    ownRowsOnly: true,
     async beforeWrite(_trx, w) {
       if (w.meta?.perms !== undefined && !w.actor.isAdmin) throw forbidden('Only administrators may set object permissions', 'perms_admin_only');
     },
