@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { connectOutside, type OutsideConnection } from './helpers/outside.js';
 import { expectError, startServer, type TestServer } from './helpers/server.js';
+import { onPostgres } from './helpers/test-database.js';
 
 const ATOMIC = 'application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"';
 const add = (attributes: Record<string, unknown>, lid?: string) => ({ op: 'add', data: { type: 'documents', ...(lid ? { lid } : {}), attributes } });
@@ -161,6 +162,32 @@ describe('atomic operations (POST /operations)', () => {
     assert.equal(beforeUpdate.meta.operation, 1);
     assert.equal(await countObjects(), objects);
     assert.equal((await t.request('GET', `/documents/${n1.data.id}`, { token })).body.data.attributes.title, 'Namesake');
+  });
+
+  test('creates of one request are found by search as single creates are, whichever way their search document was made', async () => {
+    const body = '<p>Quetzalcoatl flew over the mesa, twice.</p>';
+    const single = await t.request('POST', '/documents', { token, body: { data: { type: 'documents', attributes: { title: 'Feathered serpent', description: 'A myth', body } } } });
+    assert.equal(single.status, 201, single.text);
+    const res = await ops([
+      add({ title: 'Feathered serpent', description: 'A myth', body }),
+      add({ title: 'Second serpent', body: '<p>Quetzalcoatl again</p>' }),
+      // A taken uname: inserted after the others, alone, its document made by the trigger.
+      add({ title: 'Third serpent', uname: single.body.data.attributes.uname, body: '<p>Quetzalcoatl thrice</p>' }),
+      add({ title: 'Serpent, with data', body: '<p>Quetzalcoatl and data</p>', extra: { note: 'kept' } }),
+    ]);
+    assert.equal(res.status, 200, res.text);
+    const ids = res.body['atomic:results'].map((r: { data: { id: string } }) => r.data.id);
+    const found = await t.request('GET', `/objects?filter[query]=quetzalcoatl&page_size=50`, { token });
+    assert.deepEqual(found.body.data.map((d: { id: string }) => d.id).sort(), [single.body.data.id, ...ids].sort());
+    const ranked = await t.request('GET', `/objects?filter[query]=${encodeURIComponent('feathered serpent')}&page_size=50`, { token });
+    assert.deepEqual(ranked.body.data.map((d: { id: string }) => d.id).sort(), [single.body.data.id, ids[0]].sort());
+    if (onPostgres) {
+      // The document that came with the insert is the one the trigger makes for a single create.
+      const docs = await db.all<{ id: number; document: string }>(`select id, document::text as document from objects_search where id in (${[single.body.data.id, ids[0]].map(Number).join(',')})`);
+      assert.equal(docs.length, 2);
+      assert.equal(docs[0].document, docs[1].document);
+      assert.match(docs[0].document, /'quetzalcoatl'/);
+    }
   });
 
   test('bad requests are refused before anything is written', async () => {

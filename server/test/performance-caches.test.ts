@@ -593,7 +593,7 @@ describe('statements per request on PostgreSQL (issue 32)', { skip: !onPostgres 
     assert.ok(patch.some((s) => /folio_data_version; commit$/.test(s)), patch.join('\n'));
   });
 
-  test('creates of one /operations request are inserted together: 50 namesakes in three statements (32 + 16 + 2), not 50', async () => {
+  test('creates of one /operations request are inserted together: 50 namesakes in three statements (32 + 16 + 2), not 50, their search documents made before the write lock', async () => {
     const ATOMIC = 'application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"';
     const operations = Array.from({ length: 50 }, () => ({ op: 'add', data: { type: 'documents', attributes: { title: 'Imported', status: 'on' } } }));
     let answer: Awaited<ReturnType<TestServer['request']>> | undefined;
@@ -601,8 +601,12 @@ describe('statements per request on PostgreSQL (issue 32)', { skip: !onPostgres 
     assert.equal(answer!.status, 200, answer!.text);
     const unames = answer!.body['atomic:results'].map((r: { data: { attributes: { uname: string } } }) => r.data.attributes.uname);
     assert.deepEqual(unames, ['imported', ...Array.from({ length: 49 }, (_, i) => `imported-${i + 2}`)]);
-    const inserts = statements.filter((s) => /^insert into "objects"/.test(s));
+    const inserts = statements.filter((s) => /insert into "objects" /.test(s));
     assert.equal(inserts.length, 3, inserts.join('\n'));
+    // Their search documents are made before the write lock, in one statement, and come with the inserts.
+    const documents = statements.findIndex((s) => /folio_search_document\(/.test(s));
+    assert.ok(documents >= 0 && documents < statements.findIndex((s) => /^begin; select pg_advisory_xact_lock/.test(s)), statements.join('\n'));
+    assert.ok(inserts.every((s) => /insert into "objects_search"/.test(s)), inserts.join('\n'));
     assert.ok(statements.length <= 12, statements.join('\n'));
   });
 });

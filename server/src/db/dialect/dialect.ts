@@ -1,7 +1,7 @@
 // What differs between the database engines, as one small interface per concern; sqlite.ts and
 // postgres.ts each implement all of them. Everything else talks to the database through kysely
 // only, so the same query runs on either engine.
-import type { ColumnDefinitionBuilder, Kysely, RawBuilder, SelectQueryBuilder } from 'kysely';
+import type { ColumnDefinitionBuilder, Compilable, Kysely, RawBuilder, SelectQueryBuilder } from 'kysely';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -17,6 +17,18 @@ export interface ObjectSearch {
   ranks(expr: string): RawBuilder<{ search_id: number; search_rank: number }>;
   /** The ids of the matches, as a subquery for `in`. */
   ids(expr: string): RawBuilder<number>;
+  /**
+   * The search documents of objects about to be inserted, by position, computed outside any
+   * transaction (PostgreSQL: the tokenizer is most of an insert's cost, and the write lock need not
+   * wait for it); opaque values for `withDocuments`. Absent where the insert indexes as cheaply
+   * itself (SQLite).
+   */
+  documents?(db: Kysely<any>, fields: Array<{ title: string | null; description: string | null; body: string | null; properties: string | null }>): Promise<string[]>;
+  /**
+   * `insert` (of `objects` rows, returning them) that also writes the search documents given for
+   * some of its rows, as [uname, document] expressions: the index trigger leaves those rows alone.
+   */
+  withDocuments?<R>(db: Kysely<any>, insert: Compilable<R>, documents: Array<[unknown, unknown]>): Compilable<R>;
   /** Creates the index of translations' fields and its triggers (migration 0094). */
   createTranslationIndex(db: Kysely<any>): Promise<void>;
   /**

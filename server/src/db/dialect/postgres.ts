@@ -20,6 +20,8 @@ import {
   type KyselyPlugin,
   type QueryId,
   type PostgresDialectConfig,
+  type Compilable,
+  type InsertQueryBuilder,
   type TransactionSettings,
 } from 'kysely';
 import { MODEL_TABLES, MODEL_VERSION_ROW, SETTINGS_TABLES, SETTINGS_VERSION_ROW, WINDOWS_VERSION_ROW, type DataVersion } from '../data-version.js';
@@ -361,9 +363,52 @@ const SEARCH_DOCUMENT_FUNCTION = `create or replace function folio_search_docume
       || setweight(to_tsvector('folio_search', folio_search_words(body)), 'D');
   end $$`;
 
+/**
+ * The trigger function that keeps an object's search document in step. An insert that brought its
+ * document along (`withDocuments`: computed before the write lock was taken) has its row in
+ * objects_search already when the trigger fires, at the end of the statement: nothing to compute.
+ */
+const OBJECTS_SEARCH_TRIGGER_FUNCTION = `create or replace function folio_objects_search() returns trigger language plpgsql as $$
+  begin
+    if tg_op = 'INSERT' and exists (select 1 from objects_search where id = new.id) then
+      return null;
+    end if;
+    insert into objects_search (id, document) values (new.id, folio_search_document(new.title, new.description, new.body, new.properties))
+      on conflict (id) do update set document = excluded.document;
+    return null;
+  end $$`;
+
 const search: ObjectSearch = {
   async upgrade(db) {
     await sql.raw(SEARCH_DOCUMENT_FUNCTION).execute(db);
+    // Migration 0126 (the trigger's skip); before migration 0010 made objects_search there is no trigger to replace.
+    const table = await sql<{ t: string | null }>`select to_regclass('objects_search')::text as t`.execute(db);
+    if (table.rows[0]?.t) {
+      await sql.raw(OBJECTS_SEARCH_TRIGGER_FUNCTION).execute(db);
+    }
+  },
+
+  async documents(db, fields) {
+    // Outside any transaction: the tokenizer runs without the write lock, beside other writes.
+    const column = (k: 'title' | 'description' | 'body' | 'properties') => fields.map((f) => f[k]);
+    const rows = await sql<{ document: string }>`select folio_search_document(t, d, b, p)::text as document
+      from unnest(${column('title')}::text[], ${column('description')}::text[], ${column('body')}::text[], ${column('properties')}::text[])
+        with ordinality as u(t, d, b, p, n) order by n`.execute(db);
+    return rows.rows.map((r) => r.document);
+  },
+
+  withDocuments<R>(db: Kysely<any>, insert: Compilable<R>, documents: Array<[unknown, unknown]>): Compilable<R> {
+    const given = sql`(values ${sql.join(documents.map(([uname, document]) => sql`(${uname}::text, ${document}::text)`))}) as given (uname, document)`;
+    return db
+      .with('inserted', () => insert as unknown as InsertQueryBuilder<any, any, any>)
+      .with('searched', (qc) =>
+        (qc as unknown as Kysely<any>)
+          .insertInto('objects_search')
+          .columns(['id', 'document'])
+          .expression(sql`select inserted.id, given.document::tsvector from inserted join ${given} on given.uname = inserted.uname`),
+      )
+      .selectFrom('inserted')
+      .selectAll() as unknown as Compilable<R>;
   },
 
   async createIndex(db) {
@@ -382,12 +427,7 @@ const search: ObjectSearch = {
     await sql.raw(SEARCH_DOCUMENT_FUNCTION).execute(db);
     await sql`create table objects_search (id bigint primary key references objects (id) on delete cascade, document tsvector not null)`.execute(db);
     await sql`create index objects_search_document on objects_search using gin (document)`.execute(db);
-    await sql.raw(`create function folio_objects_search() returns trigger language plpgsql as $$
-      begin
-        insert into objects_search (id, document) values (new.id, folio_search_document(new.title, new.description, new.body, new.properties))
-          on conflict (id) do update set document = excluded.document;
-        return null;
-      end $$`).execute(db);
+    await sql.raw(OBJECTS_SEARCH_TRIGGER_FUNCTION).execute(db);
     await sql`create trigger objects_search after insert or update of title, description, body, properties on objects
       for each row execute function folio_objects_search()`.execute(db);
     await sql`insert into objects_search (id, document) select id, folio_search_document(title, description, body, properties) from objects`.execute(db);

@@ -26,6 +26,7 @@ import * as m0122 from './0122-annotations.js';
 import * as m0123 from './0123-application-last-used.js';
 import * as m0124 from './0124-image-alt-text.js';
 import * as m0125 from './0125-covering-list-indexes.js';
+import * as m0126 from './0126-search-documents-given.js';
 
 /** A migration: forward only, told the dialect for what the engines write differently. */
 export interface FolioMigration {
@@ -58,4 +59,5 @@ export const migrations: Record<string, FolioMigration> = {
   '0123-application-last-used': m0123,
   '0124-image-alt-text': m0124,
   '0125-covering-list-indexes': m0125,
+  '0126-search-documents-given': m0126,
 };

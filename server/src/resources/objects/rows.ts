@@ -1,6 +1,7 @@
 // The shared row layer of every object type (users and folders included): type lookup and
 // inserting the `objects` row with its generated uname. Families build on these.
 import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { ObjectSearch } from '../../db/dialect/dialect.js';
 import { notFound } from '../../http/errors.js';
 import { prepared, preparedList } from '../../db/prepared.js';
 import { nowIso } from '../../db/time.js';
@@ -65,6 +66,14 @@ export interface ObjectRowInsert {
   type: { id: number; singular: string };
   fields: NewObjectRow;
   actorId: number | null;
+  /** Its search document, computed beforehand (ObjectSearch.documents), when the engine takes one. */
+  document?: string;
+}
+
+/** The fields of a row the search document is made of, as stored (ObjectSearch.documents). */
+export function searchFields(fields: NewObjectRow): { title: string | null; description: string | null; body: string | null; properties: string | null } {
+  const [title, description, body, , , properties] = insertValues(fields, 'draft', '', null);
+  return { title, description, body, properties };
 }
 
 /** The values after the uname of the insert statements (InsertArgs from the title on). */
@@ -104,25 +113,45 @@ const insertObjectsIfFree = preparedList<Selectable<ObjectsTable>>((db, p, n) =>
   return db.insertInto('objects').values(rows).onConflict((oc) => oc.column('uname').doNothing()).returningAll();
 });
 
+/** The multi-row insert of insertObjectsIfFree that also writes each row's search document (its last value). */
+const withDocuments = new Map<ObjectSearch, (db: Db, values: readonly unknown[]) => Promise<Array<Selectable<ObjectsTable>>>>();
+function insertObjectsWithDocuments(search: ObjectSearch & Required<Pick<ObjectSearch, 'withDocuments'>>) {
+  let insert = withDocuments.get(search);
+  if (!insert) {
+    const arity = INSERT_ARITY + 1;
+    insert = preparedList<Selectable<ObjectsTable>>((db, p, n) => {
+      const rows = Array.from({ length: n / arity }, (_, r) => (i: number) => p(r * arity + i));
+      const query = db.insertInto('objects').values(rows.map(rowValues)).onConflict((oc) => oc.column('uname').doNothing()).returningAll();
+      return search.withDocuments(db as Kysely<Database>, query, rows.map((v) => [v(2), v(INSERT_ARITY)]));
+    });
+    withDocuments.set(search, insert);
+  }
+  return insert;
+}
+
 /**
  * Insert `objects` rows (inside the caller's transaction), in one statement for as many as get the
  * first name they try (the usual case: a bulk import through /operations costs one round trip, not
- * one per object); the others are inserted one by one after a look-up of a free uname. Returns the
- * rows as stored, in the order given.
+ * one per object); the others are inserted one by one after a look-up of a free uname. Rows whose
+ * search document was computed beforehand bring it along when `search` takes documents. Returns
+ * the rows as stored, in the order given.
  */
-export async function insertObjectRows(db: Db, unameHints: Map<string, number>, items: ObjectRowInsert[]): Promise<Array<Selectable<ObjectsTable>>> {
+export async function insertObjectRows(db: Db, unameHints: Map<string, number>, items: ObjectRowInsert[], search?: ObjectSearch): Promise<Array<Selectable<ObjectsTable>>> {
   const now = nowIso();
   const out: Array<Selectable<ObjectsTable> | undefined> = new Array(items.length);
   const guesses = firstUnameGuesses(unameHints, items.map((i) => i.fields.uname ?? i.fields.title));
   const guessed = items.flatMap((item, k) => (guesses[k] ? [k] : []));
   for (let start = 0; start < guessed.length; ) {
     const chunk = guessed.slice(start, (start += chunkSize(guessed.length - start)));
+    const documented = search?.withDocuments && chunk.every((k) => items[k].document !== undefined);
     const values = chunk.flatMap((k) => {
-      const { type, fields, actorId } = items[k];
+      const { type, fields, actorId, document } = items[k];
       const status = fields.status ?? 'draft';
-      return [type.id, status, guesses[k]!.name, ...insertValues(fields, status, now, actorId)];
+      const row = [type.id, status, guesses[k]!.name, ...insertValues(fields, status, now, actorId)];
+      return documented ? [...row, document] : row;
     });
-    const byName = new Map((await insertObjectsIfFree(db, values)).map((row) => [row.uname, row]));
+    const insert = documented ? insertObjectsWithDocuments(search as Parameters<typeof insertObjectsWithDocuments>[0]) : insertObjectsIfFree;
+    const byName = new Map((await insert(db, values)).map((row) => [row.uname, row]));
     for (const k of chunk) {
       out[k] = byName.get(guesses[k]!.name);
       if (out[k]) guesses[k]!.used();

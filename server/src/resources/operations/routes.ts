@@ -101,6 +101,9 @@ export function operationsRoutes(ctx: AppContext): RouteDef[] {
   }
 
   async function run(req: Request, ops: Array<Record<string, unknown>>): Promise<Outcome[]> {
+    // Before the unit of work (and its write lock): the search documents of what is added.
+    const addedAttributes = ops.flatMap((op) => (op.op === 'add' && isPlainObject(op.data) ? [op.data.attributes] : []));
+    const documents = addedAttributes.length > 1 ? await CreateBatch.searchDocuments(ctx, addedAttributes) : undefined;
     return inTransaction(ctx, undefined, async (trx) => {
       const lids = new Map<string, Target>();
       /** The object added earlier under `lid`; `member` names where the lid was sent. */
@@ -124,7 +127,7 @@ export function operationsRoutes(ctx: AppContext): RouteDef[] {
       };
       // Plain creates are staged and inserted together, before any other kind of operation runs
       // (which may name them by lid) and at the end; an error of one names its operation.
-      const creates = new CreateBatch(ctx, trx, (i, err) => atOperation(err, i, err instanceof ApiError && err.status === 400 ? '/data' : ''));
+      const creates = new CreateBatch(ctx, trx, (i, err) => atOperation(err, i, err instanceof ApiError && err.status === 400 ? '/data' : ''), documents);
       const outcomes: Array<Outcome | Pending> = [];
       for (const [i, op] of ops.entries()) {
         if (!(op.op === 'add' && op.ref === undefined && op.href === undefined)) await creates.flush();
