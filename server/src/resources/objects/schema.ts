@@ -112,7 +112,7 @@ export function objectTypeSchema(type: ObjectType): ResourceSchema {
 export interface SchemaRegistry {
   contributions: Map<string, SchemaContribution>;
   ajv: Ajv;
-  compiled: Map<string, { key: string; validate: ValidateFunction }>;
+  compiled: Map<string, { revision: string; text: string; validate: ValidateFunction }>;
   /** Schemas are never changed once made (a model change makes new ones): their text, once. */
   texts: WeakMap<ResourceSchema, string>;
   /** The schema of each loaded object type (a model reload makes new type objects). */
@@ -152,9 +152,9 @@ function validatorFor(registry: SchemaRegistry, cacheKey: string, revisionKey: s
   // The schema text is part of the check: servers in one process may share a name and revision.
   let text = schemaTexts.get(schema);
   if (text === undefined) schemaTexts.set(schema, (text = JSON.stringify(schema)));
-  const version = `${revisionKey}:${text}`;
+  // (Compared apart: the text is the same string each time, so the check costs no copy of it.)
   const hit = compiled.get(key);
-  if (hit && hit.key === version) return hit.validate;
+  if (hit && hit.revision === revisionKey && hit.text === text) return hit.validate;
   const properties: Record<string, unknown> = {};
   for (const [name, p] of Object.entries(schema.properties)) {
     if (p.isMeta) continue;
@@ -163,7 +163,7 @@ function validatorFor(registry: SchemaRegistry, cacheKey: string, revisionKey: s
   }
   const input = { type: 'object', properties, required: partial ? [] : schema.required, additionalProperties: schema.additionalProperties ?? false };
   const validate = ajv.compile(input);
-  compiled.set(key, { key: version, validate });
+  compiled.set(key, { revision: revisionKey, text, validate });
   return validate;
 }
 
