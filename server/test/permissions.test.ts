@@ -195,6 +195,16 @@ describe('permissions', () => {
     expectError(await ops([{ op: 'add', data: body('documents', { title: 'fine' }).data }, { op: 'update', data: { type: 'documents', id: doc.id, attributes: { title: 'x' } } }]), 403);
     expectError(await ops([{ op: 'remove', ref: { type: 'documents', id: doc.id } }]), 403);
     assert.ok(!ids(await s.request('GET', '/documents?filter[title]=fine', { token: admin })).length, 'the failed operations wrote nothing');
+    // Creates written together (one insert) are still each authorised: an editor may create
+    // documents but not publish them, so the second of three adds is refused, named, and none kept.
+    const three = (status: string) => [0, 1, 2].map((i) => ({ op: 'add', data: body('documents', { title: `batched ${i}`, status: i === 1 ? status : 'draft' }).data }));
+    const refused = expectError(await ops(three('on')), 403);
+    assert.equal(refused.source?.pointer, '/atomic:operations/1', JSON.stringify(refused));
+    assert.ok(!ids(await s.request('GET', '/documents?q=batched', { token: admin })).length, 'none of the three was kept');
+    const drafts = await ops(three('draft'));
+    assert.equal(drafts.status, 200, drafts.text);
+    assert.deepEqual(drafts.body['atomic:results'].map((r: { data: { attributes: { status: string } } }) => r.data.attributes.status), ['draft', 'draft', 'draft']);
+    assert.equal(ids(await s.request('GET', '/documents?q=batched&filter[status]=draft', { token: admin })).length, 3, 'the same filter finds them once written');
     // Stream links and a locked image's file.
     const up = await s.request('POST', '/images/upload/locked.png', { token: admin, raw: await tinyPng(7), headers: { 'Content-Type': 'image/png' } });
     const imageId = up.body.data.id;

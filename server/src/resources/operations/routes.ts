@@ -23,6 +23,7 @@ import { identifiersOf, isPlainObject, resourceOf, sendLinks, type Resource } fr
 import { baseUrl } from '../../http/links.js';
 import type { RouteDef } from '../../http/router.js';
 import { endpointType } from '../objects/model.js';
+import { rightsOn } from '../permissions/rules.js';
 import { getObjectsByIds } from '../objects/read.js';
 import { type ObjectRow } from '../objects/rows.js';
 import { serializeObjects } from '../objects/serialize.js';
@@ -101,8 +102,13 @@ export function operationsRoutes(ctx: AppContext): RouteDef[] {
   }
 
   async function run(req: Request, ops: Array<Record<string, unknown>>): Promise<Outcome[]> {
-    // Before the unit of work (and its write lock): the search documents of what is added.
-    const addedAttributes = ops.flatMap((op) => (op.op === 'add' && isPlainObject(op.data) ? [op.data.attributes] : []));
+    // Before the unit of work (and its write lock): the search documents of what is added, only
+    // of the types this user may create (no tokenizing for a request the write guards refuse).
+    const mayCreate = (name: unknown) => {
+      const type = typeof name === 'string' ? endpointType(ctx, name) : undefined;
+      return !!type && !type.isAbstract && (req.auth.isAdmin || rightsOn(req.auth.permissions, type).create !== null);
+    };
+    const addedAttributes = ops.flatMap((op) => (op.op === 'add' && isPlainObject(op.data) && mayCreate(op.data.type) ? [op.data.attributes] : []));
     const documents = addedAttributes.length > 1 ? await CreateBatch.searchDocuments(ctx, addedAttributes) : undefined;
     return inTransaction(ctx, undefined, async (trx) => {
       const lids = new Map<string, Target>();
