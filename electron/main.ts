@@ -3,6 +3,7 @@
 // Decisions live in the plain modules beside this file; this one only wires them to Electron.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import v8 from 'node:v8';
 import {
   app,
   BrowserWindow,
@@ -32,6 +33,12 @@ function argValue(name: string): string | null {
   const arg = process.argv.find((a) => a.startsWith(prefix));
   return arg ? arg.slice(prefix.length) : null;
 }
+
+// The heap policy `npm start` gives the headless server (package.json): V8 collects once its old
+// generation grew by half, not by up to four times after a long write load such as an import
+// (docs/decisions.md, issue 32). V8 reads this flag at each collection, so setting it this early,
+// before the embedded server starts, is the same as passing it on the command line.
+v8.setFlagsFromString('--heap-growing-percent=50');
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 app.setName('Folio');
