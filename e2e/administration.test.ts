@@ -61,6 +61,20 @@ describe('admin administration and annotations', () => {
     assert.deepEqual(byName, ['site_colors/app={"primary": "#123"}', 'site_colors/theme=plain text']);
   });
 
+  test('with no role besides the administrators\', a document\'s Permissions panel says so and links to Roles', async () => {
+    const { page, server } = e;
+    const roles = await server.request('GET', '/roles', { token: admin });
+    assert.deepEqual(roles.body.data.map((r: { attributes: { name: string } }) => r.attributes.name), ['admin'], 'a new site has only the admin role');
+    const id = await createObject(server, 'documents', { title: 'Nobody to restrict to' });
+    await page.goto(`/admin/#/objects/documents/${id}`);
+    const panel = page.getByRole('region', { name: 'Object permissions' });
+    await panel.getByText('There is no role to choose yet').waitFor();
+    assert.equal(await panel.getByRole('group', { name: 'Roles that may see it' }).count(), 0, 'no empty box of roles');
+    assert.equal(await panel.getByRole('button', { name: 'Save permissions' }).isDisabled(), true);
+    await panel.getByRole('link', { name: 'Create a role' }).click();
+    await page.getByRole('heading', { name: 'Roles' }).waitFor();
+  });
+
   test('an endpoint permission is created through the page', async () => {
     const { page, server } = e;
     const role = await server.request('POST', '/roles', { token: admin, body: { data: { type: 'roles', attributes: { name: 'reviewer' } } } });
@@ -86,6 +100,22 @@ describe('admin administration and annotations', () => {
     const perms = await server.request('GET', '/admin/endpoint_permissions', { token: admin });
     assert.equal(perms.body.data.length, 1);
     assert.deepEqual(perms.body.data[0].attributes, { endpoint_id: Number(folders.id), application_id: null, role_id: Number(role.body.data.id), read: 'mine', write: 'block' });
+
+    // The role names cannot be read (the server answers 503): the page says so and shows the
+    // role's number instead of leaving a silent gap.
+    const rolesList = (url: URL) => url.pathname === '/roles';
+    await page.route(rolesList, (route) =>
+      route.fulfill({ status: 503, contentType: 'application/vnd.api+json', body: JSON.stringify({ error: { status: '503', title: 'Service unavailable', code: 'unavailable' } }) }),
+    );
+    try {
+      await page.reload();
+      await page.getByText('The role names could not be read: numbers are shown instead.').waitFor();
+      await page.getByRole('alert').filter({ hasText: 'Service unavailable' }).first().waitFor();
+      assert.match(await table.getByRole('row').nth(1).innerText(), new RegExp(`folders\\s+#${role.body.data.id}\\s+Every application`));
+      await e.shot('endpoint-permissions-names-unreadable');
+    } finally {
+      await page.unroute(rolesList);
+    }
   });
 
   test('an annotation is added, edited and deleted on a document page', async () => {

@@ -285,6 +285,19 @@ export interface BatchedCreate {
  * and runs as apply() runs it. Errors of a staged create at flush() go through `failed(tag, err)`
  * (the caller names the operation); the unit of work rolls back as for any failed write.
  */
+/**
+ * Whether every write hook of a type's extensions touches only the object written: kept per
+ * server (its extensions are registered at its start) and type (a model reload makes new ones).
+ */
+const batchableTypes = new WeakMap<AppContext['objects'], WeakMap<ObjectType, boolean>>();
+function batchable(ctx: AppContext, type: ObjectType): boolean {
+  let types = batchableTypes.get(ctx.objects);
+  if (!types) batchableTypes.set(ctx.objects, (types = new WeakMap()));
+  let known = types.get(type);
+  if (known === undefined) types.set(type, (known = extensionsOf(ctx, type.name).every((e) => e.ownRowsOnly || !(e.beforeWrite || e.afterWrite))));
+  return known;
+}
+
 export class CreateBatch {
   private staged: Array<{ staged: StagedCreate; out: BatchedCreate; tag: number }> = [];
   /** Errors flush() reported through `failed`: already naming their create. */
@@ -330,7 +343,7 @@ export class CreateBatch {
     const { ctx, trx } = this;
     const type = typeByName(ctx, command.type);
     const changes = type && !type.isAbstract ? claimAttributeParts(ctx, type, command.changes) : command.changes;
-    if (!type || type.isAbstract || hasParts(changes) || changes.meta?.locked !== undefined || !extensionsOf(ctx, type.name).every((e) => e.ownRowsOnly || !(e.beforeWrite || e.afterWrite))) {
+    if (!type || type.isAbstract || hasParts(changes) || changes.meta?.locked !== undefined || !batchable(ctx, type)) {
       await this.flush();
       return { row: (await apply(ctx, command, trx)).row };
     }

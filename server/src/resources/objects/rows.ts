@@ -72,15 +72,17 @@ export interface ObjectRowInsert {
 
 /** The fields of a row the search document is made of, as stored (ObjectSearch.documents). */
 export function searchFields(fields: NewObjectRow): { title: string | null; description: string | null; body: string | null; properties: string | null } {
-  const [title, description, body, , , properties] = insertValues(fields, 'draft', '', null);
-  return { title, description, body, properties };
+  return { title: fields.title ?? null, description: fields.description ?? null, body: fields.body ?? null, properties: propertiesText(fields) };
 }
+
+/** `properties` as stored: JSON, or null when there are none. */
+const propertiesText = (fields: NewObjectRow) => (fields.properties && Object.keys(fields.properties).length ? JSON.stringify(fields.properties) : null);
 
 /** The values after the uname of the insert statements (InsertArgs from the title on). */
 function insertValues(fields: NewObjectRow, status: string, now: string, actorId: number | null) {
   return [fields.title ?? null, fields.description ?? null, fields.body ?? null, fields.lang ?? null,
     fields.extra === undefined || fields.extra === null ? null : JSON.stringify(fields.extra),
-    fields.properties && Object.keys(fields.properties).length ? JSON.stringify(fields.properties) : null,
+    propertiesText(fields),
     status === 'on' ? now : null, now, actorId, fields.publish_start ?? null, fields.publish_end ?? null] as const;
 }
 

@@ -5,7 +5,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { ApiError, configEntries, type ConfigAttributes, type Resource } from '../../api/client';
 import { useApiAll } from '../../api/queries';
-import { useAdminNames } from '../../components/admin-names';
+import { NamesError, useAdminNames } from '../../components/admin-names';
 import { DataTable } from '../../components/data-table';
 import { DeleteButton, Dialog } from '../../components/dialog';
 import { ErrorNote } from '../../components/feedback';
@@ -80,6 +80,7 @@ export function ConfigPage() {
       <p className="muted">
         Settings your applications read from <code>GET /config</code>: each reads the entries made for it and those for all applications. The content is text, often JSON.
       </p>
+      <NamesError path="/admin/applications" />
       <DataTable
         label="Configuration entries"
         rows={entries.data ?? null}

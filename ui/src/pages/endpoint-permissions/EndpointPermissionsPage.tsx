@@ -6,10 +6,9 @@
 import { useState, type FormEvent } from 'react';
 import { endpointPermissions, type EndpointAccess, type EndpointPermissionAttributes, type Resource } from '../../api/client';
 import { useApiAll } from '../../api/queries';
-import { useAdminNames } from '../../components/admin-names';
+import { NamesError, useAdminNames } from '../../components/admin-names';
 import { DataTable } from '../../components/data-table';
 import { DeleteButton, Dialog } from '../../components/dialog';
-import { ErrorNote } from '../../components/feedback';
 import { FormFooter } from '../../components/fields';
 import { PageHead } from '../../components/page-head';
 import { useToast } from '../../components/toast';
@@ -67,6 +66,9 @@ export function EndpointPermissionsPage() {
         request, only what a rule allows passes; <strong>Blocked</strong> refuses even when another rule allows, <strong>Own only</strong> passes for the caller's own
         items. Without rules, roles decide alone. Administrators are never limited.
       </p>
+      <NamesError path="/admin/endpoints" />
+      <NamesError path="/roles" />
+      <NamesError path="/admin/applications" />
       <DataTable
         label="Endpoint permissions"
         rows={rules.data ?? null}

@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import { api, type Resource, type SingleResult } from '../../api/client';
 import { ErrorNote, Notice } from '../../components/feedback';
 import { useRights } from '../../components/rights';
+import { href } from '../../components/route';
 import { useAction } from '../../components/use-list';
 
 interface Perms {
@@ -30,6 +31,8 @@ export function ObjectPermsPanel({ object, etag, onSaved }: { object: Resource; 
   }, [rights.admin]);
 
   if (!rights.admin) return null;
+  /** The roles an admin may restrict it to (administrators always see it), and any still chosen. */
+  const choices = roles ? [...new Set([...roles.filter((name) => name !== 'admin'), ...chosen])] : [];
   const toggle = (name: string) => setChosen(chosen.includes(name) ? chosen.filter((n) => n !== name) : [...chosen, name]);
   const save = async () => {
     setNotice(null);
@@ -52,12 +55,15 @@ export function ObjectPermsPanel({ object, etag, onSaved }: { object: Resource; 
         </p>
       ) : null}
       <ErrorNote error={loadError} />
-      {roles ? (
+      {roles && !choices.length ? (
+        <p role="note">
+          There is no role to choose yet besides the administrators'. <a href={href('roles')}>Create a role</a> to restrict this object to its users.
+        </p>
+      ) : null}
+      {choices.length ? (
         <fieldset className="checks">
           <legend>Roles that may see it</legend>
-          {roles
-            .filter((name) => name !== 'admin')
-            .map((name) => (
+          {choices.map((name) => (
               <label key={name} className="inline">
                 <input type="checkbox" checked={chosen.includes(name)} onChange={() => toggle(name)} /> {name}
               </label>
@@ -66,7 +72,7 @@ export function ObjectPermsPanel({ object, etag, onSaved }: { object: Resource; 
       ) : null}
       <ErrorNote error={error} />
       <Notice text={notice} />
-      <button type="button" onClick={() => void save()} disabled={busy || !roles}>
+      <button type="button" onClick={() => void save()} disabled={busy || !roles || (!choices.length && !own.length)}>
         Save permissions
       </button>
     </section>
