@@ -4,7 +4,12 @@
 // in the title ranks above one in the description, which ranks above one in the body.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startServer, type TestServer } from './helpers/server.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createServer } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { ADMIN, sameData, startServer, type TestServer } from './helpers/server.js';
+import { onPostgres } from './helpers/test-database.js';
 
 describe('full-text search', () => {
   let s: TestServer;
@@ -84,5 +89,67 @@ describe('full-text search', () => {
     assert.deepEqual(await found('soup pars'), [id]);
     assert.deepEqual(await found('!!! ???'), []);
     assert.deepEqual(await found('under_score'), []);
+  });
+
+  test('a word with an underscore finds what holds it; never an error', async () => {
+    const id = await create({ title: 'Naming', body: 'prefer snake_case identifiers' });
+    assert.deepEqual(await found('snake_case'), [id]);
+    assert.deepEqual(await found('snake_cas'), [id]);
+    assert.deepEqual(await found('_ __ snake_'), [id]);
+  });
+});
+
+// SQLite's index of objects is kept without word positions (migration 0127, `detail = column`):
+// a database whose index was made before it has it made again from the objects' rows, text
+// properties included, and finds what it found before.
+describe('the full-text index made again without positions (SQLite, migration 0127)', { skip: onPostgres && 'SQLite full-text index' }, () => {
+  test('an index made with positions is rebuilt at the start: every object is found as before', async () => {
+    const first = await startServer();
+    const dataDir = first.dataDir;
+    let second: Awaited<ReturnType<typeof createServer>> | undefined;
+    try {
+      const admin = await first.adminToken();
+      const prop = await first.request('POST', '/model/properties', { token: admin, body: { data: { type: 'properties', attributes: { name: 'grape', property_type_name: 'string', object_type_name: 'documents' } } } });
+      assert.equal(prop.status, 201, prop.text);
+      const ids: string[] = [];
+      for (const attributes of [{ title: 'Barolo', body: 'from Piedmont hills' }, { title: 'Chianti', description: 'Tuscan red', grape: 'Sangiovese' }]) {
+        const res = await first.request('POST', '/documents', { token: admin, body: { data: { type: 'documents', attributes: { status: 'on', ...attributes } } } });
+        assert.equal(res.status, 201, res.text);
+        ids.push(res.body.data.id);
+      }
+      await first.server.close();
+      // As a database made before 0127 has it: the index with positions, 0127 not yet run.
+      const Database = (await import('better-sqlite3')).default;
+      const raw = new Database(path.join(dataDir, 'folio.sqlite'));
+      raw.exec(`drop table objects_fts;
+        create virtual table objects_fts using fts5(title, description, body, props, tokenize = 'unicode61 remove_diacritics 2');
+        insert into objects_fts(rowid, title, description, body, props) select id, title, description, body, null from objects;
+        delete from kysely_migration where name = '0127-search-index-without-positions';`);
+      raw.close();
+
+      second = await createServer(loadConfig({ ...sameData(first), FOLIO_LOGIN_LIMIT: '0' }, { logRequests: false }), { log: () => {} });
+      const { url } = await second.listen(0, '127.0.0.1');
+      const check = new Database(path.join(dataDir, 'folio.sqlite'), { readonly: true });
+      const made = check.prepare(`select sql from sqlite_schema where name = 'objects_fts'`).get() as { sql: string };
+      check.close();
+      assert.match(made.sql, /detail = column/);
+      const found = async (q: string) => ((await (await fetch(`${url}/objects?q=${encodeURIComponent(q)}`)).json()) as { data: Array<{ id: string }> }).data.map((d) => d.id);
+      assert.deepEqual(await found('piedmont'), [ids[0]]);
+      assert.deepEqual(await found('tuscan'), [ids[1]]);
+      assert.deepEqual(await found('sangiov'), [ids[1]], 'text properties are in the index made again');
+      // Its triggers follow writes again.
+      const login = (await (await fetch(`${url}/auth`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(ADMIN) })).json()) as { meta: { jwt: string } };
+      const changed = await fetch(`${url}/documents/${ids[0]}`, {
+        method: 'PATCH',
+        headers: { 'Content-Type': 'application/vnd.api+json', Authorization: `Bearer ${login.meta.jwt}` },
+        body: JSON.stringify({ data: { id: ids[0], type: 'documents', attributes: { body: 'from the Langhe' } } }),
+      });
+      assert.equal(changed.status, 200, await changed.text());
+      assert.deepEqual(await found('piedmont'), []);
+      assert.deepEqual(await found('langhe'), [ids[0]]);
+    } finally {
+      await second?.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

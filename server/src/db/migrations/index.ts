@@ -27,6 +27,7 @@ import * as m0123 from './0123-application-last-used.js';
 import * as m0124 from './0124-image-alt-text.js';
 import * as m0125 from './0125-covering-list-indexes.js';
 import * as m0126 from './0126-search-documents-given.js';
+import * as m0127 from './0127-search-index-without-positions.js';
 
 /** A migration: forward only, told the dialect for what the engines write differently. */
 export interface FolioMigration {
@@ -60,4 +61,5 @@ export const migrations: Record<string, FolioMigration> = {
   '0124-image-alt-text': m0124,
   '0125-covering-list-indexes': m0125,
   '0126-search-documents-given': m0126,
+  '0127-search-index-without-positions': m0127,
 };
