@@ -71,6 +71,7 @@ describe('admin administration and annotations', () => {
     await panel.getByText('There is no role to choose yet').waitFor();
     assert.equal(await panel.getByRole('group', { name: 'Roles that may see it' }).count(), 0, 'no empty box of roles');
     assert.equal(await panel.getByRole('button', { name: 'Save permissions' }).isDisabled(), true);
+    await e.shot('object-permissions-no-roles');
     await panel.getByRole('link', { name: 'Create a role' }).click();
     await page.getByRole('heading', { name: 'Roles' }).waitFor();
   });
