@@ -276,16 +276,6 @@ export interface BatchedCreate {
 }
 
 /**
- * Creates applied in order within one unit of work (the caller's transaction), the plain ones
- * written together: /operations' 50 creates cost one insert statement, not 50 round trips. A
- * create with no parts and no `meta.locked`, of a type whose extensions' write hooks each touch
- * only the object written (ObjectExtension.ownRowsOnly), is validated, authorised and past its
- * beforeWrite hooks at create(), inserted with the others at flush(), then its afterWrite hooks
- * run and its change is recorded, in the order given. Any other create flushes what is staged
- * and runs as apply() runs it. Errors of a staged create at flush() go through `failed(tag, err)`
- * (the caller names the operation); the unit of work rolls back as for any failed write.
- */
-/**
  * Whether every write hook of a type's extensions touches only the object written: kept per
  * server (its extensions are registered at its start) and type (a model reload makes new ones).
  */
@@ -298,6 +288,16 @@ function batchable(ctx: AppContext, type: ObjectType): boolean {
   return known;
 }
 
+/**
+ * Creates applied in order within one unit of work (the caller's transaction), the plain ones
+ * written together: /operations' 50 creates cost one insert statement, not 50 round trips. A
+ * create with no parts and no `meta.locked`, of a type whose extensions' write hooks each touch
+ * only the object written (ObjectExtension.ownRowsOnly), is validated, authorised and past its
+ * beforeWrite hooks at create(), inserted with the others at flush(), then its afterWrite hooks
+ * run and its change is recorded, in the order given. Any other create flushes what is staged
+ * and runs as apply() runs it. Errors of a staged create at flush() go through `failed(tag, err)`
+ * (the caller names the operation); the unit of work rolls back as for any failed write.
+ */
 export class CreateBatch {
   private staged: Array<{ staged: StagedCreate; out: BatchedCreate; tag: number }> = [];
   /** Errors flush() reported through `failed`: already naming their create. */
