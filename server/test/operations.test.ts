@@ -187,7 +187,24 @@ describe('atomic operations (POST /operations)', () => {
       assert.equal(docs.length, 2);
       assert.equal(docs[0].document, docs[1].document);
       assert.match(docs[0].document, /'quetzalcoatl'/);
+      // Staged for the insert, dropped when the request was over.
+      assert.deepEqual(await db.all('select ref from folio_search_staged'), []);
     }
+  });
+
+  test('search documents staged for a request that fails are dropped too, and none reach another object', async () => {
+    const objects = await countObjects();
+    // The second add is refused at validation, after the documents were staged.
+    const failed = expectError(await ops([add({ title: 'Staged then dropped', body: '<p>Axolotl</p>' }), add({ title: 'Axolotl two', status: 'nonsense' })]), 400);
+    assert.equal(failed.meta.operation, 1);
+    assert.equal(await countObjects(), objects);
+    if (onPostgres) assert.deepEqual(await db.all('select ref from folio_search_staged'), []);
+    // The same words again, this time kept: their documents are theirs, not the dropped ones.
+    const res = await ops([add({ title: 'Staged then kept', body: '<p>Axolotl</p>' }), add({ title: 'Axolotl two', body: '<p>Gills</p>' })]);
+    assert.equal(res.status, 200, res.text);
+    const found = await t.request('GET', `/objects?filter[query]=axolotl&page_size=50`, { token });
+    assert.deepEqual(found.body.data.map((d: { id: string }) => d.id).sort(), res.body['atomic:results'].map((r: { data: { id: string } }) => r.data.id).sort());
+    assert.equal((await t.request('GET', `/objects?filter[query]=gills`, { token })).body.data.length, 1);
   });
 
   test('bad requests are refused before anything is written', async () => {

@@ -5,6 +5,14 @@ import type { ColumnDefinitionBuilder, Compilable, Kysely, RawBuilder, SelectQue
 
 export type DialectName = 'sqlite' | 'postgres';
 
+/** Search documents made ahead (ObjectSearch.stageDocuments). */
+export interface StagedDocuments {
+  /** One reference per document, in the order of the fields given. */
+  refs: string[];
+  /** Removes the staged documents (idempotent). */
+  drop(): Promise<void>;
+}
+
 /** Full-text search of objects: title, description, body and the text values of `properties`. */
 export interface ObjectSearch {
   /** Creates the index and what keeps it in step with every write to `objects` (migration 0010). */
@@ -18,15 +26,17 @@ export interface ObjectSearch {
   /** The ids of the matches, as a subquery for `in`. */
   ids(expr: string): RawBuilder<number>;
   /**
-   * The search documents of objects about to be inserted, by position, computed outside any
-   * transaction (PostgreSQL: the tokenizer is most of an insert's cost, and the write lock need not
-   * wait for it); opaque values for `withDocuments`. Absent where the insert indexes as cheaply
-   * itself (SQLite).
+   * Makes the search documents of objects about to be inserted, outside any transaction
+   * (PostgreSQL: the tokenizer is most of an insert's cost, and the write lock need not wait for
+   * it), and keeps them in the database: what comes back is one reference per document, by
+   * position, for `withDocuments`, and `drop()`, to call once the insert's unit of work is over
+   * (committed or not). The documents never travel to the server and back. Absent where the
+   * insert indexes as cheaply itself (SQLite).
    */
-  documents?(db: Kysely<any>, fields: Array<{ title: string | null; description: string | null; body: string | null; properties: string | null }>): Promise<string[]>;
+  stageDocuments?(db: Kysely<any>, fields: Array<{ title: string | null; description: string | null; body: string | null; properties: string | null }>): Promise<StagedDocuments>;
   /**
-   * `insert` (of `objects` rows, returning them) that also writes the search documents given for
-   * some of its rows, as [uname, document] expressions: the index trigger leaves those rows alone.
+   * `insert` (of `objects` rows, returning them) that also writes the search documents staged for
+   * some of its rows, as [uname, reference] expressions: the index trigger leaves those rows alone.
    */
   withDocuments?<R>(db: Kysely<any>, insert: Compilable<R>, documents: Array<[unknown, unknown]>): Compilable<R>;
   /** Creates the index of translations' fields and its triggers (migration 0094). */

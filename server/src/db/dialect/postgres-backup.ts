@@ -8,10 +8,11 @@ import type { Config } from '../../config.js';
 import type { BackupEngine, TableInfo } from '../../resources/backups/engine.js';
 
 /**
- * Tables that are not data: derived (the search index), the data version, kysely's own, and the
- * kept secrets (a backup file must not carry what signs the live server's tokens).
+ * Tables that are not data: derived (the search index, documents staged for an insert), the data
+ * version, kysely's own, and the kept secrets (a backup file must not carry what signs the live
+ * server's tokens).
  */
-const DERIVED = new Set(['objects_search', 'translations_search', 'folio_data_version', 'folio_secrets', 'kysely_migration', 'kysely_migration_lock']);
+const DERIVED = new Set(['objects_search', 'translations_search', 'folio_search_staged', 'folio_data_version', 'folio_secrets', 'kysely_migration', 'kysely_migration_lock']);
 
 /** Tables with an identity column `id`, and the sequence behind it. */
 async function identitySequences(db: Kysely<any>): Promise<Array<{ table: string; sequence: string }>> {

@@ -1,5 +1,6 @@
 // The only home of PostgreSQL-specific code: the connection pool, the write lock, the data
 // version the database holds, full-text search (tsvector + GIN) and the rest of SqlDialect.
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { preparedStatementName } from '../prepared.js';
 import {
@@ -38,8 +39,19 @@ import { plannerStatistics, type PlannerStatistics } from '../planner-statistics
  */
 const WRITE_LOCK_KEY = 0x466f6c696f; // "Folio"
 
-/** Statements that change nothing a cache holds: reads and transaction control. */
-const READ_ONLY_SQL = /^\s*(select|with|begin|start|commit|rollback|savepoint|release|show|set|explain)\b/i;
+/**
+ * Raw statements that change nothing a cache holds: reads and transaction control, and the
+ * writes of search documents staged for an insert (stageDocuments), which no read shows.
+ */
+const READ_ONLY_SQL = /^\s*(select|with|begin|start|commit|rollback|savepoint|release|show|set|explain)\b|^\s*(insert\s+into|delete\s+from)\s+folio_search_staged\s/i;
+
+/** Whether a compiled statement may write: anything but a read, a select with a writing CTE included. */
+function mayWrite(query: CompiledQuery): boolean {
+  const node = query.query;
+  if (node.kind === 'RawNode') return !READ_ONLY_SQL.test(query.sql);
+  if (node.kind !== 'SelectQueryNode') return true;
+  return node.with?.expressions.some((cte) => cte.expression.kind !== 'SelectQueryNode') ?? false;
+}
 const COUNTED = Symbol('writes counted');
 /** Set on a connection between BEGIN and COMMIT / ROLLBACK. */
 const IN_TRANSACTION = Symbol('in a transaction');
@@ -77,8 +89,7 @@ class LockingPostgresDriver extends PostgresDriver {
       const execute = connection.executeQuery.bind(connection);
       connection.executeQuery = async <R>(query: CompiledQuery) => {
         const result = await execute<R>(query);
-        const kind = query.query.kind;
-        if (kind !== 'SelectQueryNode' && !(kind === 'RawNode' && READ_ONLY_SQL.test(query.sql))) {
+        if (mayWrite(query)) {
           this.onWrite(Number(result.numAffectedRows ?? result.rows.length), !connection[IN_TRANSACTION]);
         }
         return result;
@@ -306,8 +317,11 @@ export async function installDatabaseUpkeep(db: Kysely<any>): Promise<void> {
       end $$`).execute(trx);
     const tables = await sql<{ name: string }>`select table_name as name from information_schema.tables
       where table_schema = current_schema() and table_type = 'BASE TABLE'
-        and table_name not in ('folio_data_version', 'kysely_migration', 'kysely_migration_lock', 'jobs')`.execute(trx);
-    // (jobs: the queue's claims and lease renewals change nothing any cached read shows.)
+        and table_name not in ('folio_data_version', 'kysely_migration', 'kysely_migration_lock', 'jobs', 'folio_search_staged')`.execute(trx);
+    // (jobs: the queue's claims and lease renewals change nothing any cached read shows; nor do
+    // search documents staged for an insert, which is a write of its own.)
+    // Documents staged by a server that stopped before dropping them (stageDocuments).
+    await sql`delete from folio_search_staged where made < now() - interval '1 hour'`.execute(trx);
     const bump = (row: number) => sql.raw(`folio_bump_version('${row}')`);
     for (const { name } of tables.rows) {
       const t = sql.table(name);
@@ -381,6 +395,8 @@ const OBJECTS_SEARCH_TRIGGER_FUNCTION = `create or replace function folio_object
 const search: ObjectSearch = {
   async upgrade(db) {
     await sql.raw(SEARCH_DOCUMENT_FUNCTION).execute(db);
+    // Migration 0128: documents made ahead of an insert (stageDocuments), until it is over.
+    await sql`create unlogged table if not exists folio_search_staged (ref text primary key, document tsvector not null, made timestamptz not null default now())`.execute(db);
     // Migration 0126 (the trigger's skip); before migration 0010 made objects_search there is no trigger to replace.
     const table = await sql<{ t: string | null }>`select to_regclass('objects_search')::text as t`.execute(db);
     if (table.rows[0]?.t) {
@@ -388,24 +404,38 @@ const search: ObjectSearch = {
     }
   },
 
-  async documents(db, fields) {
+  async stageDocuments(db, fields) {
     // Outside any transaction: the tokenizer runs without the write lock, beside other writes.
+    // The documents stay in the database, in an unlogged table (no WAL; nothing that outlives a
+    // crash is needed), under references unique to this call.
+    const prefix = `${randomUUID()}:`;
     const column = (k: 'title' | 'description' | 'body' | 'properties') => fields.map((f) => f[k]);
-    const rows = await sql<{ document: string }>`select folio_search_document(t, d, b, p)::text as document
+    await sql`insert into folio_search_staged (ref, document)
+      select ${prefix} || n, folio_search_document(t, d, b, p)
       from unnest(${column('title')}::text[], ${column('description')}::text[], ${column('body')}::text[], ${column('properties')}::text[])
-        with ordinality as u(t, d, b, p, n) order by n`.execute(db);
-    return rows.rows.map((r) => r.document);
+        with ordinality as u(t, d, b, p, n)`.execute(db);
+    const refs = fields.map((_, i) => `${prefix}${i + 1}`);
+    let dropped = false;
+    return {
+      refs,
+      async drop() {
+        if (dropped) return;
+        dropped = true;
+        await sql`delete from folio_search_staged where ref = any(${refs}::text[])`.execute(db);
+      },
+    };
   },
 
   withDocuments<R>(db: Kysely<any>, insert: Compilable<R>, documents: Array<[unknown, unknown]>): Compilable<R> {
-    const given = sql`(values ${sql.join(documents.map(([uname, document]) => sql`(${uname}::text, ${document}::text)`))}) as given (uname, document)`;
+    const given = sql`(values ${sql.join(documents.map(([uname, ref]) => sql`(${uname}::text, ${ref}::text)`))}) as given (uname, ref)`;
     return db
       .with('inserted', () => insert as unknown as InsertQueryBuilder<any, any, any>)
       .with('searched', (qc) =>
         (qc as unknown as Kysely<any>)
           .insertInto('objects_search')
           .columns(['id', 'document'])
-          .expression(sql`select inserted.id, given.document::tsvector from inserted join ${given} on given.uname = inserted.uname`),
+          .expression(sql`select inserted.id, staged.document from inserted join ${given} on given.uname = inserted.uname
+            join folio_search_staged staged on staged.ref = given.ref`),
       )
       .selectFrom('inserted')
       .selectAll() as unknown as Compilable<R>;

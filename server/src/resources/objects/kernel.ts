@@ -266,8 +266,11 @@ export async function apply(ctx: AppContext, command: ObjectCommand, trx?: Trans
 
 type CreateCommand = Extract<ObjectCommand, { action: 'create' }>;
 
-/** Search documents by the fields they were made of (searchKey). */
-export type SearchDocuments = Map<string, string>;
+/** Search documents staged ahead (ObjectSearch.stageDocuments): references by the fields they were made of (searchKey). */
+export interface SearchDocuments {
+  refs: Map<string, string>;
+  drop(): Promise<void>;
+}
 const searchKey = (f: ReturnType<typeof searchFields>) => JSON.stringify([f.title, f.description, f.body, f.properties]);
 
 /** A create of a CreateBatch: its row once written (at the batch's flush, or at once when it ran alone). */
@@ -307,21 +310,22 @@ export class CreateBatch {
     private readonly ctx: AppContext,
     private readonly trx: Transaction<Database>,
     private readonly failed: (tag: number, err: unknown) => unknown,
-    /** Search documents computed before the unit of work (CreateBatch.searchDocuments). */
-    private readonly documents: SearchDocuments = new Map(),
+    /** Search documents staged before the unit of work (CreateBatch.searchDocuments). */
+    private readonly documents?: SearchDocuments,
   ) {}
 
   /**
-   * The search documents of the creates about to be applied, computed before the unit of work
-   * opens, where the engine takes them (PostgreSQL: its tokenizer was two thirds of a bulk
-   * insert's time under the write lock). From the attributes as sent: a create whose stored
-   * fields turn out different (validation changed them, custom properties) is indexed by the
-   * insert as usual.
+   * The search documents of the creates about to be applied, made before the unit of work opens,
+   * where the engine takes them (PostgreSQL: its tokenizer was two thirds of a bulk insert's time
+   * under the write lock), and kept in the database until `drop()`, which the caller owes once
+   * the unit of work is over. From the attributes as sent: a create whose stored fields turn out
+   * different (validation changed them, custom properties) is indexed by the insert as usual.
    */
   static async searchDocuments(ctx: AppContext, attributes: unknown[]): Promise<SearchDocuments> {
     const search = ctx.dialect.search;
-    const out: SearchDocuments = new Map();
-    if (!search.documents || !search.withDocuments) return out;
+    const refs = new Map<string, string>();
+    const none: SearchDocuments = { refs, drop: async () => {} };
+    if (!search.stageDocuments || !search.withDocuments) return none;
     const text = (v: unknown) => typeof v === 'string' || v === null || v === undefined;
     const fields = new Map<string, ReturnType<typeof searchFields>>();
     for (const a of attributes) {
@@ -332,10 +336,10 @@ export class CreateBatch {
       const f = searchFields({ title: given.title as string | undefined, description: given.description as string | undefined, body: given.body as string | undefined });
       fields.set(searchKey(f), f);
     }
-    if (!fields.size) return out;
-    const documents = await search.documents(ctx.db, [...fields.values()]);
-    [...fields.keys()].forEach((key, i) => out.set(key, documents[i]));
-    return out;
+    if (!fields.size) return none;
+    const staged = await search.stageDocuments(ctx.db, [...fields.values()]);
+    [...fields.keys()].forEach((key, i) => refs.set(key, staged.refs[i]));
+    return { refs, drop: () => staged.drop() };
   }
 
   /** Apply `command` (a create), staged when it can be: its row is there after flush(). */
@@ -367,7 +371,7 @@ export class CreateBatch {
     const rows = await insertObjectRows(
       trx,
       ctx.unameHints,
-      batch.map(({ staged }) => ({ type: staged.type, fields: staged.fields, actorId: staged.w.actor.userId, document: this.documents.get(searchKey(searchFields(staged.fields))) })),
+      batch.map(({ staged }) => ({ type: staged.type, fields: staged.fields, actorId: staged.w.actor.userId, document: this.documents?.refs.get(searchKey(searchFields(staged.fields))) })),
       ctx.dialect.search,
     );
     const changes: ObjectChange[] = [];

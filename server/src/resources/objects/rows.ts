@@ -66,11 +66,11 @@ export interface ObjectRowInsert {
   type: { id: number; singular: string };
   fields: NewObjectRow;
   actorId: number | null;
-  /** Its search document, computed beforehand (ObjectSearch.documents), when the engine takes one. */
+  /** A reference to its search document, staged beforehand (ObjectSearch.stageDocuments), when the engine takes one. */
   document?: string;
 }
 
-/** The fields of a row the search document is made of, as stored (ObjectSearch.documents). */
+/** The fields of a row the search document is made of, as stored (ObjectSearch.stageDocuments). */
 export function searchFields(fields: NewObjectRow): { title: string | null; description: string | null; body: string | null; properties: string | null } {
   return { title: fields.title ?? null, description: fields.description ?? null, body: fields.body ?? null, properties: propertiesText(fields) };
 }

@@ -27,7 +27,7 @@ import { rightsOn } from '../permissions/rules.js';
 import { getObjectsByIds } from '../objects/read.js';
 import { type ObjectRow } from '../objects/rows.js';
 import { serializeObjects } from '../objects/serialize.js';
-import { apply, CreateBatch, type BatchedCreate } from '../objects/kernel.js';
+import { apply, CreateBatch, type BatchedCreate, type SearchDocuments } from '../objects/kernel.js';
 import { inTransaction } from '../objects/pipeline.js';
 import { readContext } from '../../http/read-context.js';
 
@@ -110,6 +110,15 @@ export function operationsRoutes(ctx: AppContext): RouteDef[] {
     };
     const addedAttributes = ops.flatMap((op) => (op.op === 'add' && isPlainObject(op.data) && mayCreate(op.data.type) ? [op.data.attributes] : []));
     const documents = addedAttributes.length > 1 ? await CreateBatch.searchDocuments(ctx, addedAttributes) : undefined;
+    try {
+      return await unitOfWork(req, ops, documents);
+    } finally {
+      // Left behind only if this fails: the next start drops what is over an hour old.
+      await documents?.drop().catch((err) => ctx.log(`operations: could not drop staged search documents: ${(err as Error)?.message ?? err}`));
+    }
+  }
+
+  async function unitOfWork(req: Request, ops: Array<Record<string, unknown>>, documents: SearchDocuments | undefined): Promise<Outcome[]> {
     return inTransaction(ctx, undefined, async (trx) => {
       const lids = new Map<string, Target>();
       /** The object added earlier under `lid`; `member` names where the lid was sent. */
