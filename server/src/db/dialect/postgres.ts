@@ -194,11 +194,13 @@ export interface PostgresHandle {
  * own rule, 10% of the rows, but now rather than at its next round, up to a minute later, and
  * from 500 rows on for tables that start empty). Runs on the database server: it samples a
  * bounded number of rows per table (300 x default_statistics_target) and keeps Node's thread free.
- * False when no table is due.
+ * False when no table is due. Search documents staged for an insert (stageDocuments) are left out:
+ * nothing reads them but that insert, by key.
  */
 async function analyzeChanged(pool: pg.Pool): Promise<boolean> {
   const due = await pool.query<{ name: string }>(
-    `select relname as name from pg_stat_user_tables where schemaname = current_schema() and n_mod_since_analyze >= greatest(500, 0.1 * n_live_tup)`,
+    `select relname as name from pg_stat_user_tables where schemaname = current_schema() and n_mod_since_analyze >= greatest(500, 0.1 * n_live_tup)
+       and relname <> 'folio_search_staged'`,
   );
   // None due yet: each connection reports its changes to the collector up to seconds after them.
   if (!due.rows.length) return false;

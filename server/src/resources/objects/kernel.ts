@@ -266,12 +266,16 @@ export async function apply(ctx: AppContext, command: ObjectCommand, trx?: Trans
 
 type CreateCommand = Extract<ObjectCommand, { action: 'create' }>;
 
-/** Search documents staged ahead (ObjectSearch.stageDocuments): references by the fields they were made of (searchKey). */
+/**
+ * Search documents staged ahead (ObjectSearch.stageDocuments), by the tag of the create they were
+ * made for, with the fields they were made of.
+ */
 export interface SearchDocuments {
-  refs: Map<string, string>;
+  byTag: Map<number, { fields: SearchFields; ref: string }>;
   drop(): Promise<void>;
 }
-const searchKey = (f: ReturnType<typeof searchFields>) => JSON.stringify([f.title, f.description, f.body, f.properties]);
+type SearchFields = ReturnType<typeof searchFields>;
+const sameSearchFields = (a: SearchFields, b: SearchFields) => a.title === b.title && a.description === b.description && a.body === b.body && a.properties === b.properties;
 
 /** A create of a CreateBatch: its row once written (at the batch's flush, or at once when it ran alone). */
 export interface BatchedCreate {
@@ -318,28 +322,28 @@ export class CreateBatch {
    * The search documents of the creates about to be applied, made before the unit of work opens,
    * where the engine takes them (PostgreSQL: its tokenizer was two thirds of a bulk insert's time
    * under the write lock), and kept in the database until `drop()`, which the caller owes once
-   * the unit of work is over. From the attributes as sent: a create whose stored fields turn out
-   * different (validation changed them, custom properties) is indexed by the insert as usual.
+   * the unit of work is over. From the attributes as sent, by the tag the caller will give each
+   * create (create()): a create whose stored fields turn out different (validation changed them,
+   * custom properties) is indexed by the insert as usual.
    */
-  static async searchDocuments(ctx: AppContext, attributes: unknown[]): Promise<SearchDocuments> {
+  static async searchDocuments(ctx: AppContext, attributes: Map<number, unknown>): Promise<SearchDocuments> {
     const search = ctx.dialect.search;
-    const refs = new Map<string, string>();
-    const none: SearchDocuments = { refs, drop: async () => {} };
+    const byTag: SearchDocuments['byTag'] = new Map();
+    const none: SearchDocuments = { byTag, drop: async () => {} };
     if (!search.stageDocuments || !search.withDocuments) return none;
     const text = (v: unknown) => typeof v === 'string' || v === null || v === undefined;
-    const fields = new Map<string, ReturnType<typeof searchFields>>();
-    for (const a of attributes) {
+    const fields = new Map<number, SearchFields>();
+    for (const [tag, a] of attributes) {
       if (!a || typeof a !== 'object' || Array.isArray(a)) continue;
       const given = a as Record<string, unknown>;
       if (!Object.keys(given).every((k) => (CORE_ATTRIBUTES as readonly string[]).includes(k))) continue;
       if (!text(given.title) || !text(given.description) || !text(given.body)) continue;
-      const f = searchFields({ title: given.title as string | undefined, description: given.description as string | undefined, body: given.body as string | undefined });
-      fields.set(searchKey(f), f);
+      fields.set(tag, searchFields({ title: given.title as string | undefined, description: given.description as string | undefined, body: given.body as string | undefined }));
     }
     if (!fields.size) return none;
     const staged = await search.stageDocuments(ctx.db, [...fields.values()]);
-    [...fields.keys()].forEach((key, i) => refs.set(key, staged.refs[i]));
-    return { refs, drop: () => staged.drop() };
+    [...fields].forEach(([tag, f], i) => byTag.set(tag, { fields: f, ref: staged.refs[i] }));
+    return { byTag, drop: () => staged.drop() };
   }
 
   /** Apply `command` (a create), staged when it can be: its row is there after flush(). */
@@ -357,6 +361,12 @@ export class CreateBatch {
     return out;
   }
 
+  /** The staged search document of create `tag`, if it was made of the fields stored. */
+  private documentOf(tag: number, fields: StagedCreate['fields']): string | undefined {
+    const made = this.documents?.byTag.get(tag);
+    return made && sameSearchFields(made.fields, searchFields(fields)) ? made.ref : undefined;
+  }
+
   /** Whether `err` is one flush() reported for a staged create (a later create's flush may throw it). */
   reports(err: unknown): boolean {
     return typeof err === 'object' && err !== null && this.reported.has(err);
@@ -371,7 +381,7 @@ export class CreateBatch {
     const rows = await insertObjectRows(
       trx,
       ctx.unameHints,
-      batch.map(({ staged }) => ({ type: staged.type, fields: staged.fields, actorId: staged.w.actor.userId, document: this.documents?.refs.get(searchKey(searchFields(staged.fields))) })),
+      batch.map(({ staged, tag }) => ({ type: staged.type, fields: staged.fields, actorId: staged.w.actor.userId, document: this.documentOf(tag, staged.fields) })),
       ctx.dialect.search,
     );
     const changes: ObjectChange[] = [];

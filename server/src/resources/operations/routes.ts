@@ -108,8 +108,8 @@ export function operationsRoutes(ctx: AppContext): RouteDef[] {
       const type = typeof name === 'string' ? endpointType(ctx, name) : undefined;
       return !!type && !type.isAbstract && (req.auth.isAdmin || rightsOn(req.auth.permissions, type).create !== null);
     };
-    const addedAttributes = ops.flatMap((op) => (op.op === 'add' && isPlainObject(op.data) && mayCreate(op.data.type) ? [op.data.attributes] : []));
-    const documents = addedAttributes.length > 1 ? await CreateBatch.searchDocuments(ctx, addedAttributes) : undefined;
+    const added = new Map(ops.flatMap((op, i) => (op.op === 'add' && isPlainObject(op.data) && mayCreate(op.data.type) ? [[i, op.data.attributes] as const] : [])));
+    const documents = added.size > 1 ? await CreateBatch.searchDocuments(ctx, added) : undefined;
     try {
       return await unitOfWork(req, ops, documents);
     } finally {
