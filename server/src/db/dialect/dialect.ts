@@ -9,7 +9,7 @@ export type DialectName = 'sqlite' | 'postgres';
 export interface StagedDocuments {
   /** One reference per document, in the order of the fields given. */
   refs: string[];
-  /** Removes the staged documents (idempotent). */
+  /** Removes the staged documents. */
   drop(): Promise<void>;
 }
 

@@ -417,15 +417,7 @@ const search: ObjectSearch = {
       from unnest(${column('title')}::text[], ${column('description')}::text[], ${column('body')}::text[], ${column('properties')}::text[])
         with ordinality as u(t, d, b, p, n)`.execute(db);
     const refs = fields.map((_, i) => `${prefix}${i + 1}`);
-    let dropped = false;
-    return {
-      refs,
-      async drop() {
-        if (dropped) return;
-        dropped = true;
-        await sql`delete from folio_search_staged where ref = any(${refs}::text[])`.execute(db);
-      },
-    };
+    return { refs, drop: async () => void (await sql`delete from folio_search_staged where ref = any(${refs}::text[])`.execute(db)) };
   },
 
   withDocuments<R>(db: Kysely<any>, insert: Compilable<R>, documents: Array<[unknown, unknown]>): Compilable<R> {
