@@ -1,6 +1,6 @@
 // npm test's runner: every *.test.ts under server/test, electron/test and e2e, through node's
 // test runner with the tsx loader (its summary prints the pass/fail counts CI reads), and a
-// second pass of the server API test files listed in POSTGRES_FILES against a PostgreSQL server
+// second pass of the server test files (all but those that say why not) against a PostgreSQL server
 // of its own (server/test/helpers/postgres-run.ts), each test server on a fresh database. The two
 // passes run at the same time so that both cores stay busy (the SQLite pass, browser tests
 // included, with FOLIO_TEST_CONCURRENCY files at once, default 2; the PostgreSQL pass with
@@ -20,19 +20,18 @@ import path from 'node:path';
 import readline from 'node:readline';
 
 /**
- * Server test files that pass on PostgreSQL. Left out: backups (its restore CLI children and
- * fixtures read the SQLite file), permissions-migration (0080 on an older SQLite file), folders-tree-storage,
- * reliability-busy and reliability-crash (SQLite's file, locks and crash recovery themselves),
- * production-bundle (the built bundle on the default database).
+ * Every server test file runs on PostgreSQL too, unless it says why not in a line of its own:
+ * `// postgres pass: not run (<why>)` (what the file tests has no PostgreSQL side: SQLite's own
+ * file and locks, a build, the repository's text). A file that says so without a reason fails.
  */
-const POSTGRES_FILES = [
-  'accounts-applications', 'accounts-mail', 'accounts-users', 'auth', 'folders', 'foundation', 'legacy',
-  'media-objects', 'media-streams', 'media-thumbs', 'model', 'model-bedita', 'objects', 'operations', 'performance-caches',
-  'reliability-auth', 'reliability-concurrency', 'reliability-files', 'reliability-fuzz', 'reliability-limits',
-  'structure', 'webhooks', 'objects-search', 'backups-postgres', 'storage-s3', 'instances', 'history', 'permissions', 'account-security',
-  'jobs-queue', 'instances-processes', 'proxy-headers', 'storage-orphans', 'kernel', 'instances-start', 'bedita-lists', 'translations',
-  'terms-bedita', 'model-project', 'publishing', 'accounts-bedita', 'admin-bedita', 'annotations', 'bedita-sdk',
-].map((name) => `server/test/${name}.test.ts`);
+const NOT_ON_POSTGRES = /^\/\/ postgres pass: not run \((.+)\)\s*$/m;
+function onPostgresPass(file) {
+  const text = fs.readFileSync(file, 'utf8');
+  if (/postgres pass: not run/.test(text) && !NOT_ON_POSTGRES.test(text)) {
+    throw new Error(`${file}: "postgres pass: not run" without its reason in parentheses`);
+  }
+  return !NOT_ON_POSTGRES.test(text);
+}
 
 const roots = ['server/test', 'electron/test', 'e2e', 'bench/test'];
 const only = process.argv.slice(2);
@@ -111,7 +110,8 @@ if (which !== 'postgres' && files.length) {
 }
 // Named files run on PostgreSQL when FOLIO_TEST_DB=postgres asks for it, listed or not.
 const named = which === 'postgres' && only.length;
-const postgresFiles = named ? files.filter((f) => f.startsWith(path.join('server', 'test'))) : POSTGRES_FILES.filter((f) => files.includes(f));
+const serverFiles = files.filter((f) => f.startsWith(path.join('server', 'test') + path.sep));
+const postgresFiles = named ? serverFiles : serverFiles.filter(onPostgresPass);
 if (which !== 'sqlite' && postgresFiles.length) {
   // Alone, it prints as it goes; beside the SQLite pass, into a file printed once both are done.
   const log = passes.length ? path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'folio-pg-pass-')), 'output.tap') : 'inherit';

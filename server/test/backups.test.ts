@@ -3,6 +3,7 @@
 // another process) restores to a consistent state; damaged, truncated and tampered files are
 // refused and change nothing; --replace; the /backups API (permissions, errors, download);
 // scheduled backups and their pruning; the commands' exit codes.
+// postgres pass: not run (the restore CLI children and their fixtures read the SQLite file; backups-postgres covers PostgreSQL)
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';

@@ -12,6 +12,7 @@ import { openDatabase, type OpenedDatabase } from '../src/db/database.js';
 import { checkTree } from '../src/resources/folders/check.js';
 import { childNodes, folderNode, insertLeaf, insertRoot, moveSubtree, nodeIn, removeNodeAndLeaves } from '../src/resources/folders/tree.js';
 import { insertObjectRow } from '../src/resources/objects/rows.js';
+import { createTestDatabase, type TestDatabase } from './helpers/test-database.js';
 
 type Op =
   | { kind: 'root' }
@@ -49,14 +50,18 @@ class Model {
 describe('nested-set storage', () => {
   let opened: OpenedDatabase;
   let dir: string;
+  let database: TestDatabase | null;
   const contents: number[] = [];
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-tree-'));
-    opened = await openDatabase(loadConfig({ FOLIO_DATA_DIR: dir }));
+    // SQLite in the temp dir, or a fresh PostgreSQL database on the PostgreSQL pass.
+    database = await createTestDatabase();
+    opened = await openDatabase(loadConfig({ FOLIO_DATA_DIR: dir, ...(database ? { FOLIO_DATABASE_URL: database.url } : {}) }));
     for (let i = 0; i < 4; i++) contents.push((await insertObjectRow(opened.db, new Map(), 'documents', { title: `doc ${i}` }, null)).id);
   });
   after(async () => {
     await opened.close();
+    await database?.drop();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -137,11 +142,15 @@ describe('nested-set storage', () => {
     );
   });
 
-  const runCli = (dataDir = dir) =>
-    spawnSync(process.execPath, ['--import', 'tsx', 'server/src/cli/check-tree.ts'], {
-      env: { ...process.env, FOLIO_DATA_DIR: dataDir },
+  /** `check-tree` on the test's database (another data dir: SQLite there, none made). */
+  const runCli = (dataDir = dir) => {
+    const { FOLIO_DATABASE_URL: _unset, ...env } = process.env;
+    const url = database && dataDir === dir ? { FOLIO_DATABASE_URL: database.url } : {};
+    return spawnSync(process.execPath, ['--import', 'tsx', 'server/src/cli/check-tree.ts'], {
+      env: { ...env, FOLIO_DATA_DIR: dataDir, ...url },
       encoding: 'utf8',
     });
+  };
 
   test('the check routine and `check-tree` report a broken nested set', async () => {
     await clear();

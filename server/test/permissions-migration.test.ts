@@ -1,6 +1,7 @@
 // Migration 0080-permissions on a database made before it: the roles that exist keep every right
 // (their users keep working), new roles get none, and accounts that differed only by case keep
 // logging in by their own names.
+// postgres pass: not run (migration 0080 run on a SQLite file made before it)
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';

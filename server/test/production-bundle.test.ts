@@ -1,6 +1,7 @@
 // `npm start` runs the bundled server (server/dist/main.bundle.js, made by `npm run build`): it
 // starts on a fresh data dir, answers the API and the admin UI, knows its own version, and stops
 // cleanly on SIGTERM.
+// postgres pass: not run (the built bundle on the default database, which is SQLite)
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';

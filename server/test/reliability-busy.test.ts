@@ -1,6 +1,7 @@
 // Writes while another process holds SQLite's write lock (a CLI, a backup, a second server):
 // they wait for it (busy_timeout, transactions begin IMMEDIATE) instead of failing; only a lock
 // held past the timeout gives 503 with Retry-After, never a 500.
+// postgres pass: not run (SQLite's write lock held by another process)
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';

@@ -1,5 +1,6 @@
 // The repository itself: no tracked file holds what a merge left unresolved. A conflict marker in
 // a source file fails the typecheck, but one in the docs or a JSON file would land unnoticed.
+// postgres pass: not run (reads the repository's files, no database)
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';

@@ -1,5 +1,6 @@
 // The HTTP layer depends on nothing in resources/: families use http/, never the other way round
 // (identity types come from the leaf identity.ts; what needs a family is passed in by createServer).
+// postgres pass: not run (reads the source files, no database)
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,6 +1,7 @@
 // The admin UI's object types (ui/src/api/schema-types.ts) are what `npm run ui:types` writes from
 // a fresh server's GET /model/schema/{type}: a model change that is not followed by running the
 // script fails here, so the committed types cannot go stale.
+// postgres pass: not run (compares with `npm run ui:types`, which starts its own SQLite server)
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
