@@ -4,7 +4,7 @@
 //  - SQLite (dialect/sqlite.ts): every statement this process runs that is not read-only counts
 //    (whatever kysely method ran it, `returning` included), plus SQLite's `data_version`, which
 //    changes on every commit of another connection or process. current() is always up to date.
-//  - PostgreSQL (dialect/postgres.ts): a counter row the database holds, moved by every writing
+//  - PostgreSQL (dialect/postgres-driver.ts): a counter row the database holds, moved by every writing
 //    transaction (a trigger on every table), read by refresh() at the start of a cached read and
 //    of a request the response cache may answer; other instances' writes then invalidate this
 //    one's caches, so a read that starts after a write answered elsewhere is never stale

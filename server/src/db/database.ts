@@ -37,7 +37,7 @@ export interface OpenedDatabase {
 export async function openDatabase(config: Config, log?: (line: string) => void): Promise<OpenedDatabase> {
   if (config.databaseUrl) {
     // Loaded only when used: a desktop install never pays for the driver.
-    const { openPostgres, postgresDialect, installDatabaseUpkeep, keptSecret } = await import('./dialect/postgres.js');
+    const [{ openPostgres, installDatabaseUpkeep, keptSecret }, { postgresDialect }] = await Promise.all([import('./dialect/postgres-driver.js'), import('./dialect/postgres.js')]);
     const { dialect, dataVersion, statistics, upkeepInstalled } = openPostgres(config.databaseUrl, config.databasePoolSize, log);
     const db = new Kysely<Database>({ dialect });
     try {

@@ -26,7 +26,7 @@ interface Compiled<Row> {
 }
 
 /**
- * The SQL of every prepared query, by text, with a name: PostgreSQL connections (dialect/postgres.ts)
+ * The SQL of every prepared query, by text, with a name: PostgreSQL connections (dialect/postgres-driver.ts)
  * send these as named statements, parsed and planned once per connection instead of per call.
  * Bounded by the code: one entry per prepared query and shape.
  */

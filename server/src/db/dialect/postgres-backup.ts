@@ -32,7 +32,7 @@ export function postgresBackupEngine(config: Config): BackupEngine {
 
     async withSnapshot(read) {
       // Loaded when used, as openDatabase loads it: a SQLite install never pays for the driver.
-      const [{ createPool }, { default: Cursor }] = await Promise.all([import('./postgres.js'), import('pg-cursor')]);
+      const [{ createPool }, { default: Cursor }] = await Promise.all([import('./postgres-driver.js'), import('pg-cursor')]);
       // A cursor streams each table (kysely's stream()) instead of reading it whole.
       const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: createPool(url, 1), cursor: Cursor }) });
       try {
