@@ -15,9 +15,10 @@
 //      every related object a part names is resolved as the actor reads it (404 when hidden);
 //   5. records the change once (history, webhooks) and moves the object's version.
 //
-// Only the kernel's modules (this file, write.ts, trash.ts, relation-writes.ts, pipeline.ts,
-// rows.ts) write the `objects` and `object_relations` tables; server/test/structure.test.ts fails
-// when anything else does. A backup restore stays a bulk load outside it (no history, no webhooks).
+// Only the kernel's modules (KERNEL_MODULES in db/owners.ts, the registry of who writes which
+// table) write the `objects` and `object_relations` tables; server/test/structure-owners.test.ts
+// fails when anything else does. A backup restore stays a bulk load outside it (no history, no
+// webhooks).
 import type { Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
