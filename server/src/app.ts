@@ -28,7 +28,7 @@ import { errorHandler, notFoundRoute, rawErrorResponse } from './http/errors.js'
 import { methodFallback, mountRoutes } from './http/router.js';
 import { families } from './resources/index.js';
 import { ADMIN_ENDPOINTS } from './resources/admin/routes.js';
-import { createObjectsRuntime, whenCommitted } from './resources/objects/pipeline.js';
+import { createKernel, whenCommitted, type KernelParts } from './resources/objects/pipeline.js';
 import { reloadModel } from './resources/objects/model.js';
 import { ensureInitialAdmin } from './resources/users/service.js';
 import { openStorage } from './storage/open-storage.js';
@@ -51,6 +51,8 @@ export interface ServerOptions {
   /** Where the built admin UI lives (default: ui/dist of this checkout). */
   uiDir?: string;
   log?: (line: string) => void;
+  /** Kernel parts an embedder adds after the families' own (tests: a guard or an observer of their own). */
+  kernel?: KernelParts;
 }
 
 /** Requests Node's parser refuses (too large headers, too slow, malformed) get a JSON API error. */
@@ -98,11 +100,13 @@ function expressClasses(app: Express) {
 }
 
 /**
- * The services every family is given, built once with their types, on an opened database and
- * storage; nothing starts (no job worker, no timers, no first admin). createServer wires the
- * families on it; commands that run outside a server (`npm run model`) use it as it is.
+ * The composition root: the services every family is given, built once with their types, on an
+ * opened database and storage, and the write kernel assembled once from every family's parts
+ * (resources/family.ts) and `extra`, with the request checks. Nothing starts (no job worker, no
+ * timers, no first admin). createServer mounts the families' routes on it; commands that run
+ * outside a server (`npm run model`) use it as it is, with the same kernel and the same guards.
  */
-export async function createContext(config: Config, database: OpenedDatabase, storage: Storage, log: (line: string) => void): Promise<AppContext> {
+export async function createContext(config: Config, database: OpenedDatabase, storage: Storage, log: (line: string) => void, extra: KernelParts = {}): Promise<AppContext> {
   // The job queue, mail, streams and thumbnails take the context (or part of it), so they are set
   // right after it exists.
   // Caches also follow publication windows: the version moves when a window bound passes.
@@ -121,7 +125,7 @@ export async function createContext(config: Config, database: OpenedDatabase, st
     routes: [],
     // The job queue stops first (due work gets its grace time), then the mail transport closes.
     onClose: [() => ctx.jobs.stop(), () => ctx.mailer.close()],
-    objects: createObjectsRuntime(),
+    objects: createKernel([]),
     model: {},
     schemas: createSchemaRegistry(),
     tokens: createTokenCache(),
@@ -149,6 +153,8 @@ export async function createContext(config: Config, database: OpenedDatabase, st
   ctx.mailer = createMailer(config, ctx.jobs);
   ctx.streams = new StreamService(ctx);
   ctx.thumbs = new ThumbService(ctx, ctx.streams);
+  ctx.objects = createKernel([...families.map((f) => f.kernel?.(ctx) ?? {}), extra]);
+  ctx.requestChecks = families.flatMap((f) => f.requestChecks?.(ctx) ?? []);
   return ctx;
 }
 
@@ -165,7 +171,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     // Not awaited: a bucket that is down at start is reported, and requests answer 503 until it is back.
     storage.check().catch((err) => log(`storage: ${storage.description} does not answer: ${(err as Error).message}`));
   }
-  const ctx = await createContext(config, database, storage, log);
+  const ctx = await createContext(config, database, storage, log, options.kernel);
 
   const app = express();
   app.locals.ctx = ctx;
@@ -248,7 +254,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     if (ctx.responseCache.serve(req, res)) return;
     next();
   });
-  for (const family of families) mountRoutes(app, ctx, await family(ctx));
+  for (const family of families) if (family.routes) mountRoutes(app, ctx, await family.routes(ctx));
   app.use(methodFallback(ctx.routes));
   app.use(notFoundRoute);
   app.use(errorHandler(config.debug, log, database.dialect.errors));

@@ -49,7 +49,7 @@ export interface AppContext {
   onClose: Array<() => Promise<void> | void>;
   /** Changes whenever the data may have changed; caches hold results of one version (db/data-version.ts). */
   dataVersion: PublishEpochs;
-  /** The object pipeline's hooks, guards, observers and open units of work (objects/pipeline.ts). */
+  /** The write kernel's extensions, guards and observers, assembled once (objects/pipeline.ts createKernel), and its open units of work. */
   objects: ObjectsRuntime;
   /** The object model (types, properties, relations) as loaded from the database. */
   model: ModelHolder;
@@ -71,10 +71,11 @@ export interface AppContext {
   streams: StreamService;
   thumbs: ThumbService;
   /**
-   * Checks run on every request after authentication, before any route (e.g. the API key check).
-   * A check throws an ApiError to refuse the request; families add theirs at wiring time.
+   * Checks run on every request after authentication, before any route (the API key, endpoint
+   * permissions): a check throws an ApiError to refuse the request. The families declare them;
+   * the composition root (app.ts createContext) lists them once.
    */
-  requestChecks: Array<(req: Request) => void | Promise<void>>;
+  requestChecks: ReadonlyArray<(req: Request) => void | Promise<void>>;
 }
 
 /** `settle`: other background work drain() waits for (the planner statistics' refresh). */

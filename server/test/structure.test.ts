@@ -28,25 +28,32 @@ describe('one write pipeline', () => {
   const since = (mark: number) => committed.slice(mark).map((c) => [c.action, c.typeName, c.id] as const);
 
   before(async () => {
-    s = await startServer();
+    // A test observer and guard among the kernel's parts (as history, webhooks and permissions
+    // are): the real server, the real hooks.
+    s = await startServer({}, {}, {
+      kernel: {
+        observers: [
+          {
+            name: 'test',
+            async record(_trx, changes) {
+              if (failRecord) throw new Error('the test observer fails');
+              recorded.push(...changes);
+            },
+            afterCommit(changes) {
+              committed.push(...changes);
+            },
+          },
+        ],
+        guards: [
+          ({ action, type, row }) => {
+            if (refuse?.({ action, type: type.name, id: row?.id })) {
+              throw forbidden('Refused by the test guard');
+            }
+          },
+        ],
+      },
+    });
     admin = await s.adminToken();
-    // A test observer and guard on the pipeline's hook points (as history, webhooks and
-    // permissions plug in): the real server, the real hooks.
-    s.server.ctx.objects.observers.push({
-      name: 'test',
-      async record(_trx, changes) {
-        if (failRecord) throw new Error('the test observer fails');
-        recorded.push(...changes);
-      },
-      afterCommit(changes) {
-        committed.push(...changes);
-      },
-    });
-    s.server.ctx.objects.guards.push(({ action, type, row }) => {
-      if (refuse?.({ action, type: type.name, id: row?.id })) {
-        throw forbidden('Refused by the test guard');
-      }
-    });
   });
   after(() => s.close());
 

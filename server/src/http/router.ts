@@ -79,7 +79,9 @@ export interface RouteTable {
 
 /** A declared route as the dispatcher runs it: its matcher and its chain of handlers. */
 interface Mounted {
-  /** Registration order: among the routes that match, the first declared answers first. */
+  /** How specific its path is (specificity()): among the routes that match, the most specific answers first. */
+  rank: string;
+  /** Registration order: among routes of the same specificity, the first declared answers first. */
   order: number;
   match: (path: string) => { params: Record<string, unknown> } | false;
   chain: RequestHandler[];
@@ -92,6 +94,20 @@ interface MethodRoutes {
   /** bySegment's list merged with anySegment in declaration order, made on first use. */
   merged: Map<string, Mounted[]>;
 }
+
+/**
+ * A path's specificity, as a key that sorts the most specific first: segment by segment, a literal
+ * segment before a parameter, and a parameter before a wildcard (`*rest`), so that
+ * `/{type}/{id}/history` wins over `/{type}/{id}/{relation}` and `/folders/{id}` over `/{type}/{id}`
+ * whatever order their families were mounted in; a shorter path before a longer one that extends it.
+ */
+export function specificity(path: string): string {
+  const segments = path.split('/').filter(Boolean);
+  return segments.map((s) => (s.startsWith('*') || s.startsWith('{') ? '2' : s.includes(':') ? '1' : '0')).join('');
+}
+
+/** Routes sorted as the dispatcher tries them: by specificity, then declaration order. */
+const byPrecedence = (a: Mounted, b: Mounted) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : a.order - b.order);
 
 /** A first path segment without parameters or wildcards: the routes under it are found by it. */
 const LITERAL_SEGMENT = /^\/([A-Za-z0-9_.~-]*)(?:\/|$)/;
@@ -150,7 +166,7 @@ class Dispatcher {
     if (!list) {
       const own = routes.bySegment.get(segment);
       if (!own) return routes.anySegment;
-      list = [...own, ...routes.anySegment].sort((a, b) => a.order - b.order);
+      list = [...own, ...routes.anySegment].sort(byPrecedence);
       routes.merged.set(segment, list);
     }
     return list;
@@ -176,13 +192,14 @@ class Dispatcher {
     const key = method.toUpperCase();
     let routes = this.methods.get(key);
     if (!routes) this.methods.set(key, (routes = { bySegment: new Map(), anySegment: [], merged: new Map() }));
-    const route: Mounted = { order: this.count++, match: match(path, { decode: decodeParam }) as Mounted['match'], chain };
+    const route: Mounted = { rank: specificity(path), order: this.count++, match: match(path, { decode: decodeParam }) as Mounted['match'], chain };
     const literal = LITERAL_SEGMENT.exec(path);
     if (literal) {
       const segment = literal[1].toLowerCase();
-      routes.bySegment.set(segment, [...(routes.bySegment.get(segment) ?? []), route]);
+      routes.bySegment.set(segment, [...(routes.bySegment.get(segment) ?? []), route].sort(byPrecedence));
     } else {
       routes.anySegment.push(route);
+      routes.anySegment.sort(byPrecedence);
     }
     routes.merged.clear();
   }

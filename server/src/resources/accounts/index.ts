@@ -1,5 +1,5 @@
 // The accounts family: users, roles, credential change, signup and applications (API keys),
-// with the mailer they share. Wired in resources/index.ts right after the auth family.
+// with the mailer they share; in the kernel, the users' extension and the accounts' write guard.
 import type { AppContext } from '../../context.js';
 import type { RouteDef } from '../../http/router.js';
 import { roleRoutes } from '../roles/routes.js';
@@ -9,15 +9,20 @@ import { applicationRoutes } from '../applications/routes.js';
 import { credentialChangeRoutes } from '../auth/change.js';
 import { signupRoutes } from '../signup/routes.js';
 import { registerAccountSchemas } from './schemas.js';
-import { registerObjectExtension } from '../objects/extensions.js';
+import type { Family } from '../family.js';
 import { usersExtension, usersWriteGuard } from '../users/service.js';
 
-export function accountsRoutes(ctx: AppContext): RouteDef[] {
+export const accountsFamily: Family = {
+  name: 'accounts',
+  kernel: () => ({ extensions: [usersExtension], guards: [usersWriteGuard] }),
+  // The API key's application, which later checks (endpoint permissions) need.
+  requestChecks: (ctx) => [apiKeyCheck(ctx)],
+  routes: accountsRoutes,
+};
+
+function accountsRoutes(ctx: AppContext): RouteDef[] {
   registerAccountSchemas(ctx);
-  registerObjectExtension(ctx, usersExtension);
-  ctx.objects.guards.push(usersWriteGuard);
   const mailer = ctx.mailer;
-  ctx.requestChecks.push(apiKeyCheck(ctx));
   return [
     ...userRoutes(ctx),
     ...roleRoutes(ctx),

@@ -6,6 +6,7 @@ import os from 'node:os';
 import type { AppContext } from '../../context.js';
 import { sendMeta } from '../../http/jsonapi.js';
 import type { RouteDef } from '../../http/router.js';
+import type { Family } from '../family.js';
 import { applicationRoutes } from '../applications/routes.js';
 import { ownVersion, versions } from '../status/routes.js';
 import { configRoutes } from './config.js';
@@ -39,8 +40,13 @@ function sysinfoRoute(ctx: AppContext): RouteDef {
   };
 }
 
-export function adminRoutes(ctx: AppContext): RouteDef[] {
-  ctx.requestChecks.push(endpointPermissionCheck(ctx));
+export const adminFamily: Family = {
+  name: 'admin',
+  requestChecks: (ctx) => [endpointPermissionCheck(ctx)],
+  routes: adminRoutes,
+};
+
+function adminRoutes(ctx: AppContext): RouteDef[] {
   return [
     ...configRoutes(ctx, '/config', 'anonymous'),
     ...configRoutes(ctx, '/admin/config', 'admin'),

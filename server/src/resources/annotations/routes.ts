@@ -7,7 +7,7 @@ import { pathId } from '../../http/params.js';
 import { parseListQuery } from '../../http/query.js';
 import type { RouteDef } from '../../http/router.js';
 import { writerNames } from '../history/service.js';
-import { registerObjectExtension } from '../objects/extensions.js';
+import type { Family } from '../family.js';
 import {
   ANNOTATION_LIST_SPEC,
   annotationInput,
@@ -21,8 +21,13 @@ import {
   type AnnotationRow,
 } from './service.js';
 
-export function annotationsRoutes(ctx: AppContext): RouteDef[] {
-  registerObjectExtension(ctx, annotationsExtension);
+export const annotationsFamily: Family = {
+  name: 'annotations',
+  kernel: () => ({ extensions: [annotationsExtension] }),
+  routes: annotationsRoutes,
+};
+
+function annotationsRoutes(ctx: AppContext): RouteDef[] {
   const send = async (req: Request, res: Response, row: AnnotationRow, status = 200) =>
     sendResource(req, res, serializeAnnotation(req, row, (await writerNames(ctx.db, [row])).get(row.user_id)), { status, headers: status === 201 ? { Location: resourceUrl(req, `/annotations/${row.id}`) } : undefined });
   const item = (req: Request) => getAnnotation(ctx, req.auth, pathId(req));

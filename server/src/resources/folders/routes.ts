@@ -8,7 +8,7 @@ import { ApiError, badRequest } from '../../http/errors.js';
 import { identifiersInput, requestData, resourceInput, resourceUrl, sendLinks, sendList, sendNoContent, sendResource } from '../../http/jsonapi.js';
 import { baseUrl } from '../../http/links.js';
 import type { RouteDef } from '../../http/router.js';
-import { registerObjectExtension } from '../objects/extensions.js';
+import type { Family } from '../family.js';
 import { listObjects } from '../objects/list.js';
 import { findObjectByIdOrUname, getObject, requireObject } from '../objects/read.js';
 import { typeById } from '../objects/model.js';
@@ -60,8 +60,13 @@ function relationMeta(node: NonNullable<Awaited<ReturnType<typeof nodeOfFolder>>
   return { ...node, menu: Boolean(node.menu) };
 }
 
-export function foldersRoutes(ctx: AppContext): RouteDef[] {
-  registerObjectExtension(ctx, foldersExtension(ctx));
+export const foldersFamily: Family = {
+  name: 'folders',
+  kernel: (ctx) => ({ extensions: [foldersExtension(ctx)] }),
+  routes: foldersRoutes,
+};
+
+function foldersRoutes(ctx: AppContext): RouteDef[] {
 
   const requireFolder = (req: Request, key = String(req.params.id)) => requireObject(ctx, key, { typeName: FOLDERS, viewer: req.auth });
 

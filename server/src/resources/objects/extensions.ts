@@ -1,6 +1,7 @@
 // What is special about a type, as hooks of the one read path and the one write pipeline. Other
-// families (users, folders, media, legacy…) register an ObjectExtension in createServer instead of
-// writing their own copy of object writes: they validate and complete writes of their types,
+// families (users, folders, media, legacy…) declare an ObjectExtension among their kernel parts
+// (resources/family.ts), which the composition root assembles, instead of writing their own copy
+// of object writes: they validate and complete writes of their types,
 // guard and follow trash, restore and permanent delete, add to serialised objects and answer extra
 // list filters.
 import type { ReadContext } from '../../http/read-context.js';
@@ -129,10 +130,6 @@ export interface ObjectExtension {
    * filters; `where` narrows the list to the objects the sort applies to.
    */
   sorts?: Record<string, (structured: Record<string, unknown>, ctx: AppContext) => { column: Expression<unknown>; where?: Expression<SqlBool> }>;
-}
-
-export function registerObjectExtension(ctx: AppContext, ext: ObjectExtension): void {
-  ctx.objects.extensions.push(ext);
 }
 
 /** `query` (rows of `objects`) with every extension's `listValues` beside the row's columns, as list pages and single GETs read them. */

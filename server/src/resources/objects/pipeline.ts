@@ -51,9 +51,9 @@ export type WriteGuard = (check: WriteCheck) => void | Promise<void>;
 
 /** The objects family's per-server state: type hooks, guards, observers, open units of work. */
 export interface ObjectsRuntime {
-  extensions: ObjectExtension[];
-  guards: WriteGuard[];
-  observers: ObjectObserver[];
+  readonly extensions: readonly ObjectExtension[];
+  readonly guards: readonly WriteGuard[];
+  readonly observers: readonly ObjectObserver[];
   /** Changes recorded so far by the unit of work running in a transaction. */
   units: WeakMap<Transaction<Database>, ObjectChange[]>;
   /** Objects whose version the unit of work in a transaction has moved already (claimVersionMove). */
@@ -62,8 +62,26 @@ export interface ObjectsRuntime {
   commitHooks: WeakMap<Transaction<Database>, Array<() => void>>;
 }
 
-export function createObjectsRuntime(): ObjectsRuntime {
-  return { extensions: [], guards: [], observers: [], units: new WeakMap(), versioned: new WeakMap(), commitHooks: new WeakMap() };
+/** What a family adds to the write kernel: type extensions, write guards, observers. */
+export interface KernelParts {
+  extensions?: ObjectExtension[];
+  guards?: WriteGuard[];
+  observers?: ObjectObserver[];
+}
+
+/**
+ * The kernel's runtime, assembled once from every family's parts, in the order given (the
+ * composition root, app.ts createContext, gives them): nothing is added after it is made.
+ */
+export function createKernel(parts: KernelParts[]): ObjectsRuntime {
+  return {
+    extensions: Object.freeze(parts.flatMap((p) => p.extensions ?? [])) as ObjectExtension[],
+    guards: Object.freeze(parts.flatMap((p) => p.guards ?? [])) as WriteGuard[],
+    observers: Object.freeze(parts.flatMap((p) => p.observers ?? [])) as ObjectObserver[],
+    units: new WeakMap(),
+    versioned: new WeakMap(),
+    commitHooks: new WeakMap(),
+  };
 }
 
 /** Hook point 1: every write guard, in order; the first refusal wins. */

@@ -4,7 +4,8 @@
 import type { AppContext } from '../../context.js';
 import { forbidden } from '../../http/errors.js';
 import type { RouteDef } from '../../http/router.js';
-import { registerObjectExtension } from '../objects/extensions.js';
+import type { ObjectExtension } from '../objects/extensions.js';
+import type { Family } from '../family.js';
 import type { WriteGuard } from '../objects/pipeline.js';
 import { blockedAmong, parsePermsMeta, permsOf, restrictionsExist, writeObjectPerms } from './object-perms.js';
 import { objectPermissionsRoutes } from './object-permissions-routes.js';
@@ -27,9 +28,9 @@ export const permissionsWriteGuard: WriteGuard = async ({ action, actor, type, r
   if (row && (await blockedAmong(trx, actor.roleIds ?? [], [row.id])).size) throw forbidden(`Object ${row.id} is restricted to other roles`, 'restricted');
 };
 
-export function permissionsFamily(ctx: AppContext): RouteDef[] {
-  ctx.objects.guards.push(permissionsWriteGuard);
-  registerObjectExtension(ctx, {
+/** `meta.perms` of objects: read for everyone who sees the object, written by admins. */
+function objectPermsExtension(ctx: AppContext): ObjectExtension {
+  return {
     name: 'object-perms',
     types: ['objects'],
     // Its hooks check and write the written object's own permissions.
@@ -51,7 +52,16 @@ export function permissionsFamily(ctx: AppContext): RouteDef[] {
         if (p) item.resource.meta = { ...(item.resource.meta ?? {}), perms: p };
       }
     },
-  });
+  };
+}
+
+export const permissionsFamily: Family = {
+  name: 'permissions',
+  kernel: (ctx) => ({ guards: [permissionsWriteGuard], extensions: [objectPermsExtension(ctx)] }),
+  routes: permissionsRoutes,
+};
+
+function permissionsRoutes(ctx: AppContext): RouteDef[] {
   const signupRoles = ctx.config.signupRoles;
   if (signupRoles.length) {
     ctx.tasks.run('check FOLIO_SIGNUP_ROLES', async () => {

@@ -10,7 +10,7 @@ import { readContext } from '../../http/read-context.js';
 import { baseUrl } from '../../http/links.js';
 import { acceptsLegacy } from '../../http/negotiate.js';
 import type { RouteDef } from '../../http/router.js';
-import { registerObjectExtension } from '../objects/extensions.js';
+import type { ObjectExtension } from '../objects/extensions.js';
 import { endpointType } from '../objects/model.js';
 import { registerResourceSchema, resourceSchema } from '../objects/schema.js';
 import { objectPath, requireObject } from '../objects/read.js';
@@ -49,11 +49,11 @@ function mediaTypeOf(ctx: AppContext, name: string) {
   return { type, root };
 }
 
-export function registerMediaObjects(ctx: AppContext, streams: StreamService): RouteDef[] {
-  registerResourceSchema(ctx, 'streams', { schema: () => STREAM_SCHEMA, revision: () => 1 });
+/** The stream part of object writes, media objects' streams in reads, and their files on purge. */
+export function mediaExtensions(streams: StreamService): ObjectExtension[] {
   // The stream part answers for every type: one that is not media says so (400 not_media).
-  registerObjectExtension(ctx, { name: 'stream-links', types: ['objects'], parts: { stream: (w, part) => streams.applyStreamPart(w, part) } });
-  registerObjectExtension(ctx, {
+  const links: ObjectExtension = { name: 'stream-links', types: ['objects'], parts: { stream: (w, part) => streams.applyStreamPart(w, part) } };
+  return [links, {
     name: 'media-streams',
     types: ['media'],
     async decorate(rc, _ctx, items, included) {
@@ -75,7 +75,11 @@ export function registerMediaObjects(ctx: AppContext, streams: StreamService): R
     },
     onPurge: (trx, ids) => streams.onPurge(trx, ids),
     afterPurge: (ids) => streams.afterPurge(ids),
-  });
+  }];
+}
+
+export function mediaObjectRoutes(ctx: AppContext, streams: StreamService): RouteDef[] {
+  registerResourceSchema(ctx, 'streams', { schema: () => STREAM_SCHEMA, revision: () => 1 });
 
   return [
     {

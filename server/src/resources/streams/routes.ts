@@ -8,7 +8,8 @@ import { flatValues, listPage, parseListQuery, type ListSpec } from '../../http/
 import type { RouteDef } from '../../http/router.js';
 import { sendStored } from '../../http/send-stored.js';
 import { streamFile } from '../../storage/storage.js';
-import { registerMediaObjects } from './media-objects.js';
+import type { Family } from '../family.js';
+import { mediaExtensions, mediaObjectRoutes } from './media-objects.js';
 import { scheduleOrphanSweep } from './orphans.js';
 import { serializeStream } from './serialize.js';
 import type { StreamService } from './service.js';
@@ -55,9 +56,15 @@ async function download(req: Request, res: Response, ctx: AppContext) {
   await sendStored(req, res, ctx.storage, streamFile(s.uuid), { etag: false });
 }
 
-export function streamsRoutes(ctx: AppContext): RouteDef[] {
+export const streamsFamily: Family = {
+  name: 'streams',
+  kernel: (ctx) => ({ extensions: mediaExtensions(ctx.streams) }),
+  routes: streamsRoutes,
+};
+
+function streamsRoutes(ctx: AppContext): RouteDef[] {
   const streams = ctx.streams;
-  const mediaObjectRoutes = registerMediaObjects(ctx, streams);
+  const mediaRoutes = mediaObjectRoutes(ctx, streams);
   scheduleUploadPurge(ctx);
   scheduleOrphanSweep(ctx);
   return [
@@ -118,6 +125,6 @@ export function streamsRoutes(ctx: AppContext): RouteDef[] {
         sendNoContent(res);
       },
     },
-    ...mediaObjectRoutes,
+    ...mediaRoutes,
   ];
 }

@@ -11,7 +11,8 @@ import { pathId } from '../../http/params.js';
 import { applyFilters, applySort, parseListQuery, type ListSpec } from '../../http/query.js';
 import { readContext } from '../../http/read-context.js';
 import type { RouteDef } from '../../http/router.js';
-import { registerObjectExtension } from '../objects/extensions.js';
+import type { ObjectExtension } from '../objects/extensions.js';
+import type { Family } from '../family.js';
 import { apply } from '../objects/kernel.js';
 import { concreteTypeNames, isSubtypeOf, typeByName } from '../objects/model.js';
 import { requireObject } from '../objects/read.js';
@@ -45,8 +46,15 @@ const COLUMNS = {
 };
 const ATTRIBUTES = new Set(['object_id', 'lang', 'status', 'translated_fields']);
 
-export function translationsRoutes(ctx: AppContext): RouteDef[] {
-  registerObjectExtension(ctx, {
+export const translationsFamily: Family = {
+  name: 'translations',
+  kernel: (ctx) => ({ extensions: [translationsExtension(ctx)] }),
+  routes: translationsRoutes,
+};
+
+/** The translations part of object writes, and `relationships.translations` (with `lang`, the translation) of object reads. */
+function translationsExtension(ctx: AppContext): ObjectExtension {
+  return {
     name: 'translations',
     types: ['objects'],
     parts: { translations: translationsPart },
@@ -67,8 +75,10 @@ export function translationsRoutes(ctx: AppContext): RouteDef[] {
         }
       }
     },
-  });
+  };
+}
 
+function translationsRoutes(ctx: AppContext): RouteDef[] {
   /** A translation the request's reader may read (404 otherwise, as a missing one). */
   async function readable(req: Request): Promise<TranslationRow> {
     const row = await readableTranslations(ctx, req.auth).selectAll('translations').where('translations.id', '=', pathId(req)).executeTakeFirst();

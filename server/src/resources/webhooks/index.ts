@@ -4,7 +4,7 @@
 // the commit.
 import type { AppContext } from '../../context.js';
 import type { Resource } from '../../http/jsonapi.js';
-import type { RouteDef } from '../../http/router.js';
+import type { Family } from '../family.js';
 import type { ObjectObserver } from '../objects/changes.js';
 import { isSubtypeOf } from '../objects/model.js';
 import { SYSTEM } from '../objects/kernel.js';
@@ -66,12 +66,19 @@ export function createWebhookService(ctx: AppContext, options: WebhookServiceOpt
   };
 }
 
-export function webhooksFamily(ctx: AppContext): RouteDef[] {
-  const service = createWebhookService(ctx, { readObject: (id, base) => readObjectAs(ctx, id, SYSTEM, base) });
-  ctx.objects.observers.push(service.observer);
-  ctx.webhooks = service;
-  schedulePublicationSweep(ctx, service.enqueue, service.wake);
-  ctx.onClose.push(() => service.stop());
-  service.start();
-  return webhookRoutes(ctx, service);
-}
+export const webhooksFamily: Family = {
+  name: 'webhooks',
+  // The service's observer records deliveries in each write; its worker starts with the routes.
+  kernel(ctx) {
+    const service = createWebhookService(ctx, { readObject: (id, base) => readObjectAs(ctx, id, SYSTEM, base) });
+    ctx.webhooks = service;
+    return { observers: [service.observer] };
+  },
+  routes(ctx) {
+    const service = ctx.webhooks!;
+    schedulePublicationSweep(ctx, service.enqueue, service.wake);
+    ctx.onClose.push(() => service.stop());
+    service.start();
+    return webhookRoutes(ctx, service);
+  },
+};
