@@ -34,6 +34,8 @@ export interface CrudSpec<Row> {
   serialize(req: Request, row: Row, shown?: unknown): Resource;
   /** `meta` of the single-resource answers (e.g. meta.schema). */
   meta?(req: Request): Record<string, unknown>;
+  /** The tables its POST, PATCH and DELETE write (RouteDef.writes). */
+  writes: readonly string[];
 }
 
 export function crudRoutes<Row>(spec: CrudSpec<Row>): RouteDef[] {
@@ -52,6 +54,7 @@ export function crudRoutes<Row>(spec: CrudSpec<Row>): RouteDef[] {
       method: 'post',
       path: spec.path,
       guard: write,
+      writes: spec.writes,
       handler: async (req, res) => {
         const { row, shown } = await spec.create(resourceInput(req, spec.type).attributes, req);
         send(req, res, row, 201, shown);
@@ -62,6 +65,7 @@ export function crudRoutes<Row>(spec: CrudSpec<Row>): RouteDef[] {
       method: 'patch',
       path: item,
       guard: write,
+      writes: spec.writes,
       handler: async (req, res) => {
         const row = await found(req);
         send(req, res, await spec.update(row, resourceInput(req, spec.type, spec.idOf(row)).attributes, req));
@@ -71,6 +75,7 @@ export function crudRoutes<Row>(spec: CrudSpec<Row>): RouteDef[] {
       method: 'delete',
       path: item,
       guard: write,
+      writes: spec.writes,
       handler: async (req, res) => {
         await spec.remove(await found(req), req);
         sendNoContent(res);

@@ -35,6 +35,13 @@ export interface RouteDef {
   cache?: boolean;
   /** With `cache`: what in the request the answer depends on (default: the whole URL and Accept). */
   vary?: Vary;
+  /**
+   * What a route that is not a read may change: `objects` (through the write kernel, which checks
+   * the rights on every object a change touches, records and versions it) and the names of the
+   * other tables it writes (db/owners.ts); `[]` for none. Every non-GET route declares it, and
+   * structure-entry-points.test.ts attacks each route by its declaration.
+   */
+  writes?: readonly string[];
 }
 
 export interface RouteRecord {
@@ -45,6 +52,8 @@ export interface RouteRecord {
   matcher: (path: string) => unknown;
   /** The route's `when`, so 405 answers only count routes that would take the request. */
   when?: (req: Request) => boolean;
+  /** What it may change (RouteDef.writes). */
+  writes?: readonly string[];
 }
 
 const JSON_LIMIT = '2mb';
@@ -231,6 +240,7 @@ export function mountRoutes(app: Express, { routes, responseCache }: RouteTable,
       produces,
       matcher: match(def.path, { decode: decodeParam }),
       when: def.when,
+      writes: def.writes,
     });
     const pre: RequestHandler = (req, res, next) => {
       if (def.when && !def.when(req)) return next('route');

@@ -54,6 +54,7 @@ export function membershipRoutes(ctx: AppContext, side: 'user' | 'role'): RouteD
     method,
     path: `/${own}/:id/relationships/${other}`,
     guard: 'admin',
+    writes: ['objects', 'roles_users'],
     handler: async (req, res) => {
       const action = method === 'post' ? 'add' : 'remove';
       await changeMemberships(ctx.db, { side, pathId: pathId(req), otherIds: relatedIds(req, other), action });

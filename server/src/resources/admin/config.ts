@@ -97,6 +97,7 @@ export function configRoutes(ctx: AppContext, path: string, read: 'anonymous' | 
   return crudRoutes<ConfigRow>({
     path,
     type: 'config',
+    writes: ['config'],
     guards: { read, write: 'admin' },
     list: pagedList(LIST_SPEC, (q, req) => listPage(scoped(ctx, req), q, COLUMNS, 'config.id'), serialize),
     async find(_key, req) {

@@ -173,6 +173,7 @@ export function endpointRoutes(ctx: AppContext): RouteDef[] {
   return crudRoutes<EndpointRow>({
     path: '/admin/endpoints',
     type: 'endpoints',
+    writes: ['endpoints', 'endpoint_permissions'],
     list: pagedList(ENDPOINT_SPEC, (q) => listPage(ctx.db.selectFrom('endpoints').selectAll(), q, ENDPOINT_COLUMNS, 'endpoints.id'), serialize),
     find: byNumericId(get),
     idOf: (row) => row.id,
@@ -241,6 +242,7 @@ export function endpointPermissionRoutes(ctx: AppContext): RouteDef[] {
   return crudRoutes<PermissionRow>({
     path: '/admin/endpoint_permissions',
     type: 'endpoint_permissions',
+    writes: ['endpoint_permissions'],
     list: pagedList(PERMISSION_SPEC, (q) => listPage(ctx.db.selectFrom('endpoint_permissions').selectAll(), q, PERMISSION_COLUMNS, 'endpoint_permissions.id'), serialize),
     find: byNumericId(get),
     idOf: (row) => row.id,

@@ -46,6 +46,7 @@ function annotationsRoutes(ctx: AppContext): RouteDef[] {
     {
       method: 'post',
       path: '/annotations',
+      writes: ['annotations'],
       guard: 'user',
       handler: async (req, res) => send(req, res, await createAnnotation(ctx, req.auth, annotationInput(resourceInput(req, 'annotations').attributes, true)), 201),
     },
@@ -53,6 +54,7 @@ function annotationsRoutes(ctx: AppContext): RouteDef[] {
     {
       method: 'patch',
       path: '/annotations/:id',
+      writes: ['annotations'],
       guard: 'user',
       handler: async (req, res) => {
         const row = await item(req);
@@ -63,6 +65,7 @@ function annotationsRoutes(ctx: AppContext): RouteDef[] {
     {
       method: 'delete',
       path: '/annotations/:id',
+      writes: ['annotations'],
       guard: 'user',
       handler: async (req, res) => {
         await deleteAnnotation(ctx, req.auth, await item(req));

@@ -24,6 +24,7 @@ export function applicationRoutes(ctx: AppContext, path = '/applications'): Rout
   return crudRoutes<ApplicationRow>({
     path,
     type: 'applications',
+    writes: ['applications', 'refresh_tokens'],
     list: pagedList(APPLICATION_LIST_SPEC, (q) => listApplications(ctx.db, q), (req, row) => serializeApplication(req, row), meta),
     find: byNumericId((id) => getApplication(ctx.db, id)),
     idOf: (row) => row.id,

@@ -58,6 +58,7 @@ export function credentialChangeRoutes(ctx: AppContext, mailer: Mailer): RouteDe
     {
       method: 'post',
       path: '/auth/change',
+      writes: ['account_tokens', 'rate_hits', 'jobs'],
       guard: 'anonymous',
       before: [limitRequests(ctx, mailLimit(ctx), 'Too many password change requests from this address; try again later')],
       handler: async (req, res) => {
@@ -71,6 +72,7 @@ export function credentialChangeRoutes(ctx: AppContext, mailer: Mailer): RouteDe
     {
       method: 'patch',
       path: '/auth/change',
+      writes: ['users', 'account_tokens', 'refresh_tokens', 'rate_hits'],
       guard: 'anonymous',
       handler: async (req, res) => {
         const body = flatBody(req, ['uuid', 'password', 'login']);

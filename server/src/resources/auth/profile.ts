@@ -49,6 +49,7 @@ export function profileRoutes(ctx: AppContext, sendUser: (req: import('express')
     {
       method: 'patch',
       path: '/auth/user',
+      writes: ['objects', 'users', 'refresh_tokens'],
       guard: 'user',
       handler: async (req, res) => {
         const id = req.auth.userId!;
@@ -62,6 +63,7 @@ export function profileRoutes(ctx: AppContext, sendUser: (req: import('express')
     {
       method: 'post',
       path: '/auth/optout',
+      writes: ['objects', 'users', 'refresh_tokens', 'roles_users'],
       guard: 'anonymous',
       body: 'form',
       handler: async (req, res) => {

@@ -74,6 +74,7 @@ export function authRoutes(ctx: AppContext): RouteDef[] {
     {
       method: 'post',
       path: '/auth',
+      writes: ['objects', 'users', 'refresh_tokens', 'rate_hits', 'otp_codes', 'external_auth', 'jobs'],
       guard: 'anonymous',
       body: 'form',
       handler: async (req, res) => {
@@ -86,6 +87,7 @@ export function authRoutes(ctx: AppContext): RouteDef[] {
     {
       method: 'delete',
       path: '/auth/:token',
+      writes: ['refresh_tokens'],
       guard: 'anonymous',
       handler: async (req, res) => {
         const token = String(req.params.token);

@@ -45,6 +45,7 @@ export function backupsRoutes(ctx: AppContext): RouteDef[] {
     {
       method: 'post',
       path: '/backups',
+      writes: [],
       guard: 'admin',
       handler: async (req, res) => {
         const b = await backups.create('manual');
@@ -74,6 +75,7 @@ export function backupsRoutes(ctx: AppContext): RouteDef[] {
     {
       method: 'delete',
       path: '/backups/:id',
+      writes: [],
       guard: 'admin',
       handler: async (req, res) => {
         await backups.remove(String(req.params.id));

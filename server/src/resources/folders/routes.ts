@@ -90,6 +90,7 @@ function foldersRoutes(ctx: AppContext): RouteDef[] {
     method,
     path: '/:type/:id/relationships/parents',
     guard: 'user',
+    writes: ['objects'],
     handler: async (req, res) => {
       const row = await requireObject(ctx, String(req.params.id), { typeName: String(req.params.type), viewer: req.auth });
       const items = method === 'patch' && requestData(req) === null ? [] : identifiersInput(req);
@@ -156,6 +157,7 @@ function foldersRoutes(ctx: AppContext): RouteDef[] {
     {
       method: 'post',
       path: '/folders',
+      writes: ['objects'],
       guard: 'user',
       handler: async (req, res) => {
         const input = resourceInput(req, FOLDERS);
@@ -178,6 +180,7 @@ function foldersRoutes(ctx: AppContext): RouteDef[] {
     {
       method: 'patch',
       path: '/folders/:id',
+      writes: ['objects'],
       guard: 'user',
       handler: async (req, res) => {
         const folder = await requireFolder(req);
@@ -192,6 +195,7 @@ function foldersRoutes(ctx: AppContext): RouteDef[] {
     {
       method: 'delete',
       path: '/folders/:id',
+      writes: ['objects'],
       guard: 'user',
       handler: async (req, res) => {
         await apply(ctx, { action: 'trash', target: { key: String(req.params.id), type: FOLDERS }, actor: req.auth, expectedVersion: expectedVersion(req) });
@@ -217,6 +221,7 @@ function foldersRoutes(ctx: AppContext): RouteDef[] {
     {
       method: 'patch',
       path: '/folders/:id/relationships/parent',
+      writes: ['objects'],
       guard: 'user',
       handler: async (req, res) => {
         const folder = await requireFolder(req);
@@ -229,6 +234,7 @@ function foldersRoutes(ctx: AppContext): RouteDef[] {
     {
       method: 'delete',
       path: '/folders/:id/relationships/parent',
+      writes: ['objects'],
       guard: 'user',
       handler: async (req, res) => {
         const folder = await requireFolder(req);
@@ -267,6 +273,7 @@ function foldersRoutes(ctx: AppContext): RouteDef[] {
     {
       method: 'post',
       path: '/folders/:id/relationships/children',
+      writes: ['objects'],
       guard: 'user',
       handler: async (req, res) => {
         const folder = await requireFolder(req);
@@ -282,6 +289,7 @@ function foldersRoutes(ctx: AppContext): RouteDef[] {
     {
       method: 'delete',
       path: '/folders/:id/relationships/children',
+      writes: ['objects'],
       guard: 'user',
       handler: async (req, res) => {
         const folder = await requireFolder(req);

@@ -87,7 +87,7 @@ export function historyRoutes(ctx: AppContext): RouteDef[] {
     },
     { method: 'get', path: '/objects/:id/history', guard: 'user', handler: async (req, res) => sendObjectHistory(req, res, await objectOf(req, true)) },
     { method: 'get', path: '/:type/:id/history', guard: 'user', when: isTypePath, handler: async (req, res) => sendObjectHistory(req, res, await objectOf(req, true)) },
-    { method: 'post', path: '/objects/:id/history/:historyId/restore', guard: 'user', handler: restore },
-    { method: 'post', path: '/:type/:id/history/:historyId/restore', guard: 'user', when: isTypePath, handler: restore },
+    { method: 'post', path: '/objects/:id/history/:historyId/restore', guard: 'user', writes: ['objects'], handler: restore },
+    { method: 'post', path: '/:type/:id/history/:historyId/restore', guard: 'user', when: isTypePath, writes: ['objects'], handler: restore },
   ];
 }

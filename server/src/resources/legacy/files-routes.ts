@@ -15,6 +15,7 @@ export function legacyFilesRoutes(ctx: AppContext): RouteDef[] {
       {
         method: 'post',
         path: '/files/:objectType/:fileName',
+        writes: ['streams', 'upload_tokens'],
         guard: 'user',
         body: 'raw',
         handler: async (req, res) => {

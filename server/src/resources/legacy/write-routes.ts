@@ -19,6 +19,7 @@ export function legacyWriteRoutes(ctx: AppContext): RouteDef[] {
     legacyRoute('objects', {
       method: 'post',
       path: '/objects',
+      writes: ['objects'],
       guard: 'user',
       handler: async (req, res) => {
         const [data] = legacyData(req);
@@ -33,6 +34,7 @@ export function legacyWriteRoutes(ctx: AppContext): RouteDef[] {
     legacyRoute('objects', {
       method: 'post',
       path: '/objects/:id/relations/:name',
+      writes: ['objects'],
       guard: 'user',
       handler: async (req, res) => {
         const items = legacyData(req, true);
@@ -52,6 +54,7 @@ export function legacyWriteRoutes(ctx: AppContext): RouteDef[] {
     legacyRoute('objects', {
       method: 'put',
       path: '/objects/:id/relations/:name/:relatedId',
+      writes: ['objects'],
       guard: 'user',
       handler: async (req, res) => {
         const [data] = legacyData(req);
@@ -63,6 +66,7 @@ export function legacyWriteRoutes(ctx: AppContext): RouteDef[] {
     legacyRoute('objects', {
       method: 'post',
       path: '/objects/:id/children',
+      writes: ['objects'],
       guard: 'user',
       handler: async (req, res) => {
         const folder = await addLegacyChildren(ctx, readerIn(ctx, req), String(req.params.id), legacyData(req, true));
@@ -76,6 +80,7 @@ export function legacyWriteRoutes(ctx: AppContext): RouteDef[] {
     legacyRoute('objects', {
       method: 'put',
       path: '/objects/:id/children/:childId',
+      writes: ['objects'],
       guard: 'user',
       handler: async (req, res) => {
         const body = req.body as Record<string, unknown>;

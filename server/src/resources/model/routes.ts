@@ -158,6 +158,7 @@ export async function modelRoutes(ctx: AppContext): Promise<RouteDef[]> {
     // ---- object types, custom properties, relations: admins write, users read ----
     ...crudRoutes<ObjectType>({
       path: '/model/object_types',
+      writes: ['object_types', 'properties', 'relation_types'],
       type: 'object_types',
       guards: { read: 'user' },
       list: (req, res) =>
@@ -178,6 +179,7 @@ export async function modelRoutes(ctx: AppContext): Promise<RouteDef[]> {
     }),
     ...crudRoutes<PropertyDef | StaticProperty>({
       path: '/model/properties',
+      writes: ['properties'],
       type: 'properties',
       guards: { read: 'user' },
       list: (req, res) =>
@@ -216,6 +218,7 @@ export async function modelRoutes(ctx: AppContext): Promise<RouteDef[]> {
     }),
     ...crudRoutes<PropertyTypeDef>({
       path: '/model/property_types',
+      writes: ['property_types'],
       type: 'property_types',
       guards: { read: 'user' },
       list: (req, res) =>
@@ -236,6 +239,7 @@ export async function modelRoutes(ctx: AppContext): Promise<RouteDef[]> {
     }),
     ...crudRoutes<RelationDef>({
       path: '/model/relations',
+      writes: ['relations', 'relation_types'],
       key: 'relation',
       type: 'relations',
       guards: { read: 'user' },
@@ -271,6 +275,7 @@ export async function modelRoutes(ctx: AppContext): Promise<RouteDef[]> {
         method,
         path: '/model/relations/:relation/relationships/:side',
         guard: 'admin',
+        writes: ['relation_types'],
         handler: async (req, res) => {
           if (!['left_object_types', 'right_object_types'].includes(String(req.params.side))) throw notFound(`No route for ${req.path}`, 'route_not_found');
           const r = requireRelation(ctx, String(req.params.relation));
@@ -298,6 +303,7 @@ export async function modelRoutes(ctx: AppContext): Promise<RouteDef[]> {
     {
       method: 'post',
       path: '/model/project',
+      writes: ['object_types', 'properties', 'property_types', 'relations', 'relation_types', 'categories', 'tags', 'roles', 'applications'],
       guard: 'admin',
       produces: 'json',
       handler: async (req, res) => {

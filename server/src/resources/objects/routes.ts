@@ -58,6 +58,7 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
     {
       method: 'delete',
       path: '/objects/:id',
+      writes: ['objects'],
       guard: 'user',
       handler: async (req, res) => {
         await apply(ctx, { action: 'trash', target: { key: String(req.params.id) }, actor: req.auth, expectedVersion: expectedVersion(req) });
@@ -87,6 +88,7 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
     {
       method: 'post',
       path: '/:type',
+      writes: ['objects'],
       guard: 'user',
       handler: async (req, res) => {
         const type = theType(req);
@@ -99,6 +101,7 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
     {
       method: 'patch',
       path: '/:type/:id',
+      writes: ['objects'],
       guard: 'user',
       handler: async (req, res) => {
         const row = await findTyped(req);
@@ -110,6 +113,7 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
     {
       method: 'delete',
       path: '/:type/:id',
+      writes: ['objects'],
       guard: 'user',
       handler: async (req, res) => {
         await apply(ctx, { action: 'trash', target: { key: String(req.params.id), type: theType(req).name }, actor: req.auth, expectedVersion: expectedVersion(req) });
@@ -132,6 +136,7 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
       method,
       path: '/:type/:id/relationships/:relation',
       guard: 'user',
+      writes: ['objects'],
       handler: async (req, res) => {
         const relation = { name: String(req.params.relation), items: identifiersInput(req), mode };
         const { written } = await apply(ctx, { action: 'update', target: { key: String(req.params.id), type: theType(req).name }, actor: req.auth, changes: { relations: [relation] } });

@@ -230,6 +230,7 @@ export function operationsRoutes(ctx: AppContext): RouteDef[] {
     {
       method: 'post',
       path: '/operations',
+      writes: ['objects'],
       guard: 'user',
       produces: 'atomic',
       handler: async (req, res) => {

@@ -117,6 +117,7 @@ export function objectPermissionsRoutes(ctx: AppContext): RouteDef[] {
     {
       method: 'post',
       path: `/${TYPE}`,
+      writes: ['object_perms', 'object_perm_roles'],
       guard: 'admin',
       handler: async (req, res) => {
         const { attributes } = resourceInput(req, TYPE);
@@ -133,6 +134,7 @@ export function objectPermissionsRoutes(ctx: AppContext): RouteDef[] {
     {
       method: 'patch',
       path: `/${TYPE}/:id`,
+      writes: ['object_perms', 'object_perm_roles'],
       guard: 'admin',
       handler: async (req, res) => {
         const row = await find(String(req.params.id));
@@ -152,6 +154,7 @@ export function objectPermissionsRoutes(ctx: AppContext): RouteDef[] {
     {
       method: 'delete',
       path: `/${TYPE}/:id`,
+      writes: ['object_perms', 'object_perm_roles'],
       guard: 'admin',
       handler: async (req, res) => {
         await remove(req, await find(String(req.params.id)));

@@ -39,6 +39,7 @@ export function roleRoutes(ctx: AppContext): RouteDef[] {
     {
       method: 'post',
       path: '/roles',
+      writes: ['roles'],
       guard: 'admin',
       handler: async (req, res) => {
         const a = validateAttributes<RoleInput & { name: string }>(ctx, 'roles', resourceInput(req, 'roles').attributes, true);
@@ -50,6 +51,7 @@ export function roleRoutes(ctx: AppContext): RouteDef[] {
     {
       method: 'patch',
       path: '/roles/:id',
+      writes: ['roles'],
       guard: 'admin',
       handler: async (req, res) => {
         const id = pathId(req);
@@ -61,6 +63,7 @@ export function roleRoutes(ctx: AppContext): RouteDef[] {
     {
       method: 'delete',
       path: '/roles/:id',
+      writes: ['roles', 'roles_users'],
       guard: 'admin',
       handler: async (req, res) => {
         await deleteRole(ctx.db, pathId(req));

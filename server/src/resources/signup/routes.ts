@@ -55,6 +55,7 @@ export function signupRoutes(ctx: AppContext, mailer: Mailer): RouteDef[] {
     {
       method: 'post',
       path: '/signup',
+      writes: ['objects', 'users', 'account_tokens', 'rate_hits', 'jobs'],
       guard: 'anonymous',
       before,
       handler: async (req, res) => {
@@ -92,6 +93,7 @@ export function signupRoutes(ctx: AppContext, mailer: Mailer): RouteDef[] {
     {
       method: 'post',
       path: '/signup/activation',
+      writes: ['objects', 'users', 'roles_users', 'account_tokens', 'rate_hits'],
       guard: 'anonymous',
       before,
       handler: async (req, res) => {

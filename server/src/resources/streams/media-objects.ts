@@ -96,6 +96,7 @@ export function mediaObjectRoutes(ctx: AppContext, streams: StreamService): Rout
     typeRoute(ctx, {
       method: 'post',
       path: '/:type/upload/:file_name',
+      writes: ['objects', 'streams'],
       guard: 'user',
       body: 'raw',
       // /files/upload/… with the legacy Accept is the legacy /files endpoint.

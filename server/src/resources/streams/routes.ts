@@ -71,6 +71,7 @@ function streamsRoutes(ctx: AppContext): RouteDef[] {
     {
       method: 'post',
       path: '/streams/upload/:file_name',
+      writes: ['streams'],
       guard: 'user',
       body: 'raw',
       handler: async (req, res) => {
@@ -82,6 +83,7 @@ function streamsRoutes(ctx: AppContext): RouteDef[] {
     {
       method: 'post',
       path: '/streams/clone/:uuid',
+      writes: ['streams'],
       guard: 'user',
       body: 'none',
       handler: async (req, res) => {
@@ -106,6 +108,7 @@ function streamsRoutes(ctx: AppContext): RouteDef[] {
     {
       method: 'patch',
       path: '/streams/:uuid/relationships/object',
+      writes: ['objects'],
       guard: 'user',
       handler: async (req, res) => {
         const data = requestData(req);
@@ -118,6 +121,7 @@ function streamsRoutes(ctx: AppContext): RouteDef[] {
     {
       method: 'delete',
       path: '/streams/:uuid',
+      writes: ['streams'],
       guard: 'user',
       handler: async (req, res) => {
         await streams.readableStream(req.auth, String(req.params.uuid));

@@ -238,6 +238,7 @@ function termRoutes(ctx: AppContext, kind: Kind): RouteDef[] {
   return crudRoutes<Row>({
     path: `/model/${kind}`,
     type: kind,
+    writes: [kind],
     // Reads as the rest of the model's (signed-in users); writes for admins.
     guards: { read: 'user', write: 'admin' },
     list: pagedList(

@@ -136,6 +136,7 @@ function translationsRoutes(ctx: AppContext): RouteDef[] {
     {
       method: 'post',
       path: '/translations',
+      writes: ['objects'],
       guard: 'user',
       handler: async (req, res) => {
         const a = attributesOf(req);
@@ -178,6 +179,7 @@ function translationsRoutes(ctx: AppContext): RouteDef[] {
     {
       method: 'patch',
       path: '/translations/:id',
+      writes: ['objects'],
       guard: 'user',
       handler: async (req, res) => {
         const t = await readable(req);
@@ -195,6 +197,7 @@ function translationsRoutes(ctx: AppContext): RouteDef[] {
     {
       method: 'delete',
       path: '/translations/:id',
+      writes: ['objects'],
       guard: 'user',
       handler: async (req, res) => {
         const t = await readable(req);

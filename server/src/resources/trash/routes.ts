@@ -40,6 +40,7 @@ export function trashRoutes(ctx: AppContext): RouteDef[] {
     {
       method: 'patch',
       path: '/trash/:id',
+      writes: ['objects'],
       guard: 'admin',
       handler: async (req, res) => {
         const row: ObjectRow = await trashed(req.params.id);
@@ -51,6 +52,7 @@ export function trashRoutes(ctx: AppContext): RouteDef[] {
     {
       method: 'delete',
       path: '/trash/:id',
+      writes: ['objects'],
       guard: 'admin',
       handler: async (req, res) => {
         await apply(ctx, { action: 'purge', target: { key: (await trashed(req.params.id)).id }, actor: req.auth });

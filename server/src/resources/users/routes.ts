@@ -98,6 +98,7 @@ export function userRoutes(ctx: AppContext): RouteDef[] {
     {
       method: 'post',
       path: '/users',
+      writes: ['objects', 'users', 'roles_users'],
       guard: 'admin',
       handler: async (req, res) => {
         const input = resourceInput(req, 'users');
@@ -117,6 +118,7 @@ export function userRoutes(ctx: AppContext): RouteDef[] {
     {
       method: 'patch',
       path: '/users/:id',
+      writes: ['objects', 'users', 'roles_users', 'refresh_tokens'],
       guard: 'user',
       handler: async (req, res) => {
         const id = pathId(req);
@@ -131,6 +133,7 @@ export function userRoutes(ctx: AppContext): RouteDef[] {
     {
       method: 'delete',
       path: '/users/:id',
+      writes: ['objects', 'refresh_tokens'],
       guard: 'admin',
       handler: async (req, res) => {
         await apply(ctx, { action: 'trash', target: { key: (await getUser(ctx.db, pathId(req))).id, type: 'users' }, actor: req.auth, expectedVersion: expectedVersion(req) });

@@ -46,6 +46,7 @@ export function webhookRoutes(ctx: AppContext, service: WebhookService): RouteDe
     ...crudRoutes<WebhookRow>({
       path: '/webhooks',
       type: 'webhooks',
+      writes: ['webhooks'],
       list: pagedList(WEBHOOK_LIST_SPEC, (q) => listWebhooks(ctx.db, q), serializeWebhook),
       find: byNumericId((id) => getWebhook(ctx.db, id)),
       idOf: (row) => row.id,
@@ -63,6 +64,7 @@ export function webhookRoutes(ctx: AppContext, service: WebhookService): RouteDe
     {
       method: 'post',
       path: '/webhooks/:id/secret',
+      writes: ['webhooks'],
       guard: 'admin',
       handler: async (req, res) => {
         const id = pathId(req);
@@ -73,6 +75,7 @@ export function webhookRoutes(ctx: AppContext, service: WebhookService): RouteDe
     {
       method: 'post',
       path: '/webhooks/:id/test',
+      writes: ['webhook_deliveries'],
       guard: 'admin',
       handler: async (req, res) => {
         const w = serializeWebhook(req, await getWebhook(ctx.db, pathId(req)));
@@ -101,6 +104,7 @@ export function webhookRoutes(ctx: AppContext, service: WebhookService): RouteDe
     {
       method: 'post',
       path: '/webhooks/:id/deliveries/:uuid/redeliver',
+      writes: ['webhook_deliveries'],
       guard: 'admin',
       handler: async (req, res) => {
         const id = pathId(req);
