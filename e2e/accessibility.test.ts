@@ -1,4 +1,4 @@
-// Admin UI, accessibility (issue 23, point 8): every page, and the dialogs editors meet, passes
+// Admin UI, accessibility: every page, and the dialogs editors meet, passes
 // axe-core with no serious or critical violation, in the light and in the dark theme.
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';

@@ -1,4 +1,4 @@
-// Admin UI, administration (issue 29 point 11): a configuration entry and an endpoint permission
+// Admin UI, administration: a configuration entry and an endpoint permission
 // made through their pages (a JSON mistake and a taken name refused in plain words), and an
 // annotation added, edited and deleted on a document's page; each checked through the API. At
 // 1024×700, with one screenshot per screen.

@@ -1,4 +1,4 @@
-// Admin UI, edit conflicts (issue 28 point 4, Concurrent edits): every save names the version the
+// Admin UI, edit conflicts (Concurrent edits): every save names the version the
 // page loaded (If-Match); when another user saved meanwhile, a dialog says who and shows each
 // field they changed beside the unsaved value, and the editor chooses: Overwrite (their version
 // replaced by the browser's), Reload (the edits dropped, nothing sent) or Cancel. At 1024×700.

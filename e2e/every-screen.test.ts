@@ -1,4 +1,4 @@
-// Admin UI, every screen finished (issue 33, points 5 and 7): every route of the admin and every
+// Admin UI, every screen finished: every route of the admin and every
 // dialog each page has — new, edit, delete, confirmations, pickers, the image and link dialogs,
 // unsaved changes, publish check, slug change, edit conflict, session expired — in the light and
 // the dark theme (the header's switch) at 1024×700 and 1366×850: axe finds no serious or critical

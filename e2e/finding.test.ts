@@ -1,4 +1,4 @@
-// Admin UI, finding (issue 23, point 4): columns sort, and search, filters, sort and page live in
+// Admin UI, finding: columns sort, and search, filters, sort and page live in
 // the URL, so a reload and Back bring the same list back; several objects selected at once are
 // published, unpublished, moved to a folder and trashed, each in one request.
 import assert from 'node:assert/strict';

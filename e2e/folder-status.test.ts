@@ -1,4 +1,4 @@
-// Admin UI, folders' status (issue 33, point 4): a folder shows its status (in the tree, a mark
+// Admin UI, folders' status: a folder shows its status (in the tree, a mark
 // for folders the public cannot see; on its page, the badge) and is published or unpublished
 // there by users who may publish folders; an editor without that right gets no such button.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Admin UI, home, media and look (issue 23, points 5-7 and the first-load budget): the home page
+// Admin UI, home, media and look (and the first-load budget): the home page
 // with the user's drafts, recent changes and counts; several files dropped at once, each with its
 // own progress bar; the favicon; the sticky sidebar; the first load under 250 kB of gzipped JS.
 import assert from 'node:assert/strict';

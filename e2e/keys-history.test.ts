@@ -1,4 +1,4 @@
-// Admin UI, issue 33 point 4 (part): the API keys screen — create a key, its client secret shown
+// Admin UI: the API keys screen — create a key, its client secret shown
 // once (and it signs in), its last use, revoke it (requests with it get 403), turn it on again, delete it — and
 // the admin-wide history, filtered by user, action, object and date, at 1024×700.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Admin UI, layout and focus (issue 33, point 5): at 1024×700 and 1366×850 nothing is covered —
+// Admin UI, layout and focus: at 1024×700 and 1366×850 nothing is covered —
 // the editor's sticky head stays one line above the formatting toolbar with unsaved changes, home
 // titles keep whole words; dialogs take focus (first field, never Cancel) and give it back to their
 // opener; after adding an item focus stays in the form; the theme switch is remembered per user;

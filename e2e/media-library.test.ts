@@ -1,4 +1,4 @@
-// Admin UI, the media library and images in texts (issue 33, points 4 and 9), at 1024×700 in the
+// Admin UI, the media library and images in texts, at 1024×700 in the
 // dark theme: search, type, folder and sort filters kept in the URL (Back, Forward, reload), empty
 // results that say so; alt text and caption edited on the image's page; the rich-text image dialog
 // that places an image with its alt text and caption (figure + figcaption), editable per use, and

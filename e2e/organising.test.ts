@@ -1,4 +1,4 @@
-// Admin UI, organising (issue 23, point 3): the folder tree by keyboard (WAI-ARIA tree view:
+// Admin UI, organising: the folder tree by keyboard (WAI-ARIA tree view:
 // arrows, Home/End, Enter, type-ahead), arrows only on folders with children, paths by title;
 // an object's page shows its folders and files it into two and out of one; dialogs keep focus.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Admin UI, scheduled publishing (issue 31, point 3) and terms (issue 29, point 11), in the Rome
+// Admin UI, scheduled publishing and terms, in the Rome
 // time zone at 1024×700: a publication window set in the object editor (checked before saving,
 // stored as UTC); the scheduled chip, the "Scheduled" filter and the home page's Scheduled list;
 // the webhook events; an event given two date ranges; a document type associated with Categories

@@ -1,4 +1,4 @@
-// Admin UI, rights that follow without a reload (issue 33, point 3) and the permissions matrix's
+// Admin UI, rights that follow without a reload and the permissions matrix's
 // unsaved-changes guard (point 4), at 1024×700 in the dark theme: the admin changes a role in the
 // matrix (leaving asks first: stay, save and leave) and the signed-in user is read again after the
 // save; an editor whose rights were cut elsewhere has a refused write (403) take the button away,

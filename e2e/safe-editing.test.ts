@@ -1,4 +1,4 @@
-// Admin UI, issue 33 points 1–3 at 1024×700: publishing an article whose body and relations use
+// Admin UI at 1024×700: publishing an article whose body and relations use
 // draft media and objects says so and publishes them too on one click (or publishes without them,
 // told); required fields and a taken unique name are refused with the field marked and focused,
 // the message gone once fixed; a published object's address change is asked about; a server rule

@@ -1,4 +1,4 @@
-// Admin UI, translations and concurrent edits (issue 33, third part): the translation editor sends
+// Admin UI, translations and concurrent edits: the translation editor sends
 // If-Match on every PATCH and DELETE of /translations/{id}; a 412 over someone else's save opens
 // the conflict dialog (reload theirs / keep mine), never a silent overwrite; a 412 that only means
 // the object itself was saved meanwhile (the page's own form) is retried without a question.

@@ -1,4 +1,4 @@
-// Admin UI, translations (issue 30, point 6) and choice lists (issue 29, point 11): a document
+// Admin UI, translations and choice lists: a document
 // translated into Italian and French in the side-by-side editor (original beside translation,
 // rich text for the body), checked before saving, guarded when left unsaved, edited, one language
 // removed after a confirm; the list shows each object's languages; an anonymous reader gets the

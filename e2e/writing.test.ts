@@ -1,4 +1,4 @@
-// Admin UI, never losing work and writing (issue 23, points 1 and 2): the unsaved-changes guard
+// Admin UI, never losing work and writing: the unsaved-changes guard
 // (in-app links, Back, closing the tab), Ctrl+S, toasts, a title asked before creating; the
 // rich-text editor (loaded only when first needed) storing clean HTML with headings, lists,
 // links and an image from the media library; technical fields under "Advanced"; relations titled
@@ -162,7 +162,7 @@ describe('admin writing without losing work', () => {
     assert.equal((await lock(true)).status, 200);
     await form.getByLabel('Status').selectOption('on');
     await page.keyboard.press('Control+s');
-    // Its body shows a draft library image: publishing asks first (issue 33); the editor goes on without it.
+    // Its body shows a draft library image: publishing asks first; the editor goes on without it.
     const check = page.getByRole('dialog', { name: 'Some of what it uses is not public' });
     await check.getByText('red-square.png').waitFor();
     await check.getByRole('button', { name: 'Publish without them' }).click();

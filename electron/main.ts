@@ -36,7 +36,7 @@ function argValue(name: string): string | null {
 
 // The heap policy `npm start` gives the headless server (package.json): V8 collects once its old
 // generation grew by half, not by up to four times after a long write load such as an import
-// (docs/decisions.md, issue 32). V8 reads this flag at each collection, so setting it this early,
+// (docs/decisions.md). V8 reads this flag at each collection, so setting it this early,
 // before the embedded server starts, is the same as passing it on the command line.
 v8.setFlagsFromString('--heap-growing-percent=50');
 

@@ -1,6 +1,6 @@
 // The admin's first-load JavaScript, gzipped: the entry script and the chunks it preloads, as
 // listed in ui/dist/index.html (lazy chunks such as the rich-text editor are not counted).
-// Prints each file and the total; exits 1 above the budget (250 kB, issue 23).
+// Prints each file and the total; exits 1 above the budget (250 kB).
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';

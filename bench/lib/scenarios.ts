@@ -80,7 +80,7 @@ export interface Readers {
 }
 
 /**
- * The reads no cache helps (issue 32): every published document once, in an order no cache has
+ * The reads no cache helps: every published document once, in an order no cache has
  * seen, anonymous, signed in and by API key; every page of the whole list sorted by -id; reads
  * with one PATCH in twenty. Each beside the reference server on the same database, compared by
  * server CPU per request; each Folio scenario starts with its caches emptied. Each runs until every
@@ -242,7 +242,7 @@ export interface BenchReport {
   /** RSS right after the uncached scenarios, on the server that took the seed and after the restart. */
   uncachedRssMb?: { afterSeeding: number | null; afterRestart: number | null };
   scenarios: ScenarioResult[];
-  /** Each target of issues 24 and 32 with the figure measured against it. */
+  /** Each performance target with the figure measured against it. */
   targets?: TargetCheck[];
 }
 
@@ -252,7 +252,7 @@ export interface TargetCheck {
   met: boolean | null;
 }
 
-/** The performance targets (issues 24 and 32) checked against a run's figures; null when not measured. */
+/** The performance targets checked against a run's figures; null when not measured. */
 export function checkTargets(r: BenchReport): TargetCheck[] {
   const pg = r.database === 'postgres';
   const by = (name: string) => r.scenarios.find((s) => s.name === name);
@@ -327,7 +327,7 @@ export function formatReport(r: BenchReport): string {
   if (r.uiFirstLoadKb !== undefined) lines.push(`admin UI first load: ${r.uiFirstLoadKb === null ? '- (ui/dist not built)' : `${r.uiFirstLoadKb.toFixed(1)} kB of gzipped JavaScript`}`);
   if (r.targets?.length) {
     lines.push('');
-    lines.push('targets (issues 24 and 32):');
+    lines.push('targets:');
     for (const t of r.targets) lines.push(`  ${t.met === null ? ' - ' : t.met ? 'met' : 'MISSED'}  ${pad(t.figure, 8)}  ${t.what}`);
   }
   return lines.join('\n');

@@ -1,4 +1,4 @@
-// Account security through HTTP (CONTRACT.md, Account security; issue 20's attacks): identical
+// Account security through HTTP (CONTRACT.md, Account security): identical
 // login failures, exact lockout counts under concurrency, sessions that end at once, NFKC +
 // case-folded accounts, the login and mail limits, signup off by default, identifier limits,
 // unlinked streams, and date and number filters.

@@ -1,4 +1,4 @@
-// Accounts as BEdita 5 clients use them (issue 29, point 7): PATCH /auth/user with a flat body,
+// Accounts as BEdita 5 clients use them: PATCH /auth/user with a flat body,
 // POST /auth/optout, one-time codes (`auth_provider: otp`), `auth_provider: uuid` and
 // FOLIO_PASSWORD_MIN_LENGTH, through HTTP with good and bad input.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Administration as BEdita 5 clients use it (issue 29, point 8): /config, /admin/applications,
+// Administration as BEdita 5 clients use it: /config, /admin/applications,
 // /admin/async_jobs and /async_jobs, /admin/config, /admin/endpoints, /admin/endpoint_permissions
 // (enforced on requests), /admin/sysinfo — while /admin and its assets stay the admin UI.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// /annotations (issue 29, point 9): users annotate objects they may read; only authors (and
+// /annotations: users annotate objects they may read; only authors (and
 // admins) change or delete theirs; annotations follow their object to the trash and back, and go
 // when it is purged. Through HTTP with good and bad input.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// BEdita 5 parity (issue 29, points 1, 5, 6): the JSON API media type without parameters, the
+// BEdita 5 parity: the JSON API media type without parameters, the
 // lists and filters BEdita clients ask for (/media, filter[roles], filter[resource_type],
 // filter[mine], filter[history_editor], filter[<core field>]=null), /trees paths and
 // /object_permissions. Through HTTP, on SQLite and PostgreSQL.

@@ -1,4 +1,4 @@
-// A real third-party BEdita 5 client against Folio (issue 29): the BEdita JS SDK from the npm
+// A real third-party BEdita 5 client against Folio: the BEdita JS SDK from the npm
 // registry (@atlasconsulting/bedita-sdk, axios underneath), unchanged, with its own interceptors.
 // Every call below is one the SDK makes itself (login, renewal, client credentials, the current
 // user with roles, save, upload, delete) or a plain `get` shaped as its docs show, with the

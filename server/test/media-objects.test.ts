@@ -195,7 +195,7 @@ describe('media objects', () => {
   });
 });
 
-// Alt text and caption (issue 33, point 9): `alt_text` is a property of images, the caption is
+// Alt text and caption: `alt_text` is a property of images, the caption is
 // the core `description`; a body that places an image keeps both for every reader.
 describe('alt text and caption of images', () => {
   let s: TestServer;

@@ -189,7 +189,7 @@ describe('thumbnails with FOLIO_THUMBS_ALLOW_ANY=1', () => {
 
 // Image work runs in a helper process (thumbs/sharp-pipeline.ts): started with the first job,
 // gone when idle, and its end (a decoder crashing on a hostile file) never ends the server.
-describe('the image helper process (issue 32)', () => {
+describe('the image helper process', () => {
   let s: TestServer;
   before(async () => {
     s = await startServer();

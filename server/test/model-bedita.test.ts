@@ -1,4 +1,4 @@
-// BEdita 5's model, as its clients use it (issue 29, point 2): object types with `table`,
+// BEdita 5's model, as its clients use it: object types with `table`,
 // `associations`, `hidden`, `is_translatable`, `translation_rules` and read-only `core_type`;
 // `/model/property_types` (params: a JSON Schema fragment) validating custom properties; the
 // `object_type` and `type` filters of `/model/properties`.

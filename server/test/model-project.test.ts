@@ -1,4 +1,4 @@
-// The model as code (issue 31, points 4, 5 and 7): GET /model/project answers the whole model as
+// The model as code: GET /model/project answers the whole model as
 // one plain JSON document in BEdita 5's layout; POST /model/project (and `npm run model -- apply`)
 // answers the differences and applies them in one transaction — dry runs, idempotence, removals
 // only with delete and refused where data would be lost, bad documents refused naming the item —

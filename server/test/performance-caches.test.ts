@@ -336,7 +336,7 @@ describe('signed-in answers in the response cache', () => {
 // model, reader, language, types and query but the page), across writes: each reader, page and
 // rule must still get its own answer. Every list here is asked for once per reader, so the
 // response cache (which stores an answer from its second request) never answers in their place.
-describe('list statements kept per shape (issue 32)', () => {
+describe('list statements kept per shape', () => {
   let t: TestServer;
   let admin: string;
   before(async () => {
@@ -497,7 +497,7 @@ describe('what a cached answer varies on (RouteDef.vary)', () => {
   });
 });
 
-describe('reads beside a transaction (issue 32)', () => {
+describe('reads beside a transaction', () => {
   let t: TestServer;
   before(async () => {
     t = await startServer();
@@ -532,7 +532,7 @@ describe('reads beside a transaction (issue 32)', () => {
 // for. What a request needs once per version of the data must not be asked again for a write that
 // cannot change it (the settings tables, publication bounds), and one object is read with its
 // parents in one statement.
-describe('statements per request on PostgreSQL (issue 32)', { skip: !onPostgres && 'PostgreSQL round trips' }, () => {
+describe('statements per request on PostgreSQL', { skip: !onPostgres && 'PostgreSQL round trips' }, () => {
   let t: TestServer;
   let token: string;
   let seen: string[] | null = null;
@@ -633,7 +633,7 @@ describe('statements per request on PostgreSQL (issue 32)', { skip: !onPostgres 
   });
 });
 
-describe('planner statistics (issue 32)', () => {
+describe('planner statistics', () => {
   let t: TestServer;
   before(async () => {
     t = await startServer();
@@ -717,7 +717,7 @@ describe('planner statistics (issue 32)', () => {
   });
 });
 
-describe('the request log of npm start (issue 32)', () => {
+describe('the request log of npm start', () => {
   test('every request is logged on standard output, in order, the last ones too when the server stops', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-log-'));
     const database = await createTestDatabase();

@@ -1,4 +1,4 @@
-// Scheduled publishing (issue 31; CONTRACT.md "Scheduled publishing"): publish_start and
+// Scheduled publishing (CONTRACT.md "Scheduled publishing"): publish_start and
 // publish_end on every object, anonymous clients (and users without `read`) see an `on` object only
 // inside its window — single reads, lists, search, relations, bytes — caches follow the bounds with
 // no job, and webhooks fire objects.publish / objects.unpublish once per change. Through HTTP, on

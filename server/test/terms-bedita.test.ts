@@ -1,4 +1,4 @@
-// Categories, tags and date ranges in BEdita 5's layout (issue 29 points 3 and 4): /model/categories
+// Categories, tags and date ranges in BEdita 5's layout: /model/categories
 // and /model/tags, attributes.categories / tags / date_ranges written by POST, PATCH and
 // /operations through the kernel (history and ETag move), the legacy layout on the same data,
 // filter[categories|tags|date_ranges|geo] and the date_ranges sorts.

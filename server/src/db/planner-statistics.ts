@@ -1,4 +1,4 @@
-// The query planner's statistics, kept in step with the data (issue 32). Both engines plan from
+// The query planner's statistics, kept in step with the data. Both engines plan from
 // table statistics: SQLite from sqlite_stat1, gathered only by ANALYZE (Folio used to run
 // `PRAGMA optimize` only when the file was opened, before the migrations), PostgreSQL from pg_statistic, gathered by autovacuum up to a
 // minute after 10% of a table changed. A site filled right after its first start (an import, a

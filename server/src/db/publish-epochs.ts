@@ -1,4 +1,4 @@
-// Publication windows and the caches (issue 31): what anonymous clients may see changes not only
+// Publication windows and the caches: what anonymous clients may see changes not only
 // with writes but when a `publish_start` or `publish_end` passes. The data version every cache
 // checks (data-version.ts) is wrapped here so that it also moves when the next bound passes: a
 // cached answer or count never outlives the window it was read in, with no job and no timer.

@@ -1,5 +1,5 @@
 // Image work (dimensions of an uploaded image, thumbnails) runs in a helper process of its own,
-// started with the first job and stopped when it has been idle for HELPER_IDLE_MS (issue 32):
+// started with the first job and stopped when it has been idle for HELPER_IDLE_MS:
 //  - memory: loading sharp and libvips adds 15-30 MB to a process, and what they allocate while
 //    decoding (tens of MB for one large photo, in the arenas of the threads that decoded it) is
 //    rarely given back to the system by glibc; in the helper it all goes when the helper ends;

@@ -1,4 +1,4 @@
-// Permissions and account security (issue 20):
+// Permissions and account security:
 // - roles.permissions: what a role's users may do with objects, per type (JSON); roles that exist
 //   now get every right on every type, so their users keep what they could do before;
 // - object permissions: an object (and, for a folder, everything below it) restricted to roles;

@@ -1,4 +1,4 @@
-// The job queue (issue 21): background work that must survive a restart and be done by whichever
+// The job queue: background work that must survive a restart and be done by whichever
 // instance on the database is free — the mail queue, async thumbnails. A row is one job; done
 // jobs are deleted, jobs given up stay as `failed` for a while (their payload cleared). The
 // scheduling columns are those of webhook_deliveries (next_at, lease_until, lease_owner in epoch

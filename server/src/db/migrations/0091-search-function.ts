@@ -1,4 +1,4 @@
-// The full-text search document function, faster (issue 24): on PostgreSQL the function the
+// The full-text search document function, faster: on PostgreSQL the function the
 // `objects` trigger calls becomes PL/pgSQL, whose plans are kept for the session (see
 // dialect/postgres.ts); the documents it makes are the same, so nothing is rebuilt. SQLite: nothing.
 import type { Kysely } from 'kysely';

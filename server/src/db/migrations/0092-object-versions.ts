@@ -1,4 +1,4 @@
-// Edit conflicts (issue 28): every object carries an integer version, moved by the write kernel on
+// Edit conflicts: every object carries an integer version, moved by the write kernel on
 // every write its history records; single-object answers derive their strong ETag from it and
 // PATCH / DELETE with If-Match compare against it (412 when another write came first).
 import type { Kysely } from 'kysely';

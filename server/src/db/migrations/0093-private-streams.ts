@@ -1,4 +1,4 @@
-// Private streams (BEdita 5's `private_url`, issue 29): an upload with `private_url=true` makes a
+// Private streams (BEdita 5's `private_url`): an upload with `private_url=true` makes a
 // stream whose bytes (downloads, thumbnail files) only an authenticated reader of its object gets.
 import type { Kysely } from 'kysely';
 import type { SqlDialect } from '../dialect/dialect.js';

@@ -1,4 +1,4 @@
-// Translations (issue 30): an object's text fields in other languages, one row per object and
+// Translations: an object's text fields in other languages, one row per object and
 // language, with its own status; searched per language (dialect: an index kept by triggers).
 import type { Kysely } from 'kysely';
 import type { SqlDialect } from '../dialect/dialect.js';

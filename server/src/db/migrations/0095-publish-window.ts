@@ -1,4 +1,4 @@
-// Scheduled publishing (issue 31): every object has a publication window, `publish_start` and
+// Scheduled publishing: every object has a publication window, `publish_start` and
 // `publish_end` (UTC instants as text, null = open); anonymous clients see an `on` object only
 // inside it. `publication_states` remembers, per object, whether anonymous clients could see it
 // when it was last looked at, so `objects.publish` / `objects.unpublish` fire once per change.

@@ -1,4 +1,4 @@
-// BEdita 5's model attributes (issue 29): object types carry `table`, `associations`, `hidden`,
+// BEdita 5's model attributes: object types carry `table`, `associations`, `hidden`,
 // `is_translatable` and `translation_rules`; property types become rows of their own
 // (`property_types`: a name and a JSON Schema fragment, the built-in ones `core_type`), so a
 // custom property may use any of them. Defaults of the built-in types are BEdita 5's (its

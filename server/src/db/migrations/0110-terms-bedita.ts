@@ -1,4 +1,4 @@
-// BEdita 5's categories, tags and date ranges over the legacy terms (issue 29): categories belong to
+// BEdita 5's categories, tags and date ranges over the legacy terms: categories belong to
 // an object type (their name is unique per type, as BEdita's `categories_objecttypeidname_uq`;
 // legacy ones have none), have a parent, labels per language and `enabled`; tags get labels and
 // `enabled`; date items get BEdita's `params`. The categories table is rebuilt to trade its

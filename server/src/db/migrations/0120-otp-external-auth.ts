@@ -1,4 +1,4 @@
-// BEdita 5 login providers (issue 29): one-time codes mailed for `auth_provider: otp`, and the
+// BEdita 5 login providers: one-time codes mailed for `auth_provider: otp`, and the
 // external identities of `auth_provider: uuid` (a device's uuid → the account it made).
 import type { Kysely } from 'kysely';
 import type { SqlDialect } from '../dialect/dialect.js';

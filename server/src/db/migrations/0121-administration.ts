@@ -1,4 +1,4 @@
-// BEdita 5 administration (issue 29): configuration entries (`/config`, `/admin/config`), the
+// BEdita 5 administration: configuration entries (`/config`, `/admin/config`), the
 // endpoints of the API and which application or role may read or write each one
 // (`/admin/endpoints`, `/admin/endpoint_permissions`, enforced on every request).
 import type { Kysely } from 'kysely';

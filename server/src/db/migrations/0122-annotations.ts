@@ -1,4 +1,4 @@
-// Annotations (issue 29, BEdita 5's `/annotations`): notes of users on objects. They live and go
+// Annotations (BEdita 5's `/annotations`): notes of users on objects. They live and go
 // with their object (hidden while it is in the trash, deleted when it is purged).
 import type { Kysely } from 'kysely';
 import type { SqlDialect } from '../dialect/dialect.js';

@@ -1,4 +1,4 @@
-// When an application's API key (or its application token) was last used (issue 33, the API keys
+// When an application's API key (or its application token) was last used (the API keys
 // screen): written at most once a minute per application and instance, so reads stay reads.
 import type { Kysely } from 'kysely';
 

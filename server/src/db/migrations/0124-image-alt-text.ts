@@ -1,4 +1,4 @@
-// Alt text on images (issue 33, point 9): a custom property `alt_text` (property type `string`,
+// Alt text on images: a custom property `alt_text` (property type `string`,
 // at most 255 characters) of the core type `images`, so it is validated, searched, translated and
 // exported like any property; the caption is the core `description` (see docs/decisions.md,
 // "Alt text and caption"). A database that already has an `alt_text` on images or above keeps it.

@@ -1,4 +1,4 @@
-// The list indexes cover the publication window again (issue 32). 0060 and 0061 made indexes that
+// The list indexes cover the publication window again. 0060 and 0061 made indexes that
 // carry every column a list filters on, so that a list walks an index in order and skips rows
 // without reading them (in `objects` the small columns come after `body`: reading one of them
 // walks the body's pages). 0095 added `publish_start` and `publish_end` to what an anonymous

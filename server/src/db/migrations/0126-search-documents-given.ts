@@ -1,4 +1,4 @@
-// Search documents computed before the write lock (issue 32). On PostgreSQL the tokenizer was
+// Search documents computed before the write lock. On PostgreSQL the tokenizer was
 // two thirds of a bulk insert's database time, all of it under the write lock that serialises
 // writes: /operations now computes its creates' documents first and inserts them with the rows
 // (dialect/postgres.ts, withDocuments), and the `objects` trigger leaves a row whose document came

@@ -1,4 +1,4 @@
-// SQLite's full-text index of objects without word positions (issue 32, creates): `detail =
+// SQLite's full-text index of objects without word positions (creates): `detail =
 // column` (dialect/sqlite.ts). Folio's searches are words, never phrases; the positions cost half
 // of what indexing an object costs, most of it in the commit of every single create. The index is
 // made again from the objects' rows, once, at the first start of this version (measured: 9 s for

@@ -1,4 +1,4 @@
-// Search documents staged in the database (issue 32). /operations made its creates' documents
+// Search documents staged in the database. /operations made its creates' documents
 // before the write lock (0126) but brought them back to the server as text, to send them again
 // with the insert: on PostgreSQL, writing to the socket was a quarter of such a request's CPU.
 // They now stay in an unlogged table, folio_search_staged, under references the insert joins

@@ -16,7 +16,7 @@ export const MANIFEST_ENTRY = 'manifest.json';
 
 /**
  * Sessions are not backed up: after a restore everyone signs in again. Nor are queued jobs
- * (issue 21, the job queue): a restore must not send a backup's old mails again.
+ * (the job queue): a restore must not send a backup's old mails again.
  */
 export const SKIPPED_TABLES = new Set(['refresh_tokens', 'jobs']);
 

@@ -1,4 +1,4 @@
-// Publication windows (issue 31): the next instant at which what anonymous clients see changes
+// Publication windows: the next instant at which what anonymous clients see changes
 // by itself — the earliest `publish_start` or `publish_end` still to come. db/publish-epochs.ts
 // asks it after every change of the data, so it must cost one index probe per bound: no other
 // condition (a trashed object's bound only ends an epoch early, which is harmless), the order and

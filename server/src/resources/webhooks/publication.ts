@@ -1,4 +1,4 @@
-// Publication events (issue 31): `objects.publish` when an object becomes visible to anonymous
+// Publication events: `objects.publish` when an object becomes visible to anonymous
 // clients, `objects.unpublish` when it stops being so — by a status change, a trash, a restore, or
 // its publication window's bound passing. `publication_states` keeps, per object, what anonymous
 // clients could see when it was last looked at; an event fires only where that changes, in the
