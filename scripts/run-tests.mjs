@@ -32,6 +32,7 @@ const POSTGRES_FILES = [
   'structure', 'webhooks', 'objects-search', 'backups-postgres', 'storage-s3', 'instances', 'history', 'permissions', 'account-security',
   'jobs-queue', 'instances-processes', 'proxy-headers', 'storage-orphans', 'kernel', 'instances-start', 'bedita-lists', 'translations',
   'terms-bedita', 'model-project', 'publishing', 'accounts-bedita', 'admin-bedita', 'annotations', 'bedita-sdk',
+  'permissions-publish', 'translations-drafts', 'auth-uuid-mail-limit', 'paths-case',
 ].map((name) => `server/test/${name}.test.ts`);
 
 const roots = ['server/test', 'electron/test', 'e2e', 'bench/test'];

@@ -26,7 +26,7 @@ import {
   type TransactionSettings,
 } from 'kysely';
 import { MODEL_TABLES, MODEL_VERSION_ROW, SETTINGS_TABLES, SETTINGS_VERSION_ROW, WINDOWS_VERSION_ROW, type DataVersion } from '../data-version.js';
-import type { Aggregates, DriverErrors, JsonText, ObjectSearch, RowLocks, SchemaDialect, SqlDialect } from './dialect.js';
+import { draftTranslationsWhere, type Aggregates, type DriverErrors, type JsonText, type ObjectSearch, type RowLocks, type SchemaDialect, type SqlDialect } from './dialect.js';
 import { searchWords } from './search-words.js';
 import { plannerStatistics, type PlannerStatistics } from '../planner-statistics.js';
 
@@ -509,9 +509,9 @@ const search: ObjectSearch = {
       for each row execute function folio_translations_search()`.execute(db);
   },
 
-  translationRanks: (expr, lang, publishedOnly) =>
+  translationRanks: (expr, lang, drafts) =>
     sql`(select object_id as search_id, -ts_rank(document, to_tsquery(folio_ts_config(${lang}), ${expr})) * 0.1 as search_rank
-      from translations_search where lang = ${lang}${publishedOnly ? sql` and status = 'on'` : sql``}
+      from translations_search where lang = ${lang}${draftTranslationsWhere(drafts)}
       and document @@ to_tsquery(folio_ts_config(${lang}), ${expr}))`,
 };
 

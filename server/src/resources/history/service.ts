@@ -204,6 +204,22 @@ export async function hideUnreadableIds(ctx: AppContext, viewer: Viewer, typeNam
   for (const h of holders) for (const f of fields) if (Array.isArray(h[f])) h[f] = (h[f] as unknown[]).filter((id) => readable.has(String(id)));
 }
 
+/**
+ * Translations in an object's history for a reader who does not read the object in every status
+ * (readsEveryStatus): only `on` ones, as everywhere else. A translation in another status is left
+ * out of `changed` and `meta.before` (and `translations` with it when nothing is left).
+ */
+export function hideUnpublishedTranslations(entries: Resource[]): void {
+  for (const holder of entries.flatMap((e) => [e.attributes?.changed, e.meta?.before])) {
+    if (typeof holder !== 'object' || holder === null) continue;
+    const h = holder as Record<string, unknown>;
+    const translations = h.translations as Record<string, { status?: unknown } | null> | undefined;
+    if (typeof translations !== 'object' || translations === null) continue;
+    for (const [lang, t] of Object.entries(translations)) if (t !== null && t?.status !== 'on') delete translations[lang];
+    if (!Object.keys(translations).length) delete h.translations;
+  }
+}
+
 export function serializeEntry(req: Request, row: HistoryRow, extra: { username?: string | null; before?: Record<string, unknown> | null } = {}): Resource {
   const meta: Record<string, unknown> = { object_type: row.object_type, username: extra.username ?? null };
   if (extra.before !== undefined) meta.before = extra.before;
