@@ -37,13 +37,14 @@ describe('paths are case-sensitive', () => {
   });
 
   test('reads under another spelling are 404, for anonymous clients and admins', async () => {
+    // The real spellings answer, twice: the second from the response cache, which must not
+    // answer another spelling either.
+    for (let i = 0; i < 2; i++) for (const p of [`/objects/${docId}`, '/translations', `/documents/${docId}`]) assert.equal((await s.request('GET', p)).status, 200, p);
     const paths = [`/OBJECTS/${docId}`, `/Objects/${docId}`, '/OBJECTS', '/TRANSLATIONS', `/Translations/${translationId}`, '/Documents', `/DOCUMENTS/${docId}`, `/documents/${docId}/TRANSLATIONS`, '/HOME', '/Status'];
     for (const token of [undefined, admin]) {
       for (const p of paths) expectError(await s.request('GET', p, { token }), 404);
       assert.equal((await s.request('HEAD', '/OBJECTS', { token })).status, 404);
     }
-    // The real spellings answer.
-    for (const p of [`/objects/${docId}`, '/translations', `/documents/${docId}`]) assert.equal((await s.request('GET', p)).status, 200, p);
   });
 
   test("the admin UI's mount is /admin only", async () => {
