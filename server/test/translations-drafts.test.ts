@@ -49,6 +49,10 @@ describe('draft translations are for readers with read', () => {
     onId = await translate('it', 'Porto', 'on');
     draftId = await translate('de', 'Hafenbecken', 'draft');
     await translate('fr', 'Bassin secret', 'off');
+    // Removed ones: a draft (its removal is no news to anonymous clients) and a published one.
+    for (const [lang, status] of [['es', 'draft'], ['nl', 'on']]) {
+      assert.equal((await s.request('DELETE', `/translations/${await translate(lang, `Gone ${lang}`, status)}`, { token: admin })).status, 204);
+    }
   });
   after(() => s.close());
 
@@ -87,7 +91,8 @@ describe('draft translations are for readers with read', () => {
         assert.equal(history.status, 200, history.text);
         const shown = JSON.stringify(history.body.data);
         assert.ok(shown.includes('Porto'), 'the on translation is in the history');
-        assert.ok(!shown.includes('Hafenbecken') && !shown.includes('Bassin secret'), shown);
+        assert.ok(!shown.includes('Hafenbecken') && !shown.includes('Bassin secret') && !shown.includes('"es"'), shown);
+        assert.ok(shown.includes('"nl":null'), 'the published translation is shown removed');
       }
     });
   }
@@ -102,7 +107,7 @@ describe('draft translations are for readers with read', () => {
       const legacy = await s.request('GET', `/objects/${objectId}`, { token, headers: LEGACY });
       assert.deepEqual(Object.keys(legacy.body.data.object.languages).sort(), ['de', 'fr', 'it']);
       const history = JSON.stringify((await s.request('GET', `/documents/${objectId}/history?page_size=100`, { token })).body.data);
-      assert.ok(history.includes('Hafenbecken'));
+      assert.ok(history.includes('Hafenbecken') && history.includes('"es":null'));
     }
   });
 });

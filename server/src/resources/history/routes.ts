@@ -52,7 +52,7 @@ export function historyRoutes(ctx: AppContext): RouteDef[] {
     const data = rows.map((r) => serializeEntry(req, r, { username: r.user_id === null ? null : names.get(r.user_id), before: before.get(r.id) ?? null }));
     const type = typeById(ctx, row.object_type_id)!;
     await hideUnreadableIds(ctx, req.auth, type.name, data);
-    if (!readsEveryStatus(req.auth, type, row)) hideUnpublishedTranslations(data);
+    if (!readsEveryStatus(req.auth, type, row)) await hideUnpublishedTranslations(ctx.db, row.id, data);
     sendList(req, res, data, { count, page: q.page, pageSize: q.pageSize });
   };
 

@@ -206,17 +206,35 @@ export async function hideUnreadableIds(ctx: AppContext, viewer: Viewer, typeNam
 
 /**
  * Translations in an object's history for a reader who does not read the object in every status
- * (readsEveryStatus): only `on` ones, as everywhere else. A translation in another status is left
- * out of `changed` and `meta.before` (and `translations` with it when nothing is left).
+ * (readsEveryStatus): only what anonymous clients could see, as everywhere else. In `changed`, a
+ * translation is kept when it is `on` after the entry, or removed (null) while it was `on` (its
+ * status before, from the fold of the object's earlier entries); in `meta.before`, only `on` ones.
+ * `translations` goes when nothing of it is left.
  */
-export function hideUnpublishedTranslations(entries: Resource[]): void {
-  for (const holder of entries.flatMap((e) => [e.attributes?.changed, e.meta?.before])) {
-    if (typeof holder !== 'object' || holder === null) continue;
-    const h = holder as Record<string, unknown>;
-    const translations = h.translations as Record<string, { status?: unknown } | null> | undefined;
-    if (typeof translations !== 'object' || translations === null) continue;
-    for (const [lang, t] of Object.entries(translations)) if (t !== null && t?.status !== 'on') delete translations[lang];
-    if (!Object.keys(translations).length) delete h.translations;
+export async function hideUnpublishedTranslations(db: Db, resourceId: number, entries: Resource[]): Promise<void> {
+  const translationsOf = (holder: unknown) => {
+    const t = typeof holder === 'object' && holder !== null ? (holder as Record<string, unknown>).translations : undefined;
+    return typeof t === 'object' && t !== null ? (t as Record<string, { status?: unknown } | null>) : undefined;
+  };
+  if (!entries.some((e) => translationsOf(e.attributes?.changed) || translationsOf(e.meta?.before))) return;
+  // Each language's status just before each entry of the page.
+  const wanted = new Set(entries.map((e) => Number(e.id)));
+  const statusBefore = new Map<number, Map<string, unknown>>();
+  const status = new Map<string, unknown>();
+  for (const e of await entriesUpTo(db, resourceId, Math.max(...wanted))) {
+    if (wanted.has(Number(e.id))) statusBefore.set(Number(e.id), new Map(status));
+    for (const [lang, t] of Object.entries(translationsOf(e.changed) ?? {})) status.set(lang, t?.status ?? null);
+  }
+  const prune = (holder: unknown, keep: (lang: string, t: { status?: unknown } | null) => boolean) => {
+    const translations = translationsOf(holder);
+    if (!translations) return;
+    for (const [lang, t] of Object.entries(translations)) if (!keep(lang, t)) delete translations[lang];
+    if (!Object.keys(translations).length) delete (holder as Record<string, unknown>).translations;
+  };
+  for (const e of entries) {
+    const before = statusBefore.get(Number(e.id));
+    prune(e.attributes?.changed, (lang, t) => (t === null ? before?.get(lang) === 'on' : t.status === 'on'));
+    prune(e.meta?.before, (_lang, t) => t?.status === 'on');
   }
 }
 
