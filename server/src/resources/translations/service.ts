@@ -136,6 +136,8 @@ export function readableTranslations(ctx: AppContext, viewer: Viewer, db: Db = c
     .where('objects.deleted', '=', false)
     .where((eb) => visibleWhere(ctx, viewer, eb) ?? eb.lit(true))
     .where((eb) => {
+      // Anonymous clients and applications (the public site's reads): `on` ones, plainly.
+      if (!viewer.isAdmin && viewer.userId === null) return eb('translations.status', '=', 'on');
       const drafts = everyStatusWhere(ctx, viewer, eb);
       return drafts ? eb.or([eb('translations.status', '=', 'on'), drafts]) : eb.lit(true);
     });
