@@ -272,7 +272,7 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
     // With `lang`, a search also matches that language's translations (the reader's readable ones).
     const lang = rc.lang;
     // Translations not `on` count only for readers of their object in every status.
-    const everyStatus = everyStatusWhere(ctx, viewer, eb);
+    const everyStatus = lang && searchText ? everyStatusWhere(ctx, viewer, eb) : null;
     const drafts: DraftTranslations = everyStatus === null ? 'all' : viewer.userId === null ? 'none' : eb.selectFrom('objects').select('objects.id').where(everyStatus);
     const matchIds = (expr: string) =>
       lang ? sql<number>`(select * from ${search.ids(expr)} as o union select search_id from ${search.translationRanks(expr, lang, drafts)} as t)` : search.ids(expr);
