@@ -176,6 +176,9 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   const app = express();
   app.locals.ctx = ctx;
   app.disable('x-powered-by');
+  // Paths are case-sensitive, express's own routes (the admin UI's /admin) as the declared ones
+  // (http/router.ts): /ADMIN is 404, not the UI.
+  app.enable('case sensitive routing');
   // FOLIO_TRUST_PROXY (issue 21, proxies): req.ip, req.protocol and req.host follow X-Forwarded-* only from trusted proxies.
   app.set('trust proxy', config.trustProxy);
   const parseQuery = (str: string) => qs.parse(str, { depth: 4, arrayLimit: 100, parameterLimit: 1000 });

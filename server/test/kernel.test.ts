@@ -40,7 +40,8 @@ describe('write kernel', () => {
   before(async () => {
     s = await startServer();
     admin = await s.adminToken();
-    await makeUser('updater', { documents: ['update'] });
+    // `publish` too: changing a published object needs it.
+    await makeUser('updater', { documents: ['update', 'publish'] });
     await makeUser('deleter', { documents: ['delete'] });
     await makeUser('reader', { '*': ['read'] });
     await makeUser('writer', { documents: ['create', 'update', 'read:own'], folders: ['create', 'update', 'read:own'], images: ['create', 'update', 'read:own'], '*': [] });

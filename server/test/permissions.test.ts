@@ -210,7 +210,8 @@ describe('permissions', () => {
     const imageId = up.body.data.id;
     const uuid = up.body.included[0].id;
     await s.request('PATCH', `/images/${imageId}`, { token: admin, body: { data: { id: imageId, type: 'images', attributes: { status: 'on' }, meta: { locked: true } } } });
-    const mediaEditor = await makeRole('image-editors', { images: ['read', 'create', 'update', 'delete'] });
+    // Publishers: the image is published, and the lock refuses them all the same.
+    const mediaEditor = await makeRole('image-editors', { images: ['read', 'create', 'update', 'delete', 'publish'] });
     assert.ok(mediaEditor);
     await makeUser('imager', ['image-editors']);
     expectError(await s.request('DELETE', `/streams/${uuid}`, { token: tokens.imager }), 403, 'object_locked');

@@ -34,7 +34,8 @@ describe('translations', () => {
     s = await startServer();
     admin = await s.adminToken();
     await makeUser('reader', { '*': ['read'] });
-    await makeUser('translator', { documents: ['read', 'update'] });
+    await makeUser('translator', { documents: ['read', 'update', 'publish'] });
+    await makeUser('editor', { documents: ['read', 'update'] });
   });
   after(() => s.close());
 
@@ -97,6 +98,8 @@ describe('translations', () => {
     expectError(await s.request('POST', '/translations', { token: tokens.reader, body: translation({ object_id: open, lang: 'fr', translated_fields: {} }) }), 403);
     expectError(await s.request('PATCH', `/translations/${onT.id}`, { token: tokens.reader, body: { data: { type: 'translations', id: onT.id, attributes: { status: 'off' } } } }), 403);
     expectError(await s.request('DELETE', `/translations/${onT.id}`, { token: tokens.reader }), 403);
+    // The object is published: translating it needs `publish` as well.
+    expectError(await s.request('POST', '/translations', { token: tokens.editor, body: translation({ object_id: open, lang: 'fr', translated_fields: {} }) }), 403, 'publish_required');
     const translator = await translate(open, 'fr', { title: 'Ouvert' }, 'on', tokens.translator);
     assert.equal(translator.attributes.lang, 'fr');
     assert.equal((await s.request('GET', `/translations/${onT.id}`, { token: tokens.reader })).body.data.attributes.status, 'on');

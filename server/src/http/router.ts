@@ -96,7 +96,7 @@ interface Mounted {
   chain: RequestHandler[];
 }
 
-/** Routes of one method: by their literal first path segment (lower case), and those whose first segment is a parameter. */
+/** Routes of one method: by their literal first path segment, and those whose first segment is a parameter. */
 interface MethodRoutes {
   bySegment: Map<string, Mounted[]>;
   anySegment: Mounted[];
@@ -132,13 +132,20 @@ function decodeParam(value: string): string {
 }
 
 /**
+ * How a declared path matches a request's: case-sensitive, so that `/OBJECTS/1` is no other
+ * spelling of `/objects/1` (404) and no rule keyed on a path (endpoint permissions, disabled
+ * endpoints, route guards) can be stepped around; parameters decoded as express does.
+ */
+const PATH_MATCH = { decode: decodeParam, sensitive: true };
+
+/**
  * The routes of consecutive mountRoutes calls, answered by one middleware. express walks its
  * stack one layer at a time, testing each route's pattern and running its parameter machinery:
  * with a few hundred routes, GET /documents/1 (a generic route, declared last) tested nearly all of
  * them (measured: about a sixth of an uncached read's CPU). Here a request looks only at the routes
- * of its method whose first segment is its own or a parameter, in declaration order, with the
- * same matching as express (path-to-regexp, case-insensitive, trailing slash allowed), the same
- * `req.params`, HEAD answered by GET routes, and next() / next('route') / next(err) as in express.
+ * of its method whose first segment is its own or a parameter, in declaration order, with
+ * path-to-regexp's matching (trailing slash allowed) but case-sensitive (PATH_MATCH), the same
+ * `req.params` as express, HEAD answered by GET routes, and next() / next('route') / next(err) as in express.
  */
 class Dispatcher {
   private readonly methods = new Map<string, MethodRoutes>();
@@ -149,7 +156,7 @@ class Dispatcher {
     if (!routes) return done();
     const path = req.path;
     const literal = LITERAL_SEGMENT.exec(path);
-    const candidates = literal ? this.candidates(routes, literal[1].toLowerCase()) : routes.anySegment;
+    const candidates = literal ? this.candidates(routes, literal[1]) : routes.anySegment;
     let i = 0;
     const nextRoute = (err?: unknown): void => {
       if (err !== undefined && err !== 'route') return done(err === 'router' ? undefined : err);
@@ -201,10 +208,10 @@ class Dispatcher {
     const key = method.toUpperCase();
     let routes = this.methods.get(key);
     if (!routes) this.methods.set(key, (routes = { bySegment: new Map(), anySegment: [], merged: new Map() }));
-    const route: Mounted = { rank: specificity(path), order: this.count++, match: match(path, { decode: decodeParam }) as Mounted['match'], chain };
+    const route: Mounted = { rank: specificity(path), order: this.count++, match: match(path, PATH_MATCH) as Mounted['match'], chain };
     const literal = LITERAL_SEGMENT.exec(path);
     if (literal) {
-      const segment = literal[1].toLowerCase();
+      const segment = literal[1];
       routes.bySegment.set(segment, [...(routes.bySegment.get(segment) ?? []), route].sort(byPrecedence));
     } else {
       routes.anySegment.push(route);
@@ -238,7 +245,7 @@ export function mountRoutes(app: Express, { routes, responseCache }: RouteTable,
       path: def.path,
       guard: def.guard,
       produces,
-      matcher: match(def.path, { decode: decodeParam }),
+      matcher: match(def.path, PATH_MATCH),
       when: def.when,
       writes: def.writes,
     });

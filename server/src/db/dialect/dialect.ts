@@ -1,7 +1,7 @@
 // What differs between the database engines, as one small interface per concern; sqlite.ts and
 // postgres.ts each implement all of them. Everything else talks to the database through kysely
 // only, so the same query runs on either engine.
-import type { ColumnDefinitionBuilder, Compilable, Kysely, RawBuilder, SelectQueryBuilder } from 'kysely';
+import { sql, type ColumnDefinitionBuilder, type Compilable, type Expression, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -42,11 +42,21 @@ export interface ObjectSearch {
   /** Creates the index of translations' fields and its triggers (migration 0094). */
   createTranslationIndex(db: Kysely<any>): Promise<void>;
   /**
-   * `(search_id, search_rank)` of the objects whose translation in `lang` matches `expr` (only
-   * `on` translations when `publishedOnly`), ranked like `ranks` (a translation weighs as a body).
+   * `(search_id, search_rank)` of the objects whose translation in `lang` matches `expr` (`on`
+   * translations, and those `drafts` lets in), ranked like `ranks` (a translation weighs as a body).
    */
-  translationRanks(expr: string, lang: string, publishedOnly: boolean): RawBuilder<{ search_id: number; search_rank: number }>;
+  translationRanks(expr: string, lang: string, drafts: DraftTranslations): RawBuilder<{ search_id: number; search_rank: number }>;
 }
+
+/**
+ * Whose translations that are not `on` a search reads: every object's, none, or those of the
+ * objects a query selects (their ids).
+ */
+export type DraftTranslations = 'all' | 'none' | Expression<unknown>;
+
+/** The condition DraftTranslations puts on a translation index's `status` and `object_id` (after a where). */
+export const draftTranslationsWhere = (drafts: DraftTranslations) =>
+  drafts === 'all' ? sql`` : drafts === 'none' ? sql` and status = 'on'` : sql` and (status = 'on' or object_id in (${drafts}))`;
 
 /** How a value inside JSON text is compared: numbers and booleans as such, the rest as text. */
 export type JsonValueKind = 'string' | 'integer' | 'number' | 'boolean' | 'date' | 'day';

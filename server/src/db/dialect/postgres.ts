@@ -16,7 +16,7 @@ import {
   type Compilable,
   type InsertQueryBuilder,
 } from 'kysely';
-import type { Aggregates, DriverErrors, JsonText, ObjectSearch, RowLocks, SchemaDialect, SqlDialect } from './dialect.js';
+import { draftTranslationsWhere, type Aggregates, type DriverErrors, type JsonText, type ObjectSearch, type RowLocks, type SchemaDialect, type SqlDialect } from './dialect.js';
 import { searchWords } from './search-words.js';
 
 // ---- Full-text search of objects (tsvector + GIN) ----
@@ -176,9 +176,9 @@ const search: ObjectSearch = {
       for each row execute function folio_translations_search()`.execute(db);
   },
 
-  translationRanks: (expr, lang, publishedOnly) =>
+  translationRanks: (expr, lang, drafts) =>
     sql`(select object_id as search_id, -ts_rank(document, to_tsquery(folio_ts_config(${lang}), ${expr})) * 0.1 as search_rank
-      from translations_search where lang = ${lang}${publishedOnly ? sql` and status = 'on'` : sql``}
+      from translations_search where lang = ${lang}${draftTranslationsWhere(drafts)}
       and document @@ to_tsquery(folio_ts_config(${lang}), ${expr}))`,
 };
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { MODEL_TABLES, MODEL_VERSION_ROW, type DataVersion } from '../data-version.js';
 import { LruMap } from '../lru.js';
-import type { Aggregates, DriverErrors, JsonText, ObjectSearch, RowLocks, SchemaDialect, SqlDialect } from './dialect.js';
+import { draftTranslationsWhere, type Aggregates, type DriverErrors, type JsonText, type ObjectSearch, type RowLocks, type SchemaDialect, type SqlDialect } from './dialect.js';
 import { searchWords } from './search-words.js';
 import { plannerStatistics, type PlannerStatistics } from '../planner-statistics.js';
 import type { DirectReads } from '../prepared.js';
@@ -401,9 +401,9 @@ const search: ObjectSearch = {
       insert into translations_fts(rowid, fields, lang, status, object_id) values (${row}); end`).execute(db);
   },
 
-  translationRanks: (expr, lang, publishedOnly) =>
+  translationRanks: (expr, lang, drafts) =>
     sql`(select object_id as search_id, bm25(translations_fts) as search_rank from translations_fts
-      where translations_fts match ${expr} and lang = ${lang}${publishedOnly ? sql` and status = 'on'` : sql``})`,
+      where translations_fts match ${expr} and lang = ${lang}${draftTranslationsWhere(drafts)})`,
 };
 
 const json: JsonText = {

@@ -130,6 +130,8 @@ export async function uuidLogin(ctx: AppContext, req: Request, issuer: string) {
     ctx.db.selectFrom('external_auth').select('user_id').where('auth_provider', '=', UUID_PROVIDER).where('provider_username', '=', providerUsername).executeTakeFirst();
   let userId = (await known())?.user_id;
   if (userId === undefined) {
+    // Making an account counts toward FOLIO_MAIL_LIMIT for the client's address, as a signup does.
+    const refund = await reserveHit(ctx, mailLimit(ctx), clientOf(req), 'Too many accounts made from this address; try again later');
     try {
       userId = await inTransaction(ctx, undefined, async (trx) => {
         // As BEdita names it: `<provider>-<uuid>`; no password opens it.
@@ -139,7 +141,8 @@ export async function uuidLogin(ctx: AppContext, req: Request, issuer: string) {
         return row.id;
       });
     } catch (err) {
-      // Two first logins with one uuid at once: the other one made the account.
+      // Two first logins with one uuid at once: the other one made the account (and counted it).
+      await refund();
       userId = (await known())?.user_id;
       if (userId === undefined) throw err;
     }

@@ -10,7 +10,7 @@ import { parseListQuery } from '../../http/query.js';
 import type { RouteDef } from '../../http/router.js';
 import { pathId } from '../../http/params.js';
 import { typeById, typeByName, type ObjectType } from '../objects/model.js';
-import { requireObject } from '../objects/read.js';
+import { readsEveryStatus, requireObject } from '../objects/read.js';
 import type { ObjectRow } from '../objects/rows.js';
 import { serializeObject } from '../objects/serialize.js';
 import { SYSTEM } from '../objects/kernel.js';
@@ -19,6 +19,7 @@ import {
   HISTORY_LIST_SPEC,
   OBJECT_HISTORY_LIST_SPEC,
   getEntry,
+  hideUnpublishedTranslations,
   hideUnreadableIds,
   listHistory,
   restoreVersion,
@@ -49,7 +50,9 @@ export function historyRoutes(ctx: AppContext): RouteDef[] {
     const { rows, count } = await listHistory(ctx.db, q, row.id);
     const [names, before] = await Promise.all([writerNames(ctx.db, rows), valuesBefore(ctx.db, row.id, rows)]);
     const data = rows.map((r) => serializeEntry(req, r, { username: r.user_id === null ? null : names.get(r.user_id), before: before.get(r.id) ?? null }));
-    await hideUnreadableIds(ctx, req.auth, typeById(ctx, row.object_type_id)!.name, data);
+    const type = typeById(ctx, row.object_type_id)!;
+    await hideUnreadableIds(ctx, req.auth, type.name, data);
+    if (!readsEveryStatus(req.auth, type, row)) await hideUnpublishedTranslations(ctx.db, row.id, data);
     sendList(req, res, data, { count, page: q.page, pageSize: q.pageSize });
   };
 

@@ -204,6 +204,40 @@ export async function hideUnreadableIds(ctx: AppContext, viewer: Viewer, typeNam
   for (const h of holders) for (const f of fields) if (Array.isArray(h[f])) h[f] = (h[f] as unknown[]).filter((id) => readable.has(String(id)));
 }
 
+/**
+ * Translations in an object's history for a reader who does not read the object in every status
+ * (readsEveryStatus): only what anonymous clients could see, as everywhere else. In `changed`, a
+ * translation is kept when it is `on` after the entry, or removed (null) while it was `on` (its
+ * status before, from the fold of the object's earlier entries); in `meta.before`, only `on` ones.
+ * `translations` goes when nothing of it is left.
+ */
+export async function hideUnpublishedTranslations(db: Db, resourceId: number, entries: Resource[]): Promise<void> {
+  const translationsOf = (holder: unknown) => {
+    const t = typeof holder === 'object' && holder !== null ? (holder as Record<string, unknown>).translations : undefined;
+    return typeof t === 'object' && t !== null ? (t as Record<string, { status?: unknown } | null>) : undefined;
+  };
+  if (!entries.some((e) => translationsOf(e.attributes?.changed) || translationsOf(e.meta?.before))) return;
+  // Each language's status just before each entry of the page.
+  const wanted = new Set(entries.map((e) => Number(e.id)));
+  const statusBefore = new Map<number, Map<string, unknown>>();
+  const status = new Map<string, unknown>();
+  for (const e of await entriesUpTo(db, resourceId, Math.max(...wanted))) {
+    if (wanted.has(Number(e.id))) statusBefore.set(Number(e.id), new Map(status));
+    for (const [lang, t] of Object.entries(translationsOf(e.changed) ?? {})) status.set(lang, t?.status ?? null);
+  }
+  const prune = (holder: unknown, keep: (lang: string, t: { status?: unknown } | null) => boolean) => {
+    const translations = translationsOf(holder);
+    if (!translations) return;
+    for (const [lang, t] of Object.entries(translations)) if (!keep(lang, t)) delete translations[lang];
+    if (!Object.keys(translations).length) delete (holder as Record<string, unknown>).translations;
+  };
+  for (const e of entries) {
+    const before = statusBefore.get(Number(e.id));
+    prune(e.attributes?.changed, (lang, t) => (t === null ? before?.get(lang) === 'on' : t.status === 'on'));
+    prune(e.meta?.before, (_lang, t) => t?.status === 'on');
+  }
+}
+
 export function serializeEntry(req: Request, row: HistoryRow, extra: { username?: string | null; before?: Record<string, unknown> | null } = {}): Resource {
   const meta: Record<string, unknown> = { object_type: row.object_type, username: extra.username ?? null };
   if (extra.before !== undefined) meta.before = extra.before;

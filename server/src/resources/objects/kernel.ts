@@ -230,7 +230,7 @@ export async function apply(ctx: AppContext, command: ObjectCommand, trx?: Trans
       return inTransaction(ctx, trx, async (db) => {
         const before = await loadTarget(ctx, db, { key: peek.id, type: type.name }, actor, command.target.trashed ?? false);
         checkVersion(before, command.expectedVersion);
-        await authorizeWrite(ctx, { action: 'update', actor, type, row: before, trx: db });
+        await authorizeWrite(ctx, { action: 'update', actor, type, row: before, after: { status: (prepared.attributes.status as string | undefined) ?? before.status }, trx: db });
         const others: ObjectChange[] = [];
         // Parts alone (relations, folders, a stream…) leave the row's attributes as they are.
         const attributesSent = changes.attributes !== undefined || changes.own !== undefined || changes.meta !== undefined;

@@ -8,12 +8,13 @@ import { LruMap } from '../../db/lru.js';
 import { preparedList } from '../../db/prepared.js';
 import { cachedRead } from '../../db/read-cache.js';
 import type { Database } from '../../db/tables.js';
+import type { DraftTranslations } from '../../db/dialect/dialect.js';
 import { badRequest } from '../../http/errors.js';
 import type { PageInfo, Resource } from '../../http/jsonapi.js';
 import { applyFilters, applySort, parseListQuery, type ColumnRef, type FieldKind, type ListQuery } from '../../http/query.js';
 import { withListValues, type ObjectExtension } from './extensions.js';
 import { concreteTypeNames, isSubtypeOf, relationNamesOf, typeByName, visibleProperties, type ObjectType, type PropertyDef } from './model.js';
-import { typeVisible, visibilityKey, visibleWhere } from './read.js';
+import { everyStatusWhere, typeVisible, visibilityKey, visibleWhere } from './read.js';
 import type { ObjectRow } from './rows.js';
 import { schemaMeta, serializeObjects } from './serialize.js';
 import type { ReadContext } from '../../http/read-context.js';
@@ -270,12 +271,14 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
     const ranked = !!searchText && q.defaultSorted;
     // With `lang`, a search also matches that language's translations (the reader's readable ones).
     const lang = rc.lang;
-    const publishedOnly = viewer.userId === null;
+    // Translations not `on` count only for readers of their object in every status.
+    const everyStatus = lang && searchText ? everyStatusWhere(ctx, viewer, eb) : null;
+    const drafts: DraftTranslations = everyStatus === null ? 'all' : viewer.userId === null ? 'none' : eb.selectFrom('objects').select('objects.id').where(everyStatus);
     const matchIds = (expr: string) =>
-      lang ? sql<number>`(select * from ${search.ids(expr)} as o union select search_id from ${search.translationRanks(expr, lang, publishedOnly)} as t)` : search.ids(expr);
+      lang ? sql<number>`(select * from ${search.ids(expr)} as o union select search_id from ${search.translationRanks(expr, lang, drafts)} as t)` : search.ids(expr);
     const matchRanks = (expr: string) =>
       lang
-        ? sql<{ search_id: number; search_rank: number }>`(select search_id, min(search_rank) as search_rank from (select * from ${search.ranks(expr)} as o union all select * from ${search.translationRanks(expr, lang, publishedOnly)} as t) as u group by search_id)`
+        ? sql<{ search_id: number; search_rank: number }>`(select search_id, min(search_rank) as search_rank from (select * from ${search.ranks(expr)} as o union all select * from ${search.translationRanks(expr, lang, drafts)} as t) as u group by search_id)`
         : search.ranks(expr);
     const matching = searchText ? base.where('objects.id', 'in', matchIds(searchText)) : base;
 

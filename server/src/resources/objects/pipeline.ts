@@ -18,7 +18,7 @@ import type { ObjectChange, ObjectObserver } from './changes.js';
 import type { ObjectExtension } from './extensions.js';
 import type { ObjectType } from './model.js';
 import type { ObjectRow } from './rows.js';
-import type { PermissionSet } from '../permissions/rules.js';
+import type { PermissionSet, Shown } from '../permissions/rules.js';
 
 /** Who writes. `req.auth` fits; a bare user id (or null: the system) is a non-admin actor. */
 export interface Actor {
@@ -38,12 +38,20 @@ export type ActorLike = Actor | number | null;
 
 export const toActor = (a: ActorLike): Actor => (typeof a === 'object' && a !== null ? a : { userId: a, isAdmin: false });
 
-/** What a write guard is asked: `action` on an object of `type` (the row when it exists). */
+/**
+ * What a write guard is asked: `action` on an object of `type` (the row, as it is before the
+ * write, when it exists). Whether the write changes what anonymous clients see (and needs
+ * `publish`) is the guard's to decide, from the states before and after.
+ */
 export interface WriteCheck {
   action: 'create' | 'update' | 'delete' | 'restore' | 'purge' | 'publish';
   actor: Actor;
   type: ObjectType;
   row?: ObjectRow;
+  /** The object's state after a create or update (its status); absent: as `row` is. */
+  after?: Shown;
+  /** A write of one of the object's translations: its state before (null: new) and after (null: removed). */
+  translation?: { before: Shown | null; after: Shown | null };
   trx: Transaction<Database>;
 }
 /** Throws an ApiError (403) to refuse a write; runs inside the transaction, before the write. */

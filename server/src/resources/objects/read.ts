@@ -15,6 +15,7 @@
 //   canSee(ctx, viewer, row)          one row, role permissions only (synchronous)
 //   visibleWhere(ctx, viewer, eb)     both rules as SQL, for lists
 //   visibleIds(ctx, viewer, ids)      object permissions for rows already read
+//   everyStatusWhere(ctx, viewer, eb) the objects it reads in every status (their drafts too), as SQL
 //   getObject / findObjectByIdOrUname / requireObject / getObjectsByIds   rows through both rules
 import type { Expression, ExpressionBuilder, Kysely, SqlBool, Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
@@ -135,6 +136,30 @@ export function visibleWhere(ctx: AppContext, viewer: Viewer | undefined, eb: Ex
   const roleRule = either.length ? eb.or(either) : eb.lit(false);
   if (viewer.restrictions === false) return roleRule;
   return eb.and([roleRule, eb('objects.id', 'not in', blockedIds(eb, viewer.roleIds ?? []))]);
+}
+
+/** Whether `viewer` reads `row` in every status (everyStatusWhere for one row). */
+export function readsEveryStatus(viewer: Viewer | undefined, type: ObjectType, row: Pick<ObjectRow, 'created_by'>): boolean {
+  const reach = readReach(viewer, type);
+  return reach === 'all' || (reach === 'own' && row.created_by !== null && row.created_by === viewer!.userId);
+}
+
+/**
+ * The objects `viewer` reads in every status, as a condition on `objects`: those of types its
+ * roles give `read` on (`read:own`: the ones it created). null: all of them (admins, the system).
+ * What is not published of them (their draft translations) is for these readers only.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function everyStatusWhere(ctx: AppContext, viewer: Viewer | undefined, eb: ExpressionBuilder<any, any>): Expression<SqlBool> | null {
+  if (!viewer || viewer.isAdmin) return null;
+  if (viewer.userId === null) return eb.lit(false);
+  const all: number[] = [];
+  const own: number[] = [];
+  for (const { type, reach } of concreteReach(ctx, viewer)) (reach === 'all' ? all : reach === 'own' ? own : []).push(type.id);
+  const either: Expression<SqlBool>[] = [];
+  if (all.length) either.push(eb('objects.object_type_id', 'in', all));
+  if (own.length) either.push(eb.and([eb('objects.object_type_id', 'in', own), eb('objects.created_by', '=', viewer.userId)]));
+  return either.length ? eb.or(either) : eb.lit(false);
 }
 
 /**

@@ -99,8 +99,7 @@ export async function stageCreate(ctx: AppContext, db: Transaction<Database>, ty
   const { attributes, own, locked } = input;
   const { core, props } = splitAttributes(attributes);
   const w: PendingWrite = { action: 'create', type, actor, attributes, own, meta: input.meta, changed: {} };
-  await authorizeWrite(ctx, { action: 'create', actor, type, trx: db });
-  if ((core.status ?? 'draft') === 'on') await authorizeWrite(ctx, { action: 'publish', actor, type, trx: db });
+  await authorizeWrite(ctx, { action: 'create', actor, type, after: { status: (core.status as string | undefined) ?? 'draft' }, trx: db });
   await runHooks(ctx, db, w, 'beforeWrite');
   const fields: NewObjectRow = {
     status: core.status as string | undefined,
@@ -193,7 +192,6 @@ export async function updateRow(
   const changed: Record<string, unknown> = {};
   if (core.status !== undefined && core.status !== before.status) {
     if (lockedNow) throw forbidden('The object is locked: its status cannot change', 'object_locked');
-    if (core.status === 'on' || before.status === 'on') await authorizeWrite(ctx, { action: 'publish', actor, type, row: before, trx: db });
     set.status = changed.status = core.status;
     if (core.status === 'on') set.published = changed.published = now;
   }

@@ -9,23 +9,33 @@ import type { Family } from '../family.js';
 import type { WriteGuard } from '../objects/pipeline.js';
 import { blockedAmong, parsePermsMeta, permsOf, restrictionsExist, writeObjectPerms } from './object-perms.js';
 import { objectPermissionsRoutes } from './object-permissions-routes.js';
-import { reaches, rightsOn } from './rules.js';
+import { needsPublish, reaches, rightsOn, type Action } from './rules.js';
 
 const VERBS = { create: 'create', update: 'change', delete: 'delete', publish: 'publish or unpublish', restore: 'restore', purge: 'delete for good' } as const;
 
 /**
  * Role permissions and object permissions on every object write, from every entry point. Users'
- * accounts keep their own guard (admins; each user its own account: users/service.ts).
+ * accounts keep their own guard (admins; each user its own account: users/service.ts). Beside
+ * the action's own right, a write that changes what anonymous clients see (needsPublish: an
+ * object or translation `on` before or after it) needs `publish`: 403 `publish_required`.
  */
-export const permissionsWriteGuard: WriteGuard = async ({ action, actor, type, row, trx }) => {
+export const permissionsWriteGuard: WriteGuard = async ({ action, actor, type, row, after, translation, trx }) => {
   if (actor.isAdmin || type.name === 'users') return;
   const refuse = () => forbidden(`You may not ${VERBS[action]} ${type.name}${row ? ` (object ${row.id})` : ''}`, 'forbidden');
   // The trash is for admins.
   if (action === 'restore' || action === 'purge') throw refuse();
-  const reach = rightsOn(actor.permissions, type)[action];
-  const allowed = action === 'create' || !row ? reach !== null : reaches(reach, actor.userId, row.created_by);
-  if (!allowed) throw refuse();
+  const rights = rightsOn(actor.permissions, type);
+  // A new object is its creator's own.
+  const may = (a: Action) => (row ? reaches(rights[a], actor.userId, row.created_by) : rights[a] !== null);
+  if (action !== 'publish' && !may(action)) throw refuse();
   if (row && (await blockedAmong(trx, actor.roleIds ?? [], [row.id])).size) throw forbidden(`Object ${row.id} is restricted to other roles`, 'restricted');
+  const publishing =
+    action === 'publish' ||
+    needsPublish(action === 'create' ? null : row, action === 'delete' ? null : (after ?? row)) ||
+    (translation !== undefined && needsPublish(translation.before, translation.after));
+  if (publishing && !may('publish')) {
+    throw forbidden(`Changing what anonymous clients see of ${type.name}${row ? ` (object ${row.id})` : ''} needs the right to publish: a published object, or a status set to or from "on"`, 'publish_required');
+  }
 };
 
 /** `meta.perms` of objects: read for everyone who sees the object, written by admins. */

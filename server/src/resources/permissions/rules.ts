@@ -101,3 +101,17 @@ export function rightsByType(ctx: AppContext, auth: { isAdmin: boolean; permissi
   }
   return out;
 }
+
+/** What anonymous clients may see of an object or of a translation: its status (`on` is shown). */
+export interface Shown {
+  status: string | null | undefined;
+}
+
+/**
+ * Whether a write changes what anonymous clients see, and so needs `publish`: its subject (an
+ * object, or one of its translations) is `on` before it or after it. An `on` object counts
+ * whatever its publication window says now: editing, relating, filing, linking a stream to,
+ * moving the window of or trashing it changes what they see, or will see once the window opens.
+ * `before` null: a create; `after` null: a removal.
+ */
+export const needsPublish = (before: Shown | null | undefined, after: Shown | null | undefined): boolean => before?.status === 'on' || after?.status === 'on';

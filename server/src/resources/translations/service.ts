@@ -11,8 +11,10 @@ import { ApiError, badRequest, notFound } from '../../http/errors.js';
 import { relationshipLinksAt, type Resource } from '../../http/jsonapi.js';
 import type { ReadContext } from '../../http/read-context.js';
 import type { PartHandler } from '../objects/kernel.js';
+import { authorizeWrite } from '../objects/pipeline.js';
+import type { Shown } from '../permissions/rules.js';
 import { translatableField, typeById, visibleProperties, type ObjectType } from '../objects/model.js';
-import { visibleWhere, type Viewer } from '../objects/read.js';
+import { everyStatusWhere, visibleWhere, type Viewer } from '../objects/read.js';
 import type { TranslationsTable } from './tables.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -94,8 +96,11 @@ async function ownTranslation(db: Db, objectId: number, id: number): Promise<Tra
 export const translationsPart: PartHandler<TranslationsPart> = async (w, part) => {
   const { trx, row, actor } = w;
   const now = nowIso();
+  // The translation's own status, before and after, for the guards (`publish` to or from `on`).
+  const authorize = (before: Shown | null, after: Shown | null) => authorizeWrite(w.ctx, { action: 'update', actor, type: w.type, row, translation: { before, after }, trx });
   if ('create' in part) {
     const { lang, status, fields } = part.create;
+    await authorize(null, { status });
     const taken = await trx.selectFrom('translations').select('id').where('object_id', '=', row.id).where('lang', '=', lang).executeTakeFirst();
     if (taken) throw badRequest(`Object ${row.id} already has a translation in "${lang}" (translation ${taken.id})`, 'translation_exists');
     const created = await trx
@@ -109,26 +114,33 @@ export const translationsPart: PartHandler<TranslationsPart> = async (w, part) =
     const before = await ownTranslation(trx, row.id, part.update.id);
     const fields = part.update.fields === undefined ? parseFields(before.translated_fields) : { ...parseFields(before.translated_fields), ...part.update.fields };
     const status = part.update.status ?? before.status;
+    await authorize(before, { status });
     await trx.updateTable('translations').set({ status, translated_fields: JSON.stringify(fields), modified: now, modified_by: actor.userId }).where('id', '=', before.id).execute();
     return { changed: { translations: { [before.lang]: { status, translated_fields: fields } } }, result: before.id };
   }
   const gone = await ownTranslation(trx, row.id, part.remove.id);
+  await authorize(gone, null);
   await trx.deleteFrom('translations').where('id', '=', gone.id).execute();
   return { changed: { translations: { [gone.lang]: null } }, result: gone.id };
 };
 
 /**
- * Translations `viewer` may read: of active objects it may read; anonymous clients (and
- * application tokens) only `on` ones.
+ * Translations `viewer` may read: of active objects it may read; only `on` ones unless it reads
+ * the object in every status (`read` on its type, everyStatusWhere): anonymous clients,
+ * application tokens and users without that right never see draft or `off` translations.
  */
 export function readableTranslations(ctx: AppContext, viewer: Viewer, db: Db = ctx.db) {
-  let q = db
+  return db
     .selectFrom('translations')
     .innerJoin('objects', 'objects.id', 'translations.object_id')
     .where('objects.deleted', '=', false)
-    .where((eb) => visibleWhere(ctx, viewer, eb) ?? eb.lit(true));
-  if (viewer.userId === null) q = q.where('translations.status', '=', 'on');
-  return q;
+    .where((eb) => visibleWhere(ctx, viewer, eb) ?? eb.lit(true))
+    .where((eb) => {
+      // Anonymous clients and applications (the public site's reads): `on` ones, plainly.
+      if (!viewer.isAdmin && viewer.userId === null) return eb('translations.status', '=', 'on');
+      const drafts = everyStatusWhere(ctx, viewer, eb);
+      return drafts ? eb.or([eb('translations.status', '=', 'on'), drafts]) : eb.lit(true);
+    });
 }
 
 /** The translations in `lang` of objects `ids` that `viewer` may read, by object id. */
