@@ -135,7 +135,7 @@ export async function createLegacyObject(ctx: AppContext, req: Request, reader: 
     const r = await reader(trx);
     const nodes = [];
     for (const [i, id] of parents.entries()) nodes.push(await parentNode(r, id, `parents[${i}]`));
-    const own = typeName === FOLDER_TYPE ? { parentId: nodes[0].object_id } : {};
+    const section = typeName === FOLDER_TYPE ? { parent: nodes[0].object_id } : undefined;
     const changes: RelationChange[] = [];
     for (const [name, items] of relations) changes.push(await relationChange(r, { type_name: typeName }, name, items, 'add'));
     const token = data.upload_token === undefined ? undefined : await consumeUploadToken(trx, data.upload_token, userId, typeName);
@@ -145,7 +145,7 @@ export async function createLegacyObject(ctx: AppContext, req: Request, reader: 
       action: 'create' as const,
       type: typeName,
       actor: req.auth,
-      changes: { attributes: attributesOf(data), own, relations: changes, parts: { parents: placed, terms: namesTerms(terms) ? terms : undefined, stream } },
+      changes: { attributes: attributesOf(data), relations: changes, parts: { parents: placed, folderParent: section, terms: namesTerms(terms) ? terms : undefined, stream } },
     };
     const { row } = await apply(ctx, command, trx);
     await token?.usedBy(row.id);
