@@ -5,6 +5,7 @@
 // an object the caller may not read. Each refused write is read back as an admin: nothing changed.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { tinyPng } from './helpers/fixtures.js';
 import { expectError, startServer, type TestServer } from './helpers/server.js';
 import { userWithPermissions } from './helpers/users.js';
 
@@ -202,5 +203,44 @@ describe('permissions on every object a write touches', () => {
     const inner = await make(admin, 'folders', { title: 'Deletable inner' }, { relationships: { parent: { data: { type: 'folders', id: empty } } } });
     assert.equal((await s.request('DELETE', `/folders/${empty}`, { token: deleter })).status, 204);
     assert.equal((await s.request('GET', `/folders/${inner}`, { token: admin })).status, 404);
+  });
+
+  test('the answer to a write is read as the writer reads the object after it: {id, type} alone when it may not', async () => {
+    const unpublisher = await userWithPermissions(s, admin, 'unpublisher', { documents: ['update', 'publish'], folders: ['update', 'publish'] });
+    const creator = await userWithPermissions(s, admin, 'blind-creator', { documents: ['create'], folders: ['create'], images: ['create'] });
+    const published = await make(admin, 'documents', { title: 'Published secret', status: 'on' });
+    const minimal = (r: { status: number; text: string; body: { data: Record<string, unknown> } }, type: string, id: string, status = 200) => {
+      assert.equal(r.status, status, r.text);
+      assert.deepEqual(r.body.data, { id, type }, r.text);
+    };
+    // Unpublishing what it may not read as a draft: done, answered by its identifier.
+    minimal(await s.request('PATCH', `/documents/${published}`, { token: unpublisher, body: { data: { id: published, type: 'documents', attributes: { status: 'draft' } } } }), 'documents', published);
+    const back = await s.request('GET', `/documents/${published}`, { token: admin });
+    assert.equal(back.body.data.attributes.status, 'draft');
+    const folder = await make(admin, 'folders', { title: 'Published folder secret', status: 'on' });
+    minimal(await s.request('PATCH', `/folders/${folder}`, { token: unpublisher, body: { data: { id: folder, type: 'folders', attributes: { status: 'draft' } } } }), 'folders', folder);
+    // While it still reads it (published), the whole object.
+    const still = await make(admin, 'documents', { title: 'Still on', status: 'on' });
+    const full = await s.request('PATCH', `/documents/${still}`, { token: unpublisher, body: { data: { id: still, type: 'documents', attributes: { title: 'Still on, renamed' } } } });
+    assert.equal(full.status, 200, full.text);
+    assert.equal(full.body.data.attributes.title, 'Still on, renamed');
+    // Creates of drafts it may not read: 201, Location, the identifier alone.
+    for (const type of ['documents', 'folders']) {
+      const r = await s.request('POST', `/${type}`, { token: creator, body: body(type, { title: 'A new secret' }) });
+      assert.equal(r.status, 201, r.text);
+      const id = String(r.body.data.id);
+      minimal(r, type, id, 201);
+      assert.equal(r.headers.get('location'), `${s.url}/${type}/${id}`);
+      assert.equal((await s.request('GET', `/${type}/${id}`, { token: admin })).body.data.attributes.status, 'draft');
+    }
+    const up = await s.request('POST', '/images/upload/secret.png', { token: creator, raw: await tinyPng(3), headers: { 'Content-Type': 'image/png' } });
+    assert.equal(up.status, 201, up.text);
+    minimal(up, 'images', String(up.body.data.id), 201);
+    assert.ok(!up.body.included, 'nothing of the stream either');
+    // The legacy layout: the id and type alone (filing in the publication is an update of it).
+    const legacyCreator = await userWithPermissions(s, admin, 'legacy-creator', { documents: ['create'], folders: ['read', 'update'] });
+    const legacy = await s.request('POST', '/objects', { token: legacyCreator, body: { data: { object_type: 'document', title: 'Legacy secret', parents: [Number(pub)] } }, headers: LEGACY });
+    assert.equal(legacy.status, 201, legacy.text);
+    assert.deepEqual(Object.keys(legacy.body.data.object).sort(), ['id', 'object_type'], legacy.text);
   });
 });
