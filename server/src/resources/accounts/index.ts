@@ -11,10 +11,13 @@ import { signupRoutes } from '../signup/routes.js';
 import { registerAccountSchemas } from './schemas.js';
 import { registerObjectExtension } from '../objects/extensions.js';
 import { usersExtension, usersWriteGuard } from '../users/service.js';
+import { rolesPart } from './memberships.js';
 
 export function accountsRoutes(ctx: AppContext): RouteDef[] {
   registerAccountSchemas(ctx);
   registerObjectExtension(ctx, usersExtension);
+  // A user's roles are a part of its updates (accounts/memberships.ts).
+  registerObjectExtension(ctx, { name: 'memberships', types: ['users'], parts: { roles: rolesPart } });
   ctx.objects.guards.push(usersWriteGuard);
   const mailer = ctx.mailer;
   ctx.requestChecks.push(apiKeyCheck(ctx));
