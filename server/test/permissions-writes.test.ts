@@ -224,6 +224,14 @@ describe('permissions on every object a write touches', () => {
     const full = await s.request('PATCH', `/documents/${still}`, { token: unpublisher, body: { data: { id: still, type: 'documents', attributes: { title: 'Still on, renamed' } } } });
     assert.equal(full.status, 200, full.text);
     assert.equal(full.body.data.attributes.title, 'Still on, renamed');
+    // Restoring a version in which it was a draft.
+    const restored = await make(admin, 'documents', { title: 'Restored secret' });
+    const history = await s.request('GET', `/documents/${restored}/history`, { token: admin });
+    const draftVersion = history.body.data[0].id;
+    assert.equal((await s.request('PATCH', `/documents/${restored}`, { token: admin, body: { data: { id: restored, type: 'documents', attributes: { status: 'on' } } } })).status, 200);
+    const restore = await s.request('POST', `/documents/${restored}/history/${draftVersion}/restore`, { token: unpublisher });
+    minimal(restore, 'documents', restored);
+    assert.equal((await s.request('GET', `/documents/${restored}`, { token: admin })).body.data.attributes.status, 'draft');
     // Creates of drafts it may not read: 201, Location, the identifier alone.
     for (const type of ['documents', 'folders']) {
       const r = await s.request('POST', `/${type}`, { token: creator, body: body(type, { title: 'A new secret' }) });
