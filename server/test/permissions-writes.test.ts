@@ -161,6 +161,18 @@ describe('permissions on every object a write touches', () => {
     // A new section under one the user may not update.
     legacyRefused(await legacy('POST', '/objects', ownFolders, { object_type: 'section', title: 'Legacy sub', parents: [Number(section)] }));
     assert.equal(ids(await s.request('GET', '/folders?filter[title]=Legacy sub', { token: admin })).length, 0);
+    // Places in folders the writer may not read are kept, and need not be named.
+    const shy = await userWithPermissions(s, admin, 'shy-writer', { documents: ['read', 'create', 'update'], folders: ['read:own'] });
+    const setStatus = async (id: string, status: string) => assert.equal((await s.request('PATCH', `/folders/${id}`, { token: admin, body: { data: { id, type: 'folders', attributes: { status } } } })).status, 200);
+    await setStatus(pub, 'on');
+    const unseen = await make(admin, 'folders', { title: 'Unseen by shy' });
+    const shyDoc = await make(shy, 'documents', { title: 'Shy doc' });
+    await place(pub, 'documents', shyDoc);
+    await place(unseen, 'documents', shyDoc);
+    const kept = await legacy('POST', '/objects', shy, { id: Number(shyDoc), title: 'Shy doc, renamed', parents: [Number(pub)] });
+    await setStatus(pub, 'draft');
+    assert.equal(kept.status, 200, kept.text);
+    assert.deepEqual(await parentsOf('documents', shyDoc), [pub, unseen].sort());
     // /operations writes no folder placement: a `parents` relationship is no relation there.
     const op = await s.request('POST', '/operations', {
       token: writer,

@@ -10,6 +10,7 @@ import { parentsOnTree } from '../folders/publication.js';
 import { parentsOf } from '../folders/service.js';
 import { folderNode, nodeIn, type Position } from '../folders/tree.js';
 import { apply, type RelationChange } from '../objects/kernel.js';
+import { getObjectsByIds } from '../objects/read.js';
 import { relationOfType } from '../objects/relations.js';
 import { mediaRootOf } from '../streams/service.js';
 import { findReachable, findVisible, FOLDER_TYPE, isReachable, relationSide, type ObjectRow, type Reader } from './reader.js';
@@ -199,7 +200,8 @@ async function parentsOnPublication(r: Reader, row: ObjectRow, parents: number[]
   if (row.type_name === FOLDER_TYPE && nodes.length !== 1) throw badRequest('A section needs exactly one parent', 'invalid_parent');
   const onTree = new Set(await parentsOnTree(r.db, r.publication.id, row.id));
   const elsewhere = ((await parentsOf(r.db, [row.id])).get(row.id) ?? []).filter((p) => !onTree.has(p));
-  const keep = row.type_name === FOLDER_TYPE ? [] : elsewhere;
+  // Those the writer may not read are not named: a replace keeps them anyway.
+  const keep = row.type_name === FOLDER_TYPE ? [] : (await getObjectsByIds(r.ctx, elsewhere, { viewer: r.viewer, db: r.db })).map((f) => f.id);
   return { mode: 'replace' as const, items: [...keep, ...parents].map((id) => ({ id })) };
 }
 
