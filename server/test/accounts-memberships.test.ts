@@ -132,6 +132,36 @@ describe('role membership is a recorded, versioned update of the user', () => {
     assert.equal(await etagOf(user), tag);
   });
 
+  test('relationships.roles of POST and PATCH /users: the same update, by admins only', async () => {
+    const rel = (list: string[]) => ({ roles: ids('roles', list) });
+    const created = await s.request('POST', '/users', {
+      token: admin,
+      body: { data: { type: 'users', attributes: { username: 'rita', password: 'rita-secret-1', email: 'rita@example.com' }, relationships: rel([members]) } },
+    });
+    assert.equal(created.status, 201, created.text);
+    const user = String(created.body.data.id);
+    assert.deepEqual(await rolesOf(user), [members]);
+    const first = await lastChange(user);
+    assert.equal(first.user_action, 'create');
+    assert.deepEqual(first.changed.roles, [members]);
+    const tag = await etagOf(user);
+    const patched = await s.request('PATCH', `/users/${user}`, { token: admin, body: { data: { type: 'users', id: user, attributes: {}, relationships: rel([editors]) } } });
+    assert.equal(patched.status, 200, patched.text);
+    assert.deepEqual(await rolesOf(user), [editors]);
+    assert.deepEqual((await lastChange(user)).changed.roles, [editors]);
+    assert.notEqual(await etagOf(user), tag);
+    await waitForUpdates(user, 1);
+    // Not on one's own account, nor with a role that does not exist; nothing changes.
+    const { jwt } = await s.login('rita', 'rita-secret-1');
+    const after = await etagOf(user);
+    expectError(await s.request('PATCH', `/users/${user}`, { token: jwt, body: { data: { type: 'users', id: user, attributes: { name: 'Rita' }, relationships: rel(['1']) } } }), 403);
+    expectError(await s.request('PATCH', `/users/${user}`, { token: admin, body: { data: { type: 'users', id: user, attributes: { name: 'Rita' }, relationships: rel(['9999']) } } }), 400);
+    expectError(await s.request('PATCH', `/users/${user}`, { token: admin, body: { data: { type: 'users', id: user, attributes: {}, relationships: { roles: { data: 'admin' } } } } }), 400);
+    assert.deepEqual(await rolesOf(user), [editors]);
+    assert.equal(await etagOf(user), after);
+    assert.equal((await s.request('GET', `/users/${user}`, { token: admin })).body.data.attributes.name, null);
+  });
+
   test("signup's roles on activation are recorded in the new user's history", async () => {
     const res = await s.request('POST', '/signup', { headers: json, body: { username: 'newbie', email: 'newbie@example.com', password: 'secret-pass-1', activation_url: 'https://site.example/activate' } });
     assert.equal(res.status, 202, res.text);

@@ -64,6 +64,23 @@ export const rolesPart: PartHandler<RolesPart> = async (w, part) => {
   return { changed: { roles: (await roleIdsOf(trx, row.id)).map(String) } };
 };
 
+/**
+ * `relationships.roles` of a POST or PATCH of /users ({data: [{type: 'roles', id}]}): the user's
+ * roles, replaced (the `roles` part); undefined when not sent.
+ */
+export function rolesOfRelationships(relationships: Record<string, unknown>): RolesPart | undefined {
+  const rel = relationships.roles as { data?: unknown } | undefined;
+  if (rel === undefined) return undefined;
+  const invalid = () => badRequest('"relationships.roles" must be {data: [{type: "roles", id}]}', 'invalid_body');
+  if (!rel || typeof rel !== 'object' || !Array.isArray(rel.data)) throw invalid();
+  const ids = rel.data.map((item: unknown) => {
+    const { type, id } = (item ?? {}) as { type?: unknown; id?: unknown };
+    if (type !== 'roles' || !/^\d{1,15}$/.test(String(id))) throw invalid();
+    return Number(id);
+  });
+  return { mode: 'replace', ids };
+}
+
 /** Change the roles of one user: an update of the user (the kernel's unit of work, or the caller's). */
 export async function changeUserRoles(ctx: AppContext, userId: number, part: RolesPart, actor: Actor, opts: { trx?: Transaction<Database>; expected?: ReturnType<typeof expectedVersion> } = {}) {
   await apply(ctx, { action: 'update', target: { key: userId, type: 'users' }, actor, changes: { parts: { roles: part } }, expectedVersion: opts.expected }, opts.trx);
