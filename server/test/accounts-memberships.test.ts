@@ -162,6 +162,18 @@ describe('role membership is a recorded, versioned update of the user', () => {
     assert.equal((await s.request('GET', `/users/${user}`, { token: admin })).body.data.attributes.name, null);
   });
 
+  test('deleting a role takes it from its users: an update of each', async () => {
+    const passing = await createRole(s, admin, 'passing', { documents: ['read'] });
+    const { id: user } = await createUser(s, admin, { username: 'paul', roles: [passing, members] });
+    const tag = await etagOf(user);
+    expectError(await s.request('DELETE', '/roles/1', { token: admin }), 403, 'unchangeable_role');
+    assert.equal((await s.request('DELETE', `/roles/${passing}`, { token: admin })).status, 204);
+    assert.deepEqual(await rolesOf(user), [members]);
+    assert.deepEqual((await lastChange(user)).changed.roles, [members]);
+    assert.notEqual(await etagOf(user), tag);
+    await waitForUpdates(user, 2);
+  });
+
   test("signup's roles on activation are recorded in the new user's history", async () => {
     const res = await s.request('POST', '/signup', { headers: json, body: { username: 'newbie', email: 'newbie@example.com', password: 'secret-pass-1', activation_url: 'https://site.example/activate' } });
     assert.equal(res.status, 202, res.text);

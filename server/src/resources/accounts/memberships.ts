@@ -102,6 +102,21 @@ async function changeRoleUsers(ctx: AppContext, roleId: number, userIds: number[
   });
 }
 
+/**
+ * A role about to be deleted leaves its users first: an update of each active one (recorded,
+ * versioned), in the caller's unit of work.
+ */
+export async function leaveRole(ctx: AppContext, trx: Transaction<Database>, roleId: number, actor: Actor): Promise<void> {
+  const members = await trx
+    .selectFrom('roles_users')
+    .innerJoin('objects', 'objects.id', 'roles_users.user_id')
+    .select('roles_users.user_id')
+    .where('roles_users.role_id', '=', roleId)
+    .where('objects.deleted', '=', false)
+    .execute();
+  for (const m of members) await changeUserRoles(ctx, Number(m.user_id), { mode: 'remove', ids: [roleId] }, actor, { trx });
+}
+
 /** POST (add), DELETE (remove) and PATCH (replace) /users/{id}/relationships/roles or /roles/{id}/relationships/users. */
 export function membershipRoutes(ctx: AppContext, side: 'user' | 'role'): RouteDef[] {
   const [own, other] = side === 'user' ? ['users', 'roles'] : ['roles', 'users'];
