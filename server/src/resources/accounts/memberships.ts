@@ -16,7 +16,7 @@ import type { RouteDef } from '../../http/router.js';
 import { apply, type PartHandler } from '../objects/kernel.js';
 import { inTransaction, type Actor } from '../objects/pipeline.js';
 import { ADMIN_ROLE_ID } from '../roles/service.js';
-import { assertAnotherAdminRemains, findUserById } from '../users/service.js';
+import { assertAnotherAdminRemains, findUserById, usersByRole } from '../users/service.js';
 
 type Mode = 'add' | 'remove' | 'replace';
 
@@ -107,14 +107,8 @@ async function changeRoleUsers(ctx: AppContext, roleId: number, userIds: number[
  * versioned), in the caller's unit of work.
  */
 export async function leaveRole(ctx: AppContext, trx: Transaction<Database>, roleId: number, actor: Actor): Promise<void> {
-  const members = await trx
-    .selectFrom('roles_users')
-    .innerJoin('objects', 'objects.id', 'roles_users.user_id')
-    .select('roles_users.user_id')
-    .where('roles_users.role_id', '=', roleId)
-    .where('objects.deleted', '=', false)
-    .execute();
-  for (const m of members) await changeUserRoles(ctx, Number(m.user_id), { mode: 'remove', ids: [roleId] }, actor, { trx });
+  const members = (await usersByRole(trx, [roleId])).get(roleId) ?? [];
+  for (const user of members) await changeUserRoles(ctx, user.id, { mode: 'remove', ids: [roleId] }, actor, { trx });
 }
 
 /** POST (add), DELETE (remove) and PATCH (replace) /users/{id}/relationships/roles or /roles/{id}/relationships/users. */
