@@ -98,7 +98,7 @@ export function foldersExtension(ctx: AppContext): ObjectExtension {
     // place. A parent named in the request is the `folderParent` part (checked, run alone).
     ownRowsOnly: true,
     async afterWrite(trx, w) {
-      if (w.action === 'create' && w.type.lineage.includes(FOLDERS)) await placeNewFolder(trx, w.row!.id, null);
+      if (w.action === 'create' && w.type.lineage.includes(FOLDERS)) await placeNewFolder(trx, w.row!.id);
     },
   };
 }

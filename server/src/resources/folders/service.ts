@@ -14,7 +14,6 @@ import { cascade } from '../objects/kernel.js';
 import {
   descendantsQuery,
   folderNode,
-  insertLeaf,
   insertLeaves,
   insertRoot,
   LAST,
@@ -66,10 +65,9 @@ export async function activeNode(db: Db, folderId: number): Promise<TreeNode> {
   return node;
 }
 
-/** Put a just-created folder in the tree: as a root, or last (or at `position`) under `parentId`. */
-export async function placeNewFolder(trx: Trx, folderId: number, parentId: number | null, position: Position = LAST): Promise<void> {
-  if (parentId === null) return insertRoot(trx, folderId);
-  await insertLeaf(trx, await activeNode(trx, parentId), folderId, position);
+/** Put a just-created folder in the tree, as a root (a parent it is given moves it there after). */
+export async function placeNewFolder(trx: Trx, folderId: number): Promise<void> {
+  await insertRoot(trx, folderId);
 }
 
 /** Move a folder (with its subtree) under another folder, or make it a root when `parentId` is null. */
