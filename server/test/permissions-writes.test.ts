@@ -62,6 +62,9 @@ describe('permissions on every object a write touches', () => {
     expectError(await s.request('DELETE', `/folders/${folder}/relationships/children`, { token: filer, body: ref('documents', filed) }), 403);
     // Moving a filed document to another position changes its place: refused too.
     expectError(await s.request('POST', `/folders/${folder}/relationships/children`, { token: filer, body: { data: [{ type: 'documents', id: filed, meta: { relation: { position: 'first' } } }] } }), 403);
+    // No PATCH (replace) of a folder's children is a way round it either.
+    const patch = await s.request('PATCH', `/folders/${folder}/relationships/children`, { token: filer, body: ref('documents', doc) });
+    assert.ok(patch.status >= 400 && patch.status < 500, patch.text);
     assert.deepEqual(await childrenOf(folder), [filed]);
     assert.deepEqual(await parentsOf('documents', doc), []);
     assert.deepEqual(await parentsOf('documents', filed), [folder]);
@@ -79,6 +82,11 @@ describe('permissions on every object a write touches', () => {
     // A document the filer may not read at all answers as a missing one.
     const hidden = await userWithPermissions(s, admin, 'blind-filer', { folders: ['read', 'create', 'update'] });
     expectError(await s.request('POST', `/folders/${folder}/relationships/children`, { token: hidden, body: ref('documents', doc) }), 404);
+    // One restricted to other roles answers as its read does: 403 `restricted`, by either side.
+    const restricted = await make(admin, 'documents', { title: 'Admins only' });
+    const r = await s.request('PATCH', `/documents/${restricted}`, { token: admin, body: { data: { id: restricted, type: 'documents', meta: { perms: { roles: ['admin'] } } } } });
+    assert.equal(r.status, 200, r.text);
+    expectError(await s.request('POST', `/folders/${folder}/relationships/children`, { token: filer, body: ref('documents', restricted) }), 403, 'restricted');
     assert.deepEqual(await childrenOf(folder), [filed]);
   });
 
