@@ -10,10 +10,9 @@ import { parseListQuery } from '../../http/query.js';
 import type { RouteDef } from '../../http/router.js';
 import { pathId } from '../../http/params.js';
 import { typeById, typeByName, type ObjectType } from '../objects/model.js';
-import { readsEveryStatus, requireObject } from '../objects/read.js';
+import { getObject, readsEveryStatus, requireObject } from '../objects/read.js';
 import type { ObjectRow } from '../objects/rows.js';
 import { serializeObject } from '../objects/serialize.js';
-import { SYSTEM } from '../objects/kernel.js';
 import { readContext } from '../../http/read-context.js';
 import {
   HISTORY_LIST_SPEC,
@@ -61,9 +60,10 @@ export function historyRoutes(ctx: AppContext): RouteDef[] {
     if (!req.auth.isAdmin && typeById(ctx, row.object_type_id)?.name === 'users') throw forbidden('Only administrators may restore versions of users');
     const entry = await getEntry(ctx.db, pathId(req, 'historyId'));
     await restoreVersion(ctx, row, entry, req.auth);
-    const now = await requireObject(ctx, row.id, { viewer: SYSTEM });
-    const { data } = await serializeObject(readContext(req), ctx, now);
-    sendResource(req, res, data, { meta: { restored_from: String(entry.id) }, version: now.version });
+    // As the writer reads it after the restore: its identifier alone when it may no longer.
+    const now = await getObject(ctx, row.id, { viewer: req.auth });
+    const data = now ? (await serializeObject(readContext(req), ctx, now)).data : { id: String(row.id), type: typeById(ctx, row.object_type_id)!.name };
+    sendResource(req, res, data, { meta: { restored_from: String(entry.id) }, version: now?.version });
   };
 
   return [

@@ -118,6 +118,11 @@ export interface KernelWrite {
   resolve(key: string | number, opts?: { type?: string; trashed?: boolean | 'any'; member?: string }): Promise<ObjectRow>;
   /** Another object this write changed (a folder's child): recorded and versioned with it. */
   recordOther(row: ObjectRow, changed: Record<string, unknown>): void;
+  /**
+   * The write guards' `update` check of another object this write changes (placing an object in
+   * a folder changes both): the same guards as the command's own object, 403 to refuse.
+   */
+  mayUpdate(other: ObjectRow): Promise<void>;
 }
 
 export interface PartOutcome {
@@ -166,6 +171,9 @@ async function applyParts(ctx: AppContext, trx: Transaction<Database>, action: '
     row,
     resolve: (key, opts = {}) => requireObject(ctx, key, { viewer: actor, typeName: opts.type, trashed: opts.trashed ?? false, db: trx }),
     recordOther: (other, otherChanged) => others.push(changeOf('update', other, typeById(ctx, other.object_type_id)?.name ?? 'objects', actor, otherChanged)),
+    mayUpdate: async (other) => {
+      if (other.id !== row.id) await authorizeWrite(ctx, { action: 'update', actor, type: typeById(ctx, other.object_type_id)!, row: other, trx });
+    },
   };
   for (const rel of changes.relations ?? []) {
     const out = await relateObjects(w, rel.name, rel.items, rel.mode);

@@ -11,7 +11,7 @@ import { concreteTypeNames, isSubtypeOf, reloadModel, relationNamesOf, typeById 
 import { listRelated } from './relations.js';
 import { typeOfPath, typeRoute } from './type-routes.js';
 import { listObjects, type ObjectList } from './list.js';
-import { objectPath, requireObject } from './read.js';
+import { getObject, objectPath, requireObject } from './read.js';
 import { type ObjectRow } from './rows.js';
 import { serializeObject } from './serialize.js';
 import { expectedVersion } from '../../http/if-match.js';
@@ -28,6 +28,18 @@ function includeOf(req: Request, ctx: AppContext, row: ObjectRow): string[] {
 export async function sendObject(req: Request, res: Response, ctx: AppContext, row: ObjectRow, status = 200, headers?: Record<string, string>) {
   const { data, included } = await serializeObject(readContext(req), ctx, row, { include: includeOf(req, ctx, row) });
   sendResource(req, res, data, { status, headers, included: included.length ? included : undefined, version: row.version });
+}
+
+/**
+ * The answer to a write (create, update): the object as its writer reads it after the write,
+ * ETag and all; when the writer may no longer read it (a draft written without `read`), its
+ * identifier alone, as /operations answers.
+ */
+export async function sendWritten(req: Request, res: Response, ctx: AppContext, id: number, status = 200, headers?: Record<string, string>) {
+  const row = await getObject(ctx, id, { viewer: req.auth, withListValues: true });
+  if (row) return sendObject(req, res, ctx, row, status, headers);
+  const written = await requireObject(ctx, id, { viewer: SYSTEM });
+  sendResource(req, res, { id: String(id), type: typeById(ctx, written.object_type_id)?.name ?? 'objects' }, { status, headers });
 }
 
 /** Every enabled concrete media type (images, files, audio, videos and custom ones). */
@@ -94,7 +106,7 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
         const type = theType(req);
         const input = resourceInput(req, type.name);
         const { row } = await apply(ctx, { action: 'create', type: type.name, actor: req.auth, changes: input });
-        await sendObject(req, res, ctx, row, 201, { Location: resourceUrl(req, objectPath(ctx, row)) });
+        await sendWritten(req, res, ctx, row.id, 201, { Location: resourceUrl(req, objectPath(ctx, row)) });
       },
     },
     { method: 'get', path: '/:type/:id', guard: 'anonymous', cache: true, handler: async (req, res) => sendObject(req, res, ctx, await findTyped(req, true)) },
@@ -107,7 +119,7 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
         const row = await findTyped(req);
         const input = resourceInput(req, theType(req).name, row.id);
         await apply(ctx, { action: 'update', target: { key: row.id, type: theType(req).name, peeked: row }, actor: req.auth, changes: input, expectedVersion: expectedVersion(req) });
-        await sendObject(req, res, ctx, await requireObject(ctx, row.id, { viewer: SYSTEM, withListValues: true }));
+        await sendWritten(req, res, ctx, row.id);
       },
     },
     {

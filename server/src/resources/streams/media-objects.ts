@@ -20,6 +20,7 @@ import { downloadPath, serializeStream } from './serialize.js';
 import { assertAccepts, mediaRootOf, type StreamService } from './service.js';
 import { uploadInput } from './upload-input.js';
 import { typeRoute } from '../objects/type-routes.js';
+import { sendWritten } from '../objects/routes.js';
 
 /** Legacy clients (Accept naming text/javascript) get the legacy /files endpoints instead. */
 
@@ -115,8 +116,7 @@ export function mediaObjectRoutes(ctx: AppContext, streams: StreamService): Rout
           return (await apply(ctx, command, trx)).row.id;
         });
         const row = await requireObject(ctx, id, { viewer: SYSTEM });
-        const { data, included } = await serializeObject(readContext(req), ctx, row);
-        sendResource(req, res, data, { status: 201, headers: { Location: resourceUrl(req, objectPath(ctx, row)) }, included, version: row.version });
+        await sendWritten(req, res, ctx, id, 201, { Location: resourceUrl(req, objectPath(ctx, row)) });
       },
     }),
     typeRoute(ctx, {
