@@ -6,6 +6,7 @@ import type { AppContext } from '../../context.js';
 import { notFound } from '../../http/errors.js';
 import { identifiersInput, resourceInput, resourceUrl, sendLinks, sendList, sendNoContent, sendResource } from '../../http/jsonapi.js';
 import { parseListQuery } from '../../http/query.js';
+import { acceptsLegacy } from '../../http/negotiate.js';
 import type { RouteDef } from '../../http/router.js';
 import { concreteTypeNames, isSubtypeOf, reloadModel, relationNamesOf, typeById } from './model.js';
 import { listRelated } from './relations.js';
@@ -58,12 +59,15 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
   };
   const findTyped = (req: Request, answered = false) => requireObject(ctx, String(req.params.id), { typeName: theType(req).name, viewer: req.auth, withListValues: answered });
 
+  // The legacy layout answers reads of /objects… asked with its Accept (legacy/read-routes.ts).
+  const jsonApi = (req: Request) => !acceptsLegacy(req);
   const routes: RouteDef[] = [
-    { method: 'get', path: '/objects', guard: 'anonymous', cache: true, handler: async (req, res) => sendObjectList(req, res, await listObjects(readContext(req), ctx)) },
+    { method: 'get', path: '/objects', guard: 'anonymous', when: jsonApi, cache: true, handler: async (req, res) => sendObjectList(req, res, await listObjects(readContext(req), ctx)) },
     {
       method: 'get',
       path: '/objects/:id',
       guard: 'anonymous',
+      when: jsonApi,
       cache: true,
       handler: async (req, res) => sendObject(req, res, ctx, await requireObject(ctx, String(req.params.id), { viewer: req.auth, withListValues: true })),
     },
@@ -81,6 +85,7 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
       method: 'get',
       path: '/objects/:id/:relation',
       guard: 'anonymous',
+      when: jsonApi,
       cache: true,
       handler: async (req, res) => {
         const row = await requireObject(ctx, String(req.params.id), { viewer: req.auth });
