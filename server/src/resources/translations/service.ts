@@ -11,7 +11,6 @@ import { ApiError, badRequest, notFound } from '../../http/errors.js';
 import { relationshipLinksAt, type Resource } from '../../http/jsonapi.js';
 import type { ReadContext } from '../../http/read-context.js';
 import type { PartHandler } from '../objects/kernel.js';
-import { authorizeWrite } from '../objects/pipeline.js';
 import type { Shown } from '../permissions/rules.js';
 import { translatableField, typeById, visibleProperties, type ObjectType } from '../objects/model.js';
 import { everyStatusWhere, visibleWhere, type Viewer } from '../objects/read.js';
@@ -93,35 +92,49 @@ async function ownTranslation(db: Db, objectId: number, id: number): Promise<Tra
  * update by the kernel). Its change record names the language: `{translations: {<lang>: {status,
  * translated_fields}}}` (null when removed); its result is the translation's id.
  */
-export const translationsPart: PartHandler<TranslationsPart> = async (w, part) => {
-  const { trx, row, actor } = w;
-  const now = nowIso();
-  // The translation's own status, before and after, for the guards (`publish` to or from `on`).
-  const authorize = (before: Shown | null, after: Shown | null) => authorizeWrite(w.ctx, { action: 'update', actor, type: w.type, row, translation: { before, after }, trx });
-  if ('create' in part) {
-    const { lang, status, fields } = part.create;
-    await authorize(null, { status });
-    const taken = await trx.selectFrom('translations').select('id').where('object_id', '=', row.id).where('lang', '=', lang).executeTakeFirst();
-    if (taken) throw badRequest(`Object ${row.id} already has a translation in "${lang}" (translation ${taken.id})`, 'translation_exists');
-    const created = await trx
-      .insertInto('translations')
-      .values({ object_id: row.id, lang, status, translated_fields: JSON.stringify(fields), created: now, modified: now, created_by: actor.userId, modified_by: actor.userId })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return { changed: { translations: { [lang]: { status, translated_fields: fields } } }, result: Number(created.id) };
-  }
-  if ('update' in part) {
-    const before = await ownTranslation(trx, row.id, part.update.id);
-    const fields = part.update.fields === undefined ? parseFields(before.translated_fields) : { ...parseFields(before.translated_fields), ...part.update.fields };
-    const status = part.update.status ?? before.status;
-    await authorize(before, { status });
-    await trx.updateTable('translations').set({ status, translated_fields: JSON.stringify(fields), modified: now, modified_by: actor.userId }).where('id', '=', before.id).execute();
-    return { changed: { translations: { [before.lang]: { status, translated_fields: fields } } }, result: before.id };
-  }
-  const gone = await ownTranslation(trx, row.id, part.remove.id);
-  await authorize(gone, null);
-  await trx.deleteFrom('translations').where('id', '=', gone.id).execute();
-  return { changed: { translations: { [gone.lang]: null } }, result: gone.id };
+export const translationsPart: PartHandler<TranslationsPart> = {
+  async plan(w, part) {
+    const { trx, row, actor } = w;
+    const now = nowIso();
+    // The translation's own status, before and after, for the guards (`publish` to or from `on`).
+    const need = (before: Shown | null, after: Shown | null) => w.need('translation', row, { translation: { before, after } });
+    if ('create' in part) {
+      const { lang, status, fields } = part.create;
+      await need(null, { status });
+      const taken = await trx.selectFrom('translations').select('id').where('object_id', '=', row.id).where('lang', '=', lang).executeTakeFirst();
+      if (taken) throw badRequest(`Object ${row.id} already has a translation in "${lang}"`, 'translation_exists');
+      return {
+        async apply() {
+          const created = await trx
+            .insertInto('translations')
+            .values({ object_id: row.id, lang, status, translated_fields: JSON.stringify(fields), created: now, modified: now, created_by: actor.userId, modified_by: actor.userId })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          return { changed: { translations: { [lang]: { status, translated_fields: fields } } }, result: Number(created.id) };
+        },
+      };
+    }
+    if ('update' in part) {
+      const before = await ownTranslation(trx, row.id, part.update.id);
+      const fields = part.update.fields === undefined ? parseFields(before.translated_fields) : { ...parseFields(before.translated_fields), ...part.update.fields };
+      const status = part.update.status ?? before.status;
+      await need(before, { status });
+      return {
+        async apply() {
+          await trx.updateTable('translations').set({ status, translated_fields: JSON.stringify(fields), modified: now, modified_by: actor.userId }).where('id', '=', before.id).execute();
+          return { changed: { translations: { [before.lang]: { status, translated_fields: fields } } }, result: before.id };
+        },
+      };
+    }
+    const gone = await ownTranslation(trx, row.id, part.remove.id);
+    await need(gone, null);
+    return {
+      async apply() {
+        await trx.deleteFrom('translations').where('id', '=', gone.id).execute();
+        return { changed: { translations: { [gone.lang]: null } }, result: gone.id };
+      },
+    };
+  },
 };
 
 /**
