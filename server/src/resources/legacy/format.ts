@@ -38,7 +38,7 @@ function propertyNames(r: Reader, typeIds: number[]): Map<number, string[]> {
 /** The first stream of each media object (the streams service). */
 async function streamsOf(r: Reader, ids: number[]) {
   const out = new Map<number, { uuid: string; file_name: string; mime_type: string; file_size: number; width: number | null; height: number | null }>();
-  for (const [id, list] of await r.ctx.streams.streamsOfObjects(ids)) if (list[0]) out.set(id, { ...list[0], file_size: Number(list[0].file_size) });
+  for (const [id, list] of await r.ctx.streams.streamsOfObjects(ids, r.viewer)) if (list[0]) out.set(id, { ...list[0], file_size: Number(list[0].file_size) });
   return out;
 }
 

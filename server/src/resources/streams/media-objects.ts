@@ -17,7 +17,7 @@ import { objectPath, requireObject } from '../objects/read.js';
 import { serializeObject } from '../objects/serialize.js';
 import { apply, SYSTEM } from '../objects/kernel.js';
 import { downloadPath, serializeStream } from './serialize.js';
-import { assertAccepts, mediaRootOf, type StreamService } from './service.js';
+import { assertAccepts, mayDownload, mediaRootOf, type StreamService, type StreamView } from './service.js';
 import { uploadInput } from './upload-input.js';
 import { typeRoute } from '../objects/type-routes.js';
 
@@ -58,6 +58,8 @@ export function registerMediaObjects(ctx: AppContext, streams: StreamService): R
     types: ['media'],
     async decorate(rc, _ctx, items, included) {
       const byObject = await streams.streamsOfObjects(items.map((i) => i.id));
+      // A private stream's metadata only for readers who may download it: others see that it exists.
+      const shown = (s: StreamView) => mayDownload(rc.viewer, s);
       const seen = new Set(included.filter((r) => r.type === 'streams').map((r) => r.id));
       for (const item of items) {
         const list = byObject.get(item.id) ?? [];
@@ -65,9 +67,9 @@ export function registerMediaObjects(ctx: AppContext, streams: StreamService): R
         const rel = r.relationships?.streams ?? relationshipLinksAt(rc.base, `/${item.type}/${item.id}`, 'streams');
         rel.data = list.map((s) => ({ id: s.uuid, type: 'streams' }));
         r.relationships = { ...(r.relationships ?? {}), streams: rel };
-        r.meta = { ...(r.meta ?? {}), media_url: list.length ? rc.base + downloadPath(list[0].uuid) : null };
+        r.meta = { ...(r.meta ?? {}), media_url: list.length && shown(list[0]) ? rc.base + downloadPath(list[0].uuid) : null };
         for (const s of list) {
-          if (seen.has(s.uuid)) continue;
+          if (seen.has(s.uuid) || !shown(s)) continue;
           seen.add(s.uuid);
           included.push(serializeStream(rc, s));
         }
@@ -121,7 +123,7 @@ export function registerMediaObjects(ctx: AppContext, streams: StreamService): R
       when: (req) => mediaRootOf(ctx, String(req.params.type)) !== null,
       handler: async (req, res) => {
         const row = await requireObject(ctx, String(req.params.id), { viewer: req.auth, typeName: String(req.params.type) });
-        const list = (await streams.streamsOfObjects([row.id])).get(row.id) ?? [];
+        const list = (await streams.streamsOfObjects([row.id], req.auth)).get(row.id) ?? [];
         sendList(req, res, list.map((s) => serializeStream(req, s)), { count: list.length, page: 1, pageSize: Math.max(1, list.length) });
       },
     }),

@@ -90,6 +90,12 @@ export function safeFileName(raw: string): string {
   return name;
 }
 
+/**
+ * Whether `auth`, who may read a stream's media object, may also download its bytes, and so see
+ * its metadata (file name, hashes, size, dimensions): a private stream needs a signed-in user.
+ */
+export const mayDownload = (auth: AuthInfo, s: Pick<StreamRow, 'private_url'>): boolean => !s.private_url || auth.userId !== null;
+
 export class StreamService {
   /** Stream uuids of objects being purged, between onPurge and afterPurge. */
   private purging = new Map<number, string[]>();
@@ -226,7 +232,7 @@ export class StreamService {
   async readableStream(auth: AuthInfo, uuid: string): Promise<StreamView> {
     const s = await this.findStream(uuid.toLowerCase());
     // A private stream asks anonymous clients and application tokens to sign in (401).
-    if (s?.private_url && auth.userId === null) throw unauthorized('This file needs a signed-in reader', 'private_stream');
+    if (s && !mayDownload(auth, s)) throw unauthorized('This file needs a signed-in reader', 'private_stream');
     if (!s || !(await this.canRead(auth, [s])).has(s.uuid)) throw notFound(`No stream ${uuid}`);
     return s;
   }
@@ -256,7 +262,7 @@ export class StreamService {
     const readable = new Set((await getObjectsByIds(this.ctx, linked, { viewer: auth })).map((r) => r.id));
     const out = new Set<string>();
     for (const s of streams) {
-      if (s.private_url && auth.userId === null) continue;
+      if (!mayDownload(auth, s)) continue;
       const seen = s.object_id === null ? auth.userId !== null && s.created_by === auth.userId : readable.has(s.object_id);
       if (seen) out.add(s.uuid);
     }
@@ -304,18 +310,23 @@ export class StreamService {
     if (auth.isAdmin) return q;
     return q.where((eb) => {
       const linked = eb.and([eb('objects.deleted', '=', false), visibleWhere(this.ctx, auth, eb) ?? eb.lit(true)]);
-      if (auth.userId === null) return linked;
+      // Without a signed-in user, private streams are not listed (their bytes need one).
+      if (auth.userId === null) return eb.and([linked, eb('streams.private_url', '=', false)]);
       return eb.or([eb.and([eb('streams.object_id', 'is', null), eb('streams.created_by', '=', auth.userId)]), linked]);
     });
   }
 
-  /** Streams of these objects (for decorating media objects), by object id. */
-  async streamsOfObjects(ids: number[]): Promise<Map<number, StreamView[]>> {
+  /**
+   * Streams of these objects (for decorating media objects), by object id; with `viewer`, a reader
+   * of the objects, only those it may download (mayDownload).
+   */
+  async streamsOfObjects(ids: number[], viewer?: AuthInfo): Promise<Map<number, StreamView[]>> {
     const out = new Map<number, StreamView[]>();
     if (!ids.length) return out;
     const rows = await this.selectStreams().where('streams.object_id', 'in', ids).orderBy('streams.created').orderBy('streams.uuid').execute();
     for (const r of rows) {
       const v = this.toView(r);
+      if (viewer && !mayDownload(viewer, v)) continue;
       const list = out.get(v.object_id!) ?? [];
       list.push(v);
       out.set(v.object_id!, list);
