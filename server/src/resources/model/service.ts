@@ -6,6 +6,7 @@ import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
 import { nowIso } from '../../db/time.js';
 import { transact } from '../../db/transaction.js';
+import { reindexHiddenFields } from '../../db/dialect/hidden-search.js';
 import { badRequest, forbidden, notFound } from '../../http/errors.js';
 import { relationshipLinks, resourceUrl, type Resource } from '../../http/jsonapi.js';
 import {
@@ -260,6 +261,8 @@ export async function updateObjectType(ctx: AppContext, t: ObjectType, attribute
       await trx.updateTable('object_types').set({ ...set, modified: nowIso() }).where('id', '=', t.id).execute();
       await bumpRevision(trx, ctx, t.name);
     }
+    // The search documents of its objects follow what the type shows.
+    if (set.hidden !== undefined && set.hidden !== jsonOrNull(t.hidden.length ? t.hidden : null)) await reindexHiddenFields(trx, ctx.dialect, [t.id]);
     return t.id;
   }).then((id) => model(ctx).typesById.get(id)!);
 }

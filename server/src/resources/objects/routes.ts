@@ -13,7 +13,7 @@ import { typeOfPath, typeRoute } from './type-routes.js';
 import { listObjects, type ObjectList } from './list.js';
 import { objectPath, requireObject } from './read.js';
 import { type ObjectRow } from './rows.js';
-import { serializeObject } from './serialize.js';
+import { hiddenFieldsetCheck, serializeObject } from './serialize.js';
 import { expectedVersion } from '../../http/if-match.js';
 import { apply, SYSTEM } from './kernel.js';
 import { readContext } from '../../http/read-context.js';
@@ -38,6 +38,7 @@ function sendObjectList(req: Request, res: Response, list: ObjectList) {
 }
 
 export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
+  ctx.requestChecks.push(hiddenFieldsetCheck(ctx));
   const typeOf = (req: Request) => typeOfPath(ctx, req);
   const theType = (req: Request) => {
     const t = typeOf(req);
