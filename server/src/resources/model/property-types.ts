@@ -10,9 +10,8 @@ import { ApiError, badRequest, forbidden, notFound } from '../../http/errors.js'
 import { resourceUrl, type Resource } from '../../http/jsonapi.js';
 import { model, type PropertyTypeDef } from '../objects/model.js';
 import { fragmentProblem, resourceSchema, validateAgainstSchema, type ResourceSchema } from '../objects/schema.js';
-import { allProperties, bumpRevision, writeModel } from './service.js';
-
-const NAME = /^[a-z][a-z0-9_]*$/;
+import { allProperties } from './properties.js';
+import { bumpRevision, NAME, writeModel } from './service.js';
 
 export const PROPERTY_TYPE_SCHEMA: ResourceSchema = resourceSchema(
   {
