@@ -6,7 +6,7 @@ import { toIso } from '../../db/time.js';
 import { baseUrl } from '../../http/links.js';
 import { childrenCounts, FOLDER_TYPE, relationCounts, type ObjectRow, type Reader } from './reader.js';
 import { model, typeById, visibleProperties } from '../objects/model.js';
-import { mediaRootOf } from '../streams/service.js';
+import { mediaRootOf } from '../streams/media-types.js';
 import { loadTerms } from '../terms/service.js';
 import { shownFields, translationsOf } from '../translations/service.js';
 

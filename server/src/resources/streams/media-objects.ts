@@ -17,7 +17,8 @@ import { objectPath, requireObject } from '../objects/read.js';
 import { serializeObject } from '../objects/serialize.js';
 import { apply, SYSTEM } from '../objects/kernel.js';
 import { downloadPath, serializeStream } from './serialize.js';
-import { assertAccepts, mayDownload, mediaRootOf, type StreamService, type StreamView } from './service.js';
+import { assertAccepts, mediaRootOf } from './media-types.js';
+import { mayDownload, type StreamService, type StreamView } from './service.js';
 import { uploadInput } from './upload-input.js';
 import { typeRoute } from '../objects/type-routes.js';
 
