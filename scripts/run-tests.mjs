@@ -31,7 +31,7 @@ const POSTGRES_FILES = [
   'reliability-auth', 'reliability-concurrency', 'reliability-files', 'reliability-fuzz', 'reliability-limits',
   'structure', 'webhooks', 'objects-search', 'backups-postgres', 'storage-s3', 'instances', 'history', 'permissions', 'account-security',
   'jobs-queue', 'instances-processes', 'proxy-headers', 'storage-orphans', 'kernel', 'instances-start', 'bedita-lists', 'translations',
-  'terms-bedita', 'model-project', 'model-guards', 'media-private', 'model-hidden', 'publishing', 'accounts-bedita', 'admin-bedita', 'annotations', 'bedita-sdk',
+  'terms-bedita', 'model-project', 'model-guards', 'media-private', 'model-hidden', 'instances-model', 'publishing', 'accounts-bedita', 'admin-bedita', 'annotations', 'bedita-sdk',
 ].map((name) => `server/test/${name}.test.ts`);
 
 const roots = ['server/test', 'electron/test', 'e2e', 'bench/test'];
