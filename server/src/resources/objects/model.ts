@@ -204,8 +204,7 @@ export async function reloadModel(ctx: AppContext): Promise<Model> {
  * the version read before the load that made the model in memory, so it never claims more than
  * the load saw. A request that finds a reload under way waits for it and then, if that reload
  * began before its version, loads again: a reload that had read part of the model before the
- * change must not answer for it (under load, another process's new type was missed that way and
- * stayed missing until the next model change).
+ * change must not answer for it (the change would then stay unseen until the next model change).
  */
 export function modelFollower(ctx: AppContext): () => Promise<void> {
   let loaded = ctx.dataVersion.model();
