@@ -172,12 +172,20 @@ export async function translationsOf(ctx: AppContext, viewer: Viewer, ids: numbe
   return out;
 }
 
-export function serializeTranslation(rc: ReadContext, row: TranslationRow): Resource {
+/** A translation's fields as readers see them: those its object's type hides left out. */
+export function shownFields(ctx: AppContext, row: Pick<TranslationRow, 'translated_fields'>, objectTypeId: number): Record<string, unknown> {
+  const fields = parseFields(row.translated_fields);
+  for (const name of typeById(ctx, objectTypeId)?.hidden ?? []) delete fields[name];
+  return fields;
+}
+
+/** A translation as JSON API; `objectTypeId`: the type of its object (whose hidden fields it leaves out). */
+export function serializeTranslation(rc: ReadContext, ctx: AppContext, row: TranslationRow, objectTypeId: number): Resource {
   const path = `/translations/${row.id}`;
   return {
     id: String(row.id),
     type: 'translations',
-    attributes: { object_id: Number(row.object_id), lang: row.lang, status: row.status, translated_fields: parseFields(row.translated_fields) },
+    attributes: { object_id: Number(row.object_id), lang: row.lang, status: row.status, translated_fields: shownFields(ctx, row, objectTypeId) },
     meta: { created: row.created, modified: row.modified, created_by: row.created_by, modified_by: row.modified_by },
     links: { self: rc.base + path },
     relationships: { object: relationshipLinksAt(rc.base, path, 'object') },
