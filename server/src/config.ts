@@ -114,9 +114,12 @@ function str(env: Env, name: string): string | null {
 function int(env: Env, name: string, def: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
   const v = str(env, name);
   if (v === null) return def;
-  if (!/^\d+$/.test(v.trim())) throw new ConfigError(`${name} must be an integer, got "${v}"`);
   const n = Number(v.trim());
-  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
+  if (!/^\d+$/.test(v.trim()) || n < min || n > max) {
+    const what =
+      max !== Number.MAX_SAFE_INTEGER ? `an integer from ${min} to ${max}` : min === 1 ? 'a positive integer' : min === 0 ? 'a whole number (0 or more)' : `an integer of at least ${min}`;
+    throw new ConfigError(`${name} must be ${what}, got "${v}"`);
+  }
   return n;
 }
 
@@ -271,10 +274,26 @@ function storageConfig(env: Env): StorageConfig {
   };
 }
 
+/** Which database a configuration runs on, for the start banner: never the password. */
+export function describeDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): string {
+  if (!config.databaseUrl) return `SQLite at ${path.join(config.dataDir, 'folio.sqlite')}`;
+  try {
+    const url = new URL(config.databaseUrl);
+    const db = decodeURIComponent(url.pathname.replace(/^\//, '')) || '(default database)';
+    return `PostgreSQL ${db} on ${url.hostname || 'localhost'}:${url.port || '5432'}${url.username ? ` as ${decodeURIComponent(url.username)}` : ''}`;
+  } catch {
+    return 'PostgreSQL (FOLIO_DATABASE_URL)';
+  }
+}
+
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const databaseUrl = str(env, 'FOLIO_DATABASE_URL');
   if (databaseUrl !== null && !/^(postgres|postgresql):\/\//.test(databaseUrl)) {
-    throw new ConfigError(`FOLIO_DATABASE_URL must be a postgres:// URL, got "${databaseUrl}"`);
+    // The value is not echoed: it may hold a password.
+    const scheme = /^([a-z][\w+.-]*):/i.exec(databaseUrl)?.[1];
+    throw new ConfigError(
+      `FOLIO_DATABASE_URL must be a postgres://user:password@host:5432/db URL (unset: SQLite in FOLIO_DATA_DIR), got ${scheme ? `a "${scheme}:" URL` : 'no URL'}`,
+    );
   }
   const smtpUrl = str(env, 'FOLIO_SMTP_URL');
   if (smtpUrl !== null && !/^smtps?:\/\//.test(smtpUrl)) {
