@@ -118,9 +118,12 @@ describe('a newcomer at the command line', () => {
       oneLineFailure(await node([dist('model'), 'apply', file], { ...sameData(s), npm_config_delete: 'true' }), 2, /npm run model -- apply \S+ --delete/);
       oneLineFailure(await node([dist('restore'), file], { ...sameData(s), npm_config_replace_registry_host: 'true' }), 2, /npm run restore -- \S+ --replace/);
 
+      // A tag only the database has: kept, and the CLI names its own option for removing it.
+      assert.equal((await s.request('POST', '/model/tags', { token, body: { data: { type: 'tags', attributes: { name: 'spare' } } } })).status, 201);
       const dry = await run('npm', ['run', '--silent', 'model', '--', 'apply', file, '--dry-run'], sameData(s));
       assert.equal(dry.code, 0, dry.stderr);
       assert.match(dry.stdout, /\+ newcomer/);
+      assert.match(dry.stdout, /= spare \(kept: not in the file \(removed only with --delete\)\)/);
       assert.match(dry.stdout, /dry run, nothing was changed/);
       assert.ok(!(await tags()).includes('newcomer'));
 
@@ -237,6 +240,17 @@ describe('a newcomer at the command line', () => {
       if (!stopped) await server.stop();
     }
   });
+});
+
+test('npm run desktop behind a mirror that fails: the helpful message, no installer stack before it', async (t) => {
+  const setup = path.join(root, 'electron', 'scripts', 'electron-setup.mjs');
+  const script = `import('${setup}').then((m) => { if (m.findElectronBinary()) { console.log('present'); return; } try { m.ensureElectronBinary(); } catch (e) { console.error(e.message); process.exit(1); } })`;
+  const r = await node(['-e', script], { ELECTRON_MIRROR: 'http://127.0.0.1:1/' });
+  if (r.stdout.includes('present')) return t.skip('an Electron binary is already here: nothing is fetched');
+  assert.equal(r.code, 1);
+  assert.doesNotMatch(r.stderr, /^\s+at /m, `no stack:\n${r.stderr}`);
+  assert.match(r.stderr, /^Could not fetch Electron [\d.]+'s binary \(the download from the mirror http:\/\/127\.0\.0\.1:1\/ failed.*ECONNREFUSED/);
+  assert.match(r.stderr, /ELECTRON_PATH=/);
 });
 
 describe('token issuers', () => {
