@@ -106,7 +106,11 @@ export class ConfigError extends Error {}
 
 type Env = Record<string, string | undefined>;
 
+/** Every variable name the configuration has looked at (unreadVariables). */
+const looked = new Set<string>();
+
 function str(env: Env, name: string): string | null {
+  looked.add(name);
   const v = env[name];
   return v === undefined || v === '' ? null : v;
 }
@@ -272,6 +276,15 @@ function storageConfig(env: Env): StorageConfig {
     pathStyle: style === '1' || style === 'true',
     credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) } : null,
   };
+}
+
+/**
+ * FOLIO_* variables set in `env` that loadConfig did not read: most often a misspelt name
+ * (FOLIO_DATABSE_URL), which would otherwise be ignored without a word. The tests' and the
+ * benchmark's own are left out.
+ */
+export function unreadVariables(env: Env = process.env): string[] {
+  return Object.keys(env).filter((k) => k.startsWith('FOLIO_') && !looked.has(k) && !/^FOLIO_(TEST|BENCH|FUZZ|CRASH)_|^FOLIO_PG_BIN$/.test(k));
 }
 
 /** Which database a configuration runs on, for the start banner: never the password. */

@@ -2,7 +2,7 @@
 // the npm that started it is gone.
 import net from 'node:net';
 import { createServer } from './app.js';
-import { ConfigError, describeDatabase, loadConfig, type Config } from './config.js';
+import { ConfigError, describeDatabase, loadConfig, unreadVariables, type Config } from './config.js';
 
 /** A start that cannot bind its port: a configuration error (exit 2) saying what to do. */
 class PortInUseError extends ConfigError {}
@@ -60,6 +60,7 @@ async function main() {
   process.on('SIGTERM', () => void stop('SIGTERM'));
   console.log(`Folio is listening on ${url} (admin UI: ${url}/admin, data: ${config.dataDir})`);
   console.log(`Database: ${describeDatabase(config)}`);
+  for (const name of unreadVariables()) console.log(`Warning: ${name} is set but Folio does not read it (a misspelt name?)`);
   if (config.host === '0.0.0.0') console.log('Serving LAN clients on every network interface');
   if (server.initialAdmin.passwordFile) {
     console.log(`First start: log in as "${server.initialAdmin.username}" with the password in ${server.initialAdmin.passwordFile}`);

@@ -175,7 +175,8 @@ describe('a newcomer at the command line', () => {
 
   test('first start: the banner names the database, the password file logs in; a busy port, a live restore, a password change, a restore', async () => {
     const a = await install();
-    const server = await startMain(a.env);
+    // A misspelt variable is not silently ignored: the banner says so.
+    const server = await startMain({ ...a.env, FOLIO_DATABSE_URL: 'postgres://folio@db.example/folio' });
     let stopped = false;
     try {
       const banner = server.out();
@@ -186,7 +187,11 @@ describe('a newcomer at the command line', () => {
       } else {
         assert.ok(banner.includes(`Database: SQLite at ${path.join(a.dataDir, 'folio.sqlite')}`), banner);
       }
-      // The quick start: the password file, POST /auth, a call with the token.
+      // The quick start: the password file, POST /auth, a call with the token (by then the
+      // warning that follows the banner has been printed too).
+      await fetch(`${server.url}/status`);
+      assert.match(server.out(), /Warning: FOLIO_DATABSE_URL is set but Folio does not read it \(a misspelt name\?\)/);
+      assert.doesNotMatch(server.out(), /Warning: FOLIO_DATA_DIR/);
       const passwordFile = path.join(a.dataDir, 'initial-admin-password');
       const password = fs.readFileSync(passwordFile, 'utf8').trim();
       const token = await login(server.url, 'admin', password);
