@@ -154,6 +154,9 @@ describe('a newcomer at the command line', () => {
       const made = await node([dist('backup'), file], sameData(s));
       assert.equal(made.code, 0, made.stderr);
       assert.ok(fs.statSync(file).size > 0);
+      const newFolder = path.join(tempDir(), 'new', 'backups') + '/';
+      assert.equal((await node([dist('backup'), newFolder], sameData(s))).code, 0);
+      assert.match(fs.readdirSync(newFolder).join(), /^folio-backup-.*\.tar\.gz$/, 'a name ending in / is a folder, made');
       const notAFolder = path.join(file, 'y.tar.gz'); // below a file
       oneLineFailure(await node([dist('backup'), notAFolder], sameData(s)), 1, /^backup: failed: .*(ENOTDIR|EEXIST|not a directory)/);
       oneLineFailure(await node([dist('backup'), 'a', 'b'], sameData(s)), 2, /give at most one FILE \(usage: npm run backup/);

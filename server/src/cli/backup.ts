@@ -28,7 +28,9 @@ async function main(args: string[]): Promise<number> {
     p.phase === 'archive' && p.bytes_total ? `writing the archive: ${Math.floor((100 * p.bytes_done) / p.bytes_total)}%` : `${p.phase}…`,
   );
   let target = files[0] ? path.resolve(files[0]) : null;
-  if (target && fs.existsSync(target) && fs.statSync(target).isDirectory()) target = path.join(target, backupFileName(newBackupId()));
+  // A folder (an existing one, or any name ending in /): the file gets a generated name in it.
+  const folder = target && ((fs.existsSync(target) && fs.statSync(target).isDirectory()) || /[\\/]$/.test(files[0]));
+  if (target && folder) target = path.join(target, backupFileName(newBackupId()));
   // The folder a FILE names is made, as the folder of a backup without FILE is.
   if (target) fs.mkdirSync(path.dirname(target), { recursive: true });
   let written: { file: string; size: number; counts: ReturnType<typeof countsOf>; missing: string[] };

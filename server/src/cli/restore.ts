@@ -1,6 +1,7 @@
 // npm run restore -- FILE [--replace]: restores a backup into the configured database and
 // storage. The whole file is checked first; a database that holds content (any object but users) is
-// only replaced with --replace. Stop the server first (the desktop app does so itself).
+// only replaced with --replace. Refused while a server of this machine runs on the data dir (its record in
+// running/, see running.ts): stop it first (the desktop app does so itself).
 // Exit 0 when restored, 1 when refused or the file is damaged (nothing changed), 2 on usage errors.
 import fs from 'node:fs';
 import path from 'node:path';
