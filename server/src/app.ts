@@ -29,7 +29,7 @@ import { methodFallback, mountRoutes } from './http/router.js';
 import { families } from './resources/index.js';
 import { ADMIN_ENDPOINTS } from './resources/admin/routes.js';
 import { createKernel, whenCommitted, type KernelParts } from './resources/objects/pipeline.js';
-import { reloadModel } from './resources/objects/model.js';
+import { modelFollower } from './resources/objects/model.js';
 import { ensureInitialAdmin } from './resources/users/service.js';
 import { openStorage } from './storage/open-storage.js';
 import { withPublishEpochs } from './db/publish-epochs.js';
@@ -236,12 +236,9 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     res.sendFile(index);
   });
 
-  /** The model version the loaded model is at least as new as; a reload under way. */
-  let modelSeen = database.dataVersion.model();
-  let modelReload: Promise<unknown> | null = null;
+  const followModel = modelFollower(ctx);
   app.use(authenticate({ tokens: ctx.tokens, secret: ctx.jwtSecret, issuer: config.baseUrl?.replace(/\/$/, '') ?? null, loadIdentity: (userId) => loadAuthInfo(ctx, userId) }));
   app.use(async (req, res, next) => {
-    for (const check of ctx.requestChecks) await check(req);
     // A request a cacheable route answered before, with nothing written since: answered here,
     // without walking the routes (see http/response-cache.ts).
     // PostgreSQL: the data version is read first, so another instance's writes drop the cache,
@@ -250,11 +247,9 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       const fresh = ctx.dataVersion.refresh();
       if (typeof fresh !== 'number') await fresh;
     }
-    if (ctx.dataVersion.model() !== modelSeen) {
-      modelSeen = ctx.dataVersion.model();
-      modelReload ??= reloadModel(ctx).finally(() => (modelReload = null));
-    }
-    if (modelReload) await modelReload;
+    await followModel();
+    // The request checks see the model as it is now (a field another process just hid).
+    for (const check of ctx.requestChecks) await check(req);
     if (ctx.responseCache.serve(req, res)) return;
     next();
   });
@@ -297,6 +292,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       );
       return;
     }
+    (req as http.IncomingMessage & { [VERSION_READ]?: true })[VERSION_READ] = true;
     if (rawHits && ctx.responseCache.size && ctx.responseCache.serveRaw(req, res)) return;
     app(req, res);
   };

@@ -11,7 +11,8 @@ import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import { ApiError } from '../http/errors.js';
 import { reloadModel } from '../resources/objects/model.js';
-import { applyProject, exportProject, SECTIONS, type ProjectDiff } from '../resources/model/project.js';
+import { applyProject } from '../resources/model/project.js';
+import { exportProject, SECTIONS, type ProjectDiff } from '../resources/model/project-document.js';
 import { openStorage } from '../storage/open-storage.js';
 import { finish, flagsNpmTook, npmTookFlagsError, UsageError } from './output.js';
 

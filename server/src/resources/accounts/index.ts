@@ -11,10 +11,12 @@ import { signupRoutes } from '../signup/routes.js';
 import { registerAccountSchemas } from './schemas.js';
 import type { Family } from '../family.js';
 import { usersExtension, usersWriteGuard } from '../users/service.js';
+import { rolesPart } from './memberships.js';
 
 export const accountsFamily: Family = {
   name: 'accounts',
-  kernel: () => ({ extensions: [usersExtension], guards: [usersWriteGuard] }),
+  // A user's roles are a part of its updates (accounts/memberships.ts).
+  kernel: () => ({ extensions: [usersExtension, { name: 'memberships', types: ['users'], parts: { roles: rolesPart } }], guards: [usersWriteGuard] }),
   // The API key's application, which later checks (endpoint permissions) need.
   requestChecks: (ctx) => [apiKeyCheck(ctx)],
   routes: accountsRoutes,

@@ -10,7 +10,8 @@ import { relationshipLinksAt } from '../../http/jsonapi.js';
 import type { ObjectExtension } from '../objects/extensions.js';
 import { findObjectByIdOrUname, getObjectsByIds } from '../objects/read.js';
 import type { ObjectRow } from '../objects/rows.js';
-import { FOLDERS, folderParts, PARENTS_VALUE, parentsFromValue, parentsOf, parentsValue, pathsOf, placeNewFolder, removeFromTree, restoreSubfolders, trashSubfolders } from './service.js';
+import { folderParts } from './parts.js';
+import { FOLDERS, PARENTS_VALUE, parentsFromValue, parentsOf, parentsValue, pathsOf, placeNewFolder, removeFromTree, restoreSubfolders, trashSubfolders } from './service.js';
 import { SYSTEM } from '../objects/kernel.js';
 
 const MAX_FILTER_FOLDERS = 100;
@@ -93,13 +94,11 @@ export function foldersExtension(ctx: AppContext): ObjectExtension {
     onTrash: (trx, ids, _ctx, actor) => trashSubfolders(ctx, trx, ids, actor),
     onRestore: (trx, ids, _ctx, actor) => restoreSubfolders(ctx, trx, ids, actor),
     onPurge: (trx, ids) => removeFromTree(ctx, trx, ids),
-    // Every new folder has its place in the tree: under `own.parentId`, or a root. It writes the
-    // new folder's own place; the parent it reads is never created in the same batch (a parent
-    // named in the request is a part, which runs alone).
+    // Every new folder starts as a root of its own tree: it writes only the new folder's own
+    // place. A parent named in the request is the `folderParent` part (checked, run alone).
     ownRowsOnly: true,
-    // Every new folder has its place in the tree: under `own.parentId`, or a root.
     async afterWrite(trx, w) {
-      if (w.action === 'create' && w.type.lineage.includes(FOLDERS)) await placeNewFolder(trx, w.row!.id, (w.own.parentId as number | null | undefined) ?? null);
+      if (w.action === 'create' && w.type.lineage.includes(FOLDERS)) await placeNewFolder(trx, w.row!.id);
     },
   };
 }

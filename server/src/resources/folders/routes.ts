@@ -15,13 +15,13 @@ import { typeById } from '../objects/model.js';
 import type { ObjectRow } from '../objects/rows.js';
 import { serializeObject } from '../objects/serialize.js';
 import { typeRoute } from '../objects/type-routes.js';
+import { sendWritten } from '../objects/routes.js';
 import { expectedVersion } from '../../http/if-match.js';
 import { apply } from '../objects/kernel.js';
 import { foldersExtension } from './extension.js';
 import { childPositionSql, childrenCondition, FOLDERS, nodeOfFolder, parentsCondition, parsePosition, placementsIn } from './service.js';
 import { folderNode, nodeIn, type Position } from './tree.js';
 import { addFolderChildren, createFolder, removeFolderChildren, removeFolderParent, setFolderParent, writeObjectParents } from './writes.js';
-import { SYSTEM } from '../objects/kernel.js';
 import { readContext } from '../../http/read-context.js';
 
 /** `data` of a to-one folder relationship: {type: 'folders', id} or null. */
@@ -70,11 +70,9 @@ function foldersRoutes(ctx: AppContext): RouteDef[] {
 
   const requireFolder = (req: Request, key = String(req.params.id)) => requireObject(ctx, key, { typeName: FOLDERS, viewer: req.auth });
 
-  async function sendFolder(req: Request, res: Response, id: number, status = 200) {
-    const row = await requireObject(ctx, id, { typeName: FOLDERS, viewer: SYSTEM });
-    const { data } = await serializeObject(readContext(req), ctx, row);
-    sendResource(req, res, data, { version: row.version, ...(status === 201 ? { status, headers: { Location: resourceUrl(req, `/folders/${id}`) } } : {}) });
-  }
+  /** A written folder, as its writer reads it after the write (objects/routes.ts, sendWritten). */
+  const sendFolder = (req: Request, res: Response, id: number, status = 200) =>
+    sendWritten(req, res, ctx, id, status, status === 201 ? { Location: resourceUrl(req, `/folders/${id}`) } : undefined);
 
   /** Parent folders of an object, as a list. */
   async function sendParents(req: Request, res: Response, row: ObjectRow) {

@@ -5,15 +5,15 @@ import { sql, type ExpressionBuilder, type Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { preparedList } from '../../db/prepared.js';
 import type { Database } from '../../db/tables.js';
-import { ApiError, badRequest, notFound } from '../../http/errors.js';
+import { ApiError, badRequest, forbidden, notFound } from '../../http/errors.js';
 import { typeById } from '../objects/model.js';
 import { type ObjectRow } from '../objects/rows.js';
-import type { Actor } from '../objects/pipeline.js';
-import { cascade, type PartHandlers } from '../objects/kernel.js';
+import { authorizeWrite, type Actor } from '../objects/pipeline.js';
+import { getObjectsByIds } from '../objects/read.js';
+import { cascade } from '../objects/kernel.js';
 import {
   descendantsQuery,
   folderNode,
-  insertLeaf,
   insertLeaves,
   insertRoot,
   LAST,
@@ -53,7 +53,7 @@ async function requireNode(db: Db, folderId: number): Promise<TreeNode> {
 }
 
 /** The node of a folder that is not in the trash, read inside the writing transaction (404 otherwise). */
-async function activeNode(db: Db, folderId: number): Promise<TreeNode> {
+export async function activeNode(db: Db, folderId: number): Promise<TreeNode> {
   const node = await db
     .selectFrom('trees')
     .innerJoin('objects', 'objects.id', 'trees.object_id')
@@ -65,10 +65,9 @@ async function activeNode(db: Db, folderId: number): Promise<TreeNode> {
   return node;
 }
 
-/** Put a just-created folder in the tree: as a root, or last (or at `position`) under `parentId`. */
-export async function placeNewFolder(trx: Trx, folderId: number, parentId: number | null, position: Position = LAST): Promise<void> {
-  if (parentId === null) return insertRoot(trx, folderId);
-  await insertLeaf(trx, await activeNode(trx, parentId), folderId, position);
+/** Put a just-created folder in the tree, as a root (a parent it is given moves it there after). */
+export async function placeNewFolder(trx: Trx, folderId: number): Promise<void> {
+  await insertRoot(trx, folderId);
 }
 
 /** Move a folder (with its subtree) under another folder, or make it a root when `parentId` is null. */
@@ -82,131 +81,6 @@ export async function moveFolder(trx: Trx, folderId: number, parentId: number | 
 export interface FolderPlacement {
   position?: Position;
   menu?: boolean;
-}
-
-interface ChildInput extends FolderPlacement {
-  row: ObjectRow;
-}
-
-/**
- * The folder parts of a command (the folders extension owns them), each run by the kernel after
- * it has read and authorised the object named:
- *   parents      the object's folders, written from its side (add, replace, remove);
- *   children     a folder's children (add, remove): an update of the folder; each child's change
- *                is recorded (and versioned) as an update of its `parents`;
- *   folderParent a folder's parent: another folder, or none (a root); `onlyIf` leaves it as it is
- *                unless its parent is that one (DELETE of the parent relationship).
- * Every folder and child named is read as the actor reads it: hidden answers 404, as missing.
- */
-export interface FolderParts {
-  parents?: { mode: 'add' | 'replace' | 'remove'; items: Array<{ id: string | number } & FolderPlacement> };
-  children?: { mode: 'add' | 'remove'; items: Array<{ id: string; type?: string } & FolderPlacement> };
-  folderParent?: { parent: string | number | null; onlyIf?: string } & FolderPlacement;
-}
-
-declare module '../objects/kernel.js' {
-  interface ObjectParts extends FolderParts {}
-}
-
-/** The object's folders as they are now, for its change record. */
-async function placementsOf(trx: Trx, id: number): Promise<{ parents: string[] }> {
-  return { parents: ((await parentsOf(trx, [id])).get(id) ?? []).map(String) };
-}
-
-export const folderParts: PartHandlers = {
-  async parents(w, part) {
-    const { ctx, trx, row } = w;
-    if (isFolder(ctx, row) && part.mode !== 'remove' && part.items.length > 1) throw badRequest('A folder has at most one parent', 'invalid_parents');
-    const inputs: Array<{ folderId: number } & FolderPlacement> = [];
-    for (const p of part.items) inputs.push({ folderId: (await w.resolve(p.id, { type: FOLDERS })).id, position: p.position, menu: p.menu });
-    if (part.mode === 'replace') {
-      const current = (await parentsOf(trx, [row.id])).get(row.id) ?? [];
-      for (const folderId of current) if (!inputs.some((p) => p.folderId === folderId)) await unplaceChildren(ctx, trx, folderId, [row]);
-    }
-    for (const p of inputs) {
-      if (part.mode === 'remove') await unplaceChildren(ctx, trx, p.folderId, [row]);
-      else await placeChildren(ctx, trx, p.folderId, [{ row, position: p.position, menu: p.menu }]);
-    }
-    return { changed: await placementsOf(trx, row.id) };
-  },
-  async children(w, part) {
-    const { ctx, trx, row: folder } = w;
-    if (!isFolder(ctx, folder)) throw badRequest(`Object ${folder.id} is not a folder`, 'not_a_folder');
-    const children: ChildInput[] = [];
-    for (const item of part.items) {
-      const child = await w.resolve(item.id, { type: item.type, trashed: part.mode === 'remove' ? 'any' : false });
-      children.push({ row: child, position: item.position, menu: item.menu });
-    }
-    if (part.mode === 'add') await placeChildren(ctx, trx, folder.id, children);
-    else await unplaceChildren(ctx, trx, folder.id, children.map((c) => c.row));
-    const parents = await parentsOf(trx, children.map((c) => c.row.id));
-    for (const c of children) w.recordOther(c.row, { parents: (parents.get(c.row.id) ?? []).map(String) });
-    return {};
-  },
-  async folderParent(w, part) {
-    const { ctx, trx, row: folder } = w;
-    if (!isFolder(ctx, folder)) throw badRequest(`Object ${folder.id} is not a folder`, 'not_a_folder');
-    if (part.onlyIf !== undefined) {
-      const node = await folderNode(trx, folder.id);
-      if (node?.parent_id === null || String(node?.parent_id) !== part.onlyIf) return {};
-    }
-    if (part.parent === null) await moveFolder(trx, folder.id, null);
-    else {
-      const parent = await w.resolve(part.parent, { type: FOLDERS });
-      await placeChildren(ctx, trx, parent.id, [{ row: folder, position: part.position, menu: part.menu }]);
-    }
-    return { changed: await placementsOf(trx, folder.id) };
-  },
-};
-
-/**
- * Place children in a folder, in the order given. Content objects not yet in the folder and given
- * no position are appended together (one tree shift for a run of them: a folder filled with a
- * thousand objects at once is one update of its tree, not a thousand); folders, explicit
- * positions and objects already placed are handled one by one, in their turn.
- */
-async function placeChildren(ctx: AppContext, trx: Trx, folderId: number, children: ChildInput[]): Promise<void> {
-  const contents = children.filter((c) => !isFolder(ctx, c.row)).map((c) => c.row.id);
-  const placed = new Set((await nodesIn(trx, folderId, contents)).keys());
-  let appended: Array<{ objectId: number; menu: boolean }> = [];
-  const append = async () => {
-    if (appended.length) await insertLeaves(trx, await activeNode(trx, folderId), appended);
-    appended = [];
-  };
-  for (const child of children) {
-    const folder = isFolder(ctx, child.row);
-    if (!folder && child.position === undefined && !placed.has(child.row.id)) {
-      appended.push({ objectId: child.row.id, menu: child.menu ?? true });
-      placed.add(child.row.id);
-      continue;
-    }
-    await append();
-    const parent = await activeNode(trx, folderId);
-    let node: TreeNode | undefined;
-    if (folder) {
-      if (child.row.id === folderId) throw badRequest('A folder cannot be its own child', 'tree_cycle');
-      node = await activeNode(trx, child.row.id);
-      if (node.parent_id !== folderId || child.position !== undefined) await moveSubtree(trx, node, parent.id, child.position ?? LAST);
-    } else {
-      node = await nodeIn(trx, folderId, child.row.id);
-      if (!node) await insertLeaf(trx, parent, child.row.id, child.position ?? LAST, child.menu ?? true);
-      else if (child.position !== undefined) await moveSubtree(trx, node, parent.id, child.position);
-    }
-    if (node && child.menu !== undefined) await trx.updateTable('trees').set({ menu: child.menu }).where('id', '=', node.id).execute();
-  }
-  await append();
-}
-
-/** Take objects out of a folder: content objects' leaves all at once, then folders become roots one by one. */
-async function unplaceChildren(ctx: AppContext, trx: Trx, folderId: number, rows: ObjectRow[]): Promise<void> {
-  const nodes = await nodesIn(trx, folderId, rows.map((r) => r.id));
-  const leaves = new Set(rows.filter((r) => !isFolder(ctx, r) && nodes.has(r.id)).map((r) => nodes.get(r.id)!));
-  await removeLeaves(trx, [...leaves]);
-  for (const row of rows) {
-    if (!isFolder(ctx, row)) continue;
-    const node = await nodeIn(trx, folderId, row.id);
-    if (node) await moveSubtree(trx, node, null);
-  }
 }
 
 // ---- reading ----
@@ -339,12 +213,39 @@ async function foldersAmong(ctx: AppContext, db: Db, ids: number[]): Promise<Obj
 }
 
 /**
+ * A folder goes to the trash with everything below it out of sight (its sub-folders go with it,
+ * its contents lose their place there): the actor must read, and may delete, every active object
+ * below it. A refusal says so, never which objects nor how many.
+ */
+async function mayTrashBelow(ctx: AppContext, trx: Trx, folderId: number, actor: Actor): Promise<void> {
+  if (actor.isAdmin) return;
+  const below = await trx
+    .selectFrom('objects')
+    .selectAll()
+    .where('id', 'in', (eb) => objectsBelow(eb, [folderId]))
+    .where('deleted', '=', false)
+    .execute();
+  if (!below.length) return;
+  const refuse = () => forbidden('The folder holds objects you may not delete', 'forbidden');
+  if ((await getObjectsByIds(ctx, below.map((r) => r.id), { viewer: actor, db: trx })).length !== below.length) throw refuse();
+  for (const row of below) {
+    try {
+      await authorizeWrite(ctx, { action: 'delete', actor, type: typeById(ctx, row.object_type_id)!, row, trx });
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 403) throw refuse();
+      throw err;
+    }
+  }
+}
+
+/**
  * A folder going to the trash takes its active sub-folders with it (recorded, so restoring the
  * folder brings back exactly those); contents stay where they are, hidden with the folder.
  */
 export async function trashSubfolders(ctx: AppContext, trx: Trx, ids: number[], actor: Actor): Promise<void> {
   const taken = new Set(ids);
   for (const folder of await foldersAmong(ctx, trx, ids)) {
+    await mayTrashBelow(ctx, trx, folder.id, actor);
     const subfolders = await descendantsQuery(trx, await requireNode(trx, folder.id))
       .innerJoin('objects', 'objects.id', 'trees.object_id')
       .select('objects.id')
@@ -372,7 +273,7 @@ export async function restoreSubfolders(ctx: AppContext, trx: Trx, ids: number[]
     if (node.parent_id === null) continue;
     const parent = await trx.selectFrom('objects').select('deleted').where('id', '=', node.parent_id).executeTakeFirstOrThrow();
     if (Boolean(parent.deleted)) {
-      throw new ApiError(409, 'parent_in_trash', `Folder ${id} sits in folder ${node.parent_id}, which is in the trash: restore that one first`);
+      throw new ApiError(409, 'parent_in_trash', `Folder ${id} sits in a folder that is in the trash: restore that one first`);
     }
   }
   await trx.deleteFrom('tree_trash').where('object_id', 'in', folderIds).execute();

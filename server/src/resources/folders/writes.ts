@@ -5,16 +5,15 @@ import type { AppContext } from '../../context.js';
 import type { ExpectedVersion } from '../../http/if-match.js';
 import { apply } from '../objects/kernel.js';
 import type { Actor } from '../objects/pipeline.js';
-import { requireObject } from '../objects/read.js';
 import type { ObjectInput } from '../objects/write.js';
 import { FOLDERS, type FolderPlacement as Placement } from './service.js';
 
 export type { Placement };
 
-/** A new folder: a root, or under the folder `parentKey` (id or uname), which the actor must read. */
+/** A new folder: a root, or under the folder `parentKey` (id or uname), which the actor must read and update. */
 export async function createFolder(ctx: AppContext, input: ObjectInput, parentKey: string | null, actor: Actor): Promise<number> {
-  const parent = parentKey === null ? null : await requireObject(ctx, parentKey, { typeName: FOLDERS, viewer: actor });
-  return (await apply(ctx, { action: 'create', type: FOLDERS, actor, changes: { ...input, own: { parentId: parent?.id ?? null } } })).row.id;
+  const parts = parentKey === null ? undefined : { folderParent: { parent: parentKey } };
+  return (await apply(ctx, { action: 'create', type: FOLDERS, actor, changes: { ...input, parts } })).row.id;
 }
 
 /** Move a folder under `parentKey` (at a position), or make it a root (null). */

@@ -3,13 +3,16 @@ import type { Request } from 'express';
 import type { Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
+import { ApiError } from '../../http/errors.js';
 import { baseUrl } from '../../http/links.js';
 import { parsePaging } from '../../http/query.js';
 import type { RouteDef } from '../../http/router.js';
 import { legacyPaging, legacyRoute, sendLegacy } from './envelope.js';
-import { formatObjects } from './format.js';
+import { formatObjects, legacyTypeName } from './format.js';
 import { sendObject } from './read-routes.js';
-import { childPosition, findReachable, listChildren, listRelated, openReader, relationDetail, relationSide } from './reader.js';
+import { childPosition, findReachable, listChildren, listRelated, openReader, relationDetail, relationSide, withTypeNames } from './reader.js';
+import { requireObject } from '../objects/read.js';
+import { SYSTEM } from '../objects/kernel.js';
 import { addLegacyChildren, addLegacyRelations, createLegacyObject, legacyData, putLegacyChild, putLegacyRelation, updateLegacyObject } from './writer.js';
 
 const readerIn = (ctx: AppContext, req: Request) => (trx: Transaction<Database>) => openReader(ctx, req, trx);
@@ -26,9 +29,15 @@ export function legacyWriteRoutes(ctx: AppContext): RouteDef[] {
         const creating = data.id === undefined || data.id === null;
         const id = creating ? await createLegacyObject(ctx, req, readerIn(ctx, req), data) : await updateLegacyObject(ctx, req, readerIn(ctx, req), data);
         const r = await openReader(ctx, req);
-        const row = await findReachable(r, String(id));
-        if (creating) await sendObject(r, req, res, row, 201, { Location: `${baseUrl(req)}/objects/${id}` });
-        else await sendObject(r, req, res, row);
+        const status = creating ? 201 : 200;
+        const headers = creating ? { Location: `${baseUrl(req)}/objects/${id}` } : undefined;
+        // As the writer reads it after the write; one it may no longer read: its id and type alone.
+        const row = await findReachable(r, String(id)).catch((err) => {
+          if (err instanceof ApiError && err.status === 404) return undefined;
+          throw err;
+        });
+        if (row) await sendObject(r, req, res, row, status, headers);
+        else sendLegacy(req, res, { object: { id, object_type: legacyTypeName(withTypeNames(ctx, await requireObject(ctx, id, { viewer: SYSTEM })), r.publication.id) } }, { status, headers });
       },
     }),
     legacyRoute('objects', {

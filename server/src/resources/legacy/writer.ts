@@ -10,8 +10,9 @@ import { parentsOnTree } from '../folders/publication.js';
 import { parentsOf } from '../folders/service.js';
 import { folderNode, nodeIn, type Position } from '../folders/tree.js';
 import { apply, type RelationChange } from '../objects/kernel.js';
+import { getObjectsByIds } from '../objects/read.js';
 import { relationOfType } from '../objects/relations.js';
-import { mediaRootOf } from '../streams/service.js';
+import { mediaRootOf } from '../streams/media-types.js';
 import { findReachable, findVisible, FOLDER_TYPE, isReachable, relationSide, type ObjectRow, type Reader } from './reader.js';
 import { namesTerms, parseTermsInput } from '../terms/service.js';
 import { assertWritable, resolveTypeName } from './types.js';
@@ -135,7 +136,7 @@ export async function createLegacyObject(ctx: AppContext, req: Request, reader: 
     const r = await reader(trx);
     const nodes = [];
     for (const [i, id] of parents.entries()) nodes.push(await parentNode(r, id, `parents[${i}]`));
-    const own = typeName === FOLDER_TYPE ? { parentId: nodes[0].object_id } : {};
+    const section = typeName === FOLDER_TYPE ? { parent: nodes[0].object_id } : undefined;
     const changes: RelationChange[] = [];
     for (const [name, items] of relations) changes.push(await relationChange(r, { type_name: typeName }, name, items, 'add'));
     const token = data.upload_token === undefined ? undefined : await consumeUploadToken(trx, data.upload_token, userId, typeName);
@@ -145,7 +146,7 @@ export async function createLegacyObject(ctx: AppContext, req: Request, reader: 
       action: 'create' as const,
       type: typeName,
       actor: req.auth,
-      changes: { attributes: attributesOf(data), own, relations: changes, parts: { parents: placed, terms: namesTerms(terms) ? terms : undefined, stream } },
+      changes: { attributes: attributesOf(data), relations: changes, parts: { parents: placed, folderParent: section, terms: namesTerms(terms) ? terms : undefined, stream } },
     };
     const { row } = await apply(ctx, command, trx);
     await token?.usedBy(row.id);
@@ -199,7 +200,8 @@ async function parentsOnPublication(r: Reader, row: ObjectRow, parents: number[]
   if (row.type_name === FOLDER_TYPE && nodes.length !== 1) throw badRequest('A section needs exactly one parent', 'invalid_parent');
   const onTree = new Set(await parentsOnTree(r.db, r.publication.id, row.id));
   const elsewhere = ((await parentsOf(r.db, [row.id])).get(row.id) ?? []).filter((p) => !onTree.has(p));
-  const keep = row.type_name === FOLDER_TYPE ? [] : elsewhere;
+  // Those the writer may not read are not named: a replace keeps them anyway.
+  const keep = row.type_name === FOLDER_TYPE ? [] : (await getObjectsByIds(r.ctx, elsewhere, { viewer: r.viewer, db: r.db })).map((f) => f.id);
   return { mode: 'replace' as const, items: [...keep, ...parents].map((id) => ({ id })) };
 }
 

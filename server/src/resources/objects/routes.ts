@@ -6,12 +6,13 @@ import type { AppContext } from '../../context.js';
 import { notFound } from '../../http/errors.js';
 import { identifiersInput, resourceInput, resourceUrl, sendLinks, sendList, sendNoContent, sendResource } from '../../http/jsonapi.js';
 import { parseListQuery } from '../../http/query.js';
+import { acceptsLegacy } from '../../http/negotiate.js';
 import type { RouteDef } from '../../http/router.js';
 import { concreteTypeNames, isSubtypeOf, reloadModel, relationNamesOf, typeById } from './model.js';
 import { listRelated } from './relations.js';
 import { typeOfPath, typeRoute } from './type-routes.js';
 import { listObjects, type ObjectList } from './list.js';
-import { objectPath, requireObject } from './read.js';
+import { getObject, objectPath, requireObject } from './read.js';
 import { type ObjectRow } from './rows.js';
 import { serializeObject } from './serialize.js';
 import { expectedVersion } from '../../http/if-match.js';
@@ -30,6 +31,18 @@ export async function sendObject(req: Request, res: Response, ctx: AppContext, r
   sendResource(req, res, data, { status, headers, included: included.length ? included : undefined, version: row.version });
 }
 
+/**
+ * The answer to a write (create, update): the object as its writer reads it after the write,
+ * ETag and all; when the writer may no longer read it (a draft written without `read`), its
+ * identifier alone, as /operations answers.
+ */
+export async function sendWritten(req: Request, res: Response, ctx: AppContext, id: number, status = 200, headers?: Record<string, string>) {
+  const row = await getObject(ctx, id, { viewer: req.auth, withListValues: true });
+  if (row) return sendObject(req, res, ctx, row, status, headers);
+  const written = await requireObject(ctx, id, { viewer: SYSTEM });
+  sendResource(req, res, { id: String(id), type: typeById(ctx, written.object_type_id)?.name ?? 'objects' }, { status, headers });
+}
+
 /** Every enabled concrete media type (images, files, audio, videos and custom ones). */
 const mediaTypeNames = (ctx: AppContext) => concreteTypeNames(ctx).filter((n) => isSubtypeOf(ctx, n, 'media'));
 
@@ -46,12 +59,15 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
   };
   const findTyped = (req: Request, answered = false) => requireObject(ctx, String(req.params.id), { typeName: theType(req).name, viewer: req.auth, withListValues: answered });
 
+  // The legacy layout answers reads of /objects… asked with its Accept (legacy/read-routes.ts).
+  const jsonApi = (req: Request) => !acceptsLegacy(req);
   const routes: RouteDef[] = [
-    { method: 'get', path: '/objects', guard: 'anonymous', cache: true, handler: async (req, res) => sendObjectList(req, res, await listObjects(readContext(req), ctx)) },
+    { method: 'get', path: '/objects', guard: 'anonymous', when: jsonApi, cache: true, handler: async (req, res) => sendObjectList(req, res, await listObjects(readContext(req), ctx)) },
     {
       method: 'get',
       path: '/objects/:id',
       guard: 'anonymous',
+      when: jsonApi,
       cache: true,
       handler: async (req, res) => sendObject(req, res, ctx, await requireObject(ctx, String(req.params.id), { viewer: req.auth, withListValues: true })),
     },
@@ -69,6 +85,7 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
       method: 'get',
       path: '/objects/:id/:relation',
       guard: 'anonymous',
+      when: jsonApi,
       cache: true,
       handler: async (req, res) => {
         const row = await requireObject(ctx, String(req.params.id), { viewer: req.auth });
@@ -94,7 +111,7 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
         const type = theType(req);
         const input = resourceInput(req, type.name);
         const { row } = await apply(ctx, { action: 'create', type: type.name, actor: req.auth, changes: input });
-        await sendObject(req, res, ctx, row, 201, { Location: resourceUrl(req, objectPath(ctx, row)) });
+        await sendWritten(req, res, ctx, row.id, 201, { Location: resourceUrl(req, objectPath(ctx, row)) });
       },
     },
     { method: 'get', path: '/:type/:id', guard: 'anonymous', cache: true, handler: async (req, res) => sendObject(req, res, ctx, await findTyped(req, true)) },
@@ -107,7 +124,7 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
         const row = await findTyped(req);
         const input = resourceInput(req, theType(req).name, row.id);
         await apply(ctx, { action: 'update', target: { key: row.id, type: theType(req).name, peeked: row }, actor: req.auth, changes: input, expectedVersion: expectedVersion(req) });
-        await sendObject(req, res, ctx, await requireObject(ctx, row.id, { viewer: SYSTEM, withListValues: true }));
+        await sendWritten(req, res, ctx, row.id);
       },
     },
     {

@@ -6,13 +6,14 @@ import { resourceInput, sendList, sendNoContent } from '../../http/jsonapi.js';
 import { baseUrl } from '../../http/links.js';
 import { parseListQuery } from '../../http/query.js';
 import type { RouteDef } from '../../http/router.js';
-import { membershipRoutes } from '../accounts/memberships.js';
+import { leaveRole, membershipRoutes } from '../accounts/memberships.js';
+import { inTransaction } from '../objects/pipeline.js';
 import { pathId, queryIds } from '../../http/params.js';
 import { schemaMeta, validateAttributes } from '../accounts/schemas.js';
 import { sendAccountResource, serializeWithIncluded, type IncludableRelation } from '../accounts/serialize.js';
 import { listUsers, serializeUser, USER_LIST_SPEC, usersByRole, type UserRow } from '../users/service.js';
 import { validatePermissions } from '../permissions/rules.js';
-import { createRole, deleteRole, getRole, listRoles, ROLE_LIST_SPEC, serializeRole, updateRole, type RoleInput } from './service.js';
+import { assertChangeable, createRole, deleteRole, getRole, listRoles, ROLE_LIST_SPEC, serializeRole, updateRole, type RoleInput } from './service.js';
 
 export function roleRoutes(ctx: AppContext): RouteDef[] {
   /** `permissions` checked against the model (unknown types and actions: 400). */
@@ -66,7 +67,13 @@ export function roleRoutes(ctx: AppContext): RouteDef[] {
       writes: ['roles', 'roles_users'],
       guard: 'admin',
       handler: async (req, res) => {
-        await deleteRole(ctx.db, pathId(req));
+        const id = pathId(req);
+        // Its users lose it first, each an update of the user; the delete may still refuse (404, 403).
+        await inTransaction(ctx, undefined, async (trx) => {
+          assertChangeable(await getRole(trx, id));
+          await leaveRole(ctx, trx, id, req.auth);
+          await deleteRole(trx, id);
+        });
         sendNoContent(res);
       },
     },

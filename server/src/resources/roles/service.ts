@@ -77,7 +77,7 @@ export async function createRole(db: Kysely<Database>, input: RoleInput & { name
   });
 }
 
-function assertChangeable(role: RoleRow) {
+export function assertChangeable(role: RoleRow) {
   if (Boolean(role.unchangeable)) throw forbidden(`The role "${role.name}" is unchangeable`, 'unchangeable_role');
 }
 

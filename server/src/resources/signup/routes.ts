@@ -17,7 +17,8 @@ import { validateAttributes } from '../accounts/schemas.js';
 import { consumeAccountToken, issueAccountToken } from '../accounts/tokens.js';
 import { hashPassword } from '../auth/passwords.js';
 import { inTransaction, toActor } from '../objects/pipeline.js';
-import { apply } from '../objects/kernel.js';
+import { apply, SYSTEM } from '../objects/kernel.js';
+import { changeUserRoles } from '../accounts/memberships.js';
 import { getUser, serializeUser } from '../users/service.js';
 
 const SIGNUP_FIELDS = ['username', 'password', 'email', 'activation_url', 'redirect_url', 'name', 'surname', 'title', 'description', 'lang'];
@@ -37,16 +38,15 @@ function signupOpen(ctx: AppContext): RequestHandler {
   return (_req, _res, next) => next(ctx.config.signup ? undefined : forbidden('Signing up is disabled on this server', 'signup_disabled'));
 }
 
-/** The roles FOLIO_SIGNUP_ROLES names (those that exist), given to a user on activation. */
+/**
+ * The roles FOLIO_SIGNUP_ROLES names (those that exist), given to a user on activation: an update
+ * of the user by the server itself (recorded, versioned, like any change of its roles).
+ */
 async function giveSignupRoles(ctx: AppContext, trx: Transaction<Database>, userId: number): Promise<void> {
   if (!ctx.config.signupRoles.length) return;
   const roles = await trx.selectFrom('roles').select('id').where('name', 'in', ctx.config.signupRoles).execute();
   if (!roles.length) return;
-  await trx
-    .insertInto('roles_users')
-    .values(roles.map((r) => ({ role_id: Number(r.id), user_id: userId, created: nowIso() })))
-    .onConflict((oc) => oc.columns(['role_id', 'user_id']).doNothing())
-    .execute();
+  await changeUserRoles(ctx, userId, { mode: 'add', ids: roles.map((r) => Number(r.id)) }, SYSTEM, { trx });
 }
 
 export function signupRoutes(ctx: AppContext, mailer: Mailer): RouteDef[] {

@@ -8,14 +8,14 @@ import { resourceInput, sendList, sendNoContent } from '../../http/jsonapi.js';
 import { baseUrl } from '../../http/links.js';
 import { parseListQuery } from '../../http/query.js';
 import type { RouteDef } from '../../http/router.js';
-import { membershipRoutes } from '../accounts/memberships.js';
+import { membershipRoutes, rolesOfRelationships } from '../accounts/memberships.js';
 import { pathId, queryIds } from '../../http/params.js';
 import { schemaMeta, validateAttributes } from '../accounts/schemas.js';
 import { sendAccountResource, serializeWithIncluded, type IncludableRelation } from '../accounts/serialize.js';
 import { verifyPassword } from '../auth/passwords.js';
 import { listRoles, rolesByUser, ROLE_LIST_SPEC, serializeRole, type RoleRow } from '../roles/service.js';
 import { expectedVersion } from '../../http/if-match.js';
-import { apply } from '../objects/kernel.js';
+import { apply, type ObjectChanges } from '../objects/kernel.js';
 import { type ObjectInput } from '../objects/write.js';
 import { getUser, listUsers, serializeUser, USER_LIST_SPEC } from './service.js';
 import type { AuthInfo } from '../../identity.js';
@@ -32,9 +32,12 @@ const CREDENTIALS = ['email', 'password'];
  * `old_password`, so a stolen access token cannot take the account over; missing or wrong gives
  * 400 `wrong_password` and nothing changes.
  */
-function userPatch(req: Request, ctx: AppContext, id: number): Promise<ObjectInput> {
+async function userPatch(req: Request, ctx: AppContext, id: number): Promise<ObjectChanges> {
   const input = resourceInput(req, 'users', id);
-  return accountChanges(ctx, { auth: req.auth, id, attributes: input.attributes, meta: input.meta, profileOnly: !req.auth.isAdmin });
+  const roles = rolesOfRelationships(input.relationships);
+  if (roles && !req.auth.isAdmin) throw forbidden('Only administrators may change roles');
+  const changes = await accountChanges(ctx, { auth: req.auth, id, attributes: input.attributes, meta: input.meta, profileOnly: !req.auth.isAdmin });
+  return roles ? { ...changes, parts: { roles } } : changes;
 }
 
 export interface AccountPatch {
@@ -102,7 +105,8 @@ export function userRoutes(ctx: AppContext): RouteDef[] {
       guard: 'admin',
       handler: async (req, res) => {
         const input = resourceInput(req, 'users');
-        const { row: { id } } = await apply(ctx, { action: 'create', type: 'users', actor: req.auth, changes: { attributes: input.attributes, meta: input.meta } });
+        const changes = { attributes: input.attributes, meta: input.meta, parts: { roles: rolesOfRelationships(input.relationships) } };
+        const { row: { id } } = await apply(ctx, { action: 'create', type: 'users', actor: req.auth, changes });
         await sendOne(req, res, id, 201);
       },
     },
