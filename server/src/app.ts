@@ -35,6 +35,7 @@ import { openStorage } from './storage/open-storage.js';
 import { withPublishEpochs } from './db/publish-epochs.js';
 import { nextPublishBound } from './resources/objects/publish-window.js';
 import type { Storage } from './storage/storage.js';
+import { markRunning } from './running.js';
 
 export interface FolioServer {
   app: Express;
@@ -236,7 +237,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   });
 
   const followModel = modelFollower(ctx);
-  app.use(authenticate({ tokens: ctx.tokens, secret: ctx.jwtSecret, loadIdentity: (userId) => loadAuthInfo(ctx, userId) }));
+  app.use(authenticate({ tokens: ctx.tokens, secret: ctx.jwtSecret, issuer: config.baseUrl?.replace(/\/$/, '') ?? null, loadIdentity: (userId) => loadAuthInfo(ctx, userId) }));
   app.use(async (req, res, next) => {
     // A request a cacheable route answered before, with nothing written since: answered here,
     // without walking the routes (see http/response-cache.ts).
@@ -297,6 +298,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   };
   let server: http.Server | null = null;
   let closing: Promise<void> | null = null;
+  let unmarkRunning = () => {};
   return {
     app,
     ctx,
@@ -324,6 +326,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
           const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
           ownUrl = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${bound}`;
           ctx.ownUrl = ownUrl;
+          unmarkRunning = markRunning(config.dataDir, bound, ownUrl);
           resolve({ port: bound, url: ownUrl });
         });
       });
@@ -339,6 +342,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     if (server) {
       const s = server;
       server = null;
+      unmarkRunning();
       await new Promise<void>((resolve) => {
         // A connection whose request finishes after close() turns idle and would otherwise
         // stay open until keepAliveTimeout: sweep idle ones until the last is gone.
