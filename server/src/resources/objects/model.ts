@@ -5,6 +5,14 @@ import type { Kysely, Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
 
+declare module '../../context.js' {
+  interface AppContext {
+    /** The object model (types, properties, relations) as loaded from the database. */
+    model: ModelHolder;
+  }
+}
+
+
 type Db = Kysely<Database> | Transaction<Database>;
 
 /** Folio's first ten property types (the contract's); `property_types` holds them and any other. */

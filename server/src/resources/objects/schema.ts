@@ -8,6 +8,14 @@ import type { AppContext } from '../../context.js';
 import { ApiError, badRequest } from '../../http/errors.js';
 import { hasAssociation, visibleProperties, type ObjectType } from './model.js';
 
+declare module '../../context.js' {
+  interface AppContext {
+    /** Schemas contributed by families and validators compiled from them. */
+    schemas: SchemaRegistry;
+  }
+}
+
+
 const require = createRequire(import.meta.url);
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 

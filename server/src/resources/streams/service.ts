@@ -28,6 +28,14 @@ import type { StreamsTable } from './tables.js';
 import { apply, type KernelWrite, type PartOutcome } from '../objects/kernel.js';
 import { inTransaction } from '../objects/pipeline.js';
 
+declare module '../../context.js' {
+  interface AppContext {
+    /** Uploaded files: storing, linking, reading (this module). */
+    streams: StreamService;
+  }
+}
+
+
 type Db = Kysely<Database> | Transaction<Database>;
 
 /** What a command does to a media object's stream (the media extension's part of the kernel). */

@@ -14,6 +14,14 @@ import { findMediaObject } from '../streams/media-types.js';
 import type { StreamService, StreamView } from '../streams/service.js';
 import { getObjectsByIds } from '../objects/read.js';
 
+declare module '../../context.js' {
+  interface AppContext {
+    /** Thumbnails of images (this module). */
+    thumbs: ThumbService;
+  }
+}
+
+
 export interface ThumbRequest {
   spec: ThumbSpec;
   /** Generate in the background and answer ready:false until the file exists. */
