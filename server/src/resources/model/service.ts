@@ -23,6 +23,7 @@ import {
 } from '../objects/model.js';
 import { resourceSchema, validateAgainstSchema, type ResourceSchema } from '../objects/schema.js';
 import { dropPropertyValues } from '../objects/kernel.js';
+import { SYSTEM, visibleObjects, visibleObjectsTable } from '../objects/read.js';
 
 /** Paths the product keeps for itself (contract: Routes reserved by the product). */
 export const RESERVED_ROUTES = ['admin', 'auth', 'signup', 'status', 'home', 'model', 'trash', 'streams', 'media', 'files', 'posters', 'poster', 'objects', 'users', 'roles', 'folders', 'applications', 'operations', 'history', 'backups', 'webhooks'];
@@ -214,7 +215,7 @@ export async function createObjectType(ctx: AppContext, attributes: Record<strin
 }
 
 async function typeInUse(trx: Transaction<Database>, ctx: AppContext, t: ObjectType): Promise<string | null> {
-  const obj = await trx.selectFrom('objects').select('id').where('object_type_id', '=', t.id).limit(1).executeTakeFirst();
+  const obj = await visibleObjects(ctx, SYSTEM, trx, { trashed: 'any' }).select('id').where('object_type_id', '=', t.id).limit(1).executeTakeFirst();
   if (obj) return 'objects of this type exist (trashed ones count)';
   if ([...model(ctx).types.values()].some((s) => s.parentId === t.id)) return 'it has sub-types';
   return null;
@@ -485,7 +486,7 @@ async function sideInUse(trx: Transaction<Database>, ctx: AppContext, r: Relatio
   const column = side === 'left' ? 'object_relations.left_id' : 'object_relations.right_id';
   const row = await trx
     .selectFrom('object_relations')
-    .innerJoin('objects', 'objects.id', column)
+    .innerJoin(visibleObjectsTable(ctx, SYSTEM, trx, { trashed: 'any' }), 'objects.id', column)
     .select('object_relations.id')
     .where('object_relations.relation_id', '=', r.id)
     .where('objects.object_type_id', 'in', typeIds)
@@ -534,7 +535,7 @@ const count = (row: { n: unknown } | undefined) => Number(row?.n ?? 0);
 /** Objects of the type or its sub-types, trashed ones included. */
 export async function objectsOfType(ctx: AppContext, t: ObjectType): Promise<number> {
   const typeIds = [...model(ctx).types.values()].filter((x) => x.lineage.includes(t.name)).map((x) => x.id);
-  return count(await ctx.db.selectFrom('objects').select((e) => e.fn.countAll().as('n')).where('object_type_id', 'in', typeIds).executeTakeFirst());
+  return count(await visibleObjects(ctx, SYSTEM, ctx.db, { trashed: 'any' }).select((e) => e.fn.countAll().as('n')).where('object_type_id', 'in', typeIds).executeTakeFirst());
 }
 
 /** Objects holding a value of the property (trashed ones included). */
@@ -542,7 +543,7 @@ export async function valuesOfProperty(ctx: AppContext, p: PropertyDef): Promise
   const typeIds = [...model(ctx).types.values()].filter((t) => t.lineage.includes(p.objectTypeName)).map((t) => t.id);
   const value = ctx.dialect.json.property('objects.properties', p.name, 'string');
   return count(
-    await ctx.db.selectFrom('objects').select((e) => e.fn.countAll().as('n')).where('object_type_id', 'in', typeIds).where(value as never, 'is not', null).executeTakeFirst(),
+    await visibleObjects(ctx, SYSTEM, ctx.db, { trashed: 'any' }).select((e) => e.fn.countAll().as('n')).where('object_type_id', 'in', typeIds).where(value as never, 'is not', null).executeTakeFirst(),
   );
 }
 
