@@ -246,10 +246,8 @@ export function restrictedError(viewer: Viewer) {
   return viewer.userId === null ? unauthorized('This object is restricted: log in with an account allowed to read it', 'restricted') : forbidden('This object is restricted to other roles', 'restricted');
 }
 
-export interface ReadOptions {
-  /** false (default): active objects only; true: trashed only; 'any': both. */
-  trashed?: boolean | 'any';
-  /** Who reads: a request's `req.auth`, or SYSTEM (kernel.ts) for server code that sees everything. */
+export interface ReadOptions extends VisibleOptions {
+  /** Who reads: a request's `req.auth`, or SYSTEM for server code that sees everything. */
   viewer: Viewer;
   /** Only objects of this type (or its sub-types). */
   typeName?: string;
