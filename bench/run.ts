@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { entrySize } from '../scripts/ui-entry-size.mjs';
-import { LIST_QUERY, checkTargets, formatReport, scenarios, uncachedScenarios, type BenchReport, type LoadFigures, type LoadSpec, type Readers, type Scenario, type ScenarioResult } from './lib/scenarios.js';
+import { LIST_QUERY, checkTargets, formatReport, missedTargets, scenarios, uncachedScenarios, type BenchReport, type LoadFigures, type LoadSpec, type Readers, type Scenario, type ScenarioResult } from './lib/scenarios.js';
 import { FULL, QUICK, seed, type SeedResult } from './lib/seed.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -29,9 +29,14 @@ const only = option('--only')?.split(',');
 const seconds = Number(option('--seconds') ?? (quick ? 3 : 10));
 const database = option('--db') ?? 'sqlite';
 const documents = option('--documents') ? Number(option('--documents')) : undefined;
-if (documents !== undefined && !(Number.isInteger(documents) && documents >= 100)) throw new Error('--documents is a whole number, at least 100');
-if (database !== 'sqlite' && database !== 'postgres') throw new Error('--db is sqlite or postgres');
-if (database === 'postgres' && keptDir) throw new Error('--data keeps a SQLite data set; it cannot be combined with --db postgres');
+/** A wrong option: one line, exit 2. */
+function usage(message: string): never {
+  console.error(`bench: ${message}`);
+  process.exit(2);
+}
+if (documents !== undefined && !(Number.isInteger(documents) && documents >= 100)) usage('--documents is a whole number, at least 100');
+if (database !== 'sqlite' && database !== 'postgres') usage('--db is sqlite or postgres');
+if (database === 'postgres' && keptDir) usage('--data keeps a SQLite data set; it cannot be combined with --db postgres');
 const tsx = ['--import', 'tsx'];
 
 /** The node options `npm start` gives the server (package.json's start script): the measured server runs with them too. */
@@ -435,6 +440,11 @@ async function main() {
     const file = path.join(dir, `${startedAt.replace(/[:.]/g, '-')}.json`);
     fs.writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
     console.log(`\nwritten to ${path.relative(process.cwd(), file)}`);
+    const missed = missedTargets(report.targets);
+    if (missed) {
+      console.log(`bench: ${missed} target${missed === 1 ? '' : 's'} missed`);
+      process.exitCode = 1;
+    }
   } finally {
     if (reference) await stop(reference);
     if (folio) await stop(folio.process);

@@ -295,6 +295,11 @@ export function checkTargets(r: BenchReport): TargetCheck[] {
   return out;
 }
 
+/** How many targets a run missed (not measured ones are not counted): `npm run bench` exits 1 when any. */
+export function missedTargets(targets: TargetCheck[] | undefined): number {
+  return (targets ?? []).filter((t) => t.met === false).length;
+}
+
 const pad = (s: string, n: number, right = false) => (right ? s.padEnd(n) : s.padStart(n));
 
 /** The human-readable table of a run. */
@@ -328,7 +333,8 @@ export function formatReport(r: BenchReport): string {
   if (r.targets?.length) {
     lines.push('');
     lines.push('targets:');
-    for (const t of r.targets) lines.push(`  ${t.met === null ? ' - ' : t.met ? 'met' : 'MISSED'}  ${pad(t.figure, 8)}  ${t.what}`);
+    const figures = Math.max(8, ...r.targets.map((t) => t.figure.length));
+    for (const t of r.targets) lines.push(`  ${pad(t.met === null ? '-' : t.met ? 'met' : 'MISSED', 6, true)}  ${pad(t.figure, figures)}  ${t.what}`);
   }
   return lines.join('\n');
 }

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startServer, type TestServer } from '../../server/test/helpers/server.js';
-import { formatReport, type BenchReport } from '../lib/scenarios.js';
+import { formatReport, missedTargets, type BenchReport } from '../lib/scenarios.js';
 import { seed, type SeedResult } from '../lib/seed.js';
 
 describe('benchmark seed and report', () => {
@@ -56,5 +56,22 @@ describe('benchmark seed and report', () => {
     const text = formatReport(report);
     assert.match(text, /GET \/documents\/\{id\}\s+70\s+1\s+2\s+0\s+50 MB\s+70%/);
     assert.match(text, /page=500 vs page=1 cost .*1\.20x/);
+  });
+
+  test('targets line up whatever their state, and a missed one makes the run fail', () => {
+    const targets = [
+      { what: 'idle RSS under 120 MB', figure: '80 MB', met: true },
+      { what: 'start to first answer under 1 s', figure: '1500 ms', met: false },
+      { what: 'admin UI first load at most 250 kB gzipped JS', figure: '-', met: null },
+    ];
+    const base = { startedAt: 'now', mode: 'quick', seed: { sizes: seeded.sizes, bigFolderId: 1, searchWord: 'x', seconds: 1, searchMatches: 3 } };
+    const report = { ...base, seedRssMb: 1, idleRssMb: 80, startToFirstAnswerMs: 1500, startInProcessMs: 1, deepPage: 2, page500VsPage1: null, scenarios: [], targets } as BenchReport;
+    const lines = formatReport(report).split('\n');
+    const rows = lines.slice(lines.indexOf('targets:') + 1);
+    assert.equal(rows.length, 3);
+    const column = rows.map((r) => r.indexOf(targets[rows.indexOf(r)].what));
+    assert.deepEqual(new Set(column).size, 1, `the descriptions start in one column:\n${rows.join('\n')}`);
+    assert.equal(missedTargets(targets), 1);
+    assert.equal(missedTargets(targets.filter((t) => t.met !== false)), 0, 'not measured is not missed');
   });
 });

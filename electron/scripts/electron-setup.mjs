@@ -43,12 +43,19 @@ export function ensureElectronBinary() {
   console.log(`Electron ${version} is not downloaded yet (npm install skips it); fetching it now…`);
   const env = { ...process.env };
   delete env.ELECTRON_SKIP_BINARY_DOWNLOAD; // the installer silently does nothing while it is set
-  const res = spawnSync(process.execPath, [path.join(electronPackageDir, 'install.js')], { stdio: 'inherit', env });
+  // The installer's own failure is a stack trace (a mirror that does not answer, no network):
+  // kept back, and only its error line shown within the message below.
+  const res = spawnSync(process.execPath, [path.join(electronPackageDir, 'install.js')], { stdio: ['ignore', 'inherit', 'pipe'], env });
   const binary = findElectronBinary();
   if (res.status === 0 && binary) return binary;
+  const said = String(res.stderr ?? '')
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => /error/i.test(l) && !/^at /.test(l));
+  const from = env.ELECTRON_MIRROR ? `the mirror ${env.ELECTRON_MIRROR}` : 'GitHub';
   throw new SetupError(
     [
-      `Could not fetch Electron ${version}'s binary (the download from GitHub failed or is not reachable from this machine).`,
+      `Could not fetch Electron ${version}'s binary (the download from ${from} failed or is not reachable from this machine${said ? `: ${said.slice(0, 200)}` : ''}).`,
       'What you can do:',
       '  - retry with internet access: npm run desktop',
       '  - behind a mirror: ELECTRON_MIRROR=https://your.mirror/electron/ npm run desktop',

@@ -29,12 +29,13 @@ import { methodFallback, mountRoutes } from './http/router.js';
 import { families } from './resources/index.js';
 import { ADMIN_ENDPOINTS } from './resources/admin/routes.js';
 import { createKernel, whenCommitted, type KernelParts } from './resources/objects/pipeline.js';
-import { reloadModel } from './resources/objects/model.js';
+import { modelFollower } from './resources/objects/model.js';
 import { ensureInitialAdmin } from './resources/users/service.js';
 import { openStorage } from './storage/open-storage.js';
 import { withPublishEpochs } from './db/publish-epochs.js';
 import { nextPublishBound } from './resources/objects/publish-window.js';
 import type { Storage } from './storage/storage.js';
+import { markRunning } from './running.js';
 
 export interface FolioServer {
   app: Express;
@@ -235,12 +236,9 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     res.sendFile(index);
   });
 
-  /** The model version the loaded model is at least as new as; a reload under way. */
-  let modelSeen = database.dataVersion.model();
-  let modelReload: Promise<unknown> | null = null;
-  app.use(authenticate({ tokens: ctx.tokens, secret: ctx.jwtSecret, loadIdentity: (userId) => loadAuthInfo(ctx, userId) }));
+  const followModel = modelFollower(ctx);
+  app.use(authenticate({ tokens: ctx.tokens, secret: ctx.jwtSecret, issuer: config.baseUrl?.replace(/\/$/, '') ?? null, loadIdentity: (userId) => loadAuthInfo(ctx, userId) }));
   app.use(async (req, res, next) => {
-    for (const check of ctx.requestChecks) await check(req);
     // A request a cacheable route answered before, with nothing written since: answered here,
     // without walking the routes (see http/response-cache.ts).
     // PostgreSQL: the data version is read first, so another instance's writes drop the cache,
@@ -249,11 +247,9 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       const fresh = ctx.dataVersion.refresh();
       if (typeof fresh !== 'number') await fresh;
     }
-    if (ctx.dataVersion.model() !== modelSeen) {
-      modelSeen = ctx.dataVersion.model();
-      modelReload ??= reloadModel(ctx).finally(() => (modelReload = null));
-    }
-    if (modelReload) await modelReload;
+    await followModel();
+    // The request checks see the model as it is now (a field another process just hid).
+    for (const check of ctx.requestChecks) await check(req);
     if (ctx.responseCache.serve(req, res)) return;
     next();
   });
@@ -296,11 +292,13 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       );
       return;
     }
+    (req as http.IncomingMessage & { [VERSION_READ]?: true })[VERSION_READ] = true;
     if (rawHits && ctx.responseCache.size && ctx.responseCache.serveRaw(req, res)) return;
     app(req, res);
   };
   let server: http.Server | null = null;
   let closing: Promise<void> | null = null;
+  let unmarkRunning = () => {};
   return {
     app,
     ctx,
@@ -328,6 +326,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
           const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
           ownUrl = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${bound}`;
           ctx.ownUrl = ownUrl;
+          unmarkRunning = markRunning(config.dataDir, bound, ownUrl);
           resolve({ port: bound, url: ownUrl });
         });
       });
@@ -343,6 +342,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     if (server) {
       const s = server;
       server = null;
+      unmarkRunning();
       await new Promise<void>((resolve) => {
         // A connection whose request finishes after close() turns idle and would otherwise
         // stay open until keepAliveTimeout: sweep idle ones until the last is gone.

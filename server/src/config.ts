@@ -106,7 +106,11 @@ export class ConfigError extends Error {}
 
 type Env = Record<string, string | undefined>;
 
+/** Every variable name the configuration has looked at (unreadVariables). */
+const looked = new Set<string>();
+
 function str(env: Env, name: string): string | null {
+  looked.add(name);
   const v = env[name];
   return v === undefined || v === '' ? null : v;
 }
@@ -114,9 +118,12 @@ function str(env: Env, name: string): string | null {
 function int(env: Env, name: string, def: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
   const v = str(env, name);
   if (v === null) return def;
-  if (!/^\d+$/.test(v.trim())) throw new ConfigError(`${name} must be an integer, got "${v}"`);
   const n = Number(v.trim());
-  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
+  if (!/^\d+$/.test(v.trim()) || n < min || n > max) {
+    const what =
+      max !== Number.MAX_SAFE_INTEGER ? `an integer from ${min} to ${max}` : min === 1 ? 'a positive integer' : min === 0 ? 'a whole number (0 or more)' : `an integer of at least ${min}`;
+    throw new ConfigError(`${name} must be ${what}, got "${v}"`);
+  }
   return n;
 }
 
@@ -271,10 +278,35 @@ function storageConfig(env: Env): StorageConfig {
   };
 }
 
+/**
+ * FOLIO_* variables set in `env` that loadConfig did not read: most often a misspelt name
+ * (FOLIO_DATABSE_URL), which would otherwise be ignored without a word. The tests' and the
+ * benchmark's own are left out.
+ */
+export function unreadVariables(env: Env = process.env): string[] {
+  return Object.keys(env).filter((k) => k.startsWith('FOLIO_') && !looked.has(k) && !/^FOLIO_(TEST|BENCH|FUZZ|CRASH)_|^FOLIO_PG_BIN$/.test(k));
+}
+
+/** Which database a configuration runs on, for the start banner: never the password. */
+export function describeDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): string {
+  if (!config.databaseUrl) return `SQLite at ${path.join(config.dataDir, 'folio.sqlite')}`;
+  try {
+    const url = new URL(config.databaseUrl);
+    const db = decodeURIComponent(url.pathname.replace(/^\//, '')) || '(default database)';
+    return `PostgreSQL ${db} on ${url.hostname || 'localhost'}:${url.port || '5432'}${url.username ? ` as ${decodeURIComponent(url.username)}` : ''}`;
+  } catch {
+    return 'PostgreSQL (FOLIO_DATABASE_URL)';
+  }
+}
+
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const databaseUrl = str(env, 'FOLIO_DATABASE_URL');
   if (databaseUrl !== null && !/^(postgres|postgresql):\/\//.test(databaseUrl)) {
-    throw new ConfigError(`FOLIO_DATABASE_URL must be a postgres:// URL, got "${databaseUrl}"`);
+    // The value is not echoed: it may hold a password.
+    const scheme = /^([a-z][\w+.-]*):/i.exec(databaseUrl)?.[1];
+    throw new ConfigError(
+      `FOLIO_DATABASE_URL must be a postgres://user:password@host:5432/db URL (unset: SQLite in FOLIO_DATA_DIR), got ${scheme ? `a "${scheme}:" URL` : 'no URL'}`,
+    );
   }
   const smtpUrl = str(env, 'FOLIO_SMTP_URL');
   if (smtpUrl !== null && !/^smtps?:\/\//.test(smtpUrl)) {

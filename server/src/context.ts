@@ -1,6 +1,9 @@
 // What every family receives: configuration, database, secrets, logger, the background task
 // tracker and the services built once in createServer(), with their types. One AppContext per
-// createServer() call; nothing is global, nothing is looked up by name.
+// createServer() call; nothing is global, nothing is looked up by name. The services a family of
+// resources/ defines (the write kernel, the model, schemas, streams, thumbnails, webhooks) add
+// their member where they are defined (`declare module '…/context.js'`), so this module imports
+// nothing from resources/ and no import circle runs through it.
 import type { Request } from 'express';
 import type { Config } from './config.js';
 import type { DB } from './db/database.js';
@@ -13,12 +16,6 @@ import type { PublishEpochs } from './db/publish-epochs.js';
 import type { TokenCache } from './http/auth.js';
 import type { JobQueue } from './jobs/queue.js';
 import type { Mailer } from './mail/mailer.js';
-import type { ModelHolder } from './resources/objects/model.js';
-import type { ObjectsRuntime } from './resources/objects/pipeline.js';
-import type { SchemaRegistry } from './resources/objects/schema.js';
-import type { StreamService } from './resources/streams/service.js';
-import type { ThumbService } from './resources/thumbs/service.js';
-import type { WebhookService } from './resources/webhooks/index.js';
 import type { Storage } from './storage/storage.js';
 
 export interface BackgroundTasks {
@@ -49,12 +46,6 @@ export interface AppContext {
   onClose: Array<() => Promise<void> | void>;
   /** Changes whenever the data may have changed; caches hold results of one version (db/data-version.ts). */
   dataVersion: PublishEpochs;
-  /** The write kernel's extensions, guards and observers, assembled once (objects/pipeline.ts createKernel), and its open units of work. */
-  objects: ObjectsRuntime;
-  /** The object model (types, properties, relations) as loaded from the database. */
-  model: ModelHolder;
-  /** Schemas contributed by families and validators compiled from them. */
-  schemas: SchemaRegistry;
   /** Verified access tokens, kept while valid (http/auth.ts). */
   tokens: TokenCache;
   /** Per base name, the last uname suffix handed out: a guess checked before use (objects/uname.ts). */
@@ -64,12 +55,8 @@ export interface AppContext {
   /** Background work kept in the database, done by any instance (jobs/queue.ts). */
   jobs: JobQueue;
   mailer: Mailer;
-  /** The webhook family's delivery queue once it is wired, else null (its idle() is what tests wait on). */
-  webhooks: WebhookService | null;
   /** Where stream files and thumbnails live: the local folder or an S3 bucket (storage/storage.ts). */
   storage: Storage;
-  streams: StreamService;
-  thumbs: ThumbService;
   /**
    * Checks run on every request after authentication, before any route (the API key, endpoint
    * permissions): a check throws an ApiError to refuse the request. The families declare them;

@@ -5,7 +5,6 @@
 // scheduled backups and their pruning; the commands' exit codes.
 // postgres pass: not run (the restore CLI children and their fixtures read the SQLite file; backups-postgres covers PostgreSQL)
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,6 +18,7 @@ import { openDatabase } from '../src/db/database.js';
 import { checkTree } from '../src/resources/folders/check.js';
 import { createUser, EDITOR, tinyPng } from './helpers/fixtures.js';
 import { png, rotatedJpeg } from './helpers/media-files.js';
+import { runCommand, type CommandResult } from './helpers/run-command.js';
 import { ADMIN, expectError, startServer, type TestServer } from './helpers/server.js';
 import { letTimePass, waitUntil } from './helpers/wait.js';
 
@@ -33,11 +33,7 @@ after(() => {
   for (const d of tempDirs) fs.rmSync(d, { recursive: true, force: true });
 });
 
-interface RunResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+type RunResult = CommandResult;
 
 /** Run a command of server/src/cli (through tsx) with FOLIO_DATA_DIR set. */
 function runCli(name: 'backup' | 'restore', args: string[], dataDir: string): Promise<RunResult> {
@@ -45,19 +41,7 @@ function runCli(name: 'backup' | 'restore', args: string[], dataDir: string): Pr
 }
 
 function runNode(args: string[], dataDir: string): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, {
-      cwd: root,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', FOLIO_DATA_DIR: dataDir },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runCommand(process.execPath, args, { FOLIO_DATA_DIR: dataDir });
 }
 
 // ---- what a data dir holds, to compare ---------------------------------------------------------

@@ -5,32 +5,20 @@
 // and a model exported from one fresh install and applied to another makes /model/* and /roles
 // answer identically.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createUser, EDITOR } from './helpers/fixtures.js';
+import { runCommand, type CommandResult } from './helpers/run-command.js';
 import { expectError, sameData, startServer, type TestServer } from './helpers/server.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const JSON_ACCEPT = { Accept: 'application/json', 'Content-Type': 'application/json' };
 
 /** `npm run model -- …` (the CLI through tsx) on the data of `s`. */
-function runModelCli(args: string[], s: Pick<TestServer, 'dataDir' | 'databaseUrl'>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/src/cli/model.ts'), ...args], {
-      cwd: root,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...sameData(s) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+function runModelCli(args: string[], s: Pick<TestServer, 'dataDir' | 'databaseUrl'>): Promise<CommandResult> {
+  return runCommand(process.execPath, ['--import', 'tsx', path.join(root, 'server/src/cli/model.ts'), ...args], sameData(s));
 }
 
 const tempDirs: string[] = [];

@@ -16,6 +16,7 @@ import { openDatabase, type OpenedDatabase } from '../src/db/database.js';
 import { createResponseCache } from '../src/http/response-cache.js';
 import { mountRoutes, specificity, type RouteDef, type RouteRecord } from '../src/http/router.js';
 import { permissionsWriteGuard } from '../src/resources/permissions/index.js';
+import { PART_RIGHTS, rightsTable } from '../src/resources/objects/rights.js';
 import { usersWriteGuard } from '../src/resources/users/service.js';
 import { openStorage } from '../src/storage/open-storage.js';
 import type { Storage } from '../src/storage/storage.js';
@@ -63,6 +64,15 @@ describe('one composition root', () => {
       }
       assert.deepEqual(ctx.objects.observers.map((o) => o.name).sort(), ['history', 'webhooks']);
     }
+  });
+
+  test('every part of a change has its rights declared in one table, and the table names no part the kernel lacks', () => {
+    const parts = new Set(['relations', 'link', ...s.server.ctx.objects.extensions.flatMap((e) => Object.keys(e.parts ?? {}))]);
+    const declared = new Set(Object.keys(PART_RIGHTS).filter((p) => p !== 'attributes'));
+    assert.deepEqual([...parts].sort(), [...declared].sort());
+    const table = rightsTable();
+    assert.equal(table.length, Object.keys(PART_RIGHTS).length);
+    assert.ok(table.some((line) => line.startsWith('children: update on the object; read + update on the child; update on the former parent')), table.join('\n'));
   });
 
   test('the kernel is assembled once: nothing is added to it afterwards', () => {

@@ -4,14 +4,14 @@
 // Exit 0 when written, 1 when the backup failed, 2 when it cannot run (usage, configuration).
 import fs from 'node:fs';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../config.js';
+import { loadConfig } from '../config.js';
 import { backupEngine } from '../resources/backups/engine.js';
 import { countsOf } from '../resources/backups/format.js';
 import { backupFileName, makeStoredBackup, newBackupId } from '../resources/backups/service.js';
 import { ownVersion } from '../resources/status/routes.js';
 import { writeBackup, type BackupProgress } from '../resources/backups/write.js';
 import { openStorage } from '../storage/open-storage.js';
-import { printCounts, progressPrinter, UsageError } from './output.js';
+import { finish, printCounts, progressPrinter, UsageError } from './output.js';
 
 async function main(args: string[]): Promise<number> {
   const files = args.filter((a) => a !== '--');
@@ -28,7 +28,11 @@ async function main(args: string[]): Promise<number> {
     p.phase === 'archive' && p.bytes_total ? `writing the archive: ${Math.floor((100 * p.bytes_done) / p.bytes_total)}%` : `${p.phase}…`,
   );
   let target = files[0] ? path.resolve(files[0]) : null;
-  if (target && fs.existsSync(target) && fs.statSync(target).isDirectory()) target = path.join(target, backupFileName(newBackupId()));
+  // A folder (an existing one, or any name ending in /): the file gets a generated name in it.
+  const folder = target && ((fs.existsSync(target) && fs.statSync(target).isDirectory()) || /[\\/]$/.test(files[0]));
+  if (target && folder) target = path.join(target, backupFileName(newBackupId()));
+  // The folder a FILE names is made, as the folder of a backup without FILE is.
+  if (target) fs.mkdirSync(path.dirname(target), { recursive: true });
   let written: { file: string; size: number; counts: ReturnType<typeof countsOf>; missing: string[] };
   // A second user of the storage a server may be writing to: its temp files are left alone.
   const storage = await openStorage(config.storage, { dataDir: config.dataDir, clearTemp: false });
@@ -49,14 +53,4 @@ async function main(args: string[]): Promise<number> {
   return 0;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err) => {
-    if (err instanceof UsageError) {
-      console.error(`backup: ${err.message}\nusage: npm run backup -- [FILE]`);
-      process.exit(2);
-    }
-    console.error(`backup: ${err instanceof ConfigError ? 'configuration error: ' : 'failed: '}${err?.message ?? err}`);
-    process.exit(err instanceof ConfigError ? 2 : 1);
-  },
-);
+finish('backup', 'usage: npm run backup -- [FILE]', main(process.argv.slice(2)));

@@ -18,7 +18,7 @@ async function main(): Promise<number> {
     const problems = await checkTree(database.db);
     const nodes = await database.db.selectFrom('trees').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     if (!problems.length) {
-      console.log(`check-tree: the folder tree is valid (${Number(nodes.n)} nodes)`);
+      console.log(`check-tree: the folder tree is valid (${Number(nodes.n)} ${Number(nodes.n) === 1 ? 'node' : 'nodes'})`);
       return 0;
     }
     for (const p of problems) console.log(p);

@@ -7,15 +7,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createContext } from '../app.js';
-import { ConfigError, loadConfig } from '../config.js';
+import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import { ApiError } from '../http/errors.js';
 import { reloadModel } from '../resources/objects/model.js';
-import { applyProject, exportProject, SECTIONS, type ProjectDiff } from '../resources/model/project.js';
+import { applyProject } from '../resources/model/project.js';
+import { exportProject, SECTIONS, type ProjectDiff } from '../resources/model/project-document.js';
 import { openStorage } from '../storage/open-storage.js';
-import { UsageError } from './output.js';
+import { finish, flagsNpmTook, npmTookFlagsError, UsageError } from './output.js';
 
-const USAGE = 'usage: npm run model -- export [FILE]\n       npm run model -- apply FILE [--dry-run] [--delete]';
+const USAGE = 'usage: npm run model -- export [FILE] | apply FILE [--dry-run] [--delete]';
 
 /** The differences, one line per item: `+` created, `~` changed (with what), `-` removed, `=` kept. */
 function describeDiff(diff: ProjectDiff): string[] {
@@ -27,7 +28,8 @@ function describeDiff(diff: ProjectDiff): string[] {
       ...(diff.remove[section] ?? []).map((i) => `  - ${label(i)}`),
       ...(diff.create[section] ?? []).map((i) => `  + ${label(i as { name: string; object?: string | null })}`),
       ...(diff.update[section] ?? []).map((i) => `  ~ ${label(i)}: ${Object.entries(i.changes).map(([f, c]) => `${f} ${show(c.from)} → ${show(c.to)}`).join(', ')}`),
-      ...(diff.kept[section] ?? []).map((i) => `  = ${label(i)} (kept: ${i.reason})`),
+      // The API's reason names its query parameter; here the option does it.
+      ...(diff.kept[section] ?? []).map((i) => `  = ${label(i)} (kept: ${i.reason.replace('removed only with delete', 'removed only with --delete')})`),
     ];
     if (items.length) lines.push(`${section}:`, ...items);
   }
@@ -37,6 +39,10 @@ function describeDiff(diff: ProjectDiff): string[] {
 const count = (part: Partial<Record<string, unknown[]>>) => Object.values(part).reduce((n, list) => n + (list?.length ?? 0), 0);
 
 async function main(args: string[]): Promise<number> {
+  // `npm run model apply F --dry-run` without `--`: npm keeps the flags, and applying without
+  // them would do what was not asked (apply for real): refused, nothing done.
+  const took = flagsNpmTook(['--dry-run', '--delete'], args);
+  if (took.length) throw npmTookFlagsError('model', took, args);
   const rest = args.filter((a) => a !== '--');
   const [command, ...params] = rest;
   const flags = params.filter((a) => a.startsWith('-'));
@@ -62,8 +68,7 @@ async function main(args: string[]): Promise<number> {
     try {
       document = JSON.parse(fs.readFileSync(file, 'utf8'));
     } catch (err) {
-      console.error(`model: ${file} is not valid JSON: ${(err as Error).message}`);
-      console.error('model: nothing was changed');
+      console.error(`model: ${file} is not valid JSON (${(err as Error).message}); nothing was changed`);
       return 1;
     }
   }
@@ -86,6 +91,7 @@ async function main(args: string[]): Promise<number> {
     if (command === 'export') {
       const text = JSON.stringify(await exportProject(ctx), null, 2) + '\n';
       if (files[0]) {
+        fs.mkdirSync(path.dirname(path.resolve(files[0])), { recursive: true });
         fs.writeFileSync(path.resolve(files[0]), text);
         console.error(`model: wrote ${path.resolve(files[0])}`);
       } else {
@@ -104,8 +110,8 @@ async function main(args: string[]): Promise<number> {
       return 0;
     } catch (err) {
       if (!(err instanceof ApiError) || err.status >= 500) throw err;
-      console.error(`model: refused: ${err.detail}`);
-      console.error('model: nothing was changed');
+      const detail = err.detail ?? err.message;
+      console.error(`model: refused: ${detail}${/nothing was changed/.test(detail) ? '' : '; nothing was changed'}`);
       return 1;
     }
   } finally {
@@ -115,14 +121,4 @@ async function main(args: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err) => {
-    if (err instanceof UsageError) {
-      console.error(`model: ${err.message}\n${USAGE}`);
-      process.exit(2);
-    }
-    console.error(`model: ${err instanceof ConfigError ? 'configuration error: ' : 'failed: '}${err?.message ?? err}`);
-    process.exit(err instanceof ConfigError ? 2 : 1);
-  },
-);
+finish('model', USAGE, main(process.argv.slice(2)));

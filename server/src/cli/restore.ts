@@ -1,18 +1,22 @@
 // npm run restore -- FILE [--replace]: restores a backup into the configured database and
 // storage. The whole file is checked first; a database that holds content (any object but users) is
-// only replaced with --replace. Stop the server first (the desktop app does so itself).
+// only replaced with --replace. Refused while a server of this machine runs on the data dir (its record in
+// running/, see running.ts): stop it first (the desktop app does so itself).
 // Exit 0 when restored, 1 when refused or the file is damaged (nothing changed), 2 on usage errors.
 import fs from 'node:fs';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../config.js';
+import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import { backupEngine } from '../resources/backups/engine.js';
 import { BackupFileError } from '../resources/backups/format.js';
 import { restoreBackup, RestoreRefusedError, type RestoreProgress } from '../resources/backups/restore.js';
+import { runningServers } from '../running.js';
 import { openStorage } from '../storage/open-storage.js';
-import { printCounts, progressPrinter, UsageError } from './output.js';
+import { finish, flagsNpmTook, npmTookFlagsError, printCounts, progressPrinter, UsageError } from './output.js';
 
 async function main(args: string[]): Promise<number> {
+  const took = flagsNpmTook(['--replace'], args);
+  if (took.length) throw npmTookFlagsError('restore', took, args);
   const rest = args.filter((a) => a !== '--');
   const replace = rest.includes('--replace');
   const files = rest.filter((a) => a !== '--replace');
@@ -25,6 +29,12 @@ async function main(args: string[]): Promise<number> {
     return 1;
   }
   const config = loadConfig();
+  // Restoring under a running server would replace its data while it serves (and caches) it.
+  const live = runningServers(config.dataDir);
+  if (live.length) {
+    console.error(`restore: a Folio server is running on ${config.dataDir} (pid ${live.map((s) => `${s.pid} at ${s.url}`).join(', pid ')}): stop it first; nothing was changed`);
+    return 1;
+  }
   const database = await openDatabase(config);
   const storage = await openStorage(config.storage, { dataDir: config.dataDir, clearTemp: false }).catch(async (err) => {
     await database.close();
@@ -41,8 +51,7 @@ async function main(args: string[]): Promise<number> {
     return 0;
   } catch (err) {
     if (err instanceof RestoreRefusedError || err instanceof BackupFileError) {
-      console.error(`restore: ${err.message}`);
-      console.error('restore: nothing was changed');
+      console.error(`restore: ${err.message.replace(/\.$/, '')}; nothing was changed`);
       return 1;
     }
     throw err;
@@ -52,15 +61,4 @@ async function main(args: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err) => {
-    if (err instanceof UsageError) {
-      console.error(`restore: ${err.message}\nusage: npm run restore -- FILE [--replace]`);
-      process.exit(2);
-    }
-    console.error(`restore: ${err instanceof ConfigError ? 'configuration error: ' : 'failed: '}${err?.message ?? err}`);
-    if (!(err instanceof ConfigError)) console.error('restore: nothing was changed');
-    process.exit(err instanceof ConfigError ? 2 : 1);
-  },
-);
+finish('restore', 'usage: npm run restore -- FILE [--replace]', main(process.argv.slice(2)), () => '; nothing was changed');

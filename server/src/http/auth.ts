@@ -89,6 +89,11 @@ export interface AuthenticateDeps {
   /** HS256 secret of access tokens. */
   secret: string;
   /**
+   * FOLIO_PUBLIC_URL (without a trailing slash): tokens must name it as their `iss`. Null: tokens
+   * carry the Host each was asked under (127.0.0.1, localhost, a LAN address), and any is accepted.
+   */
+  issuer: string | null;
+  /**
    * A user's identity (roles, compiled permissions, session version), or null when the user may
    * no longer use tokens (missing, trashed, blocked, off): the accounts family's loadAuthInfo.
    */
@@ -98,7 +103,7 @@ export interface AuthenticateDeps {
 /** Requests that authenticate by their body, whatever token comes with them. */
 const LOGIN_PATHS = new Set(['/auth', '/auth/optout']);
 
-export function authenticate({ tokens, secret, loadIdentity }: AuthenticateDeps): RequestHandler {
+export function authenticate({ tokens, secret, issuer, loadIdentity }: AuthenticateDeps): RequestHandler {
   return async (req, _res, next) => {
     req.auth = ANONYMOUS;
     // POST /auth (and /auth/optout) reads its own Authorization header: it may carry a refresh
@@ -108,6 +113,7 @@ export function authenticate({ tokens, secret, loadIdentity }: AuthenticateDeps)
     if (!token) return next();
     try {
       const claims = verifyAccessToken(tokens, token, secret);
+      if (issuer !== null && claims.iss !== issuer) throw new ApiError(401, 'invalid_token', `The access token was issued by another server (${String(claims.iss)}), not ${issuer}`);
       // Whole ids only: PostgreSQL refuses to compare 1.5 with an integer column (SQLite finds nothing).
       if (Number.isSafeInteger(claims.id)) {
         const info = await loadIdentity(claims.id!);

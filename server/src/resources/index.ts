@@ -15,6 +15,7 @@ import { homeRoutes } from './home/routes.js';
 import { legacyRoutes } from './legacy/routes.js';
 import { modelRoutes } from './model/routes.js';
 import { objectsRoutes } from './objects/routes.js';
+import { hiddenFieldsetCheck } from './objects/serialize.js';
 import { operationsRoutes } from './operations/routes.js';
 import { permissionsFamily } from './permissions/index.js';
 import { statusRoutes } from './status/routes.js';
@@ -49,5 +50,6 @@ export const families: readonly Family[] = [
   historyFamily,
   translationsFamily,
   webhooksFamily,
-  { name: 'objects', routes: objectsRoutes },
+  // A `fields[type]` naming a field its type hides is refused before any route reads it.
+  { name: 'objects', requestChecks: (ctx) => [hiddenFieldsetCheck(ctx)], routes: objectsRoutes },
 ];

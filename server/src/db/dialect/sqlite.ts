@@ -257,10 +257,11 @@ export function openSqlite(file: string, nativeBinding: string | null = null, lo
   const statistics = plannerStatistics(async () => refreshStatistics(raw), log);
   const connection = new Connection(raw, statistics);
   const external = raw.prepare('pragma data_version').pluck();
-  // Other connections' commits, read once per turn of the event loop: a request asks 5-8 times
-  // (auth, read cache, response cache), at about 8 µs each. Reused only until the loop's check
-  // phase: whatever was received after a commit elsewhere is handled in a later turn, which reads
-  // the version again, so a read that starts after another process answered a write still sees it.
+  // Other connections' commits, read at most once per turn of the event loop: a request asks 5-8
+  // times (auth, read cache, response cache), at about 8 µs each. Reused until the loop's next
+  // check phase, and read again by refresh(), which every request calls as it starts: a value read
+  // in a check phase itself (the write batch's flush runs there) would otherwise outlive the next
+  // poll phase, where a request that began after another process answered a write is handled.
   let externalSeen: number | null = null;
   const forget = () => {
     externalSeen = null;
@@ -296,7 +297,10 @@ export function openSqlite(file: string, nativeBinding: string | null = null, lo
     dataVersion: {
       // Both counters only grow: their combination changes whenever either does.
       current,
-      refresh: current,
+      refresh: () => {
+        forget();
+        return current();
+      },
       model,
       settings: current,
       windows: current,

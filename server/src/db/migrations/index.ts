@@ -29,6 +29,7 @@ import * as m0125 from './0125-covering-list-indexes.js';
 import * as m0126 from './0126-search-documents-given.js';
 import * as m0127 from './0127-search-index-without-positions.js';
 import * as m0128 from './0128-search-documents-staged.js';
+import * as m0129 from './0129-search-hidden-fields.js';
 
 /** A migration: forward only, told the dialect for what the engines write differently. */
 export interface FolioMigration {
@@ -64,4 +65,5 @@ export const migrations: Record<string, FolioMigration> = {
   '0126-search-documents-given': m0126,
   '0127-search-index-without-positions': m0127,
   '0128-search-documents-staged': m0128,
+  '0129-search-hidden-fields': m0129,
 };

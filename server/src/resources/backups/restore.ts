@@ -18,6 +18,7 @@ import zlib from 'node:zlib';
 import type { Kysely } from 'kysely';
 import tar from 'tar-stream';
 import { streamFile, thumbFile, type Storage, type StoredFile } from '../../storage/storage.js';
+import { forgetStaleInitialPassword } from '../users/service.js';
 import type { BackupEngine, TableInfo } from './engine.js';
 import {
   BackupFileError,
@@ -259,6 +260,7 @@ export async function restoreBackup(options: RestoreOptions): Promise<BackupCoun
     }
     for (const move of after) await store.put(move.to, move.from);
     await removeUnreferencedFiles(store, manifest);
+    await forgetStaleInitialPassword(db, options.dataDir);
     progress.phase = 'done';
     report(true);
     return { ...countsOf(manifest), missing_files: manifest.missing_files };

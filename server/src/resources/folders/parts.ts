@@ -56,82 +56,104 @@ async function mayLeaveParent(w: KernelWrite, folder: ObjectRow, toId: number | 
   if (from === null || from === toId) return;
   const [parent] = await getObjectsByIds(w.ctx, [from], { viewer: w.actor, db: w.trx });
   if (!parent) throw forbidden('You may not move this folder out of its parent folder', 'forbidden');
-  await w.mayUpdate(parent);
+  await w.need('former parent', parent);
 }
 
 /**
- * Check (see above) and place `children` in `folder`. A child's placement changes when it is new
- * there, moves (a position), changes its menu flag, or is a folder coming from another parent.
+ * Declare (see above) what placing `children` in `folder` changes. A child's placement changes
+ * when it is new there, moves (a position), changes its menu flag, or is a folder coming from
+ * another parent; the command's own object is checked already.
  */
-async function place(w: KernelWrite, folder: ObjectRow, children: ChildInput[]): Promise<void> {
+async function checkPlace(w: KernelWrite, folder: ObjectRow, children: ChildInput[]): Promise<void> {
   const { ctx, trx } = w;
   const placed = await nodesIn(trx, folder.id, children.filter((c) => !isFolder(ctx, c.row)).map((c) => c.row.id));
-  let folderChecked = false;
   for (const c of children) {
     const isSub = isFolder(ctx, c.row);
     const changes = c.position !== undefined || c.menu !== undefined || (isSub ? (await folderNode(trx, c.row.id))?.parent_id !== folder.id : !placed.has(c.row.id));
     if (!changes) continue;
-    if (!folderChecked) await w.mayUpdate(folder);
-    folderChecked = true;
-    await w.mayUpdate(c.row);
+    await w.need('folder', folder);
+    await w.need('child', c.row);
     if (isSub && c.row.id !== folder.id) await mayLeaveParent(w, c.row, folder.id);
   }
-  await placeChildren(ctx, trx, folder.id, children);
 }
 
-/** Check (see above) and take `rows` out of `folder`: those placed there change, both sides. */
-async function unplace(w: KernelWrite, folder: ObjectRow, rows: ObjectRow[]): Promise<void> {
+/** Declare (see above) what taking `rows` out of `folder` changes: those placed there, both sides. */
+async function checkUnplace(w: KernelWrite, folder: ObjectRow, rows: ObjectRow[]): Promise<void> {
   const nodes = await nodesIn(w.trx, folder.id, rows.map((r) => r.id));
-  const leaving = rows.filter((r) => nodes.has(r.id));
-  if (leaving.length) await w.mayUpdate(folder);
-  for (const row of leaving) await w.mayUpdate(row);
-  await unplaceChildren(w.ctx, w.trx, folder.id, rows);
+  for (const row of rows.filter((r) => nodes.has(r.id))) {
+    await w.need('folder', folder);
+    await w.need('child', row);
+  }
 }
 
 export const folderParts: PartHandlers = {
-  async parents(w, part) {
-    const { ctx, trx, row } = w;
-    if (isFolder(ctx, row) && part.mode !== 'remove' && part.items.length > 1) throw badRequest('A folder has at most one parent', 'invalid_parents');
-    const inputs: Array<{ folder: ObjectRow } & FolderPlacement> = [];
-    for (const p of part.items) inputs.push({ folder: await w.resolve(p.id, { type: FOLDERS }), position: p.position, menu: p.menu });
-    if (part.mode === 'replace') {
-      // "All that I can see": the folders the actor may not read keep the object.
-      const current = (await parentsOf(trx, [row.id])).get(row.id) ?? [];
-      const leaving = current.filter((id) => !inputs.some((p) => p.folder.id === id));
-      for (const folder of await getObjectsByIds(ctx, leaving, { viewer: w.actor, db: trx })) await unplace(w, folder, [row]);
-    }
-    for (const p of inputs) {
-      if (part.mode === 'remove') await unplace(w, p.folder, [row]);
-      else await place(w, p.folder, [{ row, position: p.position, menu: p.menu }]);
-    }
-    return { changed: await placementsOf(trx, row.id) };
+  parents: {
+    async plan(w, part) {
+      const { ctx, trx, row } = w;
+      if (isFolder(ctx, row) && part.mode !== 'remove' && part.items.length > 1) throw badRequest('A folder has at most one parent', 'invalid_parents');
+      const inputs: Array<{ folder: ObjectRow } & FolderPlacement> = [];
+      for (const p of part.items) inputs.push({ folder: await w.resolve(p.id, { type: FOLDERS }), position: p.position, menu: p.menu });
+      // "All that I can see": on a replace, the folders the actor may not read keep the object.
+      const current = part.mode === 'replace' ? ((await parentsOf(trx, [row.id])).get(row.id) ?? []) : [];
+      const leaving = await getObjectsByIds(ctx, current.filter((id) => !inputs.some((p) => p.folder.id === id)), { viewer: w.actor, db: trx });
+      for (const folder of leaving) await checkUnplace(w, folder, [row]);
+      for (const p of inputs) {
+        if (part.mode === 'remove') await checkUnplace(w, p.folder, [row]);
+        else await checkPlace(w, p.folder, [{ row, position: p.position, menu: p.menu }]);
+      }
+      return {
+        async apply() {
+          for (const folder of leaving) await unplaceChildren(ctx, trx, folder.id, [w.row]);
+          for (const p of inputs) {
+            if (part.mode === 'remove') await unplaceChildren(ctx, trx, p.folder.id, [w.row]);
+            else await placeChildren(ctx, trx, p.folder.id, [{ row: w.row, position: p.position, menu: p.menu }]);
+          }
+          return { changed: await placementsOf(trx, w.row.id) };
+        },
+      };
+    },
   },
-  async children(w, part) {
-    const { ctx, trx, row: folder } = w;
-    if (!isFolder(ctx, folder)) throw badRequest(`Object ${folder.id} is not a folder`, 'not_a_folder');
-    const children: ChildInput[] = [];
-    for (const item of part.items) {
-      const child = await w.resolve(item.id, { type: item.type, trashed: part.mode === 'remove' ? 'any' : false });
-      children.push({ row: child, position: item.position, menu: item.menu });
-    }
-    if (part.mode === 'add') await place(w, folder, children);
-    else await unplace(w, folder, children.map((c) => c.row));
-    const parents = await parentsOf(trx, children.map((c) => c.row.id));
-    for (const c of children) w.recordOther(c.row, { parents: (parents.get(c.row.id) ?? []).map(String) });
-    return {};
+  children: {
+    async plan(w, part) {
+      const { ctx, trx, row: folder } = w;
+      if (!isFolder(ctx, folder)) throw badRequest(`Object ${folder.id} is not a folder`, 'not_a_folder');
+      const children: ChildInput[] = [];
+      for (const item of part.items) {
+        const child = await w.resolve(item.id, { type: item.type, trashed: part.mode === 'remove' ? 'any' : false });
+        children.push({ row: child, position: item.position, menu: item.menu });
+      }
+      if (part.mode === 'add') await checkPlace(w, folder, children);
+      else await checkUnplace(w, folder, children.map((c) => c.row));
+      return {
+        async apply() {
+          if (part.mode === 'add') await placeChildren(ctx, trx, folder.id, children);
+          else await unplaceChildren(ctx, trx, folder.id, children.map((c) => c.row));
+          const parents = await parentsOf(trx, children.map((c) => c.row.id));
+          for (const c of children) w.recordOther(c.row, { parents: (parents.get(c.row.id) ?? []).map(String) });
+          return {};
+        },
+      };
+    },
   },
-  async folderParent(w, part) {
-    const { ctx, trx, row: folder } = w;
-    if (!isFolder(ctx, folder)) throw badRequest(`Object ${folder.id} is not a folder`, 'not_a_folder');
-    if (part.onlyIf !== undefined) {
-      const node = await folderNode(trx, folder.id);
-      if (node?.parent_id === null || String(node?.parent_id) !== part.onlyIf) return {};
-    }
-    if (part.parent === null) {
-      await mayLeaveParent(w, folder, null);
-      await moveFolder(trx, folder.id, null);
-    } else await place(w, await w.resolve(part.parent, { type: FOLDERS }), [{ row: folder, position: part.position, menu: part.menu }]);
-    return { changed: await placementsOf(trx, folder.id) };
+  folderParent: {
+    async plan(w, part) {
+      const { ctx, trx, row: folder } = w;
+      if (!isFolder(ctx, folder)) throw badRequest(`Object ${folder.id} is not a folder`, 'not_a_folder');
+      if (part.onlyIf !== undefined) {
+        const node = await folderNode(trx, folder.id);
+        if (node?.parent_id === null || String(node?.parent_id) !== part.onlyIf) return { apply: async () => ({}) };
+      }
+      const parent = part.parent === null ? null : await w.resolve(part.parent, { type: FOLDERS });
+      if (parent === null) await mayLeaveParent(w, folder, null);
+      else await checkPlace(w, parent, [{ row: folder, position: part.position, menu: part.menu }]);
+      return {
+        async apply() {
+          if (parent === null) await moveFolder(trx, folder.id, null);
+          else await placeChildren(ctx, trx, parent.id, [{ row: w.row, position: part.position, menu: part.menu }]);
+          return { changed: await placementsOf(trx, folder.id) };
+        },
+      };
+    },
   },
 };
 

@@ -48,7 +48,7 @@ export function historyRoutes(ctx: AppContext): RouteDef[] {
     const q = parseListQuery(req, OBJECT_HISTORY_LIST_SPEC);
     const { rows, count } = await listHistory(ctx.db, q, row.id);
     const [names, before] = await Promise.all([writerNames(ctx.db, rows), valuesBefore(ctx.db, row.id, rows)]);
-    const data = rows.map((r) => serializeEntry(req, r, { username: r.user_id === null ? null : names.get(r.user_id), before: before.get(r.id) ?? null }));
+    const data = rows.map((r) => serializeEntry(req, ctx, r, { username: r.user_id === null ? null : names.get(r.user_id), before: before.get(r.id) ?? null }));
     const type = typeById(ctx, row.object_type_id)!;
     await hideUnreadableIds(ctx, req.auth, type.name, data);
     if (!readsEveryStatus(req.auth, type, row)) await hideUnpublishedTranslations(ctx.db, row.id, data);
@@ -75,7 +75,7 @@ export function historyRoutes(ctx: AppContext): RouteDef[] {
         const q = parseListQuery(req, HISTORY_LIST_SPEC);
         const { rows, count } = await listHistory(ctx.db, q);
         const names = await writerNames(ctx.db, rows);
-        sendList(req, res, rows.map((r) => serializeEntry(req, r, { username: r.user_id === null ? null : names.get(r.user_id) })), { count, page: q.page, pageSize: q.pageSize });
+        sendList(req, res, rows.map((r) => serializeEntry(req, ctx, r, { username: r.user_id === null ? null : names.get(r.user_id) })), { count, page: q.page, pageSize: q.pageSize });
       },
     },
     {
@@ -85,7 +85,7 @@ export function historyRoutes(ctx: AppContext): RouteDef[] {
       handler: async (req, res) => {
         const row = await getEntry(ctx.db, pathId(req));
         const [names, before] = await Promise.all([writerNames(ctx.db, [row]), valuesBefore(ctx.db, row.resource_id, [row])]);
-        sendResource(req, res, serializeEntry(req, row, { username: row.user_id === null ? null : names.get(row.user_id), before: before.get(row.id) ?? null }));
+        sendResource(req, res, serializeEntry(req, ctx, row, { username: row.user_id === null ? null : names.get(row.user_id), before: before.get(row.id) ?? null }));
       },
     },
     { method: 'get', path: '/objects/:id/history', guard: 'user', handler: async (req, res) => sendObjectHistory(req, res, await objectOf(req, true)) },

@@ -12,7 +12,7 @@ import { badRequest, notFound } from '../../http/errors.js';
 import { resourceUrl, type Resource } from '../../http/jsonapi.js';
 import { applyFilters, applySort, type ListQuery, type ListSpec } from '../../http/query.js';
 import type { ObjectAction, ObjectChange, ObjectObserver } from '../objects/changes.js';
-import { relationNamesOf, typeById } from '../objects/model.js';
+import { relationNamesOf, typeById, typeByName } from '../objects/model.js';
 import { getObjectsByIds, type Viewer } from '../objects/read.js';
 import type { Actor } from '../objects/pipeline.js';
 import type { ObjectRow } from '../objects/rows.js';
@@ -238,9 +238,27 @@ export async function hideUnpublishedTranslations(db: Db, resourceId: number, en
   }
 }
 
-export function serializeEntry(req: Request, row: HistoryRow, extra: { username?: string | null; before?: Record<string, unknown> | null } = {}): Resource {
+/** `fields` without those the object type hides, its translations' included (its history shows them nowhere). */
+function withoutHidden(ctx: AppContext, typeName: string, fields: Record<string, unknown>): Record<string, unknown> {
+  const hidden = typeByName(ctx, typeName)?.hidden ?? [];
+  if (!hidden.length) return fields;
+  for (const name of hidden) delete fields[name];
+  const translations = fields.translations;
+  if (translations && typeof translations === 'object') {
+    fields.translations = Object.fromEntries(
+      Object.entries(translations).map(([lang, t]) => {
+        const translated = (t as { translated_fields?: unknown } | null)?.translated_fields;
+        if (!translated || typeof translated !== 'object') return [lang, t];
+        return [lang, { ...t, translated_fields: Object.fromEntries(Object.entries(translated).filter(([k]) => !hidden.includes(k))) }];
+      }),
+    );
+  }
+  return fields;
+}
+
+export function serializeEntry(req: Request, ctx: AppContext, row: HistoryRow, extra: { username?: string | null; before?: Record<string, unknown> | null } = {}): Resource {
   const meta: Record<string, unknown> = { object_type: row.object_type, username: extra.username ?? null };
-  if (extra.before !== undefined) meta.before = extra.before;
+  if (extra.before !== undefined) meta.before = extra.before && withoutHidden(ctx, row.object_type, { ...extra.before });
   return {
     id: String(row.id),
     type: 'history',
@@ -250,7 +268,7 @@ export function serializeEntry(req: Request, row: HistoryRow, extra: { username?
       user_id: row.user_id,
       application_id: row.application_id,
       user_action: row.user_action,
-      changed: parseChanged(row.changed),
+      changed: withoutHidden(ctx, row.object_type, parseChanged(row.changed)),
       created: row.created,
     },
     meta,

@@ -5,10 +5,10 @@ import type { Request } from 'express';
 import { toIso } from '../../db/time.js';
 import { baseUrl } from '../../http/links.js';
 import { childrenCounts, FOLDER_TYPE, relationCounts, type ObjectRow, type Reader } from './reader.js';
-import { model, typeById } from '../objects/model.js';
-import { mediaRootOf } from '../streams/service.js';
+import { model, typeById, visibleProperties } from '../objects/model.js';
+import { mediaRootOf } from '../streams/media-types.js';
 import { loadTerms } from '../terms/service.js';
-import { parseFields, translationsOf } from '../translations/service.js';
+import { shownFields, translationsOf } from '../translations/service.js';
 
 /** Legacy text fields Folio has no core column for: filled from a custom property of the same name. */
 const LEGACY_TEXT = ['subject', 'abstract', 'rights', 'license', 'creator', 'publisher', 'note', 'comments'] as const;
@@ -30,15 +30,18 @@ export function legacyTypeName(row: ObjectRow, publicationId: number): string {
   return row.singular;
 }
 
-/** Custom property names per object type id, own and inherited, by name (from the model). */
+/** Custom property names per object type id, own and inherited, by name, those the type hides left out (from the model). */
 function propertyNames(r: Reader, typeIds: number[]): Map<number, string[]> {
-  return new Map(typeIds.map((id) => [id, (typeById(r.ctx, id)?.properties ?? []).map((p) => p.name).sort()]));
+  return new Map(typeIds.map((id) => {
+    const type = typeById(r.ctx, id);
+    return [id, type ? visibleProperties(type).map((p) => p.name).sort() : []];
+  }));
 }
 
 /** The first stream of each media object (the streams service). */
 async function streamsOf(r: Reader, ids: number[]) {
   const out = new Map<number, { uuid: string; file_name: string; mime_type: string; file_size: number; width: number | null; height: number | null }>();
-  for (const [id, list] of await r.ctx.streams.streamsOfObjects(ids)) if (list[0]) out.set(id, { ...list[0], file_size: Number(list[0].file_size) });
+  for (const [id, list] of await r.ctx.streams.streamsOfObjects(ids, r.viewer)) if (list[0]) out.set(id, { ...list[0], file_size: Number(list[0].file_size) });
   return out;
 }
 
@@ -87,7 +90,7 @@ export async function formatObjects(r: Reader, req: Request, rows: ObjectRow[]):
       authorized: true,
       free_access: true,
       // {<tag>: {field: value}}: the translations the reader may read.
-      languages: Object.fromEntries((translations.get(row.id) ?? []).map((tr) => [tr.lang, parseFields(tr.translated_fields)])),
+      languages: Object.fromEntries((translations.get(row.id) ?? []).map((tr) => [tr.lang, shownFields(r.ctx, tr, row.object_type_id)])),
       relations: Object.fromEntries(Object.entries(relations.get(row.id) ?? {}).map(([name, count]) => [name, { count, url: `${url}/relations/${name}` }])),
       custom_properties: custom,
       geo_tags: t.geo_tags,
@@ -116,6 +119,8 @@ export async function formatObjects(r: Reader, req: Request, rows: ObjectRow[]):
         height: s?.height ?? null,
       });
     }
+    // Core fields the type hides are gone from its objects here too.
+    for (const name of typeById(r.ctx, row.object_type_id)?.hidden ?? []) delete obj[name];
     return obj;
   });
 }

@@ -67,7 +67,7 @@ export async function posterEntries(ctx: AppContext, req: Request, r: Reader, ob
   const chosen = await posterImages(r, objects);
   const streams = ctx.streams;
   const thumbs = ctx.thumbs;
-  const byImage = await streams.streamsOfObjects([...new Set(chosen.values())]);
+  const byImage = await streams.streamsOfObjects([...new Set(chosen.values())], r.viewer);
   const request: ThumbRequest =
     size.width === null && size.height === null
       ? PRESETS.default

@@ -12,7 +12,7 @@ import { folderNode, nodeIn, type Position } from '../folders/tree.js';
 import { apply, type RelationChange } from '../objects/kernel.js';
 import { getObjectsByIds } from '../objects/read.js';
 import { relationOfType } from '../objects/relations.js';
-import { mediaRootOf } from '../streams/service.js';
+import { mediaRootOf } from '../streams/media-types.js';
 import { findReachable, findVisible, FOLDER_TYPE, isReachable, relationSide, type ObjectRow, type Reader } from './reader.js';
 import { namesTerms, parseTermsInput } from '../terms/service.js';
 import { assertWritable, resolveTypeName } from './types.js';

@@ -9,10 +9,9 @@ import { nowIso } from '../../db/time.js';
 import { ApiError, badRequest, forbidden, notFound } from '../../http/errors.js';
 import { resourceUrl, type Resource } from '../../http/jsonapi.js';
 import { model, type PropertyTypeDef } from '../objects/model.js';
-import { resourceSchema, SCHEMA_DRAFT, validateAgainstSchema, type ResourceSchema } from '../objects/schema.js';
-import { allProperties, bumpRevision, writeModel } from './service.js';
-
-const NAME = /^[a-z][a-z0-9_]*$/;
+import { fragmentProblem, resourceSchema, validateAgainstSchema, type ResourceSchema } from '../objects/schema.js';
+import { allProperties } from './properties.js';
+import { bumpRevision, NAME, writeModel } from './service.js';
 
 export const PROPERTY_TYPE_SCHEMA: ResourceSchema = resourceSchema(
   {
@@ -45,17 +44,11 @@ export function requirePropertyType(ctx: AppContext, key: string): PropertyTypeD
 
 export const allPropertyTypes = (ctx: AppContext): PropertyTypeDef[] => [...model(ctx).propertyTypes.values()].sort((a, b) => a.id - b.id);
 
-/** `params` must be a JSON Schema (draft 06) fragment Ajv compiles, as BEdita checks it. */
+/** `params` must be a JSON Schema (draft 06) fragment that validates on its own (see fragmentProblem); 400 naming it otherwise. */
 function checkParams(ctx: AppContext, params: unknown): string {
   const fragment = (params ?? {}) as Record<string, unknown>;
-  const { ajv } = ctx.schemas;
-  const problem = (detail: string) => new ApiError(400, 'invalid_data', `"params" is not a valid JSON Schema fragment: ${detail}`, undefined, { fields: ['params'] });
-  if (!ajv.validateSchema({ $schema: SCHEMA_DRAFT, ...fragment })) throw problem(ajv.errorsText(ajv.errors, { dataVar: 'params' }));
-  try {
-    ajv.compile({ $schema: SCHEMA_DRAFT, ...fragment });
-  } catch (err) {
-    throw problem((err as Error).message);
-  }
+  const problem = fragmentProblem(ctx.schemas.ajv, fragment);
+  if (problem) throw new ApiError(400, 'invalid_data', `"params" is not a valid JSON Schema fragment: ${problem}`, undefined, { fields: ['params'] });
   return JSON.stringify(fragment);
 }
 

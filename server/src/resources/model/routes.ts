@@ -10,28 +10,13 @@ import { parseListQuery, type FieldKind } from '../../http/query.js';
 import type { RouteDef } from '../../http/router.js';
 import { model, reloadModel, typeByName, type ObjectType, type PropertyDef, type PropertyTypeDef, type RelationDef } from '../objects/model.js';
 import { objectTypeSchema, registerResourceSchema, resourceSchema, resourceSchemaContribution, type ResourceSchema } from '../objects/schema.js';
-import {
-  allProperties,
-  createObjectType,
-  createProperty,
-  createRelation,
-  deleteObjectType,
-  deleteProperty,
-  deleteRelation,
-  requireObjectType,
-  requireProperty,
-  requireRelation,
-  serializeObjectType,
-  serializeProperty,
-  serializeRelation,
-  updateObjectType,
-  updateProperty,
-  updateRelation,
-  writeRelationSide,
-} from './service.js';
+import { createObjectType, deleteObjectType, requireObjectType, serializeObjectType, updateObjectType } from './object-types.js';
+import { allProperties, createProperty, deleteProperty, requireProperty, serializeProperty, updateProperty } from './properties.js';
+import { createRelation, deleteRelation, requireRelation, serializeRelation, updateRelation, writeRelationSide } from './relations.js';
 import { allPropertyTypes, createPropertyType, deletePropertyType, requirePropertyType, serializePropertyType, updatePropertyType } from './property-types.js';
 import { serializeStaticProperty, staticProperties, type StaticProperty } from './static-properties.js';
-import { applyProject, exportProject } from './project.js';
+import { applyProject } from './project.js';
+import { exportProject } from './project-document.js';
 
 const isStatic = (p: PropertyDef | StaticProperty): p is StaticProperty => typeof p.id === 'string';
 const staticImmutable = (p: StaticProperty) => forbidden(`"${p.name}" is a static property of ${p.objectTypeName}: it cannot change or be removed (hide it with the type's "hidden")`, 'static_property');

@@ -9,10 +9,14 @@
 //      read it: hidden by rights → 404 exactly like a missing id; restricted by an object
 //      permission → 401/403 (never a success, nothing of the object in the answer);
 //   2. checks the expected version (If-Match) → 412 `precondition_failed`;
-//   3. runs the rights check once per action (update, delete, publish…, through the write guards);
-//   4. writes the attributes, then hands each other part of the change to the extension that owns
-//      it (relations here; folders own parents and children, media own streams, terms own terms);
-//      every related object a part names is resolved as the actor reads it (404 when hidden);
+//   3. runs the rights check of the object itself (create, update, delete…, through the write
+//      guards; `publish` too when anonymous clients' view of it changes);
+//   4. plans every other part of the change (kernel-parts.ts): each part resolves the objects it
+//      names as the actor reads them (404 when hidden) and declares the rights it needs on the
+//      other objects it changes — the folder, the child, the translation — from the one table
+//      in rights.ts, checked through the same guards once per object, before anything is
+//      written; then writes the attributes, and each part applies its writes (relations here;
+//      folders own parents and children, media own streams, terms own terms);
 //   5. records the change once (history, webhooks) and moves the object's version.
 //
 // Only the kernel's modules (KERNEL_MODULES in db/owners.ts, the registry of who writes which
@@ -30,7 +34,8 @@ import type { ObjectExtension } from './extensions.js';
 import { CORE_ATTRIBUTES, typeById, typeByName, type ObjectType } from './model.js';
 import { authorizeWrite, changeOf, inTransaction, recordChanges, type Actor } from './pipeline.js';
 import { requireObject } from './read.js';
-import { setLink, relateObjects, type RelationshipItem } from './relation-writes.js';
+import type { RelationshipItem } from './relation-writes.js';
+import { claimAttributeParts, hasParts, planParts } from './kernel-parts.js';
 import { insertObjectRows, searchFields, type ObjectRow } from './rows.js';
 import { purgeRows, restoreRows, trashRows } from './trash.js';
 import { createRow, extensionsOf, finishCreate, stageCreate, updateRow, validateInput, type ObjectInput, type StagedCreate } from './write.js';
@@ -39,6 +44,7 @@ import { createRow, extensionsOf, finishCreate, stageCreate, updateRow, validate
 export { SYSTEM } from './read.js';
 
 export type { ExpectedVersion };
+export type { KernelWrite, PartHandler, PartHandlers, PartOutcome, PartPlan } from './kernel-parts.js';
 
 export interface RelationChange {
   name: string;
@@ -95,36 +101,6 @@ export interface Applied {
   results: Record<string, unknown>;
 }
 
-/** A create or update as a part handler sees it. */
-export interface KernelWrite {
-  ctx: AppContext;
-  trx: Transaction<Database>;
-  action: 'create' | 'update';
-  actor: Actor;
-  type: ObjectType;
-  /** The object, as written so far. */
-  row: ObjectRow;
-  /** A related object as the actor reads it: 404 when missing or hidden, 401/403 when restricted. */
-  resolve(key: string | number, opts?: { type?: string; trashed?: boolean | 'any'; member?: string }): Promise<ObjectRow>;
-  /** Another object this write changed (a folder's child): recorded and versioned with it. */
-  recordOther(row: ObjectRow, changed: Record<string, unknown>): void;
-  /**
-   * The write guards' `update` check of another object this write changes (placing an object in
-   * a folder changes both): the same guards as the command's own object, 403 to refuse.
-   */
-  mayUpdate(other: ObjectRow): Promise<void>;
-}
-
-export interface PartOutcome {
-  /** New values of the object's changed fields, for its change record. */
-  changed?: Record<string, unknown>;
-  /** What the entry point answers with (e.g. identifiers written). */
-  result?: unknown;
-}
-
-export type PartHandler<V> = (w: KernelWrite, value: V) => Promise<PartOutcome | void>;
-export type PartHandlers = { [K in keyof ObjectParts]?: PartHandler<NonNullable<ObjectParts[K]>> };
-
 /** An If-Match version that is not the object's: 412, nothing changed. */
 function checkVersion(row: ObjectRow, expected: ExpectedVersion | undefined): void {
   if (expected === undefined || expected === null || expected === '*') return;
@@ -137,66 +113,6 @@ function checkVersion(row: ObjectRow, expected: ExpectedVersion | undefined): vo
 function loadTarget(ctx: AppContext, trx: Transaction<Database>, target: Target, actor: Actor, trashed: boolean | 'any' = false): Promise<ObjectRow> {
   return requireObject(ctx, target.key, { viewer: actor, typeName: target.type, trashed, db: trx });
 }
-
-/** The part handler named `name`, from the extensions of `type`. */
-function partHandler(ctx: AppContext, type: ObjectType, name: string): PartHandler<unknown> {
-  for (const ext of extensionsOf(ctx, type.name)) {
-    const h = (ext.parts as Record<string, PartHandler<unknown>> | undefined)?.[name];
-    if (h) return h;
-  }
-  throw new ApiError(400, 'invalid_body', `Objects of type ${type.name} take no "${name}"`);
-}
-
-/** Run the parts of a create or update after its attributes are written; their changes merge. */
-async function applyParts(ctx: AppContext, trx: Transaction<Database>, action: 'create' | 'update', actor: Actor, type: ObjectType, row: ObjectRow, changes: ObjectChanges, others: ObjectChange[]) {
-  const changed: Record<string, unknown> = {};
-  const results: Record<string, unknown> = {};
-  let written: ResourceIdentifier[] | undefined;
-  const w: KernelWrite = {
-    ctx,
-    trx,
-    action,
-    actor,
-    type,
-    row,
-    resolve: (key, opts = {}) => requireObject(ctx, key, { viewer: actor, typeName: opts.type, trashed: opts.trashed ?? false, db: trx }),
-    recordOther: (other, otherChanged) => others.push(changeOf('update', other, typeById(ctx, other.object_type_id)?.name ?? 'objects', actor, otherChanged)),
-    mayUpdate: async (other) => {
-      if (other.id !== row.id) await authorizeWrite(ctx, { action: 'update', actor, type: typeById(ctx, other.object_type_id)!, row: other, trx });
-    },
-  };
-  for (const rel of changes.relations ?? []) {
-    const out = await relateObjects(w, rel.name, rel.items, rel.mode);
-    Object.assign(changed, out.changed);
-    written = out.written;
-  }
-  if (changes.link) Object.assign(changed, await setLink(w, changes.link));
-  for (const [name, value] of Object.entries(changes.parts ?? {})) {
-    if (value === undefined) continue;
-    const out = await partHandler(ctx, type, name)(w, value);
-    if (out?.changed) Object.assign(changed, out.changed);
-    if (out?.result !== undefined) results[name] = out.result;
-  }
-  return { changed, results, written };
-}
-
-/** The command's changes with the attributes that extensions own moved to their parts. */
-function claimAttributeParts(ctx: AppContext, type: ObjectType, changes: ObjectChanges): ObjectChanges {
-  let attributes: Record<string, unknown> | undefined = changes.attributes;
-  let parts = changes.parts;
-  if (!attributes || typeof attributes !== 'object' || Array.isArray(attributes)) return changes;
-  for (const ext of extensionsOf(ctx, type.name)) {
-    const claimed: ReturnType<NonNullable<ObjectExtension['attributeParts']>> = ext.attributeParts?.(type, attributes, ctx);
-    if (!claimed) continue;
-    attributes = claimed.attributes;
-    const merged: Record<string, unknown> = { ...(parts ?? {}) };
-    for (const [name, value] of Object.entries(claimed.parts)) merged[name] = { ...((merged[name] as object | undefined) ?? {}), ...(value as object) };
-    parts = merged as ObjectParts;
-  }
-  return attributes === changes.attributes ? changes : { ...changes, attributes, parts };
-}
-
-const hasParts = (c: ObjectChanges) => Boolean(c.relations?.length || c.link || Object.values(c.parts ?? {}).some((v) => v !== undefined));
 
 /**
  * Apply one command as one unit of work (or inside the caller's: /operations, the legacy writer
@@ -212,8 +128,11 @@ export async function apply(ctx: AppContext, command: ObjectCommand, trx?: Trans
       const prepared = await validateInput(ctx, 'create', type, actor, changes);
       return inTransaction(ctx, trx, async (db) => {
         const others: ObjectChange[] = [];
+        // The create's own check comes before its insert; its parts are planned (and checked) on
+        // the new row before any of them writes.
         const created = await createRow(ctx, db, type, actor, prepared);
-        const parts = hasParts(changes) ? await applyParts(ctx, db, 'create', actor, type, created.row, changes, others) : undefined;
+        const planned = hasParts(changes) ? await planParts(ctx, db, 'create', actor, type, created.row, changes, others) : undefined;
+        const parts = await planned?.apply(created.row);
         await recordChanges(ctx, db, [changeOf('create', created.row, type.name, actor, { ...created.changed, ...(parts?.changed ?? {}) }), ...others]);
         return { row: created.row, written: parts?.written, results: parts?.results ?? {} };
       });
@@ -230,10 +149,12 @@ export async function apply(ctx: AppContext, command: ObjectCommand, trx?: Trans
         checkVersion(before, command.expectedVersion);
         await authorizeWrite(ctx, { action: 'update', actor, type, row: before, after: { status: (prepared.attributes.status as string | undefined) ?? before.status }, trx: db });
         const others: ObjectChange[] = [];
+        // Every part declares and checks what it needs before anything is written (rights.ts).
+        const planned = hasParts(changes) ? await planParts(ctx, db, 'update', actor, type, before, changes, others) : undefined;
         // Parts alone (relations, folders, a stream…) leave the row's attributes as they are.
         const attributesSent = changes.attributes !== undefined || changes.own !== undefined || changes.meta !== undefined;
         const updated = attributesSent ? await updateRow(ctx, db, type, actor, before, prepared) : { row: before, changed: {} };
-        const parts = hasParts(changes) ? await applyParts(ctx, db, 'update', actor, type, updated.row, changes, others) : undefined;
+        const parts = await planned?.apply(updated.row);
         const changed = { ...updated.changed, ...(parts?.changed ?? {}) };
         // A write that changes nothing is no change to record (its `modified` aside).
         await recordChanges(ctx, db, [...(Object.keys(changed).length ? [changeOf('update', updated.row, type.name, actor, changed)] : []), ...others]);

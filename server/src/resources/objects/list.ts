@@ -64,14 +64,19 @@ export interface ObjectList {
   meta: Record<string, unknown>;
 }
 
-/** Filters that every list on `types` answers, and their columns. */
+/**
+ * Filters that every list on `types` answers, and their columns: a field one of the types hides
+ * is none of them (naming it gives 400), so its values never select or order what is listed.
+ */
 function listColumns(ctx: AppContext, types: ObjectType[]) {
-  const fields: Record<string, FieldKind> = { ...CORE_FILTERS };
-  const columns: Record<string, ColumnRef> = Object.fromEntries(Object.keys(CORE_FILTERS).map((f) => [f, `objects.${f}`]));
+  const hidden = new Set(types.flatMap((t) => t.hidden));
+  const core = Object.keys(CORE_FILTERS).filter((f) => !hidden.has(f));
+  const fields: Record<string, FieldKind> = Object.fromEntries(core.map((f) => [f, CORE_FILTERS[f]]));
+  const columns: Record<string, ColumnRef> = Object.fromEntries(core.map((f) => [f, `objects.${f}`]));
   const [first, ...rest] = types;
   for (const p of first ? visibleProperties(first) : []) {
     const kind = propertyKind(p);
-    if (!kind || !rest.every((t) => t.properties.some((q) => q.name === p.name && q.type === p.type))) continue;
+    if (!kind || hidden.has(p.name) || !rest.every((t) => t.properties.some((q) => q.name === p.name && q.type === p.type))) continue;
     fields[p.name] = kind;
     columns[p.name] = ctx.dialect.json.property('objects.properties', p.name, kind);
   }

@@ -5,6 +5,14 @@ import type { Kysely, Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
 
+declare module '../../context.js' {
+  interface AppContext {
+    /** The object model (types, properties, relations) as loaded from the database. */
+    model: ModelHolder;
+  }
+}
+
+
 type Db = Kysely<Database> | Transaction<Database>;
 
 /** Folio's first ten property types (the contract's); `property_types` holds them and any other. */
@@ -196,6 +204,41 @@ export async function reloadModel(ctx: AppContext): Promise<Model> {
   // Answers cached under the old model (schemas, relationships, lists) are stale now.
   ctx.dataVersion.bump();
   return model;
+}
+
+/**
+ * What the request middleware awaits so that a request sees the model as of the model version
+ * (DataVersion.model) it starts under, after another process or instance changed it. `loaded` is
+ * the version read before the load that made the model in memory, so it never claims more than
+ * the load saw. A request that finds a reload under way waits for it and then, if that reload
+ * began before its version, loads again: a reload that had read part of the model before the
+ * change must not answer for it (the change would then stay unseen until the next model change).
+ */
+export function modelFollower(ctx: AppContext): () => Promise<void> {
+  let loaded = ctx.dataVersion.model();
+  let reload: Promise<void> | null = null;
+  const latest = async () => {
+    const fresh = ctx.dataVersion.refresh();
+    if (typeof fresh !== 'number') await fresh;
+    return ctx.dataVersion.model();
+  };
+  const load = async () => {
+    // Loaded again while the version moves during a load (a few times at most; a later request
+    // then loads again).
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const before = await latest();
+      await reloadModel(ctx);
+      loaded = before;
+      if ((await latest()) === before) return;
+    }
+  };
+  return async () => {
+    if (ctx.dataVersion.model() === loaded) return;
+    if (reload) await reload;
+    if (ctx.dataVersion.model() === loaded) return;
+    reload ??= load().finally(() => (reload = null));
+    await reload;
+  };
 }
 
 export function model(ctx: AppContext): Model {

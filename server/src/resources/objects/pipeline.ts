@@ -20,6 +20,14 @@ import type { ObjectType } from './model.js';
 import type { ObjectRow } from './rows.js';
 import type { PermissionSet, Shown } from '../permissions/rules.js';
 
+declare module '../../context.js' {
+  interface AppContext {
+    /** The write kernel's extensions, guards and observers, assembled once (createKernel), and its open units of work. */
+    objects: ObjectsRuntime;
+  }
+}
+
+
 /** Who writes. `req.auth` fits; a bare user id (or null: the system) is a non-admin actor. */
 export interface Actor {
   userId: number | null;

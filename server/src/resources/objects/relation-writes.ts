@@ -7,7 +7,7 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../../db/tables.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import type { ResourceIdentifier } from '../../http/jsonapi.js';
-import type { KernelWrite, LinkChange } from './kernel.js';
+import type { KernelWrite, LinkChange, PartOutcome, PartPlan } from './kernel.js';
 import { typeAllowedOn, typeById } from './model.js';
 import { getObjectsByIds, requireObject } from './read.js';
 import { columnsOf, relatedPairs, relationByName, relationOfType } from './relations.js';
@@ -43,12 +43,13 @@ export async function resolveAll(w: KernelWrite, ids: number[], opts: { trashed?
 }
 
 /**
- * Add, replace all or remove the objects related to `w.row` through `name`. Every related object
- * must be readable by the actor (404 otherwise, as a missing one), have the type sent, and be
- * allowed on the relation's other side (400).
+ * Add, replace all or remove the objects related to `w.row` through `name`. Planned: every related
+ * object must be readable by the actor (404 otherwise, as a missing one), have the type sent, and
+ * be allowed on the relation's other side (400); then, once the command's checks have passed, the
+ * links are written.
  */
-export async function relateObjects(w: KernelWrite, name: string, items: RelationshipItem[], mode: 'add' | 'replace' | 'remove') {
-  const { ctx, row } = w;
+export async function planRelations(w: KernelWrite, name: string, items: RelationshipItem[], mode: 'add' | 'replace' | 'remove'): Promise<PartPlan> {
+  const { ctx } = w;
   const db: Transaction<Database> = w.trx;
   const typeName = w.type.name;
   const found = relationOfType(ctx, typeName, name);
@@ -67,6 +68,17 @@ export async function relateObjects(w: KernelWrite, name: string, items: Relatio
       throw badRequest(`data[${i}]: relation "${name}" does not allow objects of type ${targetType}`, 'invalid_relationship');
     }
   });
+  items.forEach((item, i) => relationMeta(item, i));
+  return { apply: () => writeRelations(w, { relation, inverse, name, items, ids, mode }) };
+}
+
+/** The writes of planRelations. */
+async function writeRelations(
+  w: KernelWrite,
+  { relation, inverse, name, items, ids, mode }: { relation: { id: number }; inverse: boolean; name: string; items: RelationshipItem[]; ids: number[]; mode: 'add' | 'replace' | 'remove' },
+): Promise<PartOutcome> {
+  const { ctx, row } = w;
+  const db: Transaction<Database> = w.trx;
   const [mine, other, prio] = inverse ? (['right_id', 'left_id', 'inv_priority'] as const) : (['left_id', 'right_id', 'priority'] as const);
   const base = () => db.deleteFrom('object_relations').where('relation_id', '=', relation.id).where(mine, '=', row.id);
   const written: ResourceIdentifier[] = items.map((it) => ({ id: it.id, type: it.type }));
@@ -133,12 +145,16 @@ async function hiddenRelated(w: KernelWrite, relationId: number, mine: 'left_id'
 
 /**
  * Set the priority (omitted: last, priorities are never null) and params (omitted: null) of an
- * existing link of `w.row` to an object the actor reads.
+ * existing link of `w.row` to an object the actor reads (planned: the object is resolved first).
  */
-export async function setLink(w: KernelWrite, link: LinkChange): Promise<Record<string, unknown>> {
+export async function planLink(w: KernelWrite, link: LinkChange): Promise<PartPlan> {
+  await w.resolve(link.relatedId);
+  return { apply: async () => ({ changed: await setLink(w, link) }) };
+}
+
+async function setLink(w: KernelWrite, link: LinkChange): Promise<Record<string, unknown>> {
   const side = relationByName(w.ctx, link.name);
   const [self, other, prio] = columnsOf(side);
-  await w.resolve(link.relatedId);
   const found = await w.trx
     .selectFrom('object_relations')
     .select(['id'])

@@ -8,6 +8,14 @@ import type { AppContext } from '../../context.js';
 import { ApiError, badRequest } from '../../http/errors.js';
 import { hasAssociation, visibleProperties, type ObjectType } from './model.js';
 
+declare module '../../context.js' {
+  interface AppContext {
+    /** Schemas contributed by families and validators compiled from them. */
+    schemas: SchemaRegistry;
+  }
+}
+
+
 const require = createRequire(import.meta.url);
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -57,6 +65,43 @@ export function nullableFragment(params: Record<string, unknown>): Record<string
     return out;
   }
   return Object.keys(out).length ? { anyOf: [{ type: 'null' }, out] } : out;
+}
+
+/** Keywords that reach outside a fragment or change how it compiles: a property type's params may not use them, at any depth. */
+const FOREIGN_KEYWORDS = ['$async', '$id', 'id', '$ref', '$schema', '$defs', '$anchor', '$dynamicRef', '$dynamicAnchor', '$recursiveRef', '$recursiveAnchor'];
+
+function foreignKeyword(value: unknown): string | undefined {
+  if (Array.isArray(value)) {
+    for (const v of value) {
+      const found = foreignKeyword(v);
+      if (found) return found;
+    }
+  } else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if (FOREIGN_KEYWORDS.includes(k)) return k;
+      const found = foreignKeyword(v);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Why a property type's `params` cannot validate values on its own, or null when it can: a
+ * keyword of FOREIGN_KEYWORDS anywhere, a fragment the draft 06 meta-schema refuses, or one Ajv
+ * does not compile as a property of an object schema (the way objectTypeSchema embeds it).
+ */
+export function fragmentProblem(ajv: Ajv, fragment: Record<string, unknown>): string | null {
+  if (!fragment || typeof fragment !== 'object' || Array.isArray(fragment)) return 'it must be an object';
+  const foreign = foreignKeyword(fragment);
+  if (foreign) return `"${foreign}" is not allowed (a fragment must validate values on its own)`;
+  try {
+    if (!ajv.validateSchema({ $schema: SCHEMA_DRAFT, ...fragment })) return ajv.errorsText(ajv.errors, { dataVar: 'params' });
+    ajv.compile({ type: 'object', properties: { value: nullableFragment(fragment) } });
+  } catch (err) {
+    return (err as Error).message;
+  }
+  return null;
 }
 
 function withIds(properties: Record<string, PropertySchema>): Record<string, PropertySchema> {
@@ -216,5 +261,19 @@ export function validateObjectAttributes(ctx: AppContext, type: ObjectType, attr
   if (typeof attributes !== 'object' || attributes === null) throw badRequest('attributes must be an object', 'invalid_body');
   let schema = typeSchemas.get(type);
   if (!schema) typeSchemas.set(type, (schema = objectTypeSchema(type)));
-  return validateAgainstSchema(ctx, `type:${type.name}`, `${type.id}:${type.revision}`, schema, attributes, partial);
+  try {
+    return validateAgainstSchema(ctx, `type:${type.name}`, `${type.id}:${type.revision}`, schema, attributes, partial);
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
+    // The schema does not compile: a property type's params stored before they were checked.
+    const broken = visibleProperties(type).find((p) => fragmentProblem(ctx.schemas.ajv, p.params) !== null);
+    if (!broken) throw err;
+    throw new ApiError(
+      409,
+      'invalid_property_type',
+      `Objects of ${type.name} cannot be written: the params of property type "${broken.type}" (property "${broken.name}") are not a valid JSON Schema fragment; an admin must correct them at /model/property_types`,
+      undefined,
+      { fields: [broken.name], property_type: broken.type },
+    );
+  }
 }

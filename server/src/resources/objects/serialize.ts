@@ -1,7 +1,9 @@
 // JSON API resources of objects: attributes from the type's model, meta, links and relationship
 // links, `included` resources of `include=` (through the read path, so only what the viewer may
 // see), and what each extension adds (parents, streams, terms…) in one batch per response.
+import type { Request } from 'express';
 import type { AppContext } from '../../context.js';
+import { badRequest } from '../../http/errors.js';
 import { relationshipLinksAt, type Resource } from '../../http/jsonapi.js';
 import { outsideRequest, type ReadContext } from '../../http/read-context.js';
 import type { AuthInfo } from '../../http/request.js';
@@ -11,6 +13,24 @@ import { getObject, getObjectsByIds } from './read.js';
 import { relatedPairs } from './relations.js';
 import type { ObjectRow } from './rows.js';
 import { parseJson } from './write.js';
+
+/**
+ * A request check: `fields[<type>]` naming a field that object type hides gives 400, as a filter
+ * or sort naming it does (the field does not exist for readers).
+ */
+export function hiddenFieldsetCheck(ctx: AppContext): (req: Request) => void {
+  return (req) => {
+    const fields = req.query.fields;
+    if (!fields || typeof fields !== 'object' || Array.isArray(fields)) return;
+    for (const [typeName, list] of Object.entries(fields as Record<string, unknown>)) {
+      const type = typeByName(ctx, typeName);
+      if (!type?.hidden.length) continue;
+      const named = ([] as unknown[]).concat(list).flatMap((v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()) : []));
+      const hidden = named.find((n) => type.hidden.includes(n));
+      if (hidden) throw badRequest(`fields[${typeName}]: ${typeName} have no field "${hidden}"`, 'invalid_fields');
+    }
+  };
+}
 
 function serializeRow(rc: ReadContext, ctx: AppContext, row: ObjectRow, type: ObjectType): Resource {
   const props = (parseJson(row.properties) as Record<string, unknown> | null) ?? {};

@@ -17,7 +17,8 @@ import { objectPath, requireObject } from '../objects/read.js';
 import { serializeObject } from '../objects/serialize.js';
 import { apply, SYSTEM } from '../objects/kernel.js';
 import { downloadPath, serializeStream } from './serialize.js';
-import { assertAccepts, mediaRootOf, type StreamService } from './service.js';
+import { assertAccepts, mediaRootOf } from './media-types.js';
+import { mayDownload, type StreamService, type StreamView } from './service.js';
 import { uploadInput } from './upload-input.js';
 import { typeRoute } from '../objects/type-routes.js';
 import { sendWritten } from '../objects/routes.js';
@@ -59,6 +60,8 @@ export function mediaExtensions(streams: StreamService): ObjectExtension[] {
     types: ['media'],
     async decorate(rc, _ctx, items, included) {
       const byObject = await streams.streamsOfObjects(items.map((i) => i.id));
+      // A private stream's metadata only for readers who may download it: others see that it exists.
+      const shown = (s: StreamView) => mayDownload(rc.viewer, s);
       const seen = new Set(included.filter((r) => r.type === 'streams').map((r) => r.id));
       for (const item of items) {
         const list = byObject.get(item.id) ?? [];
@@ -66,9 +69,9 @@ export function mediaExtensions(streams: StreamService): ObjectExtension[] {
         const rel = r.relationships?.streams ?? relationshipLinksAt(rc.base, `/${item.type}/${item.id}`, 'streams');
         rel.data = list.map((s) => ({ id: s.uuid, type: 'streams' }));
         r.relationships = { ...(r.relationships ?? {}), streams: rel };
-        r.meta = { ...(r.meta ?? {}), media_url: list.length ? rc.base + downloadPath(list[0].uuid) : null };
+        r.meta = { ...(r.meta ?? {}), media_url: list.length && shown(list[0]) ? rc.base + downloadPath(list[0].uuid) : null };
         for (const s of list) {
-          if (seen.has(s.uuid)) continue;
+          if (seen.has(s.uuid) || !shown(s)) continue;
           seen.add(s.uuid);
           included.push(serializeStream(rc, s));
         }
@@ -126,7 +129,7 @@ export function mediaObjectRoutes(ctx: AppContext, streams: StreamService): Rout
       when: (req) => mediaRootOf(ctx, String(req.params.type)) !== null,
       handler: async (req, res) => {
         const row = await requireObject(ctx, String(req.params.id), { viewer: req.auth, typeName: String(req.params.type) });
-        const list = (await streams.streamsOfObjects([row.id])).get(row.id) ?? [];
+        const list = (await streams.streamsOfObjects([row.id], req.auth)).get(row.id) ?? [];
         sendList(req, res, list.map((s) => serializeStream(req, s)), { count: list.length, page: 1, pageSize: Math.max(1, list.length) });
       },
     }),

@@ -19,13 +19,22 @@ import { ANONYMOUS, type AuthInfo } from '../../http/request.js';
 import { isUuid, streamFile } from '../../storage/storage.js';
 import { receiveToTemp, UploadAbortedError, UploadTooLargeError, type ReceivedFile } from '../../storage/receive.js';
 import { probeImage } from '../../thumbs/sharp-pipeline.js';
-import { isSubtypeOf, typeById, typeByName } from '../objects/model.js';
-import { getObject, getObjectsByIds, visibleObjectsTable, visibleWhere } from '../objects/read.js';
-import type { ObjectRow } from '../objects/rows.js';
+import { isSubtypeOf } from '../objects/model.js';
+import { getObjectsByIds, SYSTEM, visibleObjectsTable, visibleWhere } from '../objects/read.js';
 import { declaredMimeType, resolveMimeType } from './mime.js';
+import { assertAccepts, findMediaObject } from './media-types.js';
+import { safeFileName, tooLarge, type UploadInput } from './upload-input.js';
 import type { StreamsTable } from './tables.js';
-import { apply, SYSTEM, type KernelWrite, type PartOutcome } from '../objects/kernel.js';
+import { apply, type KernelWrite, type PartOutcome } from '../objects/kernel.js';
 import { inTransaction } from '../objects/pipeline.js';
+
+declare module '../../context.js' {
+  interface AppContext {
+    /** Uploaded files: storing, linking, reading (this module). */
+    streams: StreamService;
+  }
+}
+
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -65,30 +74,13 @@ export interface PreparedStream {
   privateUrl?: boolean;
 }
 
-export interface UploadInput {
-  /** The client's file name (path parts and control characters are dropped). */
-  fileName: string;
-  /** The request's Content-Type header, if any. */
-  contentType?: string;
-  contentEncoding?: string;
-  /** Content-Length, when sent: refused at once when over the limit. */
-  contentLength?: number;
-  /** `?private_url=true`: the bytes need an authenticated reader of the object. */
-  privateUrl?: boolean;
-}
 
-/** What a client may call a file: the last path part, without control characters, at most 255 chars. */
-export function safeFileName(raw: string): string {
-  let name = (raw.normalize('NFC').split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim();
-  if (name === '.' || name === '..') name = '';
-  if (!name) return 'file';
-  if (name.length > 255) {
-    const dot = name.lastIndexOf('.');
-    const ext = dot > 0 && name.length - dot <= 16 ? name.slice(dot) : '';
-    name = name.slice(0, 255 - ext.length) + ext;
-  }
-  return name;
-}
+
+/**
+ * Whether `auth`, who may read a stream's media object, may also download its bytes, and so see
+ * its metadata (file name, hashes, size, dimensions): a private stream needs a signed-in user.
+ */
+export const mayDownload = (auth: AuthInfo, s: Pick<StreamRow, 'private_url'>): boolean => !s.private_url || auth.userId !== null;
 
 export class StreamService {
   /** Stream uuids of objects being purged, between onPurge and afterPurge. */
@@ -226,7 +218,7 @@ export class StreamService {
   async readableStream(auth: AuthInfo, uuid: string): Promise<StreamView> {
     const s = await this.findStream(uuid.toLowerCase());
     // A private stream asks anonymous clients and application tokens to sign in (401).
-    if (s?.private_url && auth.userId === null) throw unauthorized('This file needs a signed-in reader', 'private_stream');
+    if (s && !mayDownload(auth, s)) throw unauthorized('This file needs a signed-in reader', 'private_stream');
     if (!s || !(await this.canRead(auth, [s])).has(s.uuid)) throw notFound(`No stream ${uuid}`);
     return s;
   }
@@ -256,7 +248,7 @@ export class StreamService {
     const readable = new Set((await getObjectsByIds(this.ctx, linked, { viewer: auth })).map((r) => r.id));
     const out = new Set<string>();
     for (const s of streams) {
-      if (s.private_url && auth.userId === null) continue;
+      if (!mayDownload(auth, s)) continue;
       const seen = s.object_id === null ? auth.userId !== null && s.created_by === auth.userId : readable.has(s.object_id);
       if (seen) out.add(s.uuid);
     }
@@ -304,18 +296,23 @@ export class StreamService {
     if (auth.isAdmin) return q;
     return q.where((eb) => {
       const linked = eb.and([eb('objects.deleted', '=', false), visibleWhere(this.ctx, auth, eb) ?? eb.lit(true)]);
-      if (auth.userId === null) return linked;
+      // Without a signed-in user, private streams are not listed (their bytes need one).
+      if (auth.userId === null) return eb.and([linked, eb('streams.private_url', '=', false)]);
       return eb.or([eb.and([eb('streams.object_id', 'is', null), eb('streams.created_by', '=', auth.userId)]), linked]);
     });
   }
 
-  /** Streams of these objects (for decorating media objects), by object id. */
-  async streamsOfObjects(ids: number[]): Promise<Map<number, StreamView[]>> {
+  /**
+   * Streams of these objects (for decorating media objects), by object id; with `viewer`, a reader
+   * of the objects, only those it may download (mayDownload).
+   */
+  async streamsOfObjects(ids: number[], viewer?: AuthInfo): Promise<Map<number, StreamView[]>> {
     const out = new Map<number, StreamView[]>();
     if (!ids.length) return out;
     const rows = await this.selectStreams().where('streams.object_id', 'in', ids).orderBy('streams.created').orderBy('streams.uuid').execute();
     for (const r of rows) {
       const v = this.toView(r);
+      if (viewer && !mayDownload(viewer, v)) continue;
       const list = out.get(v.object_id!) ?? [];
       list.push(v);
       out.set(v.object_id!, list);
@@ -438,36 +435,3 @@ export class StreamService {
     }
   }
 }
-
-function tooLarge(limit: number) {
-  return new ApiError(413, 'payload_too_large', `The file is larger than the upload limit of ${limit} bytes`, undefined, undefined, { Connection: 'close' });
-}
-
-/** Core media types and the files they take; custom sub-types inherit from their core ancestor. */
-const MEDIA_ACCEPTS: Record<string, (mime: string) => boolean> = {
-  images: (m) => m.startsWith('image/'),
-  videos: (m) => m.startsWith('video/') || m === 'application/ogg',
-  audio: (m) => m.startsWith('audio/') || m === 'application/ogg',
-  files: () => true,
-  media: () => true,
-};
-
-export function assertAccepts(type: string, mediaRoot: string, mimeType: string): void {
-  const accepts = MEDIA_ACCEPTS[mediaRoot] ?? MEDIA_ACCEPTS.media;
-  if (!accepts(mimeType)) throw badRequest(`${type} do not accept files of type ${mimeType}`, 'mime_type_not_accepted');
-}
-
-/** The core media type a type descends from ('images', …, or 'media' for a custom direct sub-type), or null. */
-export function mediaRootOf(ctx: AppContext, typeName: string): string | null {
-  return typeByName(ctx, typeName)?.lineage.find((n) => n in MEDIA_ACCEPTS) ?? null;
-}
-
-/** An object (trashed ones too) with its type name and media root, for linking and thumbnails. */
-export async function findMediaObject(ctx: AppContext, id: number, db?: Db) {
-  const row = await getObject(ctx, id, { trashed: 'any', db, viewer: SYSTEM });
-  const type = row && typeById(ctx, row.object_type_id);
-  if (!row || !type) return undefined;
-  return { id: row.id, status: row.status, deleted: Boolean(row.deleted), type: type.name, mediaRoot: mediaRootOf(ctx, type.name) };
-}
-
-

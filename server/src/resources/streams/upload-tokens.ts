@@ -10,7 +10,7 @@ import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
 import { nowIso } from '../../db/time.js';
 import { ApiError, badRequest, conflict } from '../../http/errors.js';
-import { assertAccepts, mediaRootOf } from './service.js';
+import { assertAccepts, mediaRootOf } from './media-types.js';
 import { uploadInput } from './upload-input.js';
 
 export const TOKEN_TTL_MS = 24 * 60 * 60 * 1000;

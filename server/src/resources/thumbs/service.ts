@@ -10,8 +10,17 @@ import type { AuthInfo } from '../../http/request.js';
 import { MAX_PAGE_SIZE } from '../../http/query.js';
 import { renderThumbnail, thumbFormat, type ThumbFit, type ThumbSpec } from '../../thumbs/sharp-pipeline.js';
 import { streamFile, thumbFile, withLocalCopy } from '../../storage/storage.js';
-import { findMediaObject, type StreamService, type StreamView } from '../streams/service.js';
+import { findMediaObject } from '../streams/media-types.js';
+import type { StreamService, StreamView } from '../streams/service.js';
 import { getObjectsByIds } from '../objects/read.js';
+
+declare module '../../context.js' {
+  interface AppContext {
+    /** Thumbnails of images (this module). */
+    thumbs: ThumbService;
+  }
+}
+
 
 export interface ThumbRequest {
   spec: ThumbSpec;

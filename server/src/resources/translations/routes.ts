@@ -71,7 +71,7 @@ function translationsExtension(ctx: AppContext): ObjectExtension {
         item.resource.relationships!.translations.data = t ? [{ type: 'translations', id: String(t.id) }] : [];
         if (t && !seen.has(String(t.id))) {
           seen.add(String(t.id));
-          included.push(serializeTranslation(rc, t));
+          included.push(serializeTranslation(rc, ctx, t, typeByName(ctx, item.type)!.id));
         }
       }
     },
@@ -94,8 +94,8 @@ function translationsRoutes(ctx: AppContext): RouteDef[] {
     const headers = status === 201 ? { Location: resourceUrl(req, `/translations/${row.id}`) } : undefined;
     // The ETag carries the version of the translation's object: every translation write is an
     // update of it, so If-Match on PATCH or DELETE refuses a save over another writer's (412).
-    const owner = await visibleObjects(ctx, SYSTEM, ctx.db, { trashed: 'any' }).select('version').where('id', '=', Number(row.object_id)).executeTakeFirst();
-    sendResource(req, res, serializeTranslation(rc, row), { status, headers, included, version: owner ? Number(owner.version) : undefined });
+    const owner = await visibleObjects(ctx, SYSTEM, ctx.db, { trashed: 'any' }).select(['version', 'object_type_id']).where('id', '=', Number(row.object_id)).executeTakeFirstOrThrow();
+    sendResource(req, res, serializeTranslation(rc, ctx, row, Number(owner.object_type_id)), { status, headers, included, version: Number(owner.version) });
   };
 
   const list = async (req: Request, res: Response, objectId?: number) => {
@@ -118,9 +118,9 @@ function translationsRoutes(ctx: AppContext): RouteDef[] {
     }
     const filtered = applyFilters(base, q.filters, COLUMNS);
     const count = await filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const rows = await applySort(filtered.selectAll('translations'), q.sort, COLUMNS, 'translations.id').limit(q.pageSize).offset(q.offset).execute();
+    const rows = await applySort(filtered.selectAll('translations').select('objects.object_type_id as object_type_id'), q.sort, COLUMNS, 'translations.id').limit(q.pageSize).offset(q.offset).execute();
     const rc = readContext(req);
-    sendList(req, res, rows.map((r) => serializeTranslation(rc, r)), { count: Number(count.n), page: q.page, pageSize: q.pageSize });
+    sendList(req, res, rows.map((r) => serializeTranslation(rc, ctx, r, Number(r.object_type_id))), { count: Number(count.n), page: q.page, pageSize: q.pageSize });
   };
 
   /** The checked attributes of a POST or PATCH. */

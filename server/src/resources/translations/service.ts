@@ -11,7 +11,6 @@ import { ApiError, badRequest, notFound } from '../../http/errors.js';
 import { relationshipLinksAt, type Resource } from '../../http/jsonapi.js';
 import type { ReadContext } from '../../http/read-context.js';
 import type { PartHandler } from '../objects/kernel.js';
-import { authorizeWrite } from '../objects/pipeline.js';
 import type { Shown } from '../permissions/rules.js';
 import { translatableField, typeById, visibleProperties, type ObjectType } from '../objects/model.js';
 import { everyStatusWhere, visibleObjectsTable, type Viewer } from '../objects/read.js';
@@ -93,35 +92,49 @@ async function ownTranslation(db: Db, objectId: number, id: number): Promise<Tra
  * update by the kernel). Its change record names the language: `{translations: {<lang>: {status,
  * translated_fields}}}` (null when removed); its result is the translation's id.
  */
-export const translationsPart: PartHandler<TranslationsPart> = async (w, part) => {
-  const { trx, row, actor } = w;
-  const now = nowIso();
-  // The translation's own status, before and after, for the guards (`publish` to or from `on`).
-  const authorize = (before: Shown | null, after: Shown | null) => authorizeWrite(w.ctx, { action: 'update', actor, type: w.type, row, translation: { before, after }, trx });
-  if ('create' in part) {
-    const { lang, status, fields } = part.create;
-    await authorize(null, { status });
-    const taken = await trx.selectFrom('translations').select('id').where('object_id', '=', row.id).where('lang', '=', lang).executeTakeFirst();
-    if (taken) throw badRequest(`Object ${row.id} already has a translation in "${lang}" (translation ${taken.id})`, 'translation_exists');
-    const created = await trx
-      .insertInto('translations')
-      .values({ object_id: row.id, lang, status, translated_fields: JSON.stringify(fields), created: now, modified: now, created_by: actor.userId, modified_by: actor.userId })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return { changed: { translations: { [lang]: { status, translated_fields: fields } } }, result: Number(created.id) };
-  }
-  if ('update' in part) {
-    const before = await ownTranslation(trx, row.id, part.update.id);
-    const fields = part.update.fields === undefined ? parseFields(before.translated_fields) : { ...parseFields(before.translated_fields), ...part.update.fields };
-    const status = part.update.status ?? before.status;
-    await authorize(before, { status });
-    await trx.updateTable('translations').set({ status, translated_fields: JSON.stringify(fields), modified: now, modified_by: actor.userId }).where('id', '=', before.id).execute();
-    return { changed: { translations: { [before.lang]: { status, translated_fields: fields } } }, result: before.id };
-  }
-  const gone = await ownTranslation(trx, row.id, part.remove.id);
-  await authorize(gone, null);
-  await trx.deleteFrom('translations').where('id', '=', gone.id).execute();
-  return { changed: { translations: { [gone.lang]: null } }, result: gone.id };
+export const translationsPart: PartHandler<TranslationsPart> = {
+  async plan(w, part) {
+    const { trx, row, actor } = w;
+    const now = nowIso();
+    // The translation's own status, before and after, for the guards (`publish` to or from `on`).
+    const need = (before: Shown | null, after: Shown | null) => w.need('translation', row, { translation: { before, after } });
+    if ('create' in part) {
+      const { lang, status, fields } = part.create;
+      await need(null, { status });
+      const taken = await trx.selectFrom('translations').select('id').where('object_id', '=', row.id).where('lang', '=', lang).executeTakeFirst();
+      if (taken) throw badRequest(`Object ${row.id} already has a translation in "${lang}"`, 'translation_exists');
+      return {
+        async apply() {
+          const created = await trx
+            .insertInto('translations')
+            .values({ object_id: row.id, lang, status, translated_fields: JSON.stringify(fields), created: now, modified: now, created_by: actor.userId, modified_by: actor.userId })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          return { changed: { translations: { [lang]: { status, translated_fields: fields } } }, result: Number(created.id) };
+        },
+      };
+    }
+    if ('update' in part) {
+      const before = await ownTranslation(trx, row.id, part.update.id);
+      const fields = part.update.fields === undefined ? parseFields(before.translated_fields) : { ...parseFields(before.translated_fields), ...part.update.fields };
+      const status = part.update.status ?? before.status;
+      await need(before, { status });
+      return {
+        async apply() {
+          await trx.updateTable('translations').set({ status, translated_fields: JSON.stringify(fields), modified: now, modified_by: actor.userId }).where('id', '=', before.id).execute();
+          return { changed: { translations: { [before.lang]: { status, translated_fields: fields } } }, result: before.id };
+        },
+      };
+    }
+    const gone = await ownTranslation(trx, row.id, part.remove.id);
+    await need(gone, null);
+    return {
+      async apply() {
+        await trx.deleteFrom('translations').where('id', '=', gone.id).execute();
+        return { changed: { translations: { [gone.lang]: null } }, result: gone.id };
+      },
+    };
+  },
 };
 
 /**
@@ -157,12 +170,20 @@ export async function translationsOf(ctx: AppContext, viewer: Viewer, ids: numbe
   return out;
 }
 
-export function serializeTranslation(rc: ReadContext, row: TranslationRow): Resource {
+/** A translation's fields as readers see them: those its object's type hides left out. */
+export function shownFields(ctx: AppContext, row: Pick<TranslationRow, 'translated_fields'>, objectTypeId: number): Record<string, unknown> {
+  const fields = parseFields(row.translated_fields);
+  for (const name of typeById(ctx, objectTypeId)?.hidden ?? []) delete fields[name];
+  return fields;
+}
+
+/** A translation as JSON API; `objectTypeId`: the type of its object (whose hidden fields it leaves out). */
+export function serializeTranslation(rc: ReadContext, ctx: AppContext, row: TranslationRow, objectTypeId: number): Resource {
   const path = `/translations/${row.id}`;
   return {
     id: String(row.id),
     type: 'translations',
-    attributes: { object_id: Number(row.object_id), lang: row.lang, status: row.status, translated_fields: parseFields(row.translated_fields) },
+    attributes: { object_id: Number(row.object_id), lang: row.lang, status: row.status, translated_fields: shownFields(ctx, row, objectTypeId) },
     meta: { created: row.created, modified: row.modified, created_by: row.created_by, modified_by: row.modified_by },
     links: { self: rc.base + path },
     relationships: { object: relationshipLinksAt(rc.base, path, 'object') },

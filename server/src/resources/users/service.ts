@@ -11,9 +11,9 @@ import { nowIso } from '../../db/time.js';
 import { badRequest, forbidden, notFound } from '../../http/errors.js';
 import { relationshipLinks, resourceUrl, type Resource } from '../../http/jsonapi.js';
 import { listPage, type ListQuery, type ListSpec } from '../../http/query.js';
-import { hashPassword } from '../auth/passwords.js';
+import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import type { ObjectExtension } from '../objects/extensions.js';
-import { inTransaction, type WriteGuard } from '../objects/pipeline.js';
+import { inTransaction, whenCommitted, type WriteGuard } from '../objects/pipeline.js';
 import { apply } from '../objects/kernel.js';
 import { SYSTEM, visibleObjectsTable, type Viewer, type VisibleOptions } from '../objects/read.js';
 import { validateAttributes } from '../accounts/schemas.js';
@@ -119,11 +119,40 @@ export async function ensureInitialAdmin(ctx: AppContext): Promise<{ created: bo
   });
   if (!created) return { created: false };
   if (!generated) return { created: true, username };
-  const file = path.join(ctx.config.dataDir, 'initial-admin-password');
+  const file = initialPasswordFile(ctx.config.dataDir);
   fs.writeFileSync(file, password + '\n', { mode: 0o600 });
   ctx.log(`Created the admin user "${username}" with password: ${password}`);
   ctx.log(`(also written to ${file}; change it after the first login)`);
   return { created: true, username, passwordFile: file };
+}
+
+/** Where the generated first-admin password is kept, while it is still that admin's password. */
+export const initialPasswordFile = (dataDir: string) => path.join(dataDir, 'initial-admin-password');
+
+/** The password in initial-admin-password, or null when there is no such file. */
+function initialPassword(dataDir: string): string | null {
+  try {
+    return fs.readFileSync(initialPasswordFile(dataDir), 'utf8').replace(/\r?\n$/, '');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * After the users were replaced (a restore): initial-admin-password is removed unless its
+ * password is still that of an admin, so the file never holds a password that does not work.
+ */
+export async function forgetStaleInitialPassword(db: Db, dataDir: string): Promise<void> {
+  const password = initialPassword(dataDir);
+  if (password === null) return;
+  const admins = await db
+    .selectFrom('users')
+    .innerJoin('roles_users', 'roles_users.user_id', 'users.id')
+    .where('roles_users.role_id', '=', ADMIN_ROLE_ID)
+    .select('users.password_hash')
+    .execute();
+  for (const { password_hash } of admins) if (password_hash && (await verifyPassword(password, password_hash))) return;
+  fs.rmSync(initialPasswordFile(dataDir), { force: true });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -263,6 +292,12 @@ export const usersExtension: ObjectExtension = {
     for (const [key, value] of Object.entries(set)) if (value !== before[key as keyof UserRow]) changed[key] = value;
     if (w.own.passwordHash !== undefined) {
       Object.assign(set, { password_hash: w.own.passwordHash, num_login_err: 0 });
+      // The generated first-admin password, changed by whatever path: its file goes once committed.
+      const initial = initialPassword(ctx.config.dataDir);
+      if (initial !== null && before.password_hash && (await verifyPassword(initial, before.password_hash))) {
+        const forget = () => fs.rmSync(initialPasswordFile(ctx.config.dataDir), { force: true });
+        if (!whenCommitted(ctx, trx, forget)) forget();
+      }
       // The change is recorded, never the password.
       changed.credentials_changed = true;
     }

@@ -14,6 +14,14 @@ import { createDeliveryQueue, type DeliveryQueue } from './queue.js';
 import { publicationOfChanges, schedulePublicationSweep } from './publication.js';
 import { webhookRoutes } from './routes.js';
 
+declare module '../../context.js' {
+  interface AppContext {
+    /** The webhook family's delivery queue once it is wired, else null (its idle() is what tests wait on). */
+    webhooks: WebhookService | null;
+  }
+}
+
+
 export interface WebhookServiceOptions {
   /** The object as GET /{type}/{id} shows it to an admin (trashed ones too); null when gone. */
   readObject: (id: number, base: string | null) => Promise<Resource | null>;
