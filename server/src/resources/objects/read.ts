@@ -153,10 +153,12 @@ export function visibleWhere(ctx: AppContext, viewer: Viewer, eb: ExpressionBuil
   if (publishedTypes.length) either.push(eb.and([eb('objects.status', '=', 'on'), ...publishWindowWhere(eb, ctx.dataVersion.visibleAt()), ofTypes(publishedTypes) ?? eb.lit(true)]));
   if (by.all.length) either.push(ofTypes(by.all) ?? eb.lit(true));
   if (by.own.length) either.push(eb.and([eb(type, 'in', by.own), eb('objects.created_by', '=', viewer.userId)]));
-  if (by.self.length) either.push(eb.and([eb(type, 'in', by.self), eb('objects.id', '=', viewer.userId)]));
+  // Every user reads its own account, whatever object permission an admin put on it.
+  const self = by.self.length ? eb.and([eb(type, 'in', by.self), eb('objects.id', '=', viewer.userId)]) : null;
   const roleRule = either.length ? eb.or(either) : eb.lit(false);
-  if (viewer.restrictions === false) return roleRule;
-  return eb.and([roleRule, eb('objects.id', 'not in', blockedIds(eb, viewer.roleIds ?? []))]);
+  if (viewer.restrictions === false) return self ? eb.or([roleRule, self]) : roleRule;
+  const open = eb.and([roleRule, eb('objects.id', 'not in', blockedIds(eb, viewer.roleIds ?? []))]);
+  return self ? eb.or([open, self]) : open;
 }
 
 /** Which objects a query sees by their trash state: false (default) active ones, true trashed ones, 'any' both. */
@@ -238,7 +240,8 @@ export function visibilityKey(ctx: AppContext, viewer: Viewer): string {
 export async function visibleIds(ctx: AppContext, viewer: Viewer, ids: number[], db: Db = ctx.db): Promise<Set<number>> {
   if (!(await mayBeRestricted(ctx, viewer, db))) return new Set(ids);
   const blocked = await blockedAmong(db, viewer.roleIds ?? [], ids);
-  return new Set(ids.filter((id) => !blocked.has(id)));
+  // A user's own account is never hidden from it (the object permissions of users are admins' business).
+  return new Set(ids.filter((id) => !blocked.has(id) || id === viewer.userId));
 }
 
 /** What a restricted object answers: 401 to anonymous clients and applications, 403 to users. */
