@@ -13,7 +13,7 @@ import { createServer } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { previewToken } from '../src/resources/drafts/preview.js';
 import { runRestoreCli } from './helpers/child-server.js';
-import { ADMIN, expectError, startServer, type TestServer } from './helpers/server.js';
+import { ADMIN, expectError, sameData, startServer, type TestServer } from './helpers/server.js';
 import { createRole, createUser } from './helpers/users.js';
 import { letTimePass, waitUntil } from './helpers/wait.js';
 import { startReceiver } from './helpers/webhook-receiver.js';
@@ -244,6 +244,41 @@ describe('drafts, review and preview', () => {
     assert.equal((await s.request('DELETE', `/documents/${id}`, { token: admin })).status, 204);
     assert.equal((await s.request('DELETE', `/trash/${id}`, { token: admin })).status, 204);
     assert.equal(await draftRow(id), undefined);
+  });
+
+  test('a hidden field is unknown to a draft; unchanged relations are not in `changed`; a place in folders is published', async () => {
+    const made = await s.request('POST', '/model/object_types', { token: admin, body: { data: { type: 'object_types', attributes: { name: 'notes', singular: 'note', hidden: ['description'] } } } });
+    assert.equal(made.status, 201, made.text);
+    const note = await s.request('POST', '/notes', { token: admin, body: { data: { type: 'notes', attributes: { title: 'A note' } } } });
+    const noteId = String(note.body.data.id);
+    expectError(await s.request('PATCH', `/drafts/${noteId}`, { token: admin, body: { data: { type: 'notes', id: noteId, attributes: { description: 'hidden' } } } }), 400, 'unknown_attribute');
+    assert.equal(await draftRow(noteId), undefined);
+    const id = await liveDoc('Placed');
+    const other = await liveDoc('Already related');
+    await s.request('POST', `/documents/${id}/relationships/see_also`, { token: admin, body: { data: [{ type: 'documents', id: other }] } });
+    const folder = await s.request('POST', '/folders', { token: admin, body: { data: { type: 'folders', attributes: { title: 'Drafted folder', status: 'on' } } } });
+    const folderId = String(folder.body.data.id);
+    const saved = await saveDraft(id, admin, { title: 'Placed' }, { see_also: { data: [{ type: 'documents', id: other }] }, parents: { data: [{ type: 'folders', id: folderId }] } });
+    assert.equal(saved.status, 200, saved.text);
+    assert.deepEqual(saved.body.data.meta.draft.changed, ['parents']);
+    assert.equal((await s.request('GET', `/folders/${folderId}/children`)).body.data.length, 0);
+    assert.equal((await s.request('POST', `/drafts/${id}/publish`, { token: admin })).status, 200);
+    assert.deepEqual((await s.request('GET', `/folders/${folderId}/children`)).body.data.map((o: { id: string }) => o.id), [id]);
+  });
+
+  test('a publication scheduled on an instance that stops is done by another, once', async () => {
+    const id = await liveDoc('Two instances');
+    await saveDraft(id, editor, { title: 'Published by the other instance' });
+    const other = await createServer(loadConfig({ ...sameData(s), FOLIO_JWT_SECRET: s.server.ctx.jwtSecret, FOLIO_LOGIN_LIMIT: '0' }, { logRequests: false, jobPollMs: 200 }), { log: () => {} });
+    const { port } = await other.listen(0, '127.0.0.1');
+    const at = new Date(Date.now() + 2000).toISOString();
+    const res = await fetch(`http://127.0.0.1:${port}/drafts/${id}/publish`, { method: 'POST', headers: { Authorization: `Bearer ${publisher}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ publish_at: at }) });
+    assert.equal(res.status, 202, await res.text());
+    await other.close();
+    const entries = (await history(id)).length;
+    await waitUntil(async () => ((await s.request('GET', `/documents/${id}`)).body.data.attributes.title === 'Published by the other instance' ? true : undefined), 'the publication by the instance left');
+    await s.server.ctx.jobs.idle(['drafts.publish']);
+    assert.equal((await history(id)).length, entries + 1);
   });
 
   test('a backup carries the drafts; restored, they read as before', async () => {

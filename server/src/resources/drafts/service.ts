@@ -21,6 +21,7 @@ import type { ObjectChanges } from '../objects/kernel.js';
 import { model, relationNamesOf, typeById, typeByName, type ObjectType } from '../objects/model.js';
 import type { Actor } from '../objects/pipeline.js';
 import { requireObject, visibleWhere } from '../objects/read.js';
+import { relatedPairs } from '../objects/relations.js';
 import type { ObjectRow } from '../objects/rows.js';
 import { validateObjectAttributes } from '../objects/schema.js';
 import { serializeObject } from '../objects/serialize.js';
@@ -133,13 +134,14 @@ export async function draftView(rc: ReadContext, ctx: AppContext, found: Drafted
   const { data } = await serializeObject(rc, ctx, found.row);
   const attributes = attributesOf(found.draft);
   const relationships = relationshipsOf(found.draft);
-  const live = { ...data.attributes };
-  const changed = Object.keys(attributes).filter((k) => !same(live[k], attributes[k]));
+  const changed = Object.keys(attributes).filter((k) => !same(data.attributes?.[k], attributes[k]));
   data.attributes = { ...data.attributes, ...attributes };
   for (const [name, items] of Object.entries(relationships)) {
     const before = data.relationships?.[name];
     const ids = (list: unknown) => ([] as Array<{ id: string }>).concat((list as Array<{ id: string }> | null) ?? []).map((i) => String(i.id)).sort();
-    if (!before?.data || !same(ids(before.data), ids(items))) changed.push(name);
+    // Relations are answered as links: their ids are read (`parents` come with the object).
+    const live = before?.data !== undefined ? ids(before.data) : (await relatedPairs(ctx, [found.row], name)).map((p) => String(p.relatedId)).sort();
+    if (!same(live, ids(items))) changed.push(name);
     const links = before?.links ?? { self: `${rc.base}/${found.type.name}/${found.row.id}/relationships/${name}`, related: `${rc.base}/${found.type.name}/${found.row.id}/${name}` };
     data.relationships = { ...(data.relationships ?? {}), [name]: { ...(before ?? {}), links, data: items.map(({ id, type }) => ({ id, type })) } };
   }
