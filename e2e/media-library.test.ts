@@ -216,7 +216,8 @@ describe('media library, alt text and caption', () => {
 
   test('a restricted editor (no upload right) filters the library, edits alt text and places images', async () => {
     const { page } = e;
-    await createRestrictedUser(e.server, 'mira', 'mira-password-1', { media: ['read', 'update'], documents: ['read', 'create', 'update'], folders: ['read'] });
+    // Its images are published: changing their alt text is a change of what the public sees (publish).
+    await createRestrictedUser(e.server, 'mira', 'mira-password-1', { media: ['read', 'update', 'publish'], documents: ['read', 'create', 'update'], folders: ['read'] });
     await signInAs(page, 'mira', 'mira-password-1', '#/media?type=images&sort=title');
     await waitShown(['Blue boat', 'Harbour at dawn']);
     assert.equal(await page.getByRole('region', { name: 'Upload' }).count(), 0, 'no upload without the create right');

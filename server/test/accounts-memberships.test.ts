@@ -191,3 +191,25 @@ describe('role membership is a recorded, versioned update of the user', () => {
   /** Waits until `n` objects.update deliveries about `user` have arrived. */
   const waitForUpdates = (user: string, n: number) => waitUntil(() => (updatesOf(user) >= n ? true : undefined), `${n} objects.update deliveries for user ${user}`);
 });
+
+describe('own account under an object permission', () => {
+  test('a user whose account an admin restricted to other roles still reads it (GET /users/{own id}, /auth/user)', async () => {
+    const s = await startServer();
+    try {
+      const admin = await s.adminToken();
+      await createRole(s, admin, 'reviewers', { '*': ['read'] });
+      const user = await createUser(s, admin, { username: 'restricted-self' });
+      const perms = await s.request('PATCH', `/users/${user.id}`, { token: admin, body: { data: { type: 'users', id: user.id, meta: { perms: { roles: ['reviewers'] } } } } });
+      assert.equal(perms.status, 200, perms.text);
+      const own = await s.request('GET', `/users/${user.id}`, { token: user.jwt });
+      assert.equal(own.status, 200, own.text);
+      assert.equal(own.body.data.attributes.username, 'restricted-self');
+      assert.equal((await s.request('GET', '/auth/user', { token: user.jwt })).status, 200);
+      // Another user still gets nothing of it.
+      const other = await createUser(s, admin, { username: 'other-self' });
+      expectError(await s.request('GET', `/users/${user.id}`, { token: other.jwt }), 403);
+    } finally {
+      await s.close();
+    }
+  });
+});

@@ -4,6 +4,7 @@
 import type { AppContext } from '../../context.js';
 import { prepared } from '../../db/prepared.js';
 import type { AuthInfo } from '../../identity.js';
+import { SYSTEM, visibleObjectsTable } from '../objects/read.js';
 import { restrictionsExist } from '../permissions/object-perms.js';
 import { parsePermissions, permissionSet } from '../permissions/rules.js';
 
@@ -13,7 +14,7 @@ const userRoles = prepared<
 >((db, p) =>
   db
     .selectFrom('users')
-    .innerJoin('objects', 'objects.id', 'users.id')
+    .innerJoin(visibleObjectsTable(null, SYSTEM, db, { trashed: 'any' }), 'objects.id', 'users.id')
     .leftJoin('roles_users', 'roles_users.user_id', 'users.id')
     .leftJoin('roles', 'roles.id', 'roles_users.role_id')
     .select([

@@ -13,7 +13,7 @@ import { expectedVersion } from '../../http/if-match.js';
 import { sendLinks } from '../../http/jsonapi.js';
 import { pathId, relatedIds } from '../../http/params.js';
 import type { RouteDef } from '../../http/router.js';
-import { apply, type PartHandler } from '../objects/kernel.js';
+import { apply, SYSTEM, type PartHandler } from '../objects/kernel.js';
 import { inTransaction, type Actor } from '../objects/pipeline.js';
 import { ADMIN_ROLE_ID } from '../roles/service.js';
 import { assertAnotherAdminRemains, findUserById, usersByRole } from '../users/service.js';
@@ -94,7 +94,7 @@ async function changeRoleUsers(ctx: AppContext, roleId: number, userIds: number[
   await inTransaction(ctx, undefined, async (trx) => {
     if (!(await trx.selectFrom('roles').select('id').where('id', '=', roleId).executeTakeFirst())) throw notFound(`No role with id ${roleId}`);
     const named = [...new Set(userIds)];
-    for (const id of named) if (!(await findUserById(trx, id))) throw badRequest(`No user with id ${id}`, 'invalid_relationship');
+    for (const id of named) if (!(await findUserById(ctx, SYSTEM, trx, id))) throw badRequest(`No user with id ${id}`, 'invalid_relationship');
     const members = (await trx.selectFrom('roles_users').select('user_id').where('role_id', '=', roleId).execute()).map((r) => Number(r.user_id));
     const leaving = mode === 'replace' ? members.filter((id) => !named.includes(id)) : [];
     for (const id of named) await changeUserRoles(ctx, id, { mode: mode === 'remove' ? 'remove' : 'add', ids: [roleId] }, actor, { trx });
@@ -107,7 +107,7 @@ async function changeRoleUsers(ctx: AppContext, roleId: number, userIds: number[
  * versioned), in the caller's unit of work.
  */
 export async function leaveRole(ctx: AppContext, trx: Transaction<Database>, roleId: number, actor: Actor): Promise<void> {
-  const members = (await usersByRole(trx, [roleId])).get(roleId) ?? [];
+  const members = (await usersByRole(ctx, SYSTEM, trx, [roleId])).get(roleId) ?? [];
   for (const user of members) await changeUserRoles(ctx, user.id, { mode: 'remove', ids: [roleId] }, actor, { trx });
 }
 
@@ -124,7 +124,7 @@ export function membershipRoutes(ctx: AppContext, side: 'user' | 'role'): RouteD
       const id = pathId(req);
       const ids = relatedIds(req, other);
       if (side === 'user') {
-        if (!(await findUserById(ctx.db, id))) throw notFound(`No user with id ${id}`);
+        if (!(await findUserById(ctx, req.auth, ctx.db, id))) throw notFound(`No user with id ${id}`);
         await changeUserRoles(ctx, id, { mode: modes[method], ids }, req.auth, { expected: expectedVersion(req) });
       } else await changeRoleUsers(ctx, id, ids, modes[method], req.auth);
       sendLinks(req, res);

@@ -13,7 +13,7 @@ import { onlyAttributes, resourceUrl, type Resource } from '../../http/jsonapi.j
 import { listPage, type ListQuery, type ListSpec } from '../../http/query.js';
 import type { AuthInfo } from '../../identity.js';
 import type { ObjectExtension } from '../objects/extensions.js';
-import { getObject, requireObject, visibleWhere } from '../objects/read.js';
+import { getObject, requireObject, visibleObjectsTable } from '../objects/read.js';
 import type { AnnotationsTable } from './tables.js';
 
 export type AnnotationRow = Selectable<AnnotationsTable>;
@@ -46,10 +46,8 @@ export function serializeAnnotation(req: Request, a: AnnotationRow, username?: s
 export function listAnnotations(ctx: AppContext, viewer: AuthInfo, q: ListQuery) {
   const base = ctx.db
     .selectFrom('annotations')
-    .innerJoin('objects', 'objects.id', 'annotations.object_id')
-    .selectAll('annotations')
-    .where('objects.deleted', '=', false)
-    .where((eb) => visibleWhere(ctx, viewer, eb) ?? eb.lit(true));
+    .innerJoin(visibleObjectsTable(ctx, viewer, ctx.db), 'objects.id', 'annotations.object_id')
+    .selectAll('annotations');
   return listPage(base, q, COLUMNS, 'annotations.id');
 }
 

@@ -14,7 +14,7 @@ import { flatBody, linkWithParams, requiredString, urlField } from '../accounts/
 import { limitRequests, mailLimit } from '../accounts/rate-limits.js';
 import { validateAttributes } from '../accounts/schemas.js';
 import { consumeAccountToken, invalidUuid, issueAccountToken } from '../accounts/tokens.js';
-import { apply } from '../objects/kernel.js';
+import { apply, SYSTEM } from '../objects/kernel.js';
 import { inTransaction, toActor } from '../objects/pipeline.js';
 import { findUserByEmail, getUser, serializeUser } from '../users/service.js';
 import { hashPassword } from './passwords.js';
@@ -34,7 +34,7 @@ export function credentialChangeRoutes(ctx: AppContext, mailer: Mailer): RouteDe
   mailer.compose<ChangeRequest>(CHANGE_JOB, {
     describe: () => 'credential change mail',
     async run({ contact, changeUrl }) {
-      const user = await findUserByEmail(ctx.db, contact);
+      const user = await findUserByEmail(ctx, ctx.db, contact);
       // Blocked or trashed accounts get nothing: a new password would not let them in.
       if (!user || user.blocked || !user.email) return;
       // The token and its mail commit together (a mail is never sent for a token that is not there).
@@ -82,7 +82,7 @@ export function credentialChangeRoutes(ctx: AppContext, mailer: Mailer): RouteDe
         const passwordHash = await hashPassword(password as string);
         const userId = await inTransaction(ctx, undefined, async (trx) => {
           const id = await consumeAccountToken(trx, body.uuid, 'change');
-          const user = await getUser(trx, id).catch(() => {
+          const user = await getUser(ctx, SYSTEM, trx, id).catch(() => {
             throw invalidUuid();
           });
           if (body.login === true && (Boolean(user.blocked) || user.status !== 'on')) {
@@ -93,7 +93,7 @@ export function credentialChangeRoutes(ctx: AppContext, mailer: Mailer): RouteDe
           return id;
         });
         const meta = body.login === true ? await issueTokenPair(ctx, baseUrl(req), { userId }) : undefined;
-        sendResource(req, res, serializeUser(req, await getUser(ctx.db, userId)), { meta: meta && { jwt: meta.jwt, renew: meta.renew } });
+        sendResource(req, res, serializeUser(req, await getUser(ctx, SYSTEM, ctx.db, userId)), { meta: meta && { jwt: meta.jwt, renew: meta.renew } });
       },
     },
   ];

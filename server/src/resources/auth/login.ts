@@ -8,6 +8,7 @@ import type { ExpressionBuilder } from 'kysely';
 import type { Database } from '../../db/tables.js';
 import { loginLimit, reserveHit } from '../accounts/rate-limits.js';
 import { accountKey } from '../users/account-key.js';
+import { SYSTEM, visibleObjectsTable } from '../objects/read.js';
 import { verifyPassword } from './passwords.js';
 import { consumeRefreshToken, issueTokenPair } from './tokens.js';
 
@@ -73,7 +74,7 @@ async function checkPassword(ctx: AppContext, username: string, password: string
   // existed keep logging in by their own name: see migration 0080).
   const candidates = await ctx.db
     .selectFrom('users')
-    .innerJoin('objects', 'objects.id', 'users.id')
+    .innerJoin(visibleObjectsTable(ctx, SYSTEM, ctx.db, { trashed: 'any' }), 'objects.id', 'users.id')
     .select(['users.id', 'users.username', 'users.password_hash', 'users.blocked', 'objects.status', 'objects.deleted'])
     .where((eb) => eb.or([eb('users.username_key', '=', accountKey(username)), eb('users.username', '=', username)]))
     .execute();

@@ -12,6 +12,7 @@ import { badRequest } from '../../http/errors.js';
 import { escapeHtml } from '../accounts/flat-body.js';
 import { clientOf, mailLimit, reserveHit } from '../accounts/rate-limits.js';
 import { apply } from '../objects/kernel.js';
+import { SYSTEM, visibleObjectsTable } from '../objects/read.js';
 import { inTransaction, toActor } from '../objects/pipeline.js';
 import { accountKey } from '../users/account-key.js';
 import { countLoginError, loginFailed, openSession, reserveLoginHit } from './login.js';
@@ -36,7 +37,7 @@ export function defineOtpMail(ctx: AppContext): void {
     async run({ codeId, username }) {
       const user = await ctx.db
         .selectFrom('users')
-        .innerJoin('objects', 'objects.id', 'users.id')
+        .innerJoin(visibleObjectsTable(ctx, SYSTEM, ctx.db, { trashed: 'any' }), 'objects.id', 'users.id')
         .select(['users.id', 'users.email', 'users.username', 'users.name', 'users.blocked', 'objects.status', 'objects.deleted'])
         .where('users.username_key', '=', accountKey(username))
         .executeTakeFirst();
@@ -154,7 +155,7 @@ export async function uuidLogin(ctx: AppContext, req: Request, issuer: string) {
 async function logIn(ctx: AppContext, issuer: string, userId: number) {
   const user = await ctx.db
     .selectFrom('users')
-    .innerJoin('objects', 'objects.id', 'users.id')
+    .innerJoin(visibleObjectsTable(ctx, SYSTEM, ctx.db, { trashed: 'any' }), 'objects.id', 'users.id')
     .select(['users.blocked', 'objects.status', 'objects.deleted'])
     .where('users.id', '=', userId)
     .executeTakeFirst();

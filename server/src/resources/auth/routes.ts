@@ -56,7 +56,7 @@ async function postAuth(req: Request, ctx: AppContext): Promise<Record<string, u
 }
 
 async function whoami(req: Request, res: import('express').Response, ctx: AppContext) {
-  const user = req.auth.userId !== null ? await findUserById(ctx.db, req.auth.userId) : undefined;
+  const user = req.auth.userId !== null ? await findUserById(ctx, req.auth, ctx.db, req.auth.userId) : undefined;
   if (!user) throw unauthorized();
   const { include } = parseListQuery(req, { fields: {}, includes: ['roles'] });
   const resource = serializeUser(req, user);

@@ -2,6 +2,7 @@
 // intervals nested, parent pointers and depths agreeing with the numbers), folders have exactly
 // one node, contents are leaves inside folders, and no active folder sits below a trashed one.
 // Used by the tests after every operation and by `npm run check-tree`.
+import { SYSTEM, visibleObjects, visibleObjectsTable } from '../objects/read.js';
 import type { Db, TreeNode } from './tree.js';
 
 interface CheckedNode extends TreeNode {
@@ -14,7 +15,7 @@ export async function checkTree(db: Db): Promise<string[]> {
   const problems: string[] = [];
   const rows = await db
     .selectFrom('trees')
-    .innerJoin('objects', 'objects.id', 'trees.object_id')
+    .innerJoin(visibleObjectsTable(null, SYSTEM, db, { trashed: 'any' }), 'objects.id', 'trees.object_id')
     .innerJoin('object_types', 'object_types.id', 'objects.object_type_id')
     .selectAll('trees')
     .select(['object_types.name as type', 'objects.deleted'])
@@ -67,8 +68,7 @@ export async function checkTree(db: Db): Promise<string[]> {
   const folderNodes = new Map<number, number>();
   for (const n of nodes) if (n.type === 'folders') folderNodes.set(n.object_id, (folderNodes.get(n.object_id) ?? 0) + 1);
   for (const [id, count] of folderNodes) if (count > 1) problems.push(`folder ${id} has ${count} nodes`);
-  const folders = await db
-    .selectFrom('objects')
+  const folders = await visibleObjects(null, SYSTEM, db, { trashed: 'any' })
     .innerJoin('object_types', 'object_types.id', 'objects.object_type_id')
     .select('objects.id')
     .where('object_types.name', '=', 'folders')
@@ -77,7 +77,7 @@ export async function checkTree(db: Db): Promise<string[]> {
 
   const trashRecords = await db
     .selectFrom('tree_trash')
-    .leftJoin('objects', 'objects.id', 'tree_trash.object_id')
+    .leftJoin(visibleObjectsTable(null, SYSTEM, db, { trashed: 'any' }), 'objects.id', 'tree_trash.object_id')
     .select(['tree_trash.object_id', 'objects.deleted'])
     .execute();
   for (const t of trashRecords) if (!t.deleted) problems.push(`folder ${t.object_id} is recorded as trashed with an ancestor but is not in the trash`);

@@ -8,11 +8,10 @@ import type { Database } from '../../db/tables.js';
 import { badRequest } from '../../http/errors.js';
 import { relationshipLinksAt } from '../../http/jsonapi.js';
 import type { ObjectExtension } from '../objects/extensions.js';
-import { findObjectByIdOrUname, getObjectsByIds } from '../objects/read.js';
+import { findObjectByIdOrUname, getObjectsByIds, SYSTEM, visibleObjectsTable } from '../objects/read.js';
 import type { ObjectRow } from '../objects/rows.js';
 import { folderParts } from './parts.js';
 import { FOLDERS, PARENTS_VALUE, parentsFromValue, parentsOf, parentsValue, pathsOf, placeNewFolder, removeFromTree, restoreSubfolders, trashSubfolders } from './service.js';
-import { SYSTEM } from '../objects/kernel.js';
 
 const MAX_FILTER_FOLDERS = 100;
 const noMatch = sql<SqlBool>`1 = 0`;
@@ -46,10 +45,9 @@ const treeFilters = {
         .innerJoin('trees as a', (join) =>
           join.onRef('a.root_id', '=', 't.root_id').onRef('a.tree_left', '<', 't.tree_left').onRef('a.tree_right', '>', 't.tree_right'),
         )
-        .innerJoin('objects as p', 'p.id', 't.parent_id')
+        .innerJoin(visibleObjectsTable(ctx, SYSTEM, ctx.db, { as: 'p' }), 'p.id', 't.parent_id')
         .select('t.object_id')
-        .where('a.object_id', 'in', ids)
-        .where('p.deleted', '=', false),
+        .where('a.object_id', 'in', ids),
     );
   },
   /** Root folders (filter[roots], filter[roots]=true); filter[roots]=false: everything else. */

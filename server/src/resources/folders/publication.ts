@@ -1,12 +1,12 @@
 // The folder tree seen from one root, the way the legacy layout reads it (its "publication"):
 // which objects are reachable from it, and its children, descendants and siblings in tree order.
 // Tree SQL belongs to the folders family; visibility comes from the read path (objects/read.ts).
-import { sql, type Kysely, type SelectQueryBuilder, type Transaction } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
 import { notFound } from '../../http/errors.js';
 import { typeByName } from '../objects/model.js';
-import { getObjectsByIds, visibleWhere, type Viewer } from '../objects/read.js';
+import { getObjectsByIds, SYSTEM, visibleObjects, visibleObjectsTable, type Viewer } from '../objects/read.js';
 import { relatedIdsEitherSide } from '../objects/relations.js';
 import type { ObjectRow } from '../objects/rows.js';
 import { FOLDERS } from './service.js';
@@ -28,10 +28,8 @@ export interface TreeList {
 export async function findRootFolder(ctx: AppContext, db: Db, uname: string | null): Promise<ObjectRow | undefined> {
   const folders = typeByName(ctx, FOLDERS);
   if (!folders) return undefined;
-  let q = db
-    .selectFrom('objects')
+  let q = visibleObjects(ctx, SYSTEM, db)
     .selectAll()
-    .where('objects.deleted', '=', false)
     .where('objects.object_type_id', '=', folders.id)
     .where((eb) => eb.exists(eb.selectFrom('trees').select('trees.id').whereRef('trees.object_id', '=', 'objects.id').where('trees.parent_id', 'is', null)));
   q = uname ? q.where('objects.uname', '=', uname) : q.orderBy('objects.id').limit(1);
@@ -42,11 +40,21 @@ export async function findRootFolder(ctx: AppContext, db: Db, uname: string | nu
  * A tree node none of whose folders above is in the trash (trashing a folder trashes its
  * sub-folders but leaves their contents placed there, out of reach).
  */
-const underLiveFolders = sql<boolean>`not exists (select 1 from trees a join objects ao on ao.id = a.object_id
-  where a.root_id = trees.root_id and a.tree_left < trees.tree_left and a.tree_right > trees.tree_right and ao.deleted = ${true})`;
+const underLiveFolders = (db: Db) => (eb: ExpressionBuilder<Database, 'trees'>) =>
+  eb.not(
+    eb.exists(
+      db
+        .selectFrom('trees as a')
+        .innerJoin(visibleObjectsTable(null, SYSTEM, db, { trashed: true, as: 'ao' }), 'ao.id', 'a.object_id')
+        .select(sql.lit(1).as('one'))
+        .where(sql.ref('a.root_id'), '=', sql.ref('trees.root_id'))
+        .where(sql.ref('a.tree_left'), '<', sql.ref('trees.tree_left'))
+        .where(sql.ref('a.tree_right'), '>', sql.ref('trees.tree_right')),
+    ),
+  );
 
 /** Live tree nodes of the tree under `rootId`. */
-const onTree = (db: Db, rootId: number) => db.selectFrom('trees').select('trees.object_id').where('trees.root_id', '=', rootId).where(underLiveFolders);
+const onTree = (db: Db, rootId: number) => db.selectFrom('trees').select('trees.object_id').where('trees.root_id', '=', rootId).where(underLiveFolders(db));
 
 /** On the tree of `rootId`, or related (either side) to an object on it that `viewer` sees. */
 export async function isReachableFrom(ctx: AppContext, db: Db, rootId: number, id: number, viewer: Viewer): Promise<boolean> {
@@ -55,10 +63,8 @@ export async function isReachableFrom(ctx: AppContext, db: Db, rootId: number, i
   const ids = await relatedIdsEitherSide(db, id);
   if (!ids.length) return false;
   const hit = await onTree(db, rootId)
-    .innerJoin('objects', 'objects.id', 'trees.object_id')
+    .innerJoin(visibleObjectsTable(ctx, viewer, db), 'objects.id', 'trees.object_id')
     .where('trees.object_id', 'in', ids)
-    .where('objects.deleted', '=', false)
-    .where((eb) => visibleWhere(ctx, viewer, eb) ?? eb.lit(true))
     .executeTakeFirst();
   return Boolean(hit);
 }
@@ -70,9 +76,7 @@ async function pageObjects(ctx: AppContext, db: Db, ids: IdQuery, page: TreePage
   const typeIds = types?.map((t) => typeByName(ctx, t)?.id ?? -1) ?? null;
   const grouped = db
     .selectFrom(ids.as('n'))
-    .innerJoin('objects', 'objects.id', 'n.object_id')
-    .where('objects.deleted', '=', false)
-    .where((eb) => visibleWhere(ctx, viewer, eb) ?? eb.lit(true))
+    .innerJoin(visibleObjectsTable(ctx, viewer, db), 'objects.id', 'n.object_id')
     .$if(typeIds !== null, (q) => q.where('objects.object_type_id', 'in', typeIds!.length ? typeIds! : [-1]))
     .groupBy('n.object_id')
     .select(['n.object_id', sql<number>`min(n.pos)`.as('pos')]);
@@ -84,7 +88,7 @@ async function pageObjects(ctx: AppContext, db: Db, ids: IdQuery, page: TreePage
 
 /** The node of a folder on the tree of `rootId` (its sub-folders' ancestors all live); 404 otherwise. */
 async function nodeOnTree(db: Db, rootId: number, folderId: number) {
-  const node = await db.selectFrom('trees').selectAll().where('object_id', '=', folderId).where('root_id', '=', rootId).where(underLiveFolders).executeTakeFirst();
+  const node = await db.selectFrom('trees').selectAll().where('object_id', '=', folderId).where('root_id', '=', rootId).where(underLiveFolders(db)).executeTakeFirst();
   if (!node) throw notFound(`Object ${folderId} not found`);
   return node;
 }
@@ -105,7 +109,7 @@ export async function descendantsOnTree(ctx: AppContext, db: Db, rootId: number,
     .where('trees.root_id', '=', node.root_id)
     .where('trees.tree_left', '>', node.tree_left)
     .where('trees.tree_right', '<', node.tree_right)
-    .where(underLiveFolders) as IdQuery;
+    .where(underLiveFolders(db)) as IdQuery;
   return pageObjects(ctx, db, ids, page, types, viewer);
 }
 
@@ -117,7 +121,7 @@ export async function siblingsOnTree(ctx: AppContext, db: Db, rootId: number, ob
     .where('object_id', '=', objectId)
     .where('root_id', '=', rootId)
     .where('parent_id', 'is not', null)
-    .where(underLiveFolders)
+    .where(underLiveFolders(db))
     .orderBy('tree_left')
     .executeTakeFirst();
   if (!node) return { rows: [], total: 0 };
@@ -136,11 +140,10 @@ export async function positionOnTree(db: Db, rootId: number, folderId: number, c
   if (!child) throw notFound(`Object ${childId} is not a child of ${folderId}`);
   const before = await db
     .selectFrom('trees')
-    .innerJoin('objects', 'objects.id', 'trees.object_id')
+    .innerJoin(visibleObjectsTable(null, SYSTEM, db), 'objects.id', 'trees.object_id')
     .select(sql<number>`count(*)`.as('n'))
     .where('trees.parent_id', '=', folderId)
     .where('trees.tree_left', '<', child.tree_left)
-    .where('objects.deleted', '=', false)
     .executeTakeFirstOrThrow();
   return Number(before.n) + 1;
 }
@@ -152,11 +155,9 @@ export async function childCounts(ctx: AppContext, db: Db, folderIds: number[], 
   if (!folderIds.length || !folders) return out;
   const rows = await db
     .selectFrom('trees')
-    .innerJoin('objects', 'objects.id', 'trees.object_id')
+    .innerJoin(visibleObjectsTable(ctx, viewer, db), 'objects.id', 'trees.object_id')
     .select(['trees.parent_id', sql<number>`sum(case when objects.object_type_id = ${folders.id} then 1 else 0 end)`.as('sections'), sql<number>`count(*)`.as('n')])
     .where('trees.parent_id', 'in', folderIds)
-    .where('objects.deleted', '=', false)
-    .where((eb) => visibleWhere(ctx, viewer, eb) ?? eb.lit(true))
     .groupBy('trees.parent_id')
     .execute();
   for (const row of rows) out.set(Number(row.parent_id), { sections: Number(row.sections), contents: Number(row.n) - Number(row.sections) });

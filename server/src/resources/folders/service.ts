@@ -9,7 +9,7 @@ import { ApiError, badRequest, forbidden, notFound } from '../../http/errors.js'
 import { typeById } from '../objects/model.js';
 import { type ObjectRow } from '../objects/rows.js';
 import { authorizeWrite, type Actor } from '../objects/pipeline.js';
-import { getObjectsByIds } from '../objects/read.js';
+import { getObjectsByIds, SYSTEM, visibleObjects, visibleObjectsTable } from '../objects/read.js';
 import { cascade } from '../objects/kernel.js';
 import {
   descendantsQuery,
@@ -56,10 +56,9 @@ async function requireNode(db: Db, folderId: number): Promise<TreeNode> {
 export async function activeNode(db: Db, folderId: number): Promise<TreeNode> {
   const node = await db
     .selectFrom('trees')
-    .innerJoin('objects', 'objects.id', 'trees.object_id')
+    .innerJoin(visibleObjectsTable(null, SYSTEM, db), 'objects.id', 'trees.object_id')
     .selectAll('trees')
     .where('trees.object_id', '=', folderId)
-    .where('objects.deleted', '=', false)
     .executeTakeFirst();
   if (!node) throw notFound(`No folder ${folderId}`);
   return node;
@@ -108,10 +107,9 @@ const parentsQuery = (onlyPublished: boolean) =>
   preparedList<{ object_id: number; parent_id: number | null }>((db, p, n) => {
     let query = db
       .selectFrom('trees')
-      .innerJoin('objects as parent', 'parent.id', 'trees.parent_id')
+      .innerJoin(visibleObjectsTable(null, SYSTEM, db, { as: 'parent' }), 'parent.id', 'trees.parent_id')
       .select(['trees.object_id', 'trees.parent_id'])
       .where('trees.object_id', 'in', Array.from({ length: n }, (_, i) => p(i)))
-      .where('parent.deleted', '=', false)
       .orderBy('trees.root_id')
       .orderBy('trees.tree_left');
     if (onlyPublished) query = query.where('parent.status', '=', 'on');
@@ -128,10 +126,9 @@ export const PARENTS_VALUE = 'folio_parents';
 export const parentsValue = (eb: ExpressionBuilder<Database, 'objects'>, ctx: AppContext) =>
   eb
     .selectFrom('trees')
-    .innerJoin('objects as parent', 'parent.id', 'trees.parent_id')
+    .innerJoin(visibleObjectsTable(ctx, SYSTEM, ctx.db, { as: 'parent' }), 'parent.id', 'trees.parent_id')
     .select(ctx.dialect.aggregates.joinedIds(sql.ref('trees.parent_id'), sql`${sql.ref('trees.root_id')}, ${sql.ref('trees.tree_left')}`).as('ids'))
-    .whereRef('trees.object_id', '=', 'objects.id')
-    .where('parent.deleted', '=', false);
+    .whereRef('trees.object_id', '=', 'objects.id');
 
 /** `PARENTS_VALUE` of a row as ids. */
 export const parentsFromValue = (value: unknown): number[] => (value ? String(value).split(',').map(Number) : []);
@@ -193,10 +190,9 @@ export async function placementsIn(db: Db, folderId: number): Promise<Map<number
   if (!node) return out;
   const rows = await db
     .selectFrom('trees')
-    .innerJoin('objects', 'objects.id', 'trees.object_id')
+    .innerJoin(visibleObjectsTable(null, SYSTEM, db), 'objects.id', 'trees.object_id')
     .selectAll('trees')
     .where('trees.parent_node_id', '=', node.id)
-    .where('objects.deleted', '=', false)
     .orderBy('trees.tree_left')
     .execute();
   rows.forEach((r, i) => out.set(r.object_id, { node: r, position: i + 1 }));
@@ -208,7 +204,7 @@ export async function placementsIn(db: Db, folderId: number): Promise<Map<number
 /** The folders among `ids`. */
 async function foldersAmong(ctx: AppContext, db: Db, ids: number[]): Promise<ObjectRow[]> {
   if (!ids.length) return [];
-  const rows = await db.selectFrom('objects').selectAll().where('id', 'in', ids).execute();
+  const rows = await visibleObjects(ctx, SYSTEM, db, { trashed: 'any' }).selectAll().where('id', 'in', ids).execute();
   return rows.filter((r) => isFolder(ctx, r));
 }
 
@@ -219,11 +215,9 @@ async function foldersAmong(ctx: AppContext, db: Db, ids: number[]): Promise<Obj
  */
 async function mayTrashBelow(ctx: AppContext, trx: Trx, folderId: number, actor: Actor): Promise<void> {
   if (actor.isAdmin) return;
-  const below = await trx
-    .selectFrom('objects')
+  const below = await visibleObjects(ctx, SYSTEM, trx)
     .selectAll()
     .where('id', 'in', (eb) => objectsBelow(eb, [folderId]))
-    .where('deleted', '=', false)
     .execute();
   if (!below.length) return;
   const refuse = () => forbidden('The folder holds objects you may not delete', 'forbidden');
@@ -247,10 +241,9 @@ export async function trashSubfolders(ctx: AppContext, trx: Trx, ids: number[], 
   for (const folder of await foldersAmong(ctx, trx, ids)) {
     await mayTrashBelow(ctx, trx, folder.id, actor);
     const subfolders = await descendantsQuery(trx, await requireNode(trx, folder.id))
-      .innerJoin('objects', 'objects.id', 'trees.object_id')
+      .innerJoin(visibleObjectsTable(ctx, SYSTEM, trx), 'objects.id', 'trees.object_id')
       .select('objects.id')
       .where('objects.object_type_id', '=', folder.object_type_id)
-      .where('objects.deleted', '=', false)
       .execute();
     const more = subfolders.map((s) => s.id).filter((s) => !taken.has(s));
     if (!more.length) continue;
@@ -271,7 +264,7 @@ export async function restoreSubfolders(ctx: AppContext, trx: Trx, ids: number[]
   for (const id of folderIds) {
     const node = await requireNode(trx, id);
     if (node.parent_id === null) continue;
-    const parent = await trx.selectFrom('objects').select('deleted').where('id', '=', node.parent_id).executeTakeFirstOrThrow();
+    const parent = await visibleObjects(ctx, SYSTEM, trx, { trashed: 'any' }).select('deleted').where('id', '=', node.parent_id).executeTakeFirstOrThrow();
     if (Boolean(parent.deleted)) {
       throw new ApiError(409, 'parent_in_trash', `Folder ${id} sits in a folder that is in the trash: restore that one first`);
     }
@@ -294,7 +287,7 @@ export async function removeFromTree(ctx: AppContext, trx: Trx, ids: number[]): 
   for (const { id } of nodes) {
     const subfolders = await trx
       .selectFrom('trees')
-      .innerJoin('objects', 'objects.id', 'trees.object_id')
+      .innerJoin(visibleObjectsTable(ctx, SYSTEM, trx, { trashed: 'any' }), 'objects.id', 'trees.object_id')
       .select(['trees.id', 'objects.object_type_id'])
       .where('trees.parent_node_id', '=', id)
       .execute();

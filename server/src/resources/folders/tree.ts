@@ -6,6 +6,7 @@ import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Database } from '../../db/tables.js';
 import { badRequest } from '../../http/errors.js';
 import type { TreesTable } from './tables.js';
+import { SYSTEM, visibleObjectsTable } from '../objects/read.js';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 export type TreeNode = Selectable<TreesTable>;
@@ -64,11 +65,10 @@ async function insertionPoint(db: Db, parent: TreeNode, position: Position): Pro
   if (position === LAST) return parent.tree_right;
   const children = await db
     .selectFrom('trees')
-    .innerJoin('objects', 'objects.id', 'trees.object_id')
+    .innerJoin(visibleObjectsTable(null, SYSTEM, db), 'objects.id', 'trees.object_id')
     .select('trees.tree_left')
     .where('trees.parent_node_id', '=', parent.id)
     .where('trees.tree_left', '>', 0)
-    .where('objects.deleted', '=', false)
     .orderBy('trees.tree_left')
     .execute();
   const index = Math.max(0, position > 0 ? position - 1 : children.length + 1 + position);

@@ -18,7 +18,6 @@ import type { Actor } from '../objects/pipeline.js';
 import type { ObjectRow } from '../objects/rows.js';
 import { objectTypeSchema, resourceSchemaContribution, type ResourceSchema } from '../objects/schema.js';
 import { apply } from '../objects/kernel.js';
-import { selectUsers } from '../users/service.js';
 import type { HistoryTable } from './tables.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -184,7 +183,8 @@ export async function valuesBefore(db: Db, resourceId: number, page: HistoryRow[
 export async function writerNames(db: Db, rows: Array<Pick<HistoryRow, 'user_id'>>): Promise<Map<number, string>> {
   const ids = [...new Set(rows.map((r) => r.user_id).filter((id): id is number => id !== null))];
   if (!ids.length) return new Map();
-  const users = await selectUsers(db).clearSelect().select(['users.id', 'users.username']).where('users.id', 'in', ids).execute();
+  // Names only: a writer's name goes with each record, whoever reads it (no object of theirs is shown).
+  const users = await db.selectFrom('users').select(['users.id', 'users.username']).where('users.id', 'in', ids).execute();
   return new Map(users.map((u) => [u.id, u.username]));
 }
 

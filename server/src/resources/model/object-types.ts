@@ -9,6 +9,7 @@ import { reindexHiddenFields } from '../../db/dialect/hidden-search.js';
 import { badRequest, forbidden, notFound } from '../../http/errors.js';
 import { relationshipLinks, resourceUrl, type Resource } from '../../http/jsonapi.js';
 import { ASSOCIATIONS, CORE_ATTRIBUTES, model, typeByName, type ObjectType } from '../objects/model.js';
+import { SYSTEM, visibleObjects } from '../objects/read.js';
 import { resourceSchema, validateAgainstSchema, type ResourceSchema } from '../objects/schema.js';
 import { bumpRevision, NAME, RESERVED_ROUTES, writeModel } from './service.js';
 
@@ -203,7 +204,7 @@ export async function createObjectType(ctx: AppContext, attributes: Record<strin
 }
 
 async function typeInUse(trx: Transaction<Database>, ctx: AppContext, t: ObjectType): Promise<string | null> {
-  const obj = await trx.selectFrom('objects').select('id').where('object_type_id', '=', t.id).limit(1).executeTakeFirst();
+  const obj = await visibleObjects(ctx, SYSTEM, trx, { trashed: 'any' }).select('id').where('object_type_id', '=', t.id).limit(1).executeTakeFirst();
   if (obj) return 'objects of this type exist (trashed ones count)';
   if ([...model(ctx).types.values()].some((s) => s.parentId === t.id)) return 'it has sub-types';
   return null;

@@ -7,6 +7,7 @@ import { nowIso } from '../../db/time.js';
 import { badRequest, forbidden, notFound } from '../../http/errors.js';
 import { relationshipLinks, resourceUrl, type Resource } from '../../http/jsonapi.js';
 import { CORE_ATTRIBUTES, META_FIELDS, findRelation, model, typeByName, type ObjectType, type RelationDef } from '../objects/model.js';
+import { SYSTEM, visibleObjectsTable } from '../objects/read.js';
 import { resourceSchema, validateAgainstSchema, type ResourceSchema } from '../objects/schema.js';
 import { NAME, writeModel } from './service.js';
 
@@ -122,7 +123,7 @@ async function sideInUse(trx: Transaction<Database>, ctx: AppContext, r: Relatio
   const column = side === 'left' ? 'object_relations.left_id' : 'object_relations.right_id';
   const row = await trx
     .selectFrom('object_relations')
-    .innerJoin('objects', 'objects.id', column)
+    .innerJoin(visibleObjectsTable(ctx, SYSTEM, trx, { trashed: 'any' }), 'objects.id', column)
     .select('object_relations.id')
     .where('object_relations.relation_id', '=', r.id)
     .where('objects.object_type_id', 'in', typeIds)

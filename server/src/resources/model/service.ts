@@ -8,6 +8,7 @@ import { nowIso } from '../../db/time.js';
 import { transact } from '../../db/transaction.js';
 import { badRequest } from '../../http/errors.js';
 import { model, reloadModel, type ObjectType, type PropertyDef, type RelationDef } from '../objects/model.js';
+import { SYSTEM, visibleObjects } from '../objects/read.js';
 
 /** Paths the product keeps for itself (contract: Routes reserved by the product). */
 export const RESERVED_ROUTES = ['admin', 'auth', 'signup', 'status', 'home', 'model', 'trash', 'streams', 'media', 'files', 'posters', 'poster', 'objects', 'users', 'roles', 'folders', 'applications', 'operations', 'history', 'backups', 'webhooks'];
@@ -47,7 +48,7 @@ const count = (row: { n: unknown } | undefined) => Number(row?.n ?? 0);
 /** Objects of the type or its sub-types, trashed ones included. */
 export async function objectsOfType(ctx: AppContext, t: ObjectType): Promise<number> {
   const typeIds = [...model(ctx).types.values()].filter((x) => x.lineage.includes(t.name)).map((x) => x.id);
-  return count(await ctx.db.selectFrom('objects').select((e) => e.fn.countAll().as('n')).where('object_type_id', 'in', typeIds).executeTakeFirst());
+  return count(await visibleObjects(ctx, SYSTEM, ctx.db, { trashed: 'any' }).select((e) => e.fn.countAll().as('n')).where('object_type_id', 'in', typeIds).executeTakeFirst());
 }
 
 /** Objects holding a value of the property (trashed ones included). */
@@ -55,7 +56,7 @@ export async function valuesOfProperty(ctx: AppContext, p: PropertyDef): Promise
   const typeIds = [...model(ctx).types.values()].filter((t) => t.lineage.includes(p.objectTypeName)).map((t) => t.id);
   const value = ctx.dialect.json.property('objects.properties', p.name, 'string');
   return count(
-    await ctx.db.selectFrom('objects').select((e) => e.fn.countAll().as('n')).where('object_type_id', 'in', typeIds).where(value as never, 'is not', null).executeTakeFirst(),
+    await visibleObjects(ctx, SYSTEM, ctx.db, { trashed: 'any' }).select((e) => e.fn.countAll().as('n')).where('object_type_id', 'in', typeIds).where(value as never, 'is not', null).executeTakeFirst(),
   );
 }
 

@@ -40,18 +40,8 @@ import { insertObjectRows, searchFields, type ObjectRow } from './rows.js';
 import { purgeRows, restoreRows, trashRows } from './trash.js';
 import { createRow, extensionsOf, finishCreate, stageCreate, updateRow, validateInput, type ObjectInput, type StagedCreate } from './write.js';
 
-/**
- * Acting or reading as the server itself, with every right: migrations' first admin, cascades the
- * kernel runs for a write it already checked, payloads shown to admins. Greppable on purpose.
- */
-export const SYSTEM: Actor & { readonly roles: string[]; readonly applicationId: null; readonly system: true } = Object.freeze({
-  userId: null,
-  isAdmin: true,
-  roles: ['admin'],
-  applicationId: null,
-  restrictions: false,
-  system: true as const,
-});
+/** Acting or reading as the server itself (defined with the read path: one definition). */
+export { SYSTEM } from './read.js';
 
 export type { ExpectedVersion };
 export type { KernelWrite, PartHandler, PartHandlers, PartOutcome, PartPlan } from './kernel-parts.js';

@@ -14,7 +14,7 @@ import type { PageInfo, Resource } from '../../http/jsonapi.js';
 import { applyFilters, applySort, parseListQuery, type ColumnRef, type FieldKind, type ListQuery } from '../../http/query.js';
 import { withListValues, type ObjectExtension } from './extensions.js';
 import { concreteTypeNames, isSubtypeOf, relationNamesOf, typeByName, visibleProperties, type ObjectType, type PropertyDef } from './model.js';
-import { everyStatusWhere, typeVisible, visibilityKey, visibleWhere } from './read.js';
+import { everyStatusWhere, SYSTEM, typeVisible, visibilityKey, visibleObjects } from './read.js';
 import type { ObjectRow } from './rows.js';
 import { schemaMeta, serializeObjects } from './serialize.js';
 import type { ReadContext } from '../../http/read-context.js';
@@ -191,8 +191,8 @@ function planKey(
 
 /** The rows of a page, by id (prepared: a named statement on PostgreSQL, one shape per page size). */
 const rowsByIds = preparedList<ObjectRow>((db, p, n) =>
-  db
-    .selectFrom('objects')
+  // The page's ids were found by the list's query, through the viewer's visibility.
+  visibleObjects(null, SYSTEM, db, { trashed: 'any' })
     .selectAll()
     .where('id', 'in', Array.from({ length: n }, (_, i) => p(i))),
 );
@@ -259,14 +259,12 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
 
     const search = ctx.dialect.search;
     const searchText = q.special.query ? search.expression(q.special.query[0]) : undefined;
-    let base = ctx.db.selectFrom('objects').where('objects.deleted', '=', opts.trashed ?? false);
+    let base = visibleObjects(ctx, viewer, ctx.db, { trashed: opts.trashed ?? false });
     // A search narrows to its matches first, each then looked up by id: the type must not steer
     // SQLite to the (type, deleted) index, which it probes once per type for every match (measured:
     // 7 ms instead of 1.9 ms for 1,247 matches). A unary + keeps the column out of index choice.
     const typeColumn = searchText ? sql<number>`+${sql.ref('objects.object_type_id')}` : sql.ref<number>('objects.object_type_id');
     base = typeIds.length ? base.where(typeColumn, 'in', typeIds) : base.where(sql<boolean>`0 = 1`);
-    const visibility = visibleWhere(ctx, viewer, eb);
-    if (visibility) base = base.where(visibility);
     for (const c of conditions) base = base.where(c);
     base = applyFilters(base, q.filters, columns);
     if (searchText === null) base = base.where(sql<boolean>`0 = 1`);
@@ -278,7 +276,7 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
     const lang = rc.lang;
     // Translations not `on` count only for readers of their object in every status.
     const everyStatus = lang && searchText ? everyStatusWhere(ctx, viewer, eb) : null;
-    const drafts: DraftTranslations = everyStatus === null ? 'all' : viewer.userId === null ? 'none' : eb.selectFrom('objects').select('objects.id').where(everyStatus);
+    const drafts: DraftTranslations = everyStatus === null ? 'all' : viewer.userId === null ? 'none' : visibleObjects(ctx, SYSTEM, ctx.db, { trashed: 'any' }).select('objects.id').where(everyStatus);
     const matchIds = (expr: string) =>
       lang ? sql<number>`(select * from ${search.ids(expr)} as o union select search_id from ${search.translationRanks(expr, lang, drafts)} as t)` : search.ids(expr);
     const matchRanks = (expr: string) =>
@@ -305,7 +303,7 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
     let rows: CompiledQuery<ObjectRow> | undefined;
     if (sortedByRow) {
       // With what the extensions read per row (folders: the parents), in the same statement.
-      const whole = withListValues(ctx, ctx.db.selectFrom('objects').selectAll('objects').where('objects.id', 'in', paged));
+      const whole = withListValues(ctx, visibleObjects(ctx, SYSTEM, ctx.db, { trashed: 'any' }).selectAll('objects').where('objects.id', 'in', paged));
       rows = applySort(whole, sort, columns, 'objects.id').compile() as CompiledQuery<ObjectRow>;
     }
     return { count, ids: paged.compile() as CompiledQuery<{ id: number }>, rows, extras };

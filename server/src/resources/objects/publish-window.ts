@@ -6,10 +6,11 @@
 // whole table on a seeded database, and writes ran at a fifth of their speed).
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/tables.js';
+import { SYSTEM, visibleObjects } from './read.js';
 
 export async function nextPublishBound(db: Kysely<Database>, after: string): Promise<number | null> {
   // One statement, one index probe per bound.
-  const next = (column: 'publish_start' | 'publish_end') => db.selectFrom('objects').select(column).where(column, '>', after).orderBy(column).limit(1);
+  const next = (column: 'publish_start' | 'publish_end') => visibleObjects(null, SYSTEM, db, { trashed: 'any' }).select(column).where(column, '>', after).orderBy(column).limit(1);
   const row = await db
     .selectNoFrom([next('publish_start').as('start'), next('publish_end').as('end')])
     .executeTakeFirst();

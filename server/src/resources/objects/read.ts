@@ -1,8 +1,11 @@
 // The one read path: who may see which object is decided here, for every reader — JSON API reads
 // and lists, `included`, relations, folder children and parents, search, streams and thumbnails,
 // and the legacy layout. A read takes a *viewer* (the request's `req.auth`: anonymous, a user
-// with roles, an application); server code reading for itself names SYSTEM (kernel.ts), which
-// sees everything: there is no default, so grep finds every such read.
+// with roles, an application); server code reading for itself names SYSTEM (defined here, the
+// kernel re-exports it), which sees everything: there is no default, so grep finds every such read.
+//
+// Every query of `objects` outside the write kernel's own modules begins with visibleObjects()
+// (or joins visibleObjectsTable()): server/test/structure-reads.test.ts fails on any other.
 //
 // Two rules decide (docs/decisions.md, Permissions):
 //   role permissions   a user whose roles give `read` on a type sees its objects in every status
@@ -11,13 +14,15 @@
 //   object permissions an object restricted to roles (itself or a folder above it) is seen only
 //                      by users with one of them (and admins).
 //
+//   visibleObjects(ctx, viewer, db)   `objects` narrowed to what the viewer reads: where queries begin
+//   visibleObjectsTable(…)            the same as a table to join from another one
 //   readReach(ctx, viewer, type)      how much of a type a viewer reads
 //   canSee(ctx, viewer, row)          one row, role permissions only (synchronous)
 //   visibleWhere(ctx, viewer, eb)     both rules as SQL, for lists
 //   visibleIds(ctx, viewer, ids)      object permissions for rows already read
 //   everyStatusWhere(ctx, viewer, eb) the objects it reads in every status (their drafts too), as SQL
 //   getObject / findObjectByIdOrUname / requireObject / getObjectsByIds   rows through both rules
-import type { Expression, ExpressionBuilder, Kysely, SqlBool, Transaction } from 'kysely';
+import { expressionBuilder, type AliasedSelectQueryBuilder, type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SelectQueryBuilder, type SqlBool, type Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { prepared, type Prepared } from '../../db/prepared.js';
 import { nowIso } from '../../db/time.js';
@@ -27,6 +32,7 @@ import type { AuthInfo } from '../../http/request.js';
 import { blockedAmong, blockedIds, restrictionsExist } from '../permissions/object-perms.js';
 import { rightsOn } from '../permissions/rules.js';
 import { withListValues } from './extensions.js';
+import type { Actor } from './pipeline.js';
 import { model, typeById, type ObjectType } from './model.js';
 import type { ObjectRow } from './rows.js';
 
@@ -36,6 +42,21 @@ type Db = Kysely<Database> | Transaction<Database>;
 export type Viewer = Pick<AuthInfo, 'userId' | 'isAdmin'> &
   Partial<Pick<AuthInfo, 'roles' | 'applicationId' | 'roleIds' | 'permissions' | 'restrictions'>>;
 
+/**
+ * Acting or reading as the server itself, with every right: migrations' first admin, cascades the
+ * kernel runs for a write it already checked, payloads shown to admins, and the server's own
+ * reads (tree upkeep, uniqueness, sweeps, auth lookups). The only reader that sees everything;
+ * greppable on purpose (the kernel re-exports it).
+ */
+export const SYSTEM: Actor & { readonly roles: string[]; readonly applicationId: null; readonly system: true } = Object.freeze({
+  userId: null,
+  isAdmin: true,
+  roles: ['admin'],
+  applicationId: null,
+  restrictions: false,
+  system: true as const,
+});
+
 const USERS = 'users';
 
 /**
@@ -44,16 +65,16 @@ const USERS = 'users';
  */
 export type ReadReach = 'all' | 'own' | 'on' | 'self' | 'none';
 
-export function readReach(viewer: Viewer | undefined, type: ObjectType): ReadReach {
-  if (!viewer || viewer.isAdmin) return 'all';
+export function readReach(viewer: Viewer, type: ObjectType): ReadReach {
+  if (viewer.isAdmin) return 'all';
   if (type.name === USERS) return viewer.userId !== null ? 'self' : 'none';
   if (viewer.userId === null) return 'on';
   return rightsOn(viewer.permissions, type).read ?? 'on';
 }
 
 /** Whether `viewer` may read objects of `type` at all (anonymous clients never read users). */
-export function typeVisible(viewer: Viewer | undefined, typeName: string): boolean {
-  return !viewer || viewer.userId !== null || typeName !== USERS;
+export function typeVisible(viewer: Viewer, typeName: string): boolean {
+  return viewer.userId !== null || typeName !== USERS;
 }
 
 /** Whether `row` is inside its publication window at `now` (a null bound is open). */
@@ -67,7 +88,7 @@ const published = (row: Pick<ObjectRow, 'status'> & Partial<Pick<ObjectRow, 'pub
 /** The role-permission rule for one row (object permissions: visibleIds). */
 export function canSee(
   ctx: AppContext,
-  viewer: Viewer | undefined,
+  viewer: Viewer,
   row: Pick<ObjectRow, 'status' | 'object_type_id' | 'id' | 'created_by'> & Partial<Pick<ObjectRow, 'publish_start' | 'publish_end'>>,
   type?: ObjectType,
 ): boolean {
@@ -77,11 +98,11 @@ export function canSee(
     case 'all':
       return true;
     case 'own':
-      return published(row, ctx.dataVersion.visibleAt()) || (row.created_by !== null && row.created_by === viewer!.userId);
+      return published(row, ctx.dataVersion.visibleAt()) || (row.created_by !== null && row.created_by === viewer.userId);
     case 'on':
       return published(row, ctx.dataVersion.visibleAt());
     case 'self':
-      return row.id === viewer!.userId;
+      return row.id === viewer.userId;
     default:
       return false;
   }
@@ -92,8 +113,8 @@ export function canSee(
  * unit of work (`db` a transaction) the question goes through it: on SQLite the one connection is
  * the transaction's, and a read beside it would wait for the transaction forever.
  */
-async function mayBeRestricted(ctx: AppContext, viewer: Viewer | undefined, db?: Db): Promise<boolean> {
-  if (!viewer || viewer.isAdmin) return false;
+async function mayBeRestricted(ctx: AppContext, viewer: Viewer, db?: Db): Promise<boolean> {
+  if (viewer.isAdmin) return false;
   if (viewer.restrictions !== undefined) return viewer.restrictions;
   if (db && db !== ctx.db) return Boolean(await db.selectFrom('object_perms').select('object_id').limit(1).executeTakeFirst());
   return restrictionsExist(ctx);
@@ -115,8 +136,8 @@ function concreteReach(ctx: AppContext, viewer: Viewer): Array<{ type: ObjectTyp
 
 /** Both rules as a condition on `objects` (null when the viewer sees everything). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function visibleWhere(ctx: AppContext, viewer: Viewer | undefined, eb: ExpressionBuilder<any, any>): Expression<SqlBool> | null {
-  if (!viewer || viewer.isAdmin) return null;
+export function visibleWhere(ctx: AppContext, viewer: Viewer, eb: ExpressionBuilder<any, any>): Expression<SqlBool> | null {
+  if (viewer.isAdmin) return null;
   const by: Record<ReadReach, number[]> = { all: [], own: [], on: [], self: [], none: [] };
   const types = concreteReach(ctx, viewer);
   for (const { type: t, reach } of types) by[reach].push(t.id);
@@ -132,16 +153,56 @@ export function visibleWhere(ctx: AppContext, viewer: Viewer | undefined, eb: Ex
   if (publishedTypes.length) either.push(eb.and([eb('objects.status', '=', 'on'), ...publishWindowWhere(eb, ctx.dataVersion.visibleAt()), ofTypes(publishedTypes) ?? eb.lit(true)]));
   if (by.all.length) either.push(ofTypes(by.all) ?? eb.lit(true));
   if (by.own.length) either.push(eb.and([eb(type, 'in', by.own), eb('objects.created_by', '=', viewer.userId)]));
-  if (by.self.length) either.push(eb.and([eb(type, 'in', by.self), eb('objects.id', '=', viewer.userId)]));
+  // Every user reads its own account, whatever object permission an admin put on it.
+  const self = by.self.length ? eb.and([eb(type, 'in', by.self), eb('objects.id', '=', viewer.userId)]) : null;
   const roleRule = either.length ? eb.or(either) : eb.lit(false);
-  if (viewer.restrictions === false) return roleRule;
-  return eb.and([roleRule, eb('objects.id', 'not in', blockedIds(eb, viewer.roleIds ?? []))]);
+  if (viewer.restrictions === false) return self ? eb.or([roleRule, self]) : roleRule;
+  const open = eb.and([roleRule, eb('objects.id', 'not in', blockedIds(eb, viewer.roleIds ?? []))]);
+  return self ? eb.or([open, self]) : open;
 }
 
+/** Which objects a query sees by their trash state: false (default) active ones, true trashed ones, 'any' both. */
+export interface VisibleOptions {
+  trashed?: boolean | 'any';
+}
+
+/** A query of `objects` (no selection yet). */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export type ObjectsQuery = SelectQueryBuilder<Database, 'objects', {}>;
+
+/**
+ * Where every query of `objects` begins (outside the write kernel): the table narrowed to what
+ * `viewer` reads — both rules, role permissions with the publication window and object
+ * permissions — and to active objects unless `trashed` says otherwise. For SYSTEM (and admins)
+ * the plain table; SYSTEM needs no context (`visibleObjects(null, SYSTEM, db)`: the tree's
+ * prepared statements are built without one).
+ */
+export function visibleObjects(ctx: AppContext, viewer: Viewer, db?: Db, opts?: VisibleOptions): ObjectsQuery;
+export function visibleObjects(ctx: AppContext | null, viewer: typeof SYSTEM, db: Db, opts?: VisibleOptions): ObjectsQuery;
+export function visibleObjects(ctx: AppContext | null, viewer: Viewer, db?: Db, opts: VisibleOptions = {}): ObjectsQuery {
+  let q = (db ?? ctx!.db).selectFrom('objects');
+  const trashed = opts.trashed ?? false;
+  if (trashed !== 'any') q = q.where('objects.deleted', '=', trashed);
+  if (viewer === SYSTEM) return q;
+  const visible = visibleWhere(ctx!, viewer, expressionBuilder<Database, 'objects'>());
+  return visible ? q.where(visible) : q;
+}
+
+/**
+ * visibleObjects as a table to join from another one (`innerJoin(visibleObjectsTable(…), 'objects.id',
+ * 'trees.object_id')`), named `objects` or `as`: every column, the same rows.
+ */
+export function visibleObjectsTable<const A extends string = 'objects'>(ctx: AppContext, viewer: Viewer, db?: Db, opts?: VisibleOptions & { as?: A }): ObjectsTable<A>;
+export function visibleObjectsTable<const A extends string = 'objects'>(ctx: AppContext | null, viewer: typeof SYSTEM, db: Db, opts?: VisibleOptions & { as?: A }): ObjectsTable<A>;
+export function visibleObjectsTable<const A extends string = 'objects'>(ctx: AppContext | null, viewer: Viewer, db?: Db, opts: VisibleOptions & { as?: A } = {}): ObjectsTable<A> {
+  return visibleObjects(ctx as AppContext, viewer, db, opts).selectAll('objects').as((opts.as ?? 'objects') as A);
+}
+export type ObjectsTable<A extends string> = AliasedSelectQueryBuilder<Selectable<Database['objects']>, A>;
+
 /** Whether `viewer` reads `row` in every status (everyStatusWhere for one row). */
-export function readsEveryStatus(viewer: Viewer | undefined, type: ObjectType, row: Pick<ObjectRow, 'created_by'>): boolean {
+export function readsEveryStatus(viewer: Viewer, type: ObjectType, row: Pick<ObjectRow, 'created_by'>): boolean {
   const reach = readReach(viewer, type);
-  return reach === 'all' || (reach === 'own' && row.created_by !== null && row.created_by === viewer!.userId);
+  return reach === 'all' || (reach === 'own' && row.created_by !== null && row.created_by === viewer.userId);
 }
 
 /**
@@ -150,8 +211,8 @@ export function readsEveryStatus(viewer: Viewer | undefined, type: ObjectType, r
  * What is not published of them (their draft translations) is for these readers only.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function everyStatusWhere(ctx: AppContext, viewer: Viewer | undefined, eb: ExpressionBuilder<any, any>): Expression<SqlBool> | null {
-  if (!viewer || viewer.isAdmin) return null;
+export function everyStatusWhere(ctx: AppContext, viewer: Viewer, eb: ExpressionBuilder<any, any>): Expression<SqlBool> | null {
+  if (viewer.isAdmin) return null;
   if (viewer.userId === null) return eb.lit(false);
   const all: number[] = [];
   const own: number[] = [];
@@ -167,8 +228,8 @@ export function everyStatusWhere(ctx: AppContext, viewer: Viewer | undefined, eb
  * get the same SQL and parameters (object lists keep their compiled statements by it). Kept beside
  * visibleWhere: whatever it reads must be here.
  */
-export function visibilityKey(ctx: AppContext, viewer: Viewer | undefined): string {
-  if (!viewer || viewer.isAdmin) return 'all';
+export function visibilityKey(ctx: AppContext, viewer: Viewer): string {
+  if (viewer.isAdmin) return 'all';
   const reach = concreteReach(ctx, viewer)
     .map(({ type, reach }) => `${type.id}:${reach}`)
     .join(',');
@@ -176,10 +237,11 @@ export function visibilityKey(ctx: AppContext, viewer: Viewer | undefined): stri
 }
 
 /** `ids` that object permissions let `viewer` see. */
-export async function visibleIds(ctx: AppContext, viewer: Viewer | undefined, ids: number[], db: Db = ctx.db): Promise<Set<number>> {
+export async function visibleIds(ctx: AppContext, viewer: Viewer, ids: number[], db: Db = ctx.db): Promise<Set<number>> {
   if (!(await mayBeRestricted(ctx, viewer, db))) return new Set(ids);
-  const blocked = await blockedAmong(db, viewer!.roleIds ?? [], ids);
-  return new Set(ids.filter((id) => !blocked.has(id)));
+  const blocked = await blockedAmong(db, viewer.roleIds ?? [], ids);
+  // A user's own account is never hidden from it (the object permissions of users are admins' business).
+  return new Set(ids.filter((id) => !blocked.has(id) || id === viewer.userId));
 }
 
 /** What a restricted object answers: 401 to anonymous clients and applications, 403 to users. */
@@ -187,10 +249,8 @@ export function restrictedError(viewer: Viewer) {
   return viewer.userId === null ? unauthorized('This object is restricted: log in with an account allowed to read it', 'restricted') : forbidden('This object is restricted to other roles', 'restricted');
 }
 
-export interface ReadOptions {
-  /** false (default): active objects only; true: trashed only; 'any': both. */
-  trashed?: boolean | 'any';
-  /** Who reads: a request's `req.auth`, or SYSTEM (kernel.ts) for server code that sees everything. */
+export interface ReadOptions extends VisibleOptions {
+  /** Who reads: a request's `req.auth`, or SYSTEM for server code that sees everything. */
   viewer: Viewer;
   /** Only objects of this type (or its sub-types). */
   typeName?: string;
@@ -211,11 +271,9 @@ function visible(ctx: AppContext, row: ObjectRow | undefined, opts: ReadOptions)
   return canSee(ctx, opts.viewer, row, type) ? row : undefined;
 }
 
+/** Rows before the rules (applied to them after: canSee, visibleIds). */
 function readQuery(ctx: AppContext, opts: ReadOptions) {
-  let q = (opts.db ?? ctx.db).selectFrom('objects').selectAll();
-  const trashed = opts.trashed ?? false;
-  if (trashed !== 'any') q = q.where('deleted', '=', trashed);
-  return q;
+  return visibleObjects(ctx, SYSTEM, opts.db ?? ctx.db, { trashed: opts.trashed }).selectAll();
 }
 
 /** An object by id: active ones, trashed ones, or either (prepared: the hottest read). */
@@ -272,7 +330,7 @@ export async function findObjectByIdOrUname(ctx: AppContext, key: string | numbe
 export async function requireObject(ctx: AppContext, key: string | number, opts: ReadOptions): Promise<ObjectRow> {
   const row = await findRow(ctx, key, opts);
   if (!row) throw notFound(`No ${opts.typeName ?? 'object'} "${key}"${opts.trashed === true ? ' in the trash' : ''}`);
-  if (!(await seen(ctx, row, opts))) throw restrictedError(opts.viewer!);
+  if (!(await seen(ctx, row, opts))) throw restrictedError(opts.viewer);
   return row;
 }
 

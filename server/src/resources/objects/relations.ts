@@ -7,7 +7,7 @@ import type { Database } from '../../db/tables.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { concreteTypeNames, model, relationNamesOf, typeAllowedOn, typeById, type RelationDef } from './model.js';
 import { listObjects, type ObjectList } from './list.js';
-import { getObjectsByIds, visibleWhere, type Viewer } from './read.js';
+import { getObjectsByIds, visibleObjectsTable, type Viewer } from './read.js';
 import { type ObjectRow } from './rows.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -114,12 +114,10 @@ function visibleLinks(ctx: AppContext, db: Db, objectId: number, side: RelationS
   const [self, other, prio] = columnsOf(side);
   return db
     .selectFrom('object_relations')
-    .innerJoin('objects', 'objects.id', `object_relations.${other}`)
+    .innerJoin(visibleObjectsTable(ctx, viewer, db), 'objects.id', `object_relations.${other}`)
     .select([`object_relations.${other} as related_id`, `object_relations.${prio} as priority`, 'object_relations.params'])
     .where(`object_relations.${self}`, '=', objectId)
-    .where('object_relations.relation_id', '=', side.relation.id)
-    .where('objects.deleted', '=', false)
-    .where((eb) => visibleWhere(ctx, viewer, eb) ?? eb.lit(true));
+    .where('object_relations.relation_id', '=', side.relation.id);
 }
 
 const parseParams = (text: string | null): unknown => {
@@ -156,11 +154,9 @@ export async function relationCounts(ctx: AppContext, db: Db, ids: number[], vie
     const rows = await db
       .selectFrom('object_relations')
       .innerJoin('relations', 'relations.id', 'object_relations.relation_id')
-      .innerJoin('objects', 'objects.id', `object_relations.${other}`)
+      .innerJoin(visibleObjectsTable(ctx, viewer, db), 'objects.id', `object_relations.${other}`)
       .select([`object_relations.${self} as object_id`, `${nameCol} as name`, sql<number>`count(*)`.as('n')])
       .where(`object_relations.${self}`, 'in', ids)
-      .where('objects.deleted', '=', false)
-      .where((eb) => visibleWhere(ctx, viewer, eb) ?? eb.lit(true))
       .groupBy([`object_relations.${self}`, nameCol])
       .execute();
     for (const row of rows) out.get(Number(row.object_id))![row.name] = Number(row.n);

@@ -2,6 +2,7 @@
 // -2, -3… suffix when taken by any object, trashed ones included. Never refused.
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { SYSTEM, visibleObjects } from './read.js';
 import { preparedList } from '../../db/prepared.js';
 import type { Database } from '../../db/tables.js';
 
@@ -20,8 +21,8 @@ export function slugify(text: string): string {
  * prepared per count of names: every create asks.
  */
 const unamesTaken = preparedList<{ uname: string }>((db, p, n) =>
-  db
-    .selectFrom('objects')
+  // Every object holds its uname, trashed ones included, whoever reads.
+  visibleObjects(null, SYSTEM, db, { trashed: 'any' })
     .select('uname')
     .where('id', '!=', p(0))
     .where('uname', 'in', Array.from({ length: n - 1 }, (_, i) => p(i + 1))),

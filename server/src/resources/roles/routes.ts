@@ -11,6 +11,7 @@ import { inTransaction } from '../objects/pipeline.js';
 import { pathId, queryIds } from '../../http/params.js';
 import { schemaMeta, validateAttributes } from '../accounts/schemas.js';
 import { sendAccountResource, serializeWithIncluded, type IncludableRelation } from '../accounts/serialize.js';
+import { SYSTEM } from '../objects/read.js';
 import { listUsers, serializeUser, USER_LIST_SPEC, usersByRole, type UserRow } from '../users/service.js';
 import { validatePermissions } from '../permissions/rules.js';
 import { assertChangeable, createRole, deleteRole, getRole, listRoles, ROLE_LIST_SPEC, serializeRole, updateRole, type RoleInput } from './service.js';
@@ -18,7 +19,8 @@ import { assertChangeable, createRole, deleteRole, getRole, listRoles, ROLE_LIST
 export function roleRoutes(ctx: AppContext): RouteDef[] {
   /** `permissions` checked against the model (unknown types and actions: 400). */
   const withPermissions = <T extends RoleInput>(a: T): T => (a.permissions === undefined ? a : { ...a, permissions: validatePermissions(ctx, a.permissions) });
-  const users: IncludableRelation<UserRow> = { name: 'users', type: 'users', load: (ids) => usersByRole(ctx.db, ids), serialize: serializeUser };
+  // /roles is for admins only (they read every account): the include reads as the server.
+  const users: IncludableRelation<UserRow> = { name: 'users', type: 'users', load: (ids) => usersByRole(ctx, SYSTEM, ctx.db, ids), serialize: serializeUser };
   const sendOne = async (req: Request, res: Response, id: number, status = 200) => {
     const { include } = parseListQuery(req, { fields: {}, includes: ['users'] });
     const { resources, included } = await serializeWithIncluded(req, [await getRole(ctx.db, id)], serializeRole, include, users);
@@ -85,7 +87,7 @@ export function roleRoutes(ctx: AppContext): RouteDef[] {
         const id = pathId(req);
         await getRole(ctx.db, id);
         const q = parseListQuery(req, { ...USER_LIST_SPEC, includes: [] });
-        const { rows, count } = await listUsers(ctx.db, q, { roleId: id });
+        const { rows, count } = await listUsers(ctx, req.auth, ctx.db, q, { roleId: id });
         sendList(req, res, rows.map((u) => serializeUser(req, u)), { count, page: q.page, pageSize: q.pageSize });
       },
     },

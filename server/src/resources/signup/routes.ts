@@ -72,7 +72,7 @@ export function signupRoutes(ctx: AppContext, mailer: Mailer): RouteDef[] {
           const input = { attributes: { ...profile, email, status: 'draft' }, own: { passwordHash, verified: null } };
           const { row: { id: userId } } = await apply(ctx, { action: 'create', type: 'users', actor: toActor(null), changes: input }, trx);
           const uuid = await issueAccountToken(trx, userId, 'activation');
-          const created = await getUser(trx, userId);
+          const created = await getUser(ctx, SYSTEM, trx, userId);
           await mailer.send(
             linkMail({
               to: email,
@@ -86,7 +86,7 @@ export function signupRoutes(ctx: AppContext, mailer: Mailer): RouteDef[] {
           );
           return userId;
         });
-        const user = await getUser(ctx.db, id);
+        const user = await getUser(ctx, SYSTEM, ctx.db, id);
         sendResource(req, res, signupResource(req, user), { status: 202, headers: { Location: resourceUrl(req, `/users/${id}`) } });
       },
     },

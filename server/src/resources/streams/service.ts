@@ -20,7 +20,7 @@ import { isUuid, streamFile } from '../../storage/storage.js';
 import { receiveToTemp, UploadAbortedError, UploadTooLargeError, type ReceivedFile } from '../../storage/receive.js';
 import { probeImage } from '../../thumbs/sharp-pipeline.js';
 import { isSubtypeOf } from '../objects/model.js';
-import { getObjectsByIds, visibleWhere } from '../objects/read.js';
+import { getObjectsByIds, SYSTEM, visibleObjectsTable, visibleWhere } from '../objects/read.js';
 import { declaredMimeType, resolveMimeType } from './mime.js';
 import { assertAccepts, findMediaObject } from './media-types.js';
 import { safeFileName, tooLarge, type UploadInput } from './upload-input.js';
@@ -197,7 +197,7 @@ export class StreamService {
   private selectStreams(db: Db = this.db) {
     return db
       .selectFrom('streams')
-      .leftJoin('objects', 'objects.id', 'streams.object_id')
+      .leftJoin(visibleObjectsTable(this.ctx, SYSTEM, db, { trashed: 'any' }), 'objects.id', 'streams.object_id')
       .leftJoin('object_types', 'object_types.id', 'objects.object_type_id')
       .selectAll('streams')
       .select(['object_types.name as object_type', 'objects.status as object_status', 'objects.deleted as object_deleted', 'objects.publish_end as object_publish_end']);

@@ -15,7 +15,7 @@ import type { ObjectExtension } from '../objects/extensions.js';
 import type { Family } from '../family.js';
 import { apply } from '../objects/kernel.js';
 import { concreteTypeNames, isSubtypeOf, typeByName } from '../objects/model.js';
-import { requireObject } from '../objects/read.js';
+import { requireObject, SYSTEM, visibleObjects } from '../objects/read.js';
 import { serializeObject } from '../objects/serialize.js';
 import { typeRoute } from '../objects/type-routes.js';
 import {
@@ -94,7 +94,7 @@ function translationsRoutes(ctx: AppContext): RouteDef[] {
     const headers = status === 201 ? { Location: resourceUrl(req, `/translations/${row.id}`) } : undefined;
     // The ETag carries the version of the translation's object: every translation write is an
     // update of it, so If-Match on PATCH or DELETE refuses a save over another writer's (412).
-    const owner = await ctx.db.selectFrom('objects').select(['version', 'object_type_id']).where('id', '=', Number(row.object_id)).executeTakeFirstOrThrow();
+    const owner = await visibleObjects(ctx, SYSTEM, ctx.db, { trashed: 'any' }).select(['version', 'object_type_id']).where('id', '=', Number(row.object_id)).executeTakeFirstOrThrow();
     sendResource(req, res, serializeTranslation(rc, ctx, row, Number(owner.object_type_id)), { status, headers, included, version: Number(owner.version) });
   };
 

@@ -13,7 +13,7 @@ import type { ReadContext } from '../../http/read-context.js';
 import type { PartHandler } from '../objects/kernel.js';
 import type { Shown } from '../permissions/rules.js';
 import { translatableField, typeById, visibleProperties, type ObjectType } from '../objects/model.js';
-import { everyStatusWhere, visibleWhere, type Viewer } from '../objects/read.js';
+import { everyStatusWhere, visibleObjectsTable, type Viewer } from '../objects/read.js';
 import type { TranslationsTable } from './tables.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -145,9 +145,7 @@ export const translationsPart: PartHandler<TranslationsPart> = {
 export function readableTranslations(ctx: AppContext, viewer: Viewer, db: Db = ctx.db) {
   return db
     .selectFrom('translations')
-    .innerJoin('objects', 'objects.id', 'translations.object_id')
-    .where('objects.deleted', '=', false)
-    .where((eb) => visibleWhere(ctx, viewer, eb) ?? eb.lit(true))
+    .innerJoin(visibleObjectsTable(ctx, viewer, db), 'objects.id', 'translations.object_id')
     .where((eb) => {
       // Anonymous clients and applications (the public site's reads): `on` ones, plainly.
       if (!viewer.isAdmin && viewer.userId === null) return eb('translations.status', '=', 'on');

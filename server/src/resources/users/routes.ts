@@ -81,7 +81,7 @@ export function userRoutes(ctx: AppContext): RouteDef[] {
   const roles: IncludableRelation<RoleRow> = { name: 'roles', type: 'roles', load: (ids) => rolesByUser(ctx.db, ids), serialize: serializeRole };
   const sendOne = async (req: Request, res: Response, id: number, status = 200) => {
     const { include } = parseListQuery(req, { fields: {}, includes: ['roles'] });
-    const user = await getUser(ctx.db, id);
+    const user = await getUser(ctx, req.auth, ctx.db, id);
     const { resources, included } = await serializeWithIncluded(req, [user], serializeUser, include, roles);
     sendAccountResource(req, res, 'users', resources[0], { status, included, version: user.version });
   };
@@ -93,7 +93,7 @@ export function userRoutes(ctx: AppContext): RouteDef[] {
       handler: async (req, res) => {
         const ids = queryIds(req);
         const q = parseListQuery(req, USER_LIST_SPEC);
-        const { rows, count } = await listUsers(ctx.db, q, { ids });
+        const { rows, count } = await listUsers(ctx, req.auth, ctx.db, q, { ids });
         const { resources, included } = await serializeWithIncluded(req, rows, serializeUser, q.include, roles);
         sendList(req, res, resources, { count, page: q.page, pageSize: q.pageSize }, { included, meta: { schema: schemaMeta('users', baseUrl(req)) } });
       },
@@ -127,7 +127,7 @@ export function userRoutes(ctx: AppContext): RouteDef[] {
       handler: async (req, res) => {
         const id = pathId(req);
         assertSelfOrAdmin(req, id);
-        await getUser(ctx.db, id);
+        await getUser(ctx, req.auth, ctx.db, id);
         // The answer's parameters are checked before the write: a refused request changes nothing.
         parseListQuery(req, { fields: {}, includes: ['roles'] });
         await apply(ctx, { action: 'update', target: { key: id, type: 'users' }, actor: req.auth, changes: await userPatch(req, ctx, id), expectedVersion: expectedVersion(req) });
@@ -140,7 +140,7 @@ export function userRoutes(ctx: AppContext): RouteDef[] {
       writes: ['objects', 'refresh_tokens'],
       guard: 'admin',
       handler: async (req, res) => {
-        await apply(ctx, { action: 'trash', target: { key: (await getUser(ctx.db, pathId(req))).id, type: 'users' }, actor: req.auth, expectedVersion: expectedVersion(req) });
+        await apply(ctx, { action: 'trash', target: { key: (await getUser(ctx, req.auth, ctx.db, pathId(req))).id, type: 'users' }, actor: req.auth, expectedVersion: expectedVersion(req) });
         sendNoContent(res);
       },
     },
@@ -151,7 +151,7 @@ export function userRoutes(ctx: AppContext): RouteDef[] {
       handler: async (req, res) => {
         const id = pathId(req);
         assertSelfOrAdmin(req, id);
-        await getUser(ctx.db, id);
+        await getUser(ctx, req.auth, ctx.db, id);
         // The answer's parameters are checked before the write: a refused request changes nothing.
         parseListQuery(req, { fields: {}, includes: ['roles'] });
         const q = parseListQuery(req, { ...ROLE_LIST_SPEC, includes: [] });

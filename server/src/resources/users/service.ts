@@ -14,17 +14,22 @@ import { listPage, type ListQuery, type ListSpec } from '../../http/query.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import type { ObjectExtension } from '../objects/extensions.js';
 import { inTransaction, whenCommitted, type WriteGuard } from '../objects/pipeline.js';
-import { apply, SYSTEM } from '../objects/kernel.js';
+import { apply } from '../objects/kernel.js';
+import { SYSTEM, visibleObjectsTable, type Viewer, type VisibleOptions } from '../objects/read.js';
 import { validateAttributes } from '../accounts/schemas.js';
 import { containsText } from '../accounts/search.js';
 import { accountKey, hasInvisibleCharacters } from './account-key.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-export function selectUsers(db: Db) {
+/**
+ * User rows as `viewer` reads their objects (readReach: admins every account, a user its own; the
+ * server's own lookups read as SYSTEM), active ones unless `opts.trashed` says otherwise.
+ */
+export function selectUsers(ctx: AppContext, viewer: Viewer, db: Db = ctx.db, opts?: VisibleOptions) {
   return db
     .selectFrom('users')
-    .innerJoin('objects', 'objects.id', 'users.id')
+    .innerJoin(visibleObjectsTable(ctx, viewer, db, opts), 'objects.id', 'users.id')
     .select([
       'users.id',
       'users.username',
@@ -55,8 +60,8 @@ export function selectUsers(db: Db) {
 
 export type UserRow = Awaited<ReturnType<ReturnType<typeof selectUsers>['executeTakeFirstOrThrow']>>;
 
-export async function findUserById(db: Db, id: number): Promise<UserRow | undefined> {
-  return selectUsers(db).where('users.id', '=', id).where('objects.deleted', '=', false).executeTakeFirst();
+export async function findUserById(ctx: AppContext, viewer: Viewer, db: Db, id: number): Promise<UserRow | undefined> {
+  return selectUsers(ctx, viewer, db).where('users.id', '=', id).executeTakeFirst();
 }
 
 export function serializeUser(req: Request, u: UserRow): Resource {
@@ -186,10 +191,9 @@ async function activeAdminIds(db: Db): Promise<number[]> {
   const rows = await db
     .selectFrom('roles_users')
     .innerJoin('users', 'users.id', 'roles_users.user_id')
-    .innerJoin('objects', 'objects.id', 'users.id')
+    .innerJoin(visibleObjectsTable(null, SYSTEM, db), 'objects.id', 'users.id')
     .select('users.id')
     .where('roles_users.role_id', '=', ADMIN_ROLE_ID)
-    .where('objects.deleted', '=', false)
     .where('users.blocked', '=', false)
     .where('objects.status', '=', 'on')
     .execute();
@@ -205,8 +209,8 @@ export async function assertAnotherAdminRemains(db: Db, userIds: number[]): Prom
 }
 
 /** The user (not trashed) or 404. */
-export async function getUser(db: Db, id: number): Promise<UserRow> {
-  const user = await findUserById(db, id);
+export async function getUser(ctx: AppContext, viewer: Viewer, db: Db, id: number): Promise<UserRow> {
+  const user = await findUserById(ctx, viewer, db, id);
   if (!user) throw notFound(`No user with id ${id}`);
   return user;
 }
@@ -247,10 +251,10 @@ export const usersExtension: ObjectExtension = {
     }
     return objectAttributes;
   },
-  async beforeWrite(trx, w) {
+  async beforeWrite(trx, w, ctx) {
     await assertUniqueAccount(trx, { username: w.own.username, email: w.own.email }, w.before?.id);
     if (w.action !== 'update') return;
-    const user = await getUser(trx, w.before!.id);
+    const user = await getUser(ctx, SYSTEM, trx, w.before!.id);
     const status = w.attributes.status;
     if ((w.own.blocked === true && !user.blocked) || (status !== undefined && status !== 'on' && user.status === 'on')) {
       await assertAnotherAdminRemains(trx, [user.id]);
@@ -283,7 +287,7 @@ export const usersExtension: ObjectExtension = {
       Object.assign(w.changed, withoutUndefined(set));
       return;
     }
-    const before = await getUser(trx, id);
+    const before = await getUser(ctx, SYSTEM, trx, id);
     const changed: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(set)) if (value !== before[key as keyof UserRow]) changed[key] = value;
     if (w.own.passwordHash !== undefined) {
@@ -369,8 +373,8 @@ export interface UserScope {
   roleId?: number;
 }
 
-export async function listUsers(db: Db, q: ListQuery, scope: UserScope = {}): Promise<{ rows: UserRow[]; count: number }> {
-  let base = selectUsers(db).where('objects.deleted', '=', false);
+export async function listUsers(ctx: AppContext, viewer: Viewer, db: Db, q: ListQuery, scope: UserScope = {}): Promise<{ rows: UserRow[]; count: number }> {
+  let base = selectUsers(ctx, viewer, db);
   if (scope.ids) base = base.where('users.id', 'in', scope.ids.length ? scope.ids : [-1]);
   if (scope.roleId !== undefined) base = base.where('users.id', 'in', db.selectFrom('roles_users').select('user_id').where('role_id', '=', scope.roleId));
   const roles = q.special.roles;
@@ -391,14 +395,13 @@ export async function listUsers(db: Db, q: ListQuery, scope: UserScope = {}): Pr
 }
 
 /** Users (not trashed) of many roles at once (for include=users on a page of roles). */
-export async function usersByRole(db: Db, roleIds: number[]): Promise<Map<number, UserRow[]>> {
+export async function usersByRole(ctx: AppContext, viewer: Viewer, db: Db, roleIds: number[]): Promise<Map<number, UserRow[]>> {
   const out = new Map<number, UserRow[]>(roleIds.map((id) => [id, []]));
   if (!roleIds.length) return out;
-  const rows = await selectUsers(db)
+  const rows = await selectUsers(ctx, viewer, db)
     .innerJoin('roles_users', 'roles_users.user_id', 'users.id')
     .select('roles_users.role_id as member_of')
     .where('roles_users.role_id', 'in', roleIds)
-    .where('objects.deleted', '=', false)
     .orderBy('users.id')
     .execute();
   for (const { member_of, ...user } of rows) out.get(member_of)?.push(user);
@@ -406,6 +409,7 @@ export async function usersByRole(db: Db, roleIds: number[]): Promise<Map<number
 }
 
 /** The user (not trashed) with this email, compared as account keys (NFKC, case folded). */
-export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
-  return selectUsers(db).where('users.email_key', '=', accountKey(email)).where('objects.deleted', '=', false).executeTakeFirst();
+export async function findUserByEmail(ctx: AppContext, db: Db, email: string): Promise<UserRow | undefined> {
+  // A lookup of the server's own (a credential change by contact): every account.
+  return selectUsers(ctx, SYSTEM, db).where('users.email_key', '=', accountKey(email)).executeTakeFirst();
 }

@@ -11,7 +11,7 @@ import type { Database } from '../../db/tables.js';
 import { nowIso } from '../../db/time.js';
 import type { ObjectChange, PublicationAction } from '../objects/changes.js';
 import { inTransaction } from '../objects/pipeline.js';
-import { inPublishWindow, publishWindowWhere } from '../objects/read.js';
+import { inPublishWindow, publishWindowWhere, SYSTEM, visibleObjects } from '../objects/read.js';
 import { typeById, typeByName } from '../objects/model.js';
 
 
@@ -42,7 +42,7 @@ async function transitions(
   const changed = await trx
     .insertInto('publication_states')
     .columns(['object_id', 'public', 'changed'])
-    .expression((eb) => {
+    .expression(() => {
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
       const isPublic = (e: ExpressionBuilder<any, any>) =>
         e.and([
@@ -51,8 +51,7 @@ async function transitions(
           ...publishWindowWhere(e, now),
           ...(users === undefined ? [] : [e('objects.object_type_id', '!=', users)]),
         ]);
-      const q = eb
-        .selectFrom('objects')
+      const q = visibleObjects(ctx, SYSTEM, trx, { trashed: 'any' })
         .leftJoin('publication_states as state', 'state.object_id', 'objects.id')
         .select((e) => [e.ref('objects.id').as('object_id'), isPublic(e).as('public'), sql.lit(now).as('changed')])
         // A state not written yet counts as not public (no event for an object nobody could see).
@@ -64,7 +63,7 @@ async function transitions(
     .execute();
   const unknown = changed.map((r) => Number(r.object_id)).filter((id) => !typeNames.has(id));
   if (unknown.length) {
-    for (const r of await trx.selectFrom('objects').select(['id', 'object_type_id']).where('id', 'in', unknown).execute()) {
+    for (const r of await visibleObjects(ctx, SYSTEM, trx, { trashed: 'any' }).select(['id', 'object_type_id']).where('id', 'in', unknown).execute()) {
       typeNames.set(Number(r.id), typeById(ctx, r.object_type_id)?.name ?? 'objects');
     }
   }
@@ -83,8 +82,7 @@ export async function publicationOfChanges(ctx: AppContext, trx: Transaction<Dat
 /** Objects with a window whose state differs from what anonymous clients see now (a read, no lock). */
 async function windowsToAnnounce(ctx: AppContext): Promise<boolean> {
   const now = nowIso();
-  const rows = await ctx.db
-    .selectFrom('objects')
+  const rows = await visibleObjects(ctx, SYSTEM, ctx.db, { trashed: 'any' })
     .leftJoin('publication_states', 'publication_states.object_id', 'objects.id')
     .select(['objects.id', 'objects.object_type_id', 'objects.status', 'objects.deleted', 'objects.publish_start', 'objects.publish_end', 'publication_states.public'])
     .where((eb) => eb.or([eb('objects.publish_start', 'is not', null), eb('objects.publish_end', 'is not', null)]))
