@@ -20,7 +20,7 @@ import { claimAttributeParts } from '../objects/kernel-parts.js';
 import type { ObjectChanges } from '../objects/kernel.js';
 import { model, relationNamesOf, typeById, typeByName, type ObjectType } from '../objects/model.js';
 import type { Actor } from '../objects/pipeline.js';
-import { requireObject, visibleWhere } from '../objects/read.js';
+import { requireObject, visibleObjectsTable } from '../objects/read.js';
 import { relatedPairs } from '../objects/relations.js';
 import type { ObjectRow } from '../objects/rows.js';
 import { validateObjectAttributes } from '../objects/schema.js';
@@ -176,11 +176,10 @@ export async function listDrafts(ctx: AppContext, viewer: AuthInfo, q: ListQuery
   const own = viewer.isAdmin ? [] : types.filter((t) => rightsOn(viewer.permissions, t).update === 'own').map((t) => t.id);
   let base = ctx.db
     .selectFrom('drafts')
-    .innerJoin('objects', 'objects.id', 'drafts.object_id')
+    // Active objects the viewer reads (a trashed object's draft is not listed).
+    .innerJoin(visibleObjectsTable(ctx, viewer, ctx.db), 'objects.id', 'drafts.object_id')
     .selectAll('drafts')
     .select('objects.object_type_id')
-    .where('objects.deleted', '=', false)
-    .where((eb) => visibleWhere(ctx, viewer, eb) ?? eb.lit(true))
     .where((eb) =>
       eb.or([
         ...(all.length ? [eb('objects.object_type_id', 'in', all)] : []),
