@@ -28,6 +28,8 @@ export interface Config {
   adminPassword: string | null;
   jwtSecret: string | null;
   accessTokenTtl: number;
+  /** Seconds a draft's preview token works (FOLIO_PREVIEW_TTL). */
+  previewTtl: number;
   smtpUrl: string | null;
   mailFrom: string;
   debug: boolean;
@@ -335,6 +337,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     adminPassword,
     jwtSecret,
     accessTokenTtl: int(env, 'FOLIO_ACCESS_TOKEN_TTL', 1200, 1),
+    previewTtl: int(env, 'FOLIO_PREVIEW_TTL', 86400, 1),
     smtpUrl,
     mailFrom: str(env, 'FOLIO_MAIL_FROM') ?? 'folio@localhost',
     debug: flag(env, 'FOLIO_DEBUG'),

@@ -72,6 +72,12 @@ const ATTACKS: Record<string, Attack> = {
   'delete /folders/:id/relationships/children': async (f) => ({ path: `/folders/${f.sub}/relationships/children`, opts: as(f.admin, { body: ids('documents', f.doc) }) }),
   'patch /folders/:id/relationships/parent': async (f) => ({ path: `/folders/${f.sub}/relationships/parent`, opts: as(f.admin, { body: { data: null } }) }),
   'delete /folders/:id/relationships/parent': async (f) => ({ path: `/folders/${f.sub}/relationships/parent`, opts: as(f.admin, { body: { data: { type: 'folders', id: f.folder } } }) }),
+  // A draft made first (drafts are not an object write); publishing it is the kernel write attacked.
+  'post /drafts/:id/publish': async (f, s) => {
+    const saved = await s.request('PATCH', `/drafts/${f.doc}`, { token: f.admin, body: doc({ title: 'Drafted attack' }, f.doc) });
+    assert.equal(saved.status, 200, saved.text);
+    return { path: `/drafts/${f.doc}/publish`, opts: as(f.admin) };
+  },
   'post /objects': async (f) => ({ path: '/objects', opts: as(f.admin, { body: { data: { object_type: 'documents', title: 'Attack', parents: [Number(f.folder)] } }, headers: LEGACY }) }),
   'delete /objects/:id': async (f) => ({ path: `/objects/${f.doc}`, opts: as(f.admin) }),
   'post /objects/:id/children': async (f) => ({ path: `/objects/${f.folder}/children`, opts: as(f.admin, { body: { data: [{ child_id: Number(f.other) }] }, headers: LEGACY }) }),

@@ -147,6 +147,7 @@ describe('model as code: GET and POST /model/project', () => {
       hidden: ['subtitle'],
       is_translatable: true,
       translation_rules: { body: false },
+      preview_url: null,
     });
     assert.ok(doc.object_types.some((t: any) => t.name === 'documents'), 'core types are in it');
     assert.deepEqual(doc.relations.find((r: any) => r.name === 'cites'), {

@@ -64,6 +64,7 @@ export const TABLE_OWNERS = {
   endpoints: ['resources/admin/'],
   endpoint_permissions: ['resources/admin/'],
   annotations: ['resources/annotations/'],
+  drafts: ['resources/drafts/'],
 } as const satisfies Record<keyof Database, readonly string[]>;
 
 /**

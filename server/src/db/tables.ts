@@ -13,6 +13,7 @@ import type { JobTables } from '../jobs/tables.js';
 import type { TranslationTables } from '../resources/translations/tables.js';
 import type { AdminTables } from '../resources/admin/tables.js';
 import type { AnnotationTables } from '../resources/annotations/tables.js';
+import type { DraftTables } from '../resources/drafts/tables.js';
 
 type Bool = boolean | number;
 
@@ -37,6 +38,8 @@ export interface ObjectTypesTable {
   is_translatable: Generated<Bool>;
   /** JSON object (property → always / never translatable) or null. */
   translation_rules: string | null;
+  /** Template of the site's preview link of a draft ({type}, {id}, {uname}, {token}), or null. */
+  preview_url: string | null;
 }
 
 export interface ObjectsTable {
@@ -131,4 +134,5 @@ export interface Database
     JobTables,
     TranslationTables,
     AdminTables,
-    AnnotationTables {}
+    AnnotationTables,
+    DraftTables {}

@@ -8,6 +8,7 @@ import { adminFamily } from './admin/routes.js';
 import { annotationsFamily } from './annotations/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { backupsRoutes } from './backups/routes.js';
+import { draftsFamily } from './drafts/routes.js';
 import type { Family } from './family.js';
 import { foldersFamily } from './folders/routes.js';
 import { historyFamily } from './history/index.js';
@@ -47,6 +48,7 @@ export const families: readonly Family[] = [
   { name: 'legacy', routes: legacyRoutes },
   { name: 'operations', routes: operationsRoutes },
   annotationsFamily,
+  draftsFamily,
   historyFamily,
   translationsFamily,
   webhooksFamily,

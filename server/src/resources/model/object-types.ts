@@ -26,6 +26,8 @@ export const OBJECT_TYPE_SCHEMA: ResourceSchema = resourceSchema({
   hidden: { type: ['array', 'null'], items: { type: 'string' }, uniqueItems: true, isMeta: false },
   is_translatable: { type: 'boolean', default: true, isMeta: false },
   translation_rules: { type: ['object', 'null'], additionalProperties: { type: 'boolean' }, isMeta: false },
+  // The site's preview link of a draft: an absolute http(s) URL with placeholders (checkPreviewUrl).
+  preview_url: { type: ['string', 'null'], maxLength: 2048, isMeta: false },
   // Read-only: sent as attributes they are ignored, as BEdita 5 ignores fields it does not accept.
   core_type: { type: 'boolean', isMeta: true },
   alias: { type: 'string', isMeta: true },
@@ -68,6 +70,29 @@ function checkHidden(list: string[] | null | undefined, properties: string[]): s
   return JSON.stringify(list);
 }
 
+/** The placeholders a preview URL template may hold. */
+const PREVIEW_PLACEHOLDERS = ['{type}', '{id}', '{uname}', '{token}'];
+
+/**
+ * `preview_url` of a type: an absolute http(s) URL once its placeholders are filled (any other
+ * `{…}` is refused), or null; 400 otherwise.
+ */
+function checkPreviewUrl(value: unknown): string | null {
+  if (value === null || value === undefined || value === '') return null;
+  const template = String(value);
+  const filled = template.replace(/\{[^{}]*\}/g, (p) => (PREVIEW_PLACEHOLDERS.includes(p) ? 'x' : '\u0000'));
+  let url: URL | null = null;
+  try {
+    url = filled.includes('\u0000') ? null : new URL(filled);
+  } catch {
+    url = null;
+  }
+  if (!url || !['http:', 'https:'].includes(url.protocol) || !url.host) {
+    throw badRequest(`"preview_url" must be an absolute http(s) URL template (placeholders ${PREVIEW_PLACEHOLDERS.join(', ')})`, 'invalid_data');
+  }
+  return template;
+}
+
 const jsonOrNull = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
 const alias = (name: string) => name.split('_').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
 
@@ -85,6 +110,7 @@ export function objectTypeAttributes(t: ObjectType): Record<string, unknown> {
     hidden: t.hidden.length ? t.hidden : null,
     is_translatable: t.isTranslatable,
     translation_rules: t.translationRules,
+    preview_url: t.previewUrl,
   };
 }
 
@@ -164,6 +190,7 @@ export async function createObjectType(ctx: AppContext, attributes: Record<strin
         hidden,
         is_translatable: (a.is_translatable as boolean | undefined) ?? true,
         translation_rules: jsonOrNull(a.translation_rules),
+        preview_url: checkPreviewUrl(a.preview_url),
         core_type: false,
         revision: 1,
         created: now,
@@ -208,6 +235,7 @@ export async function updateObjectType(ctx: AppContext, t: ObjectType, attribute
   if (a.hidden !== undefined) set.hidden = checkHidden(a.hidden as string[] | null, t.properties.map((p) => p.name));
   if (a.is_translatable !== undefined) set.is_translatable = a.is_translatable;
   if (a.translation_rules !== undefined) set.translation_rules = jsonOrNull(a.translation_rules);
+  if (a.preview_url !== undefined) set.preview_url = checkPreviewUrl(a.preview_url);
   return writeModel(ctx, async (trx) => {
     if (changes('parent_name', t.parentName) || changes('is_abstract', t.isAbstract)) {
       const why = await typeInUse(trx, ctx, t);

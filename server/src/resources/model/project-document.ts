@@ -42,7 +42,7 @@ export const FIELDS: Record<Section, { fields: string[]; ignored?: string[] }> =
   roles: { fields: ['description', 'permissions'] },
   property_types: { fields: ['params'] },
   object_types: {
-    fields: ['singular', 'description', 'parent_name', 'is_abstract', 'enabled', 'table', 'associations', 'hidden', 'is_translatable', 'translation_rules'],
+    fields: ['singular', 'description', 'parent_name', 'is_abstract', 'enabled', 'table', 'associations', 'hidden', 'is_translatable', 'translation_rules', 'preview_url'],
     ignored: ['core_type', 'alias'],
   },
   relations: { fields: ['label', 'inverse_name', 'inverse_label', 'description', 'params', 'left', 'right'] },

@@ -8,6 +8,8 @@ import type { Database } from '../../db/tables.js';
 export type ObjectAction = 'create' | 'update' | 'trash' | 'restore' | 'remove';
 /** Events derived from writes and the clock, for webhooks only (never history): see webhooks/publication.ts. */
 export type PublicationAction = 'publish' | 'unpublish';
+/** Events of the review of a draft, for webhooks only (resources/drafts/): named in full. */
+export type DraftEvent = 'drafts.submitted';
 
 export interface ObjectChange {
   action: ObjectAction;

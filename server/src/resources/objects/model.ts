@@ -77,6 +77,8 @@ export interface ObjectType {
   isTranslatable: boolean;
   /** Property → true (always translatable) or false (never); null when the type has none. */
   translationRules: Record<string, boolean> | null;
+  /** Template of a site's preview link of a draft (`{type}`, `{id}`, `{uname}`, `{token}`), or null. */
+  previewUrl: string | null;
 }
 
 export interface RelationDef {
@@ -166,6 +168,7 @@ async function loadModel(db: Db): Promise<Model> {
       hidden: jsonList(t.hidden),
       isTranslatable: Boolean(t.is_translatable),
       translationRules: t.translation_rules ? (JSON.parse(t.translation_rules) as Record<string, boolean>) : null,
+      previewUrl: t.preview_url ?? null,
     };
     types.set(type.name, type);
     typesById.set(type.id, type);

@@ -13,7 +13,7 @@ import { claimDue, createPruner, nextLook, nonePending } from '../../jobs/lease.
 import { createWorkerLoop } from '../../jobs/worker-loop.js';
 import { nowIso } from '../../db/time.js';
 import type { Resource } from '../../http/jsonapi.js';
-import type { ObjectChange, PublicationAction } from '../objects/changes.js';
+import type { DraftEvent, ObjectChange, PublicationAction } from '../objects/changes.js';
 import { sendDelivery, type SendResult } from './send.js';
 import { prepared } from '../../db/prepared.js';
 import { parseList, TEST_EVENT, type DeliveryRow } from './service.js';
@@ -39,10 +39,16 @@ export interface QueueOptions {
   readObject: (id: number, base: string | null) => Promise<Resource | null>;
 }
 
+/** What a delivery is queued for: an object's change, a publication event or a draft's event. */
+export type QueuedEvent = Omit<ObjectChange, 'action'> & { action: ObjectChange['action'] | PublicationAction | DraftEvent };
+
+/** The event name a webhook lists: `objects.<action>`, or a draft's event as it is named. */
+const eventName = (action: QueuedEvent['action']) => (action.includes('.') ? action : `objects.${action}`);
+
 export interface DeliveryQueue {
   /** Inside the write's transaction: a delivery row per matching enabled webhook and change. */
   /** Resolves with the number of deliveries written (none: no enabled webhook listens). */
-  enqueue(trx: Transaction<Database>, changes: Array<Omit<ObjectChange, 'action'> & { action: ObjectChange['action'] | PublicationAction }>): Promise<number>;
+  enqueue(trx: Transaction<Database>, changes: QueuedEvent[]): Promise<number>;
   /** Look at the queue now (after a commit that enqueued something). */
   wake(): void;
   /** Send a test event to one webhook now, once, whatever its `enabled` and `events`; answers the delivery as it ended. */
@@ -84,10 +90,10 @@ export function createDeliveryQueue(opts: QueueOptions): DeliveryQueue {
   const inFlight = new Set<AbortController>();
   const attempts = new Set<Promise<void>>();
 
-  const matches = (l: Listener, c: Pick<ObjectChange, 'typeName'> & { action: string }) =>
-    (l.events.includes('*') || l.events.includes(`objects.${c.action}`)) && (!l.types.length || l.types.some((t) => opts.typeCovers(c.typeName, t)));
+  const matches = (l: Listener, c: Pick<QueuedEvent, 'typeName' | 'action'>) =>
+    (l.events.includes('*') || l.events.includes(eventName(c.action))) && (!l.types.length || l.types.some((t) => opts.typeCovers(c.typeName, t)));
 
-  async function enqueue(trx: Transaction<Database>, changes: Array<Omit<ObjectChange, 'action'> & { action: ObjectChange['action'] | PublicationAction }>): Promise<number> {
+  async function enqueue(trx: Transaction<Database>, changes: QueuedEvent[]): Promise<number> {
     if (!changes.length) return 0;
     // Read through the write's transaction, kept until a write to `webhooks` (a settings table).
     // No unit of work writes webhooks and objects together, so what is read here is committed.
@@ -107,7 +113,7 @@ export function createDeliveryQueue(opts: QueueOptions): DeliveryQueue {
         rows.push({
           uuid: crypto.randomUUID(),
           webhook_id: l.id,
-          event: `objects.${c.action}`,
+          event: eventName(c.action),
           resource_type: c.typeName,
           resource_id: String(c.id),
           user_id: c.userId,

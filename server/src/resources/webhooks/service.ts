@@ -18,7 +18,7 @@ type Db = Kysely<Database> | Transaction<Database>;
 export type WebhookRow = Selectable<WebhooksTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
 
-export const WEBHOOK_EVENTS = ['objects.create', 'objects.update', 'objects.trash', 'objects.restore', 'objects.remove', 'objects.publish', 'objects.unpublish'] as const;
+export const WEBHOOK_EVENTS = ['objects.create', 'objects.update', 'objects.trash', 'objects.restore', 'objects.remove', 'objects.publish', 'objects.unpublish', 'drafts.submitted'] as const;
 /** The event of POST /webhooks/{id}/test: sent only on request, never matched by `events`. */
 export const TEST_EVENT = 'webhooks.test';
 
