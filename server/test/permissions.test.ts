@@ -116,7 +116,7 @@ describe('permissions', () => {
     assert.equal((await s.request('DELETE', `/documents/${mine.id}`, { token: tokens.ed })).status, 204);
     assert.equal((await s.request('GET', `/documents/${theirs.id}`, { token: admin })).status, 200);
     // …and nothing of the admin areas.
-    for (const p of ['/users', '/roles', '/trash', '/model/object_types?page_size=1', '/webhooks', '/backups', '/applications']) {
+    for (const p of ['/users', '/roles', '/model/object_types?page_size=1', '/webhooks', '/backups', '/applications']) {
       const r = await s.request(p.startsWith('/model') ? 'POST' : 'GET', p.startsWith('/model') ? '/model/object_types' : p, { token: tokens.ed, body: p.startsWith('/model') ? body('object_types', { name: 'sneaky', singular: 'sneaky' }) : undefined });
       expectError(r, 403);
     }
@@ -373,7 +373,9 @@ describe('permissions', () => {
   test('/home lists only what the caller may use; the admin areas are not there for an editor', async () => {
     const home = await s.request('GET', '/home', { token: tokens.ed });
     const resources = home.body.meta.resources as Record<string, { hints: { allow: string[] } }>;
-    for (const area of ['/users', '/roles', '/applications', '/trash', '/backups', '/webhooks']) assert.equal(resources[area], undefined, area);
+    for (const area of ['/users', '/roles', '/applications', '/backups', '/webhooks']) assert.equal(resources[area], undefined, area);
+    // The trash is theirs too: what they may delete, they may take back.
+    assert.ok(resources['/trash'], '/trash');
     assert.ok(resources['/documents'].hints.allow.includes('POST'));
     assert.ok(!resources['/events'].hints.allow.includes('POST'));
     const adminHome = await s.request('GET', '/home', { token: admin });

@@ -28,7 +28,7 @@ function permitted(guard: Guard, req: Request): boolean {
 }
 
 /** Areas only admins use (a user's own account is reached through /auth/user). */
-const ADMIN_AREAS = new Set(['/users', '/roles', '/applications', '/trash', '/history', '/backups', '/webhooks']);
+const ADMIN_AREAS = new Set(['/users', '/roles', '/applications', '/history', '/backups', '/webhooks']);
 /** Areas read by admins and applications only (BEdita's `config`: an application reads its own). */
 const APPLICATION_AREAS = new Set(['/config']);
 

@@ -22,16 +22,16 @@ const VERBS = { create: 'create', update: 'change', delete: 'delete', publish: '
 export const permissionsWriteGuard: WriteGuard = async ({ action, actor, type, row, after, translation, trx }) => {
   if (actor.isAdmin || type.name === 'users') return;
   const refuse = () => forbidden(`You may not ${VERBS[action]} ${type.name}${row ? ` (object ${row.id})` : ''}`, 'forbidden');
-  // The trash is for admins.
-  if (action === 'restore' || action === 'purge') throw refuse();
+  // Deleting for good is for admins; taking back from the trash needs the right that put it there.
+  if (action === 'purge') throw refuse();
   const rights = rightsOn(actor.permissions, type);
   // A new object is its creator's own.
   const may = (a: Action) => (row ? reaches(rights[a], actor.userId, row.created_by) : rights[a] !== null);
-  if (action !== 'publish' && !may(action)) throw refuse();
+  if (action !== 'publish' && !may(action === 'restore' ? 'delete' : action)) throw refuse();
   if (row && (await blockedAmong(trx, actor.roleIds ?? [], [row.id])).size) throw forbidden(`Object ${row.id} is restricted to other roles`, 'restricted');
   const publishing =
     action === 'publish' ||
-    needsPublish(action === 'create' ? null : row, action === 'delete' ? null : (after ?? row)) ||
+    needsPublish(action === 'create' || action === 'restore' ? null : row, action === 'delete' ? null : (after ?? row)) ||
     (translation !== undefined && needsPublish(translation.before, translation.after));
   if (publishing && !may('publish')) {
     throw forbidden(`Changing what anonymous clients see of ${type.name}${row ? ` (object ${row.id})` : ''} needs the right to publish: a published object, or a status set to or from "on"`, 'publish_required');
