@@ -13,6 +13,7 @@ import { createServer } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { previewToken } from '../src/resources/drafts/preview.js';
 import { runRestoreCli } from './helpers/child-server.js';
+import { rawGet } from './helpers/raw-http.js';
 import { ADMIN, expectError, sameData, startServer, type TestServer } from './helpers/server.js';
 import { createRole, createUser } from './helpers/users.js';
 import { letTimePass, waitUntil } from './helpers/wait.js';
@@ -231,6 +232,128 @@ describe('drafts, review and preview', () => {
     await s.server.ctx.jobs.idle(['drafts.publish']);
     assert.equal((await history(id)).length, entries + 1, 'applied once');
     assert.equal(await draftRow(id), undefined);
+  });
+
+  test('a draft holds translation changes: shown with lang=, never live, published in the same write; removal too', async () => {
+    const id = await liveDoc('Translated');
+    const it = await s.request('POST', '/translations', { token: admin, body: { data: { type: 'translations', attributes: { object_id: id, lang: 'it', status: 'on', translated_fields: { title: 'Titolo vivo', body: 'Parole vive' } } } } });
+    assert.equal(it.status, 201, it.text);
+    const itId = String(it.body.data.id);
+    const saved = await s.request('PATCH', `/drafts/${id}`, {
+      token: editor,
+      body: { data: { type: 'documents', id, attributes: {}, meta: { translations: { it: { translated_fields: { title: 'Titolo bozza' } }, fr: { status: 'on', translated_fields: { title: 'Titre brouillon' } } } } } },
+    });
+    assert.equal(saved.status, 200, saved.text);
+    assert.deepEqual(saved.body.data.meta.draft.changed, ['translations']);
+    assert.deepEqual(Object.keys(saved.body.data.meta.draft.translations).sort(), ['fr', 'it']);
+    const inItalian = await s.request('GET', `/drafts/${id}?lang=it`, { token: editor });
+    assert.equal(inItalian.status, 200, inItalian.text);
+    assert.deepEqual(inItalian.body.data.relationships.translations.data, [{ type: 'translations', id: itId }]);
+    const itDraft = inItalian.body.included.find((r: { type: string }) => r.type === 'translations');
+    assert.equal(itDraft.id, itId);
+    assert.deepEqual(itDraft.attributes.translated_fields, { title: 'Titolo bozza', body: 'Parole vive' });
+    assert.equal(itDraft.attributes.status, 'on');
+    const inFrench = await s.request('GET', `/drafts/${id}?lang=fr`, { token: editor });
+    assert.deepEqual(inFrench.body.data.relationships.translations.data, [{ type: 'translations', id: 'draft-fr' }]);
+    assert.equal(inFrench.body.included[0].attributes.translated_fields.title, 'Titre brouillon');
+    // The live translations never show draft values.
+    for (const token of [undefined, reader, editor]) {
+      const live = await s.request('GET', `/documents/${id}?lang=it`, { token });
+      assert.equal(live.body.included[0].attributes.translated_fields.title, 'Titolo vivo');
+      const list = await s.request('GET', `/translations?filter[object_id]=${id}`, { token });
+      assert.deepEqual(list.body.data.map((t: { attributes: { lang: string } }) => t.attributes.lang), ['it']);
+    }
+    // A translation that is or becomes `on` needs publish, as through /translations.
+    expectError(await s.request('POST', `/drafts/${id}/publish`, { token: editor }), 403, 'publish_required');
+    const entries = (await history(id)).length;
+    const published = await s.request('POST', `/drafts/${id}/publish`, { token: publisher });
+    assert.equal(published.status, 200, published.text);
+    const after = await history(id);
+    assert.equal(after.length, entries + 1, 'one write');
+    assert.deepEqual(Object.keys(after.at(-1)!.attributes.changed), ['translations']);
+    const now = await s.request('GET', `/translations?filter[object_id]=${id}&sort=lang`);
+    assert.deepEqual(
+      now.body.data.map((t: { attributes: { lang: string; status: string; translated_fields: Record<string, string> } }) => [t.attributes.lang, t.attributes.status, t.attributes.translated_fields.title]),
+      [['fr', 'on', 'Titre brouillon'], ['it', 'on', 'Titolo bozza']],
+    );
+    // null removes a translation once published.
+    const removal = await s.request('PATCH', `/drafts/${id}`, { token: editor, body: { data: { type: 'documents', id, meta: { translations: { fr: null } } } } });
+    assert.equal(removal.status, 200, removal.text);
+    assert.deepEqual(removal.body.data.meta.draft.changed, ['translations']);
+    assert.deepEqual((await s.request('GET', `/drafts/${id}?lang=fr`, { token: editor })).body.data.relationships.translations.data, []);
+    assert.equal((await s.request('POST', `/drafts/${id}/publish`, { token: publisher })).status, 200);
+    const left = await s.request('GET', `/translations?filter[object_id]=${id}`);
+    assert.deepEqual(left.body.data.map((t: { attributes: { lang: string } }) => t.attributes.lang), ['it']);
+  });
+
+  test('bad translations in a draft give 400 and change nothing: language tag, untranslated field, status, unknown member', async () => {
+    const id = await liveDoc('Strict translations');
+    await s.request('PATCH', `/drafts/${id}`, { token: editor, body: { data: { type: 'documents', id, meta: { translations: { de: { translated_fields: { title: 'Titel' } } } } } } });
+    const before = await draftRow(id);
+    const patch = (translations: unknown) => s.request('PATCH', `/drafts/${id}`, { token: editor, body: { data: { type: 'documents', id, attributes: { title: 'Not saved' }, meta: { translations } } } });
+    expectError(await patch({ 'not a tag!': { translated_fields: { title: 'x' } } }), 400, 'invalid_data');
+    expectError(await patch({ de: { translated_fields: { uname: 'x' } } }), 400, 'invalid_data');
+    expectError(await patch({ de: { translated_fields: { title: 7 } } }), 400, 'invalid_data');
+    expectError(await patch({ de: { status: 'maybe' } }), 400, 'invalid_data');
+    expectError(await patch({ de: { lang: 'it' } }), 400, 'invalid_data');
+    expectError(await patch({ de: 'Titel' }), 400);
+    expectError(await patch(['de']), 400);
+    assert.deepEqual(await draftRow(id), before);
+  });
+
+  test('GET /drafts/{id} has the draft\'s own ETag; a stale If-Match on PATCH or DELETE is 412 and changes nothing', async () => {
+    const id = await liveDoc('Two editors');
+    const first = await saveDraft(id, editor, { title: 'First editor' });
+    const read = await s.request('GET', `/drafts/${id}`, { token: editor });
+    const tag = read.headers.get('etag')!;
+    assert.match(tag, /^"d\d+-[A-Za-z0-9_-]+"$/);
+    assert.equal(first.headers.get('etag'), tag);
+    assert.equal((await rawGet(s, `/drafts/${id}`, { Authorization: `Bearer ${editor}`, 'If-None-Match': tag })).status, 304);
+    const liveTag = (await s.request('GET', `/documents/${id}`, { token: admin })).headers.get('etag')!;
+    // Another editor saves meanwhile: the first one's If-Match is stale.
+    const second = await s.request('PATCH', `/drafts/${id}`, { token: publisher, headers: { 'If-Match': tag }, body: doc({ description: 'Second editor' }, id) });
+    assert.equal(second.status, 200, second.text);
+    const newTag = second.headers.get('etag')!;
+    assert.notEqual(newTag, tag);
+    const before = await draftRow(id);
+    expectError(await s.request('PATCH', `/drafts/${id}`, { token: editor, headers: { 'If-Match': tag }, body: doc({ title: 'Lost?' }, id) }), 412, 'precondition_failed');
+    expectError(await s.request('PATCH', `/drafts/${id}`, { token: editor, headers: { 'If-Match': liveTag }, body: doc({ title: 'Lost?' }, id) }), 412, 'precondition_failed');
+    expectError(await s.request('DELETE', `/drafts/${id}`, { token: editor, headers: { 'If-Match': tag } }), 412, 'precondition_failed');
+    assert.deepEqual(await draftRow(id), before);
+    // A write of the live object alone does not refuse saving the draft (it holds changes only).
+    assert.equal((await s.request('PATCH', `/documents/${id}`, { token: admin, body: doc({ body: 'Live edit' }, id) })).status, 200);
+    const moved = (await s.request('GET', `/drafts/${id}`, { token: editor })).headers.get('etag')!;
+    assert.notEqual(moved, newTag, 'the live version is part of the draft\'s ETag');
+    assert.equal((await s.request('PATCH', `/drafts/${id}`, { token: editor, headers: { 'If-Match': newTag }, body: doc({ title: 'Third' }, id) })).status, 200);
+    const other = await liveDoc('No draft yet');
+    expectError(await s.request('PATCH', `/drafts/${other}`, { token: editor, headers: { 'If-Match': tag }, body: doc({ title: 'x' }, other) }), 412, 'precondition_failed');
+    assert.equal(await draftRow(other), undefined);
+    const current = (await s.request('GET', `/drafts/${id}`, { token: editor })).headers.get('etag')!;
+    assert.equal((await s.request('DELETE', `/drafts/${id}`, { token: editor, headers: { 'If-Match': current } })).status, 204);
+  });
+
+  test('filter[has_draft] lists the objects with (or without) a draft the reader may see; others learn nothing; a bad value is 400', async () => {
+    const drafted = await liveDoc('Has a draft');
+    const plain = await liveDoc('Has none');
+    await saveDraft(drafted, editor, { title: 'Pending' });
+    const ids = async (url: string, token?: string) => {
+      const r = await s.request('GET', url, { token });
+      assert.equal(r.status, 200, r.text);
+      return (r.body.data as Array<{ id: string }>).map((o) => o.id);
+    };
+    for (const url of [`/documents?filter[has_draft]=1&page_size=100&sort=-id`, `/objects?filter[has_draft]=true&page_size=100&sort=-id`]) {
+      const found = await ids(url, editor);
+      assert.ok(found.includes(drafted) && !found.includes(plain), url);
+    }
+    const without = await ids(`/documents?filter[has_draft]=0&page_size=100&sort=-id`, editor);
+    assert.ok(!without.includes(drafted) && without.includes(plain));
+    assert.ok(!(await ids(`/documents?filter[has_draft]=false&page_size=100&sort=-id`, admin)).includes(drafted));
+    // Readers who may not update are told of no draft.
+    for (const token of [undefined, reader]) {
+      assert.deepEqual(await ids(`/documents?filter[has_draft]=1`, token), []);
+      assert.ok((await ids(`/documents?filter[has_draft]=0&page_size=100&sort=-id`, token)).includes(drafted));
+    }
+    expectError(await s.request('GET', '/documents?filter[has_draft]=maybe', { token: editor }), 400, 'invalid_filter');
   });
 
   test('a draft follows its object to the trash and back, and goes when the object is purged', async () => {

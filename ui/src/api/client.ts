@@ -582,7 +582,7 @@ export function errorMessage(err: unknown): ReadableError {
 
 // ---- webhooks (admins) ----
 
-export const WEBHOOK_EVENTS = ['objects.create', 'objects.update', 'objects.trash', 'objects.restore', 'objects.remove', 'objects.publish', 'objects.unpublish'] as const;
+export const WEBHOOK_EVENTS = ['objects.create', 'objects.update', 'objects.trash', 'objects.restore', 'objects.remove', 'objects.publish', 'objects.unpublish', 'drafts.submitted'] as const;
 
 export interface WebhookAttributes {
   name: string;

@@ -41,7 +41,7 @@ export async function publishDraft(ctx: AppContext, actor: AuthInfo, key: string
     if (scheduled !== undefined) removal = removal.where('publish_at', '=', scheduled);
     // Another run (an instance that took the job over) or a discard got there first.
     if (Number((await removal.executeTakeFirst()).numDeletedRows) !== 1) return null;
-    const { row } = await apply(ctx, { action: 'update', target: { key: found.row.id, type: found.type.name }, actor, changes: draftChanges(found.draft), expectedVersion }, trx);
+    const { row } = await apply(ctx, { action: 'update', target: { key: found.row.id, type: found.type.name }, actor, changes: await draftChanges(found, trx), expectedVersion }, trx);
     return row;
   });
 }

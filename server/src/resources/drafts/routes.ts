@@ -5,7 +5,7 @@
 import type { Request, Response } from 'express';
 import type { AppContext } from '../../context.js';
 import { nowIso } from '../../db/time.js';
-import { badRequest } from '../../http/errors.js';
+import { badRequest, notFound } from '../../http/errors.js';
 import { expectedVersion } from '../../http/if-match.js';
 import { isPlainObject, resourceInput, sendList, sendMeta, sendNoContent, sendResource } from '../../http/jsonapi.js';
 import { baseUrl } from '../../http/links.js';
@@ -21,7 +21,7 @@ import { getObject, getObjectsByIds, SYSTEM } from '../objects/read.js';
 import { sendWritten } from '../objects/routes.js';
 import { checkPreviewOf, previewToken, previewUrl, verifyPreviewToken } from './preview.js';
 import { publishDraft, publishInstant, scheduleDraft, scheduleDraftPublications } from './publish.js';
-import { DRAFT_LIST_SPEC, discardDraft, draftInput, draftsExtension, draftView, editable, listDrafts, requireDraft, saveDraft, type Drafted, type DraftRow } from './service.js';
+import { DRAFT_LIST_SPEC, discardDraft, draftDocument, draftInput, draftsExtension, draftTag, draftView, editableIfMatch, listDrafts, requireDraft, saveDraft, type Drafted, type DraftRow } from './service.js';
 
 export const draftsFamily: Family = {
   name: 'drafts',
@@ -31,8 +31,12 @@ export const draftsFamily: Family = {
 
 function draftsRoutes(ctx: AppContext): RouteDef[] {
   scheduleDraftPublications(ctx);
-  const send = async (req: Request, res: Response, found: Drafted & { draft: DraftRow }, status = 200) =>
-    sendResource(req, res, await draftView(readContext(req), ctx, found), { status });
+  /** A draft's answer, with its own ETag (draftTag: not the live object's) and, with `lang`, its translation included. */
+  const send = async (req: Request, res: Response, found: Drafted & { draft: DraftRow }, status = 200, headers: Record<string, string> = {}) => {
+    const { data, included } = await draftDocument(readContext(req), ctx, found);
+    sendResource(req, res, data, { status, included: included.length ? included : undefined, headers: { ETag: draftTag(found.row, found.draft), ...headers } });
+  };
+  const ifMatch = (req: Request) => req.headers['if-match'];
 
   /** GET /drafts/{id}?preview_token=…: that draft, to whoever holds the token, read-only. */
   const preview = async (req: Request, res: Response, token: string) => {
@@ -43,9 +47,9 @@ function draftsRoutes(ctx: AppContext): RouteDef[] {
     // A trashed object's draft is not shown (nor said to exist).
     const row = await getObject(ctx, id, { viewer: SYSTEM });
     if (!row) return checkPreviewOf(claims, id, undefined);
-    const rc = outsideRequest(ANONYMOUS, baseUrl(req));
-    const data = await draftView(rc, ctx, { row, type: typeById(ctx, row.object_type_id)!, draft: draft! });
-    sendResource(req, res, data, { headers: { 'Cache-Control': 'no-store' } });
+    const rc = outsideRequest(ANONYMOUS, baseUrl(req), typeof req.query.lang === 'string' && req.query.lang ? req.query.lang : null);
+    const { data, included } = await draftDocument(rc, ctx, { row, type: typeById(ctx, row.object_type_id)!, draft: draft! });
+    sendResource(req, res, data, { included: included.length ? included : undefined, headers: { 'Cache-Control': 'no-store' } });
   };
 
   return [
@@ -84,10 +88,13 @@ function draftsRoutes(ctx: AppContext): RouteDef[] {
       guard: 'user',
       writes: ['drafts'],
       handler: async (req, res) => {
-        const found = await editable(ctx, req.auth, pathId(req));
-        const input = resourceInput(req, found.type.name, found.row.id);
-        await saveDraft(ctx, req.auth, found, draftInput(ctx, found.type, input));
-        await send(req, res, await requireDraft(ctx, req.auth, found.row.id));
+        const id = await inTransaction(ctx, undefined, async (trx) => {
+          const found = await editableIfMatch(ctx, req.auth, pathId(req), ifMatch(req), trx);
+          const input = resourceInput(req, found.type.name, found.row.id);
+          await saveDraft(ctx, req.auth, found, draftInput(ctx, found.type, input), trx);
+          return found.row.id;
+        });
+        await send(req, res, await requireDraft(ctx, req.auth, id));
       },
     },
     {
@@ -96,8 +103,11 @@ function draftsRoutes(ctx: AppContext): RouteDef[] {
       guard: 'user',
       writes: ['drafts'],
       handler: async (req, res) => {
-        const { row } = await requireDraft(ctx, req.auth, pathId(req));
-        await discardDraft(ctx, row.id);
+        await inTransaction(ctx, undefined, async (trx) => {
+          const { row, draft } = await editableIfMatch(ctx, req.auth, pathId(req), ifMatch(req), trx);
+          if (!draft) throw notFound(`No draft of object ${row.id}`);
+          await discardDraft(ctx, row.id, trx);
+        });
         sendNoContent(res);
       },
     },

@@ -5,6 +5,8 @@ export interface DraftsTable {
   attributes: string;
   /** JSON object: relation name (or `parents`) → the resource identifiers it will hold. */
   relationships: string;
+  /** JSON object (migration 0131): language → {status?, translated_fields?} to create or change, or null to remove. */
+  translations: string;
   created: string;
   modified: string;
   created_by: number | null;

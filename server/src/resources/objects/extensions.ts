@@ -7,6 +7,7 @@
 import type { ReadContext } from '../../http/read-context.js';
 import type { AliasableExpression, Expression, SqlBool, Transaction, ExpressionBuilder, SelectQueryBuilder } from 'kysely';
 import type { AppContext } from '../../context.js';
+import type { AuthInfo } from '../../identity.js';
 import type { Database } from '../../db/tables.js';
 import type { Resource } from '../../http/jsonapi.js';
 import type { ObjectType } from './model.js';
@@ -108,9 +109,10 @@ export interface ObjectExtension {
   listValues?: Record<string, (eb: ExpressionBuilder<Database, 'objects'>, ctx: AppContext) => AliasableExpression<unknown>>;
   /**
    * Extra list filters owned by this extension, e.g. `parent` → filter[parent]=<id|uname>.
-   * Return a condition on the `objects` table (alias `objects`).
+   * Return a condition on the `objects` table (alias `objects`); `viewer` reads the list (a filter
+   * on what only some readers may know, such as drafts, answers by their rights).
    */
-  filters?: Record<string, (values: string[], eb: ExpressionBuilder<Database, 'objects'>, ctx: AppContext) => Expression<SqlBool> | Promise<Expression<SqlBool>>>;
+  filters?: Record<string, (values: string[], eb: ExpressionBuilder<Database, 'objects'>, ctx: AppContext, viewer: AuthInfo) => Expression<SqlBool> | Promise<Expression<SqlBool>>>;
   /**
    * List filters with nested values (`filter[date_ranges][start_date][gt]=…`, `filter[geo][center]=…`),
    * given as parsed (400 on a bad one); `order` sorts the list when the request names no sort.

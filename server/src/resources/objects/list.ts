@@ -94,7 +94,7 @@ function expandTypeFilter(ctx: AppContext, names: string[], allowed: Set<string>
 }
 
 /** A yes/no filter value: `filter[mine]`, `filter[mine]=1|true` are yes, `0|false` no. */
-function yesNo(values: string[], name: string): boolean {
+export function yesNo(values: string[], name: string): boolean {
   const v = values.length ? values[0].toLowerCase() : 'true';
   if (v === 'true' || v === '1') return true;
   if (v === 'false' || v === '0') return false;
@@ -234,7 +234,7 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
     const conditions: Expression<SqlBool>[] = [];
     for (const [name, values] of Object.entries(q.special)) {
       const f = extFilters.get(name);
-      if (f) conditions.push(await f(values, eb, ctx));
+      if (f) conditions.push(await f(values, eb, ctx, viewer));
     }
     const mine = readerFilters(viewer.userId, q.special, eb);
     if (mine) conditions.push(mine);

@@ -10,7 +10,7 @@ import { nowIso } from '../../db/time.js';
 import { ApiError, badRequest, notFound } from '../../http/errors.js';
 import { relationshipLinksAt, type Resource } from '../../http/jsonapi.js';
 import type { ReadContext } from '../../http/read-context.js';
-import type { PartHandler } from '../objects/kernel.js';
+import type { KernelWrite, PartHandler } from '../objects/kernel.js';
 import type { Shown } from '../permissions/rules.js';
 import { translatableField, typeById, visibleProperties, type ObjectType } from '../objects/model.js';
 import { everyStatusWhere, visibleObjectsTable, type Viewer } from '../objects/read.js';
@@ -68,11 +68,17 @@ export const parseFields = (text: string): Record<string, unknown> => {
   }
 };
 
-/** What a command does to an object's translations (the translations extension's part). */
-export type TranslationsPart =
+/** What a command does to one of an object's translations. */
+export type TranslationChange =
   | { create: { lang: string; status: string; fields: Record<string, string | null> } }
   | { update: { id: number; status?: string; fields?: Record<string, string | null> } }
   | { remove: { id: number } };
+
+/**
+ * What a command does to an object's translations (the translations extension's part): one
+ * change, or several in one write (`each`: a draft's translations, published together).
+ */
+export type TranslationsPart = TranslationChange | { each: TranslationChange[] };
 
 declare module '../objects/kernel.js' {
   interface ObjectParts {
@@ -94,6 +100,27 @@ async function ownTranslation(db: Db, objectId: number, id: number): Promise<Tra
  */
 export const translationsPart: PartHandler<TranslationsPart> = {
   async plan(w, part) {
+    if (!('each' in part)) return planChange(w, part);
+    const plans: Array<Awaited<ReturnType<typeof planChange>>> = [];
+    for (const change of part.each) plans.push(await planChange(w, change));
+    return {
+      async apply() {
+        const translations: Record<string, unknown> = {};
+        const result: number[] = [];
+        for (const p of plans) {
+          const done = await p.apply();
+          Object.assign(translations, done.changed.translations);
+          result.push(done.result);
+        }
+        return { changed: plans.length ? { translations } : {}, result };
+      },
+    };
+  },
+};
+
+/** One translation's change, planned: applied, its change record (by language) and its id. */
+async function planChange(w: KernelWrite, part: TranslationChange): Promise<{ apply(): Promise<{ changed: { translations: Record<string, unknown> }; result: number }> }> {
+  {
     const { trx, row, actor } = w;
     const now = nowIso();
     // The translation's own status, before and after, for the guards (`publish` to or from `on`).
@@ -134,8 +161,8 @@ export const translationsPart: PartHandler<TranslationsPart> = {
         return { changed: { translations: { [gone.lang]: null } }, result: gone.id };
       },
     };
-  },
-};
+  }
+}
 
 /**
  * Translations `viewer` may read: of active objects it may read; only `on` ones unless it reads

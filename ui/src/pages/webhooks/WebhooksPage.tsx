@@ -26,6 +26,7 @@ const EVENT_LABELS: Record<string, string> = {
   'objects.remove': 'Deleted permanently',
   'objects.publish': 'Went live (published, or its window opened)',
   'objects.unpublish': 'Went offline (unpublished, or its window closed)',
+  'drafts.submitted': 'Draft submitted for review',
   'webhooks.test': 'Test event',
 };
 
