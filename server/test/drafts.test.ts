@@ -256,6 +256,10 @@ describe('drafts, review and preview', () => {
     const inFrench = await s.request('GET', `/drafts/${id}?lang=fr`, { token: editor });
     assert.deepEqual(inFrench.body.data.relationships.translations.data, [{ type: 'translations', id: 'draft-fr' }]);
     assert.equal(inFrench.body.included[0].attributes.translated_fields.title, 'Titre brouillon');
+    const preview = (await s.request('POST', `/drafts/${id}/preview`, { token: editor })).body.meta.preview_token as string;
+    const previewed = await s.request('GET', `/drafts/${id}?preview_token=${encodeURIComponent(preview)}&lang=fr`);
+    assert.equal(previewed.status, 200, previewed.text);
+    assert.equal(previewed.body.included[0].attributes.translated_fields.title, 'Titre brouillon');
     // The live translations never show draft values.
     for (const token of [undefined, reader, editor]) {
       const live = await s.request('GET', `/documents/${id}?lang=it`, { token });
@@ -329,7 +333,15 @@ describe('drafts, review and preview', () => {
     expectError(await s.request('PATCH', `/drafts/${other}`, { token: editor, headers: { 'If-Match': tag }, body: doc({ title: 'x' }, other) }), 412, 'precondition_failed');
     assert.equal(await draftRow(other), undefined);
     const current = (await s.request('GET', `/drafts/${id}`, { token: editor })).headers.get('etag')!;
+    // Publishing with the draft's ETag: the draft and the live version must both be as read.
+    expectError(await s.request('POST', `/drafts/${id}/publish`, { token: publisher, headers: { 'If-Match': newTag } }), 412, 'precondition_failed');
+    assert.ok(await draftRow(id));
     assert.equal((await s.request('DELETE', `/drafts/${id}`, { token: editor, headers: { 'If-Match': current } })).status, 204);
+    await saveDraft(id, editor, { title: 'Published with its tag' });
+    const readTag = (await s.request('GET', `/drafts/${id}`, { token: publisher })).headers.get('etag')!;
+    const published = await s.request('POST', `/drafts/${id}/publish`, { token: publisher, headers: { 'If-Match': readTag } });
+    assert.equal(published.status, 200, published.text);
+    assert.equal(published.body.data.attributes.title, 'Published with its tag');
   });
 
   test('filter[has_draft] lists the objects with (or without) a draft the reader may see; others learn nothing; a bad value is 400', async () => {

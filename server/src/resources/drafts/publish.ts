@@ -1,5 +1,5 @@
 // Publishing a draft: one write of its object through the write kernel (an update command with
-// the draft's attributes, relations and place in folders: history, webhooks, the version move and
+// the draft's attributes, relations, place in folders and translations: history, webhooks, the version move and
 // every right of a PATCH come from the kernel), with the draft removed in the same unit of work.
 // It needs `publish` on the object. Scheduled, it is a job of the database job queue that runs
 // at `publish_at` on whichever instance is free and applies the draft once: the job removes the
@@ -15,7 +15,7 @@ import { loadAuthInfo } from '../accounts/auth-info.js';
 import { apply } from '../objects/kernel.js';
 import { authorizeWrite, inTransaction } from '../objects/pipeline.js';
 import type { ObjectRow } from '../objects/rows.js';
-import { draftChanges, requireDraft, type Drafted } from './service.js';
+import { checkDraftIfMatch, draftChanges, requireDraft, type Drafted } from './service.js';
 
 export const DRAFT_PUBLISH_JOB = 'drafts.publish';
 
@@ -32,10 +32,13 @@ function mayPublish(ctx: AppContext, actor: AuthInfo, found: Drafted, trx: Trans
 /**
  * Apply the draft of `key` to its object now, in one unit of work. `scheduled`: only the draft
  * scheduled for that instant (the job's run); null when it is gone or rescheduled meanwhile.
+ * `draftIfMatch`: an If-Match naming the draft's ETag (412 unless the draft is as it names).
  */
-export async function publishDraft(ctx: AppContext, actor: AuthInfo, key: string | number, expectedVersion?: ExpectedVersion, scheduled?: string): Promise<ObjectRow | null> {
+export async function publishDraft(ctx: AppContext, actor: AuthInfo, key: string | number, expectedVersion?: ExpectedVersion, scheduled?: string, draftIfMatch?: string): Promise<ObjectRow | null> {
   return inTransaction(ctx, undefined, async (trx) => {
     const found = await requireDraft(ctx, actor, key, trx);
+    // The draft's own ETag: the draft too must be as the publisher read it.
+    if (draftIfMatch !== undefined) checkDraftIfMatch(draftIfMatch, found.draft);
     await mayPublish(ctx, actor, found, trx);
     let removal = trx.deleteFrom('drafts').where('object_id', '=', found.row.id);
     if (scheduled !== undefined) removal = removal.where('publish_at', '=', scheduled);

@@ -124,7 +124,12 @@ function draftsRoutes(ctx: AppContext): RouteDef[] {
           await scheduleDraft(ctx, req.auth, pathId(req), publishInstant(at));
           return send(req, res, await requireDraft(ctx, req.auth, pathId(req)), 202);
         }
-        const row = await publishDraft(ctx, req.auth, pathId(req), expectedVersion(req));
+        // If-Match: the live object's ETag ("v…": its version), or the draft's ("d<version>-…":
+        // that version of the live object and the draft as read).
+        const draftTagSent = /^"d(\d{1,15})-/.exec(ifMatch(req)?.trim() ?? '');
+        const row = draftTagSent
+          ? await publishDraft(ctx, req.auth, pathId(req), Number(draftTagSent[1]), undefined, ifMatch(req))
+          : await publishDraft(ctx, req.auth, pathId(req), expectedVersion(req));
         await sendWritten(req, res, ctx, row!.id);
       },
     },

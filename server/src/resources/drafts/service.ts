@@ -1,5 +1,5 @@
-// Drafts: at most one per object, the pending changes of its attributes, relations and place in
-// folders, kept in the `drafts` table beside the live object, which stays as it is until the
+// Drafts: at most one per object, the pending changes of its attributes, relations, place in
+// folders and translations, kept in the `drafts` table beside the live object, which stays as it is until the
 // draft is published (publish.ts). Only users who may `update` an object see or change its draft:
 // anyone else is answered as a plain read of the object answers (404 when its rights hide the
 // object or its draft, 401/403 when an object permission restricts it). A draft lives and goes
@@ -28,7 +28,7 @@ import type { ObjectRow } from '../objects/rows.js';
 import { validateObjectAttributes } from '../objects/schema.js';
 import { serializeObject } from '../objects/serialize.js';
 import { reaches, rightsOn } from '../permissions/rules.js';
-import { checkFields, checkLang, checkStatus, parseFields, serializeTranslation, type TranslationChange, type TranslationRow } from '../translations/service.js';
+import { checkFields, checkLang, checkStatus, parseFields, serializeTranslation, translationsByLang, type TranslationChange, type TranslationRow } from '../translations/service.js';
 import type { DraftsTable } from './tables.js';
 
 export type DraftRow = Selectable<DraftsTable>;
@@ -205,12 +205,6 @@ export async function editableIfMatch(ctx: AppContext, viewer: AuthInfo, key: st
   return { ...found, draft };
 }
 
-/** The live translations of an object, every status, by language (what a draft's are laid over). */
-async function liveTranslations(db: Kysely<Database> | Transaction<Database>, objectId: number): Promise<Map<string, TranslationRow>> {
-  const rows = await db.selectFrom('translations').selectAll().where('object_id', '=', objectId).execute();
-  return new Map(rows.map((r) => [r.lang, r]));
-}
-
 /**
  * A draft as the kernel's update command of its object (publish.ts), read in the unit of work:
  * each translation change becomes a create, an update or a removal of the live one as it is then
@@ -219,7 +213,7 @@ async function liveTranslations(db: Kysely<Database> | Transaction<Database>, ob
 export async function draftChanges(found: Drafted & { draft: DraftRow }, trx: Transaction<Database>): Promise<ObjectChanges> {
   const { draft, type } = found;
   const { parents, ...relations } = relationshipsOf(draft);
-  const live = await liveTranslations(trx, found.row.id);
+  const live = await translationsByLang(trx, found.row.id);
   const each: TranslationChange[] = [];
   for (const [lang, t] of Object.entries(translationsOf(draft))) {
     const was = live.get(lang);
@@ -272,7 +266,7 @@ export async function draftDocument(rc: ReadContext, ctx: AppContext, found: Dra
   }
   const d = found.draft;
   const translations = translationsOf(d);
-  const live = await liveTranslations(ctx.db, found.row.id);
+  const live = await translationsByLang(ctx.db, found.row.id);
   const changedLangs = Object.entries(translations).filter(([lang, t]) => {
     const was = live.get(lang);
     if (t === null || !was) return !!was !== (t !== null);

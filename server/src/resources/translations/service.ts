@@ -188,6 +188,12 @@ export async function translationsIn(ctx: AppContext, viewer: Viewer, ids: numbe
   return new Map(rows.map((r) => [Number(r.object_id), r]));
 }
 
+/** Every translation of object `objectId`, in every status, by language (a draft's are laid over them). */
+export async function translationsByLang(db: Db, objectId: number): Promise<Map<string, TranslationRow>> {
+  const rows = await db.selectFrom('translations').selectAll().where('object_id', '=', objectId).execute();
+  return new Map(rows.map((r) => [r.lang, r]));
+}
+
 /** Every readable translation of objects `ids` (the legacy `languages`), by object id. */
 export async function translationsOf(ctx: AppContext, viewer: Viewer, ids: number[]): Promise<Map<number, TranslationRow[]>> {
   const out = new Map<number, TranslationRow[]>();
