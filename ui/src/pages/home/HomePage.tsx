@@ -13,6 +13,7 @@ import { href } from '../../components/route';
 import { useList, type PagedList } from '../../components/use-list';
 import { editorTypes } from '../objects/object-types';
 import { may, useRights } from '../../components/rights';
+import { ago } from '../objects/draft-panel';
 
 const SCHEDULED_SHOWN = 8;
 
@@ -46,6 +47,7 @@ export function HomePage() {
           <RecentList list={recent} empty="Nothing has been written yet." />
         </section>
       </div>
+      <DraftsSections />
       <section className="panel" aria-labelledby="home-scheduled">
         <h2 id="home-scheduled">Scheduled</h2>
         <ScheduledList types={listed.map((t) => t.name)} />
@@ -135,6 +137,65 @@ function TypeCounts({ types }: { types: ObjectType[] }) {
           </a>
         </li>
       ))}
+    </ul>
+  );
+}
+
+/**
+ * Drafts of published objects: for publishers, those submitted for review; for every editor,
+ * their own drafts and those scheduled to go live.
+ */
+function DraftsSections() {
+  const user = useCurrentUser();
+  const rights = useRights();
+  const { types } = useObjectTypes();
+  const listed = editorTypes(types);
+  const publisher = rights.admin || listed.some((t) => may(rights, 'publish', t.name));
+  const editor = rights.admin || listed.some((t) => may(rights, 'update', t.name));
+  const review = useList(publisher ? '/drafts' : null, { 'filter[submitted]': 'true', sort: 'modified' }, 20);
+  const mine = useList(editor && user ? '/drafts' : null, { 'filter[modified_by]': user?.id, sort: '-modified' }, 20);
+  if (!editor) return null;
+  return (
+    <div className="dashboard">
+      {publisher ? (
+        <section className="panel" aria-labelledby="home-review">
+          <h2 id="home-review">Waiting for review</h2>
+          <DraftList list={review} empty="No changes are waiting for review." />
+        </section>
+      ) : null}
+      <section className="panel" aria-labelledby="home-my-changes">
+        <h2 id="home-my-changes">My unpublished changes</h2>
+        <DraftList list={mine} empty="You have no unpublished changes to published objects." />
+      </section>
+    </div>
+  );
+}
+
+function DraftList({ list, empty }: { list: PagedList; empty: string }) {
+  if (list.error) return <ErrorNote error={list.error} />;
+  if (!list.result) return <Loading />;
+  if (!list.result.data.length) return <Empty icon={<FileText size={28} />}>{empty}</Empty>;
+  return (
+    <ul className="recent">
+      {list.result.data.map((o: Resource) => {
+        const d = (o.meta.draft ?? {}) as { modified?: string; submitted?: string | null; publish_at?: string | null };
+        return (
+          <li key={`${o.type}-${o.id}`}>
+            <a href={href('objects', o.type, o.id)}>{titleOf(o)}</a>
+            <span className="muted">{o.type}</span>
+            {d.publish_at ? (
+              <span className="badge scheduled">Goes live {formatDate(d.publish_at)}</span>
+            ) : d.submitted ? (
+              <span className="badge">In review</span>
+            ) : (
+              <span className="badge draft">Draft</span>
+            )}
+            <span className="muted when" title={formatDate(d.modified)}>
+              {ago(d.modified)}
+            </span>
+          </li>
+        );
+      })}
     </ul>
   );
 }
