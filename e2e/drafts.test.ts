@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { createObject, createRestrictedUser, expectNoSeriousA11yViolations, signInAs, startE2E, untilEqual, untilNewToast, type E2E } from './helpers/browser.js';
 
 describe('admin drafts, review and preview', () => {
@@ -49,7 +50,22 @@ describe('admin drafts, review and preview', () => {
   before(async () => {
     e = await startE2E();
     token = await e.server.adminToken();
-    docId = await createObject(e.server, 'documents', { title: 'Harbour opening', description: 'The new harbour opens in spring.', body: '<p>The harbour opens on 1 April.</p>', status: 'on' });
+    // A published picture, the document's poster and an image in its body.
+    const png = await sharp({ create: { width: 800, height: 360, channels: 3, background: '#2f6db5' } }).png().toBuffer();
+    const up = await e.server.request('POST', '/images/upload/harbour.png', { token, raw: png, headers: { 'Content-Type': 'image/png' } });
+    assert.equal(up.status, 201, up.text);
+    const imageId = String(up.body.data.id);
+    const on = await e.server.request('PATCH', `/images/${imageId}`, { token, body: { data: { id: imageId, type: 'images', attributes: { status: 'on', title: 'Harbour' } } } });
+    assert.equal(on.status, 200, on.text);
+    const src = String(on.body.data.meta.media_url);
+    docId = await createObject(e.server, 'documents', {
+      title: 'Harbour opening',
+      description: 'The new harbour opens in spring.',
+      body: `<p>The harbour opens on 1 April.</p><p><img src="${src}" alt="The new quay"></p>`,
+      status: 'on',
+    });
+    const poster = await e.server.request('POST', `/documents/${docId}/relationships/poster`, { token, body: { data: [{ type: 'images', id: imageId }] } });
+    assert.ok(poster.status < 300, poster.text);
     laterId = await createObject(e.server, 'documents', { title: 'Summer timetable', body: '<p>Ferries every hour.</p>', status: 'on' });
     editorToken = await createRestrictedUser(e.server, 'eddie', 'eddie-password-1', { documents: ['read', 'create', 'update'], images: ['read'], folders: ['read'] });
     editorId = String((await e.server.request('GET', '/auth', { token: editorToken })).body.data.id);
@@ -123,6 +139,10 @@ describe('admin drafts, review and preview', () => {
     assert.match(popup.url(), new RegExp(`/admin/preview/${docId}\\?token=`));
     await popup.getByRole('heading', { name: 'Harbour opening day' }).waitFor();
     await popup.getByText('The harbour opens on 1 April.').waitFor();
+    // The body's image and the poster are shown (loaded, not broken).
+    await popup.waitForFunction(() => [...document.querySelectorAll('img')].filter((i) => i.complete && i.naturalWidth > 0).length === 2);
+    assert.equal(await popup.getByRole('img', { name: 'The new quay' }).count(), 1);
+    assert.equal(await popup.locator('img.preview-poster').count(), 1);
     assert.equal(await popup.evaluate(() => sessionStorage.getItem('folio.session')), null, 'the preview tab has no session');
     for (const [w, h] of [[1024, 700], [1366, 850]] as const) {
       await popup.setViewportSize({ width: w, height: h });
@@ -158,7 +178,7 @@ describe('admin drafts, review and preview', () => {
     await signInAs(page, 'pia', 'pia-password-1', `#/objects/documents/${laterId}`);
     await page.getByRole('heading', { name: /This document has unpublished changes by user #/ }).waitFor();
     // A few seconds from now, in the local time zone (the browser's, on this machine).
-    const d = new Date(Date.now() + 8_000);
+    const d = new Date(Date.now() + 30_000);
     const p = (n: number) => String(n).padStart(2, '0');
     const local = `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
     await page.getByLabel('Go live on').fill(local);
@@ -167,12 +187,18 @@ describe('admin drafts, review and preview', () => {
     assert.ok((await draftOf(laterId)).body.data.meta.draft.publish_at, 'publish_at is stored');
     assert.equal((await live(laterId)).title, 'Summer timetable', 'not yet live');
     await shots(page, 'publisher-scheduled');
+    // Home's Scheduled list names the change to come.
+    await page.goto('/admin/#/home');
+    const scheduled = page.getByRole('region', { name: 'Scheduled' });
+    await scheduled.getByRole('link', { name: 'Summer timetable 2027' }).waitFor();
+    await scheduled.getByText('Changes go live').waitFor();
+    assert.equal((await live(laterId)).title, 'Summer timetable', 'still not live');
     await untilEqual(async () => (await live(laterId)).title, 'Summer timetable 2027', 'the live title after the scheduled instant');
 
     // Discard: asked first, the live document stays.
     const again = await e.server.request('PATCH', `/drafts/${laterId}`, { token: editorToken, body: { data: { id: laterId, type: 'documents', attributes: { title: 'Winter timetable' } } } });
     assert.equal(again.status, 200, again.text);
-    await page.reload();
+    await page.goto(`/admin/#/objects/documents/${laterId}`);
     await page.getByRole('button', { name: 'Discard draft' }).click();
     const dialog = page.getByRole('dialog', { name: 'Discard this draft?' });
     await dialog.getByRole('button', { name: 'Discard draft' }).click();

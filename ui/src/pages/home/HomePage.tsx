@@ -87,13 +87,17 @@ function ScheduledList({ types }: { types: string[] }) {
   const base = { 'filter[type]': readable, 'filter[status]': 'on' };
   const starting = useList(path, { ...base, 'filter[publish_start][gt]': now, sort: 'publish_start' }, SCHEDULED_SHOWN);
   const ending = useList(path, { ...base, 'filter[publish_end][gt]': now, sort: 'publish_end' }, SCHEDULED_SHOWN);
+  // Drafts scheduled to be published (the drafts list has no filter on that instant: the newest ones are read).
+  const changes = useList(rights.admin || types.some((t) => may(rights, 'update', t)) ? '/drafts' : null, { sort: '-modified' }, 100);
   const error = starting.error ?? ending.error;
   if (error) return <ErrorNote error={error} />;
   if (!readable) return <Empty icon={<FileText size={28} />}>Nothing is scheduled.</Empty>;
   if (!starting.result || !ending.result) return <Loading />;
+  const scheduledChanges = (changes.result?.data ?? []).filter((o) => (o.meta.draft as { publish_at?: string | null } | undefined)?.publish_at);
   const events = [
     ...starting.result.data.map((o) => ({ o, at: String(o.attributes.publish_start), what: 'Goes live' })),
     ...ending.result.data.map((o) => ({ o, at: String(o.attributes.publish_end), what: 'Expires' })),
+    ...scheduledChanges.map((o) => ({ o, at: String((o.meta.draft as { publish_at: string }).publish_at), what: 'Changes go live' })),
   ]
     .sort((a, b) => Date.parse(a.at) - Date.parse(b.at))
     .slice(0, SCHEDULED_SHOWN);
@@ -104,7 +108,7 @@ function ScheduledList({ types }: { types: string[] }) {
         <li key={`${o.type}-${o.id}-${what}`}>
           <a href={href('objects', o.type, o.id)}>{titleOf(o)}</a>
           <span className="muted">{o.type}</span>
-          <span className={`badge ${what === 'Goes live' ? 'scheduled' : 'expired'}`}>{what}</span>
+          <span className={`badge ${what === 'Expires' ? 'expired' : 'scheduled'}`}>{what}</span>
           <span className="muted when">{formatDate(at)}</span>
         </li>
       ))}
