@@ -108,6 +108,18 @@ describe('admin drafts, review and preview', () => {
     await mine.getByText('In review').waitFor();
     assert.equal(await page.getByRole('region', { name: 'Waiting for review' }).count(), 0, 'no review queue without publish');
     await shots(page, 'editor-home');
+
+    // The Drafts view: every draft the editor may change, filtered by review state.
+    await mine.getByRole('link', { name: 'All drafts' }).click();
+    await page.getByRole('heading', { name: 'Drafts', level: 1 }).waitFor();
+    await page.getByRole('link', { name: 'Harbour opening day' }).waitFor();
+    await page.getByLabel('Review').selectOption('not-submitted');
+    await page.getByRole('link', { name: 'Harbour opening day' }).waitFor({ state: 'detached' });
+    await page.getByText('No published object has unpublished changes here.').waitFor();
+    await page.getByLabel('Review').selectOption('submitted');
+    await page.getByLabel('Only my changes').check();
+    await page.getByRole('link', { name: 'Harbour opening day' }).waitFor();
+    await shots(page, 'editor-drafts-view');
     await context.close();
   });
 

@@ -13,7 +13,7 @@ import { href } from '../../components/route';
 import { useList, type PagedList } from '../../components/use-list';
 import { editorTypes } from '../objects/object-types';
 import { may, useRights } from '../../components/rights';
-import { ago } from '../objects/draft-panel';
+import { DraftList } from '../drafts/DraftList';
 
 const SCHEDULED_SHOWN = 8;
 
@@ -170,36 +170,11 @@ function DraftsSections() {
       <section className="panel" aria-labelledby="home-my-changes">
         <h2 id="home-my-changes">My unpublished changes</h2>
         <DraftList list={mine} empty="You have no unpublished changes to published objects." />
+        <p className="more">
+          <a href={href('drafts')}>All drafts ›</a>
+        </p>
       </section>
     </div>
   );
 }
 
-function DraftList({ list, empty }: { list: PagedList; empty: string }) {
-  if (list.error) return <ErrorNote error={list.error} />;
-  if (!list.result) return <Loading />;
-  if (!list.result.data.length) return <Empty icon={<FileText size={28} />}>{empty}</Empty>;
-  return (
-    <ul className="recent">
-      {list.result.data.map((o: Resource) => {
-        const d = (o.meta.draft ?? {}) as { modified?: string; submitted?: string | null; publish_at?: string | null };
-        return (
-          <li key={`${o.type}-${o.id}`}>
-            <a href={href('objects', o.type, o.id)}>{titleOf(o)}</a>
-            <span className="muted">{o.type}</span>
-            {d.publish_at ? (
-              <span className="badge scheduled">Goes live {formatDate(d.publish_at)}</span>
-            ) : d.submitted ? (
-              <span className="badge">In review</span>
-            ) : (
-              <span className="badge draft">Draft</span>
-            )}
-            <span className="muted when" title={formatDate(d.modified)}>
-              {ago(d.modified)}
-            </span>
-          </li>
-        );
-      })}
-    </ul>
-  );
-}
