@@ -88,6 +88,9 @@ export function ObjectEditor({ type, id }: { type: string; id: string }) {
   if (error) return <ErrorNote error={error} />;
   // The form starts from the draft's values or the live ones by the user's rights: read them first.
   if (!properties || !object || !rights.loaded) return <Loading />;
+  // A published object's translations, folders and relations change it for readers at once: without
+  // `publish` the server refuses them (the form's fields go into the draft instead).
+  const partsReadOnly = !may(rights, 'update', type, object) || (object.attributes.status === 'on' && !may(rights, 'publish', type, object));
   return (
     <section>
       <p className="back">
@@ -105,9 +108,9 @@ export function ObjectEditor({ type, id }: { type: string; id: string }) {
         onDraft={setDraft}
         media={isMediaType(types, type) ? <MediaDetails object={object} included={included} /> : null}
       />
-      <TranslationsPanel object={object} properties={properties} readOnly={!may(rights, 'update', type, object)} onWritten={ownWrite} />
-      <FoldersOfObject object={object} readOnly={!may(rights, 'update', type, object)} onWritten={ownWrite} />
-      <RelationsPanel object={object} readOnly={!may(rights, 'update', type, object)} onWritten={ownWrite} />
+      <TranslationsPanel object={object} properties={properties} readOnly={partsReadOnly} onWritten={ownWrite} />
+      <FoldersOfObject object={object} readOnly={partsReadOnly} onWritten={ownWrite} />
+      <RelationsPanel object={object} readOnly={partsReadOnly} onWritten={ownWrite} />
       <AnnotationsPanel object={object} />
       <ObjectPermsPanel object={object} etag={etag} onSaved={onSaved} />
       <HistoryPanel objectPath={`/${type}/${object.id}`} refresh={object} onRestored={reload} canRestore={may(rights, 'update', type, object)} />
