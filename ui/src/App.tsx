@@ -16,10 +16,14 @@ import { ToastProvider } from './components/toast';
 import { LeavePrompt } from './components/unsaved';
 import { LoginForm, LoginPage } from './pages/login/LoginForm';
 import { pages } from './pages';
+import { PreviewPage, previewTarget } from './pages/preview/PreviewPage';
 
 export function App() {
   const [state, setState] = useState<SessionState>(sessionState);
   useEffect(() => onSessionChange(setState), []);
+  // A draft's preview link: its own page, for anyone holding the token (no sign-in).
+  const preview = useMemo(() => previewTarget(), []);
+  if (preview) return <PreviewPage id={preview.id} token={preview.token} />;
   return (
     <QueryClientProvider client={queryClient}>
       {state === 'none' ? (

@@ -816,3 +816,42 @@ export const annotations = {
   update: (id: string, changes: { description?: string; params?: unknown }) => api.update(`/annotations/${encodeURIComponent(id)}`, 'annotations', id, changes),
   remove: (id: string) => api.remove(`/annotations/${encodeURIComponent(id)}`),
 };
+
+/**
+ * Drafts of published objects (/drafts): a change saved beside the live object until a publisher
+ * publishes it (now or at an instant), discards it, or shares a preview link of it.
+ */
+export const drafts = {
+  path: (id: string) => `/drafts/${encodeURIComponent(id)}`,
+  /** The object as it will be, with `meta.draft`; null when it has no draft (404). */
+  get: async (id: string): Promise<Resource | null> => {
+    try {
+      return tagged(await callTagged('GET', drafts.path(id))).data;
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 404) return null;
+      throw e;
+    }
+  },
+  save: async (type: string, id: string, attributes: Record<string, unknown>) =>
+    tagged(await callTagged('PATCH', drafts.path(id), { body: { data: { id, type, attributes } } })).data,
+  submit: async (id: string) => tagged(await callTagged('POST', `${drafts.path(id)}/submit`)).data,
+  /** Publishes now against the live object's version `ifMatch`; the answer is the live object. */
+  publish: async (id: string, ifMatch: string | null) => tagged(await callTagged('POST', `${drafts.path(id)}/publish`, { ifMatch })),
+  schedule: async (id: string, publishAt: string) =>
+    tagged(await callTagged('POST', `${drafts.path(id)}/publish`, { body: { publish_at: publishAt }, contentType: 'application/json' })).data,
+  discard: (id: string) => call('DELETE', drafts.path(id)),
+  preview: async (id: string): Promise<{ preview_token: string; preview_url: string; expires: string }> => (await call('POST', `${drafts.path(id)}/preview`)).meta,
+  /** A draft read with its preview token, by anyone (no session needed). */
+  readPreview: async (id: string, token: string) => toSingle(await call('GET', drafts.path(id), { query: { preview_token: token }, anonymous: true })),
+};
+
+/** The poster of a published object as anonymous readers get it (null when it has none or they may not). */
+export async function publicPoster(type: string, id: string): Promise<string | null> {
+  try {
+    const list = toList(await call('GET', `/${encodeURIComponent(type)}/${encodeURIComponent(id)}/poster`, { anonymous: true }));
+    const url = list.data[0]?.meta.media_url;
+    return typeof url === 'string' ? relativeUrl(url) : null;
+  } catch {
+    return null;
+  }
+}

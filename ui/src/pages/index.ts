@@ -6,7 +6,8 @@ import { ApplicationsPage } from './applications/ApplicationsPage';
 import { BackupsPage } from './backups/BackupsPage';
 import { ConfigPage } from './config/ConfigPage';
 import { EndpointPermissionsPage } from './endpoint-permissions/EndpointPermissionsPage';
-import { FileText, Folder, Home, Image, Link2, Shapes, Tags, ShieldCheck, Trash2, Users, Webhook, DatabaseBackup, UserRound, SlidersHorizontal, LockKeyhole, KeyRound, History } from '../components/icons';
+import { FileText, Folder, Home, Inbox, Image, Link2, Shapes, Tags, ShieldCheck, Trash2, Users, Webhook, DatabaseBackup, UserRound, SlidersHorizontal, LockKeyhole, KeyRound, History } from '../components/icons';
+import { DraftsPage } from './drafts/DraftsPage';
 import { FoldersPage } from './folders/FoldersPage';
 import { HistoryPage } from './history/HistoryPage';
 import { HomePage } from './home/HomePage';
@@ -50,4 +51,6 @@ export const pages: PageDef[] = [
   { path: 'endpoint-permissions', label: 'Endpoint permissions', icon: LockKeyhole, component: EndpointPermissionsPage, adminOnly: true },
   { path: 'backups', label: 'Backups', icon: DatabaseBackup, component: BackupsPage, adminOnly: true },
   { path: 'profile', label: 'My account', icon: UserRound, component: ProfilePage, hidden: true },
+  // Reached from Home's draft lists ("All drafts").
+  { path: 'drafts', label: 'Drafts', icon: Inbox, component: DraftsPage, hidden: true },
 ];

@@ -13,6 +13,7 @@ import { href } from '../../components/route';
 import { useList, type PagedList } from '../../components/use-list';
 import { editorTypes } from '../objects/object-types';
 import { may, useRights } from '../../components/rights';
+import { DraftList } from '../drafts/DraftList';
 
 const SCHEDULED_SHOWN = 8;
 
@@ -46,6 +47,7 @@ export function HomePage() {
           <RecentList list={recent} empty="Nothing has been written yet." />
         </section>
       </div>
+      <DraftsSections />
       <section className="panel" aria-labelledby="home-scheduled">
         <h2 id="home-scheduled">Scheduled</h2>
         <ScheduledList types={listed.map((t) => t.name)} />
@@ -85,13 +87,17 @@ function ScheduledList({ types }: { types: string[] }) {
   const base = { 'filter[type]': readable, 'filter[status]': 'on' };
   const starting = useList(path, { ...base, 'filter[publish_start][gt]': now, sort: 'publish_start' }, SCHEDULED_SHOWN);
   const ending = useList(path, { ...base, 'filter[publish_end][gt]': now, sort: 'publish_end' }, SCHEDULED_SHOWN);
+  // Drafts scheduled to be published (the drafts list has no filter on that instant: the newest ones are read).
+  const changes = useList(rights.admin || types.some((t) => may(rights, 'update', t)) ? '/drafts' : null, { sort: '-modified' }, 100);
   const error = starting.error ?? ending.error;
   if (error) return <ErrorNote error={error} />;
   if (!readable) return <Empty icon={<FileText size={28} />}>Nothing is scheduled.</Empty>;
   if (!starting.result || !ending.result) return <Loading />;
+  const scheduledChanges = (changes.result?.data ?? []).filter((o) => (o.meta.draft as { publish_at?: string | null } | undefined)?.publish_at);
   const events = [
     ...starting.result.data.map((o) => ({ o, at: String(o.attributes.publish_start), what: 'Goes live' })),
     ...ending.result.data.map((o) => ({ o, at: String(o.attributes.publish_end), what: 'Expires' })),
+    ...scheduledChanges.map((o) => ({ o, at: String((o.meta.draft as { publish_at: string }).publish_at), what: 'Changes go live' })),
   ]
     .sort((a, b) => Date.parse(a.at) - Date.parse(b.at))
     .slice(0, SCHEDULED_SHOWN);
@@ -102,7 +108,7 @@ function ScheduledList({ types }: { types: string[] }) {
         <li key={`${o.type}-${o.id}-${what}`}>
           <a href={href('objects', o.type, o.id)}>{titleOf(o)}</a>
           <span className="muted">{o.type}</span>
-          <span className={`badge ${what === 'Goes live' ? 'scheduled' : 'expired'}`}>{what}</span>
+          <span className={`badge ${what === 'Expires' ? 'expired' : 'scheduled'}`}>{what}</span>
           <span className="muted when">{formatDate(at)}</span>
         </li>
       ))}
@@ -138,3 +144,37 @@ function TypeCounts({ types }: { types: ObjectType[] }) {
     </ul>
   );
 }
+
+/**
+ * Drafts of published objects: for publishers, those submitted for review; for every editor,
+ * their own drafts and those scheduled to go live.
+ */
+function DraftsSections() {
+  const user = useCurrentUser();
+  const rights = useRights();
+  const { types } = useObjectTypes();
+  const listed = editorTypes(types);
+  const publisher = rights.admin || listed.some((t) => may(rights, 'publish', t.name));
+  const editor = rights.admin || listed.some((t) => may(rights, 'update', t.name));
+  const review = useList(publisher ? '/drafts' : null, { 'filter[submitted]': 'true', sort: 'modified' }, 20);
+  const mine = useList(editor && user ? '/drafts' : null, { 'filter[modified_by]': user?.id, sort: '-modified' }, 20);
+  if (!editor) return null;
+  return (
+    <div className="dashboard">
+      {publisher ? (
+        <section className="panel" aria-labelledby="home-review">
+          <h2 id="home-review">Waiting for review</h2>
+          <DraftList list={review} empty="No changes are waiting for review." />
+        </section>
+      ) : null}
+      <section className="panel" aria-labelledby="home-my-changes">
+        <h2 id="home-my-changes">My unpublished changes</h2>
+        <DraftList list={mine} empty="You have no unpublished changes to published objects." />
+        <p className="more">
+          <a href={href('drafts')}>All drafts ›</a>
+        </p>
+      </section>
+    </div>
+  );
+}
+

@@ -7,7 +7,7 @@
 // types the categories, tags and date ranges, have their own controls, checked before the save is
 // sent.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { api, ApiError, ConflictError, errorMessage, etagVersion, nameObjects, type Resource, type SingleResult } from '../../api/client';
+import { api, ApiError, drafts, ConflictError, errorMessage, etagVersion, nameObjects, type Resource, type SingleResult } from '../../api/client';
 import { ConfirmButton, Dialog } from '../../components/dialog';
 import { ErrorNote, Loading } from '../../components/feedback';
 import { SelectField, STATUS_OPTIONS, StatusBadge, useFieldError, type Values } from '../../components/fields';
@@ -34,6 +34,7 @@ import { CategoriesPicker, DateRangesField, TagsInput, rangeProblems } from './T
 import type { RangeValue, Term } from '../../components/schema-form';
 import { findHoles, publishHoles, PublishCheckDialog, type Hole } from './publish-check';
 import { requiredProblems, useSlugCheck } from './form-checks';
+import { DraftPanel } from './draft-panel';
 
 /** Questions already answered for the save in progress. */
 type Asked = { slug?: boolean; holes?: boolean };
@@ -50,12 +51,16 @@ export function ObjectEditor({ type, id }: { type: string; id: string }) {
   const [etag, setEtag] = useState<string | null>(null);
   const [included, setIncluded] = useState<Resource[]>([]);
   const [loadError, setLoadError] = useState<unknown>(null);
+  // The object's draft (changes saved beside the published object), null when it has none.
+  const [draft, setDraft] = useState<Resource | null | undefined>(undefined);
   // Bumped when the history panel restored a version: the object and its form load again.
   const [version, setVersion] = useState(0);
 
   useEffect(() => {
     setObject(null);
-    api.get(`/${type}/${id}`).then((r) => {
+    setDraft(undefined);
+    Promise.all([api.get(`/${type}/${id}`), drafts.get(id).catch(() => null)]).then(([r, d]) => {
+      setDraft(d);
       setObject(r.data);
       setEtag(r.etag);
       setIncluded(r.included);
@@ -81,7 +86,11 @@ export function ObjectEditor({ type, id }: { type: string; id: string }) {
 
   const error = schemaError ?? loadError;
   if (error) return <ErrorNote error={error} />;
-  if (!properties || !object) return <Loading />;
+  // The form starts from the draft's values or the live ones by the user's rights: read them first.
+  if (!properties || !object || !rights.loaded) return <Loading />;
+  // A published object's translations, folders and relations change it for readers at once: without
+  // `publish` the server refuses them (the form's fields go into the draft instead).
+  const partsReadOnly = !may(rights, 'update', type, object) || (object.attributes.status === 'on' && !may(rights, 'publish', type, object));
   return (
     <section>
       <p className="back">
@@ -95,11 +104,13 @@ export function ObjectEditor({ type, id }: { type: string; id: string }) {
         properties={properties}
         onSaved={onSaved}
         onReload={reload}
+        draft={draft ?? null}
+        onDraft={setDraft}
         media={isMediaType(types, type) ? <MediaDetails object={object} included={included} /> : null}
       />
-      <TranslationsPanel object={object} properties={properties} readOnly={!may(rights, 'update', type, object)} onWritten={ownWrite} />
-      <FoldersOfObject object={object} readOnly={!may(rights, 'update', type, object)} onWritten={ownWrite} />
-      <RelationsPanel object={object} readOnly={!may(rights, 'update', type, object)} onWritten={ownWrite} />
+      <TranslationsPanel object={object} properties={properties} readOnly={partsReadOnly} onWritten={ownWrite} />
+      <FoldersOfObject object={object} readOnly={partsReadOnly} onWritten={ownWrite} />
+      <RelationsPanel object={object} readOnly={partsReadOnly} onWritten={ownWrite} />
       <AnnotationsPanel object={object} />
       <ObjectPermsPanel object={object} etag={etag} onSaved={onSaved} />
       <HistoryPanel objectPath={`/${type}/${object.id}`} refresh={object} onRestored={reload} canRestore={may(rights, 'update', type, object)} />
@@ -114,6 +125,8 @@ function ObjectForm({
   properties,
   onSaved,
   onReload,
+  draft,
+  onDraft,
   media,
 }: {
   type: string;
@@ -123,10 +136,17 @@ function ObjectForm({
   onSaved: (r: SingleResult) => void;
   /** Drop the form and load the object as it is now. */
   onReload: () => void;
+  /** The object's draft, null when it has none. */
+  draft: Resource | null;
+  onDraft: (draft: Resource | null) => void;
   media: React.ReactNode;
 }) {
   const toValues = (o: Resource): Values => ({ ...formFromAttributes(properties, o.attributes), status: String(o.attributes.status ?? 'draft') });
-  const [saved, setSaved] = useState<Values>(() => toValues(object));
+  const rightsFirst = useRights();
+  // A published object changed by a user without `publish`: the form edits its draft (and shows
+  // the draft's values), saves go to /drafts/{id}.
+  const draftMode = object.attributes.status === 'on' && may(rightsFirst, 'update', type, object) && !may(rightsFirst, 'publish', type, object);
+  const [saved, setSaved] = useState<Values>(() => toValues(draftMode && draft ? draft : object));
   const [values, setValues] = useState<Values>(saved);
   // The server's copy this form edits (as form values) and when it was written: what a conflict
   // is compared with.
@@ -204,7 +224,7 @@ function ObjectForm({
       return false;
     }
     // Public after this save: is everything it uses public too?
-    if (!answered.holes && attributes.status === 'on') {
+    if (!answered.holes && !draftMode && attributes.status === 'on') {
       setBusy(true);
       try {
         const holes = await findHoles(object, attributes, rightsNow);
@@ -226,16 +246,12 @@ function ObjectForm({
     setError(null);
     let result;
     const changes = changedAttributes(before, attributes);
+    if (draftMode) return saveDraft(changes);
     try {
       result = await api.update(path, type, object.id, changes, undefined, { ifMatch });
     } catch (e) {
       if (e instanceof ConflictError) return await resolveConflict(answered);
-      nameObjects(e, [object]);
-      const field = errorMessage(e).field;
-      if (field && properties.some((p) => p.name === field)) focusProblem(field);
-      setError(e);
-      toast.error(e, 'The changes were not saved');
-      return false;
+      return refuse(e);
     } finally {
       setBusy(false);
     }
@@ -254,6 +270,35 @@ function ObjectForm({
     if (typeof changes.uname === 'string' && changes.uname && result.data.attributes.uname !== changes.uname) {
       toast.success(`Changes saved. The unique name “${changes.uname}” was taken, so it is “${String(result.data.attributes.uname)}”.`);
     } else toast.success('Changes saved.');
+    return true;
+  };
+  /** A save the server refused: said in a toast, and on its field when it names one. */
+  const refuse = (e: unknown): false => {
+    nameObjects(e, [object]);
+    const field = errorMessage(e).field;
+    if (field && properties.some((p) => p.name === field)) focusProblem(field);
+    setError(e);
+    toast.error(e, 'The changes were not saved');
+    return false;
+  };
+  /** Saves the changes into the object's draft (the live object stays as it is). */
+  const saveDraft = async (changes: Record<string, unknown>): Promise<boolean> => {
+    delete changes.status;
+    setBusy(true);
+    let next: Resource;
+    try {
+      next = await drafts.save(type, object.id, changes);
+    } catch (e) {
+      return refuse(e);
+    } finally {
+      setBusy(false);
+    }
+    const stored = toValues(next);
+    setSaved(stored);
+    setValues(stored);
+    setChecking(false);
+    onDraft(next);
+    toast.success('Saved as a draft: a publisher will review it.');
     return true;
   };
   const answer = (more: Asked) => {
@@ -337,6 +382,24 @@ function ObjectForm({
         />
         ) : null}
       </StickyHead>
+      {draft ? (
+        <DraftPanel
+          type={type}
+          live={object}
+          etag={etag}
+          draft={draft}
+          properties={properties}
+          canPublish={canPublish}
+          onDraft={onDraft}
+          onPublished={() => {
+            setSaved(values);
+            onReload();
+          }}
+        />
+      ) : null}
+      {draftMode && !draft ? (
+        <p className="notice draft-note">This {object.type.replace(/s$/, '')} is published: your changes are saved as a draft for a publisher to review.</p>
+      ) : null}
       {media}
       <form id={formId} className="panel" onSubmit={submit} aria-label="Edit object" ref={form} noValidate>
         {/* Read-only for users whose roles do not allow changing it. */}

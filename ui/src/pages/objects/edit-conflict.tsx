@@ -31,7 +31,7 @@ export interface Conflict {
 }
 
 /** A value as a reader sees it: rich text as its words, empty as "not set", long text cut. */
-function readable(property: FormProperty, value: unknown): string {
+export function readable(property: FormProperty, value: unknown): string {
   if (property.kind === 'boolean') return value ? 'yes' : 'no';
   if (property.kind === 'terms') return ((value ?? []) as Term[]).map((t) => t.label || t.name).join(', ') || 'none';
   if (property.kind === 'ranges') return ((value ?? []) as RangeValue[]).map((r) => (r.end ? `${r.start.replace('T', ' ')} – ${r.end.replace('T', ' ')}` : r.start.replace('T', ' '))).join(', ') || 'none';
@@ -117,24 +117,12 @@ export function ConflictDialog({
           saved yet and are still in the form.
         </p>
         {fields.length ? (
-          <table className="conflict-fields" aria-label="Changed since you opened it">
-            <thead>
-              <tr>
-                <th scope="col">Field</th>
-                <th scope="col">Their version</th>
-                <th scope="col">Your version</th>
-              </tr>
-            </thead>
-            <tbody>
-              {fields.map((f) => (
-                <tr key={f.name}>
-                  <th scope="row">{f.label}</th>
-                  <td className="theirs">{f.theirs}</td>
-                  <td className={f.yours === null ? 'yours untouched' : 'yours'}>{f.yours ?? 'you did not change it: theirs is kept'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DiffTable
+            label="Changed since you opened it"
+            columns={['Their version', 'Your version']}
+            rows={fields.map((f) => ({ name: f.name, label: f.label, left: f.theirs, right: f.yours }))}
+            untouched="you did not change it: theirs is kept"
+          />
         ) : (
           <p>None of the fields in this form changed; they changed its relations, folders or permissions.</p>
         )}
@@ -162,5 +150,29 @@ export function ConflictDialog({
         </button>
       </div>
     </Dialog>
+  );
+}
+
+/** Two versions of some fields side by side, one row a field (the edit-conflict dialog, a draft's changes). */
+export function DiffTable({ label, columns, rows, untouched = '' }: { label: string; columns: [string, string]; rows: { name: string; label: string; left: string; right: string | null }[]; untouched?: string }) {
+  return (
+    <table className="conflict-fields" aria-label={label}>
+      <thead>
+        <tr>
+          <th scope="col">Field</th>
+          <th scope="col">{columns[0]}</th>
+          <th scope="col">{columns[1]}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((f) => (
+          <tr key={f.name}>
+            <th scope="row">{f.label}</th>
+            <td className="theirs">{f.left}</td>
+            <td className={f.right === null ? 'yours untouched' : 'yours'}>{f.right ?? untouched}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

@@ -1,0 +1,222 @@
+// Admin UI, drafts of published objects (issue 45): an editor without `publish` changes a published
+// document — the change is saved into its draft (and they are told so), the live document stays,
+// reopening shows the draft's values — and submits it for review; a publisher finds it on Home,
+// sees what it changes field by field, opens the preview (no sign-in), publishes it (only then the
+// live document changes) and schedules another draft, which goes live at that instant. Both days
+// are photographed in both themes at 1024×700 and 1366×850, and checked with axe.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { BrowserContext, Page } from 'playwright-core';
+import sharp from 'sharp';
+import { createObject, createRestrictedUser, expectNoSeriousA11yViolations, signInAs, startE2E, untilEqual, untilNewToast, type E2E } from './helpers/browser.js';
+
+describe('admin drafts, review and preview', () => {
+  let e: E2E;
+  let token: string;
+  let docId: string;
+  let laterId: string;
+  let editorToken: string;
+  let editorId: string;
+  const live = async (id: string) => {
+    const res = await e.server.request('GET', `/documents/${id}`, { token });
+    assert.equal(res.status, 200, res.text);
+    return res.body.data.attributes as Record<string, any>;
+  };
+  const draftOf = async (id: string) => e.server.request('GET', `/drafts/${id}`, { token });
+  const shot = async (page: Page, name: string) => {
+    const dismiss = page.getByRole('button', { name: 'Dismiss notification' });
+    while (await dismiss.count()) await dismiss.first().click();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: `test-artifacts/${name}.png`, fullPage: true });
+  };
+  /** The same page at both widths and in both themes. */
+  const shots = async (page: Page, name: string) => {
+    for (const [w, h] of [[1024, 700], [1366, 850]] as const) {
+      await page.setViewportSize({ width: w, height: h });
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await shot(page, `drafts-${name}-${w}-${scheme}`);
+        await expectNoSeriousA11yViolations(page, `${name} at ${w} in the ${scheme} theme`);
+      }
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+  };
+  const contextAt = async (width: number, height: number): Promise<BrowserContext> => {
+    const context = await e.browser.newContext({ viewport: { width, height }, baseURL: e.server.url });
+    context.setDefaultTimeout(30_000);
+    return context;
+  };
+
+  before(async () => {
+    e = await startE2E();
+    token = await e.server.adminToken();
+    // A published picture, the document's poster and an image in its body.
+    const png = await sharp({ create: { width: 800, height: 360, channels: 3, background: '#2f6db5' } }).png().toBuffer();
+    const up = await e.server.request('POST', '/images/upload/harbour.png', { token, raw: png, headers: { 'Content-Type': 'image/png' } });
+    assert.equal(up.status, 201, up.text);
+    const imageId = String(up.body.data.id);
+    const on = await e.server.request('PATCH', `/images/${imageId}`, { token, body: { data: { id: imageId, type: 'images', attributes: { status: 'on', title: 'Harbour' } } } });
+    assert.equal(on.status, 200, on.text);
+    const src = String(on.body.data.meta.media_url);
+    docId = await createObject(e.server, 'documents', {
+      title: 'Harbour opening',
+      description: 'The new harbour opens in spring.',
+      body: `<p>The harbour opens on 1 April.</p><p><img src="${src}" alt="The new quay"></p>`,
+      status: 'on',
+    });
+    const poster = await e.server.request('POST', `/documents/${docId}/relationships/poster`, { token, body: { data: [{ type: 'images', id: imageId }] } });
+    assert.ok(poster.status < 300, poster.text);
+    laterId = await createObject(e.server, 'documents', { title: 'Summer timetable', body: '<p>Ferries every hour.</p>', status: 'on' });
+    editorToken = await createRestrictedUser(e.server, 'eddie', 'eddie-password-1', { documents: ['read', 'create', 'update'], images: ['read'], folders: ['read'] });
+    editorId = String((await e.server.request('GET', '/auth', { token: editorToken })).body.data.id);
+    await createRestrictedUser(e.server, 'pia', 'pia-password-1', { documents: ['read', 'create', 'update', 'delete', 'publish'], images: ['read'], folders: ['read'] });
+  });
+  after(async () => {
+    await e?.close();
+  });
+
+  test('an editor without publish saves a published document into its draft, is told so, and submits it', async () => {
+    const context = await contextAt(1024, 700);
+    const page = await context.newPage();
+    await signInAs(page, 'eddie', 'eddie-password-1', `#/objects/documents/${docId}`);
+    await page.getByText('your changes are saved as a draft for a publisher to review').waitFor();
+    await page.getByRole('form', { name: 'Edit object' }).getByLabel('Title').fill('Harbour opening day');
+    await untilNewToast(page, 'Saved as a draft: a publisher will review it.', () => page.getByRole('button', { name: 'Save changes' }).click());
+    assert.equal((await live(docId)).title, 'Harbour opening', 'the live document is unchanged');
+    const saved = await draftOf(docId);
+    assert.equal(saved.status, 200, saved.text);
+    assert.equal(saved.body.data.attributes.title, 'Harbour opening day');
+    assert.equal(String(saved.body.data.meta.draft.modified_by), editorId);
+
+    const banner = page.getByRole('heading', { name: /This document has unpublished changes by you/ });
+    await banner.waitFor();
+    await untilNewToast(page, 'Submitted for review', () => page.getByRole('button', { name: 'Submit for review' }).click());
+    await page.getByText(/Submitted for review on/).waitFor();
+    assert.ok((await draftOf(docId)).body.data.meta.draft.submitted, 'the draft is submitted');
+    assert.equal(await page.getByRole('button', { name: 'Publish changes' }).count(), 0, 'no publishing without publish');
+    await shots(page, 'editor-saved');
+
+    // Reopened: the form shows the draft's values, not the live ones.
+    await page.reload();
+    await banner.waitFor();
+    assert.equal(await page.getByRole('form', { name: 'Edit object' }).getByLabel('Title').inputValue(), 'Harbour opening day');
+
+    // Home: the editor's own unpublished changes.
+    await page.goto('/admin/#/home');
+    const mine = page.getByRole('region', { name: 'My unpublished changes' });
+    await mine.getByRole('link', { name: 'Harbour opening day' }).waitFor();
+    await mine.getByText('In review').waitFor();
+    assert.equal(await page.getByRole('region', { name: 'Waiting for review' }).count(), 0, 'no review queue without publish');
+    await shots(page, 'editor-home');
+
+    // The Drafts view: every draft the editor may change, filtered by review state.
+    await mine.getByRole('link', { name: 'All drafts' }).click();
+    await page.getByRole('heading', { name: 'Drafts', level: 1 }).waitFor();
+    await page.getByRole('link', { name: 'Harbour opening day' }).waitFor();
+    await page.getByLabel('Review').selectOption('not-submitted');
+    await page.getByRole('link', { name: 'Harbour opening day' }).waitFor({ state: 'detached' });
+    await page.getByText('No published object has unpublished changes here.').waitFor();
+    await page.getByLabel('Review').selectOption('submitted');
+    await page.getByLabel('Only my changes').check();
+    await page.getByRole('link', { name: 'Harbour opening day' }).waitFor();
+    await shots(page, 'editor-drafts-view');
+    await context.close();
+  });
+
+  test('a publisher finds it on Home, sees the differences, previews and publishes it', async () => {
+    const context = await contextAt(1366, 850);
+    const page = await context.newPage();
+    await signInAs(page, 'pia', 'pia-password-1', '#/home');
+    const review = page.getByRole('region', { name: 'Waiting for review' });
+    await review.getByRole('link', { name: 'Harbour opening day' }).waitFor();
+    await shots(page, 'publisher-home');
+    await review.getByRole('link', { name: 'Harbour opening day' }).click();
+
+    const changes = page.getByRole('table', { name: 'Changes in the draft' });
+    await changes.waitFor();
+    const rows = await changes.locator('tbody tr').allInnerTexts();
+    assert.deepEqual(
+      rows.map((r) => r.split('\t').map((c) => c.trim())),
+      [
+        ['Title', 'Harbour opening', 'Harbour opening day'],
+      ],
+    );
+    // The publisher's form edits the live document.
+    assert.equal(await page.getByRole('form', { name: 'Edit object' }).getByLabel('Title').inputValue(), 'Harbour opening');
+    await shots(page, 'publisher-review');
+
+    // Preview: a new tab, read with the token alone.
+    const [popup] = await Promise.all([context.waitForEvent('page'), page.getByRole('button', { name: 'Preview' }).click()]);
+    await popup.waitForLoadState();
+    assert.match(popup.url(), new RegExp(`/admin/preview/${docId}\\?token=`));
+    await popup.getByRole('heading', { name: 'Harbour opening day' }).waitFor();
+    await popup.getByText('The harbour opens on 1 April.').waitFor();
+    // The body's image and the poster are shown (loaded, not broken).
+    await popup.waitForFunction(() => [...document.querySelectorAll('img')].filter((i) => i.complete && i.naturalWidth > 0).length === 2);
+    assert.equal(await popup.getByRole('img', { name: 'The new quay' }).count(), 1);
+    assert.equal(await popup.locator('img.preview-poster').count(), 1);
+    assert.equal(await popup.evaluate(() => sessionStorage.getItem('folio.session')), null, 'the preview tab has no session');
+    for (const [w, h] of [[1024, 700], [1366, 850]] as const) {
+      await popup.setViewportSize({ width: w, height: h });
+      for (const scheme of ['light', 'dark'] as const) {
+        await popup.emulateMedia({ colorScheme: scheme });
+        await popup.screenshot({ path: `test-artifacts/drafts-preview-${w}-${scheme}.png`, fullPage: true });
+        await expectNoSeriousA11yViolations(popup, `preview at ${w} in the ${scheme} theme`);
+      }
+    }
+    // The hash form of the same page works too, in a fresh context (no one signed in).
+    const stranger = await contextAt(1024, 700);
+    const anon = await stranger.newPage();
+    const url = new URL(popup.url());
+    await anon.goto(`/admin/#/preview/${docId}?token=${encodeURIComponent(url.searchParams.get('token')!)}`);
+    await anon.getByRole('heading', { name: 'Harbour opening day' }).waitFor();
+    await stranger.close();
+    await popup.close();
+    assert.equal((await live(docId)).title, 'Harbour opening', 'still unchanged after the preview');
+
+    await untilNewToast(page, 'Changes published.', () => page.getByRole('button', { name: 'Publish changes' }).click());
+    await untilEqual(async () => (await live(docId)).title, 'Harbour opening day', 'the live title');
+    assert.equal((await draftOf(docId)).status, 404, 'the draft is gone');
+    await page.getByRole('heading', { name: /unpublished changes/ }).waitFor({ state: 'detached' });
+    assert.equal(await page.getByRole('form', { name: 'Edit object' }).getByLabel('Title').inputValue(), 'Harbour opening day');
+    await context.close();
+  });
+
+  test('a publisher schedules a draft, which goes live at that instant; a discarded draft changes nothing', async () => {
+    const saved = await e.server.request('PATCH', `/drafts/${laterId}`, { token: editorToken, body: { data: { id: laterId, type: 'documents', attributes: { title: 'Summer timetable 2027' } } } });
+    assert.equal(saved.status, 200, saved.text);
+    const context = await contextAt(1024, 700);
+    const page = await context.newPage();
+    await signInAs(page, 'pia', 'pia-password-1', `#/objects/documents/${laterId}`);
+    await page.getByRole('heading', { name: /This document has unpublished changes by user #/ }).waitFor();
+    // A few seconds from now, in the local time zone (the browser's, on this machine).
+    const d = new Date(Date.now() + 30_000);
+    const p = (n: number) => String(n).padStart(2, '0');
+    const local = `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+    await page.getByLabel('Go live on').fill(local);
+    await untilNewToast(page, 'The changes go live on', () => page.getByRole('button', { name: 'Schedule', exact: true }).click());
+    await page.getByText(/They go live on/).waitFor();
+    assert.ok((await draftOf(laterId)).body.data.meta.draft.publish_at, 'publish_at is stored');
+    assert.equal((await live(laterId)).title, 'Summer timetable', 'not yet live');
+    await shots(page, 'publisher-scheduled');
+    // Home's Scheduled list names the change to come.
+    await page.goto('/admin/#/home');
+    const scheduled = page.getByRole('region', { name: 'Scheduled' });
+    await scheduled.getByRole('link', { name: 'Summer timetable 2027' }).waitFor();
+    await scheduled.getByText('Changes go live').waitFor();
+    assert.equal((await live(laterId)).title, 'Summer timetable', 'still not live');
+    await untilEqual(async () => (await live(laterId)).title, 'Summer timetable 2027', 'the live title after the scheduled instant');
+
+    // Discard: asked first, the live document stays.
+    const again = await e.server.request('PATCH', `/drafts/${laterId}`, { token: editorToken, body: { data: { id: laterId, type: 'documents', attributes: { title: 'Winter timetable' } } } });
+    assert.equal(again.status, 200, again.text);
+    await page.goto(`/admin/#/objects/documents/${laterId}`);
+    await page.getByRole('button', { name: 'Discard draft' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Discard this draft?' });
+    await dialog.getByRole('button', { name: 'Discard draft' }).click();
+    await page.getByRole('heading', { name: /unpublished changes/ }).waitFor({ state: 'detached' });
+    assert.equal((await draftOf(laterId)).status, 404);
+    assert.equal((await live(laterId)).title, 'Summer timetable 2027');
+    await context.close();
+  });
+});

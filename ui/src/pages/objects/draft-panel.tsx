@@ -1,0 +1,218 @@
+// A published object's draft (/drafts/{id}), shown above the editor form: who changed it last and
+// when, whether it waits for review or is scheduled. Editors without `publish` save into it (the
+// form then shows its values) and submit it for review; publishers see what it changes, field by
+// field as in the edit-conflict dialog, and publish it now or at an instant, discard it, or
+// open a preview of it.
+import { useEffect, useId, useState } from 'react';
+import { drafts, nameObjects, users, type Resource } from '../../api/client';
+import { ConfirmButton } from '../../components/dialog';
+import { useCurrentUser } from '../../components/current-user';
+import { formatDate } from '../../components/format';
+import { fieldLabel, formFromAttributes, type FormProperty } from '../../components/schema-form';
+import { useToast } from '../../components/toast';
+import { DiffTable, readable } from './edit-conflict';
+import './edit-conflict.css';
+
+/** "5 minutes ago", "in 2 hours", "just now". */
+export function ago(iso: unknown, now = Date.now()): string {
+  if (typeof iso !== 'string' || !iso) return '';
+  const seconds = Math.round((Date.parse(iso) - now) / 1000);
+  if (Math.abs(seconds) < 45) return 'just now';
+  const rtf = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+  const steps: Array<[Intl.RelativeTimeFormatUnit, number]> = [['minute', 60], ['hour', 3600], ['day', 86400], ['month', 2592000], ['year', 31536000]];
+  let unit = steps[0];
+  for (const s of steps) if (Math.abs(seconds) >= s[1]) unit = s;
+  return rtf.format(Math.round(seconds / unit[1]), unit[0]);
+}
+
+/** "documents" → "document": how the banner names the object. */
+export const singular = (type: string) => (type.endsWith('ies') ? `${type.slice(0, -3)}y` : type.replace(/s$/, ''));
+
+/** The name of a user by id: "you", their name when it can be read, else "user #id". */
+export function useUserName(id: unknown): string {
+  const me = useCurrentUser();
+  const [name, setName] = useState<string | null>(null);
+  const key = id === null || id === undefined ? '' : String(id);
+  const mine = me && String(me.id) === key;
+  useEffect(() => {
+    setName(null);
+    if (!key || mine) return;
+    let live = true;
+    users.get(key).then(
+      (r) => live && setName(String(r.data.attributes.name || r.data.attributes.username || '')),
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+  }, [key, mine]);
+  if (!key) return 'someone';
+  if (mine) return 'you';
+  return name || `user #${key}`;
+}
+
+export interface DraftDifference {
+  name: string;
+  label: string;
+  live: string;
+  draft: string;
+}
+
+/** The fields of the form that the draft changes: the live value beside the draft's. */
+export function draftDifferences(properties: FormProperty[], live: Resource, draft: Resource): { fields: DraftDifference[]; others: string[] } {
+  const changed = ((draft.meta.draft as { changed?: string[] } | undefined)?.changed ?? []) as string[];
+  const shown = [{ name: 'status', kind: 'enum', required: false, options: [], advanced: false } as FormProperty, ...properties];
+  const before = formFromAttributes(properties, live.attributes);
+  const after = formFromAttributes(properties, draft.attributes);
+  const fields = shown
+    .filter((p) => changed.includes(p.name))
+    .map((p) => ({
+      name: p.name,
+      label: fieldLabel(p.name),
+      live: readable(p, p.name === 'status' ? live.attributes.status : before[p.name]),
+      draft: readable(p, p.name === 'status' ? draft.attributes.status : after[p.name]),
+    }));
+  return { fields, others: changed.filter((n) => !shown.some((p) => p.name === n)) };
+}
+
+/** A datetime-local value ("2030-01-15T09:00") as ISO 8601 in UTC, null when empty or invalid. */
+const toIso = (local: string) => {
+  const t = Date.parse(local);
+  return local && Number.isFinite(t) ? new Date(t).toISOString() : null;
+};
+
+export function DraftPanel({
+  type,
+  live,
+  etag,
+  draft,
+  properties,
+  canPublish,
+  onDraft,
+  onPublished,
+}: {
+  type: string;
+  /** The live object. */
+  live: Resource;
+  /** The live object's ETag (what "Publish changes" sends as If-Match). */
+  etag: string | null;
+  draft: Resource;
+  properties: FormProperty[];
+  canPublish: boolean;
+  /** The draft changed (submitted, scheduled) or went (null: discarded). */
+  onDraft: (draft: Resource | null) => void;
+  /** Published: the object and its form load again. */
+  onPublished: () => void;
+}) {
+  const meta = (draft.meta.draft ?? {}) as { modified?: string; modified_by?: number | string; submitted?: string | null; publish_at?: string | null };
+  const who = useUserName(meta.modified_by);
+  const toast = useToast();
+  const [busy, setBusy] = useState(false);
+  const [when, setWhen] = useState('');
+  const whenId = useId();
+  const headingId = useId();
+  const { fields, others } = draftDifferences(properties, live, draft);
+
+  const run = async (what: () => Promise<void>, failed: string) => {
+    setBusy(true);
+    try {
+      await what();
+    } catch (e) {
+      nameObjects(e, [live]);
+      toast.error(e, failed);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const submit = () =>
+    run(async () => {
+      onDraft(await drafts.submit(live.id));
+      toast.success('Submitted for review: the publishers see it on their home page.');
+    }, 'The draft was not submitted');
+  const publish = () =>
+    run(async () => {
+      await drafts.publish(live.id, etag);
+      toast.success('Changes published.');
+      onPublished();
+    }, 'The changes were not published');
+  const schedule = () =>
+    run(async () => {
+      const at = toIso(when);
+      if (!at) throw new Error('Choose when the changes go live.');
+      onDraft(await drafts.schedule(live.id, at));
+      toast.success(`The changes go live on ${formatDate(at)}.`);
+    }, 'The changes were not scheduled');
+  const preview = () =>
+    run(async () => {
+      const { preview_url } = await drafts.preview(live.id);
+      window.open(preview_url, '_blank', 'noopener');
+    }, 'The preview could not be made');
+
+  return (
+    <section className="panel draft-panel" aria-labelledby={headingId}>
+      <h2 id={headingId} className="draft-banner">
+        This {singular(type)} has unpublished changes by {who}, {ago(meta.modified) || formatDate(meta.modified)}
+      </h2>
+      <p className="muted">
+        {meta.publish_at ? (
+          <>
+            <span className="badge scheduled">Scheduled</span> They go live on {formatDate(meta.publish_at)}.{' '}
+          </>
+        ) : null}
+        {meta.submitted ? (
+          <>
+            <span className="badge">In review</span> Submitted for review on {formatDate(meta.submitted)}.{' '}
+          </>
+        ) : null}
+        {canPublish ? 'Readers see the published version until the changes are published.' : 'Your changes are saved in this draft; readers see the published version until a publisher publishes them.'}
+      </p>
+      {canPublish ? (
+        fields.length || others.length ? (
+          <>
+            {fields.length ? (
+              <DiffTable label="Changes in the draft" columns={['Published', 'Draft']} rows={fields.map((f) => ({ name: f.name, label: f.label, left: f.live, right: f.draft }))} />
+            ) : null}
+            {others.length ? <p className="muted">Also changed: {others.map(fieldLabel).join(', ')}.</p> : null}
+          </>
+        ) : (
+          <p className="muted">The draft changes nothing: its values are the published ones.</p>
+        )
+      ) : null}
+      <div className="actions draft-actions">
+        <button type="button" onClick={() => void preview()} disabled={busy}>
+          Preview
+        </button>
+        {!canPublish && !meta.submitted ? (
+          <button type="button" className="primary" onClick={() => void submit()} disabled={busy}>
+            Submit for review
+          </button>
+        ) : null}
+        {canPublish ? (
+          <>
+            <ConfirmButton
+              label="Discard draft"
+              title="Discard this draft?"
+              message={<p>The changes in it are lost; the published version stays as it is.</p>}
+              confirmLabel="Discard draft"
+              action={() => drafts.discard(live.id)}
+              onDone={() => {
+                toast.success('Draft discarded.');
+                onDraft(null);
+              }}
+            />
+            <span className="schedule">
+              <label htmlFor={whenId}>Go live on</label>
+              <input id={whenId} type="datetime-local" step={1} value={when} onChange={(e) => setWhen(e.target.value)} />
+              <button type="button" onClick={() => void schedule()} disabled={busy || !when}>
+                Schedule
+              </button>
+            </span>
+            <button type="button" className="primary" onClick={() => void publish()} disabled={busy}>
+              Publish changes
+            </button>
+          </>
+        ) : null}
+      </div>
+    </section>
+  );
+}
