@@ -188,7 +188,8 @@ describe('admin drafts, review and preview', () => {
     const context = await contextAt(1024, 700);
     const page = await context.newPage();
     await signInAs(page, 'pia', 'pia-password-1', `#/objects/documents/${laterId}`);
-    await page.getByRole('heading', { name: /This document has unpublished changes by user #/ }).waitFor();
+    // The publisher may not read /users: the draft names its writer.
+    await page.getByRole('heading', { name: /This document has unpublished changes by eddie/ }).waitFor();
     // A few seconds from now, in the local time zone (the browser's, on this machine).
     const d = new Date(Date.now() + 30_000);
     const p = (n: number) => String(n).padStart(2, '0');

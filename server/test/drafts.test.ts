@@ -65,6 +65,8 @@ describe('drafts, review and preview', () => {
     assert.equal(saved.body.data.attributes.title, 'Draft title');
     assert.deepEqual(saved.body.data.meta.draft.changed.sort(), ['body', 'title']);
     assert.equal(saved.body.data.meta.draft.submitted, null);
+    // Who changed it, by name too (publishers who may not read /users see who wrote it).
+    assert.equal(saved.body.data.meta.draft.modified_by_name, 'edith');
     // A second PATCH merges into the same draft.
     const again = await saveDraft(id, editor, { description: 'Draft description' });
     assert.equal(again.body.data.attributes.title, 'Draft title');

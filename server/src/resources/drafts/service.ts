@@ -30,6 +30,7 @@ import { serializeObject } from '../objects/serialize.js';
 import { reaches, rightsOn } from '../permissions/rules.js';
 import { checkFields, checkLang, checkStatus, parseFields, serializeTranslation, translationsByLang, type TranslationChange, type TranslationRow } from '../translations/service.js';
 import type { DraftsTable } from './tables.js';
+import { writerNames } from '../history/service.js';
 
 export type DraftRow = Selectable<DraftsTable>;
 type Identifier = { id: string; type: string; meta: Record<string, unknown> };
@@ -275,9 +276,11 @@ export async function draftDocument(rc: ReadContext, ctx: AppContext, found: Dra
   });
   if (changedLangs.length) changed.push('translations');
   if (rc.lang && Object.hasOwn(translations, rc.lang)) overlayTranslation(rc, ctx, found, data, included, live.get(rc.lang), translations[rc.lang]);
+  // Who changed it last, by name: whoever may see the draft may see that (as history's meta.username).
+  const names = await writerNames(ctx.db, [{ user_id: d.modified_by }]);
   data.meta = {
     ...(data.meta ?? {}),
-    draft: { created: d.created, modified: d.modified, created_by: d.created_by, modified_by: d.modified_by, changed, translations, submitted: d.submitted, publish_at: d.publish_at },
+    draft: { created: d.created, modified: d.modified, created_by: d.created_by, modified_by: d.modified_by, modified_by_name: d.modified_by === null ? null : (names.get(d.modified_by) ?? null), changed, translations, submitted: d.submitted, publish_at: d.publish_at },
   };
   return { data, included };
 }

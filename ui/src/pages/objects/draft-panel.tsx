@@ -28,15 +28,15 @@ export function ago(iso: unknown, now = Date.now()): string {
 /** "documents" → "document": how the banner names the object. */
 export const singular = (type: string) => (type.endsWith('ies') ? `${type.slice(0, -3)}y` : type.replace(/s$/, ''));
 
-/** The name of a user by id: "you", their name when it can be read, else "user #id". */
-export function useUserName(id: unknown): string {
+/** The name of a user by id: "you", their name when it can be read, else `known` (the server's), else "user #id". */
+export function useUserName(id: unknown, known?: string | null): string {
   const me = useCurrentUser();
   const [name, setName] = useState<string | null>(null);
   const key = id === null || id === undefined ? '' : String(id);
   const mine = me && String(me.id) === key;
   useEffect(() => {
     setName(null);
-    if (!key || mine) return;
+    if (!key || mine || known) return;
     let live = true;
     users.get(key).then(
       (r) => live && setName(String(r.data.attributes.name || r.data.attributes.username || '')),
@@ -45,10 +45,10 @@ export function useUserName(id: unknown): string {
     return () => {
       live = false;
     };
-  }, [key, mine]);
+  }, [key, mine, known]);
   if (!key) return 'someone';
   if (mine) return 'you';
-  return name || `user #${key}`;
+  return name || known || `user #${key}`;
 }
 
 export interface DraftDifference {
@@ -104,8 +104,8 @@ export function DraftPanel({
   /** Published: the object and its form load again. */
   onPublished: () => void;
 }) {
-  const meta = (draft.meta.draft ?? {}) as { modified?: string; modified_by?: number | string; submitted?: string | null; publish_at?: string | null };
-  const who = useUserName(meta.modified_by);
+  const meta = (draft.meta.draft ?? {}) as { modified?: string; modified_by?: number | string; modified_by_name?: string | null; submitted?: string | null; publish_at?: string | null };
+  const who = useUserName(meta.modified_by, meta.modified_by_name);
   const toast = useToast();
   const [busy, setBusy] = useState(false);
   const [when, setWhen] = useState('');
