@@ -81,6 +81,8 @@ export default function RichTextEditor({ labelId, describedBy, value, onChange }
   changed.current = onChange;
   /** The last HTML this editor reported, to tell its own echoes from a value set from outside. */
   const emitted = useRef(value);
+  /** HTML this editor emitted since a value was last set from outside: echoes, never to be set back. */
+  const echoes = useRef(new Set<string>());
   const editor = useEditor({
     extensions: [
       StarterKit.configure({
@@ -120,15 +122,20 @@ export default function RichTextEditor({ labelId, describedBy, value, onChange }
     },
     onUpdate: ({ editor: e }) => {
       emitted.current = e.isEmpty ? '' : e.getHTML();
+      // The values typed since the last one set from outside (a few hundred at most).
+      if (echoes.current.size > 500) echoes.current.clear();
+      echoes.current.add(emitted.current);
       changed.current(emitted.current);
     },
   });
 
-  // A value set from outside (not an echo of what was typed, which may lag behind the editor)
-  // replaces the content.
+  // A value set from outside replaces the content; an echo of what was typed does not, even one
+  // that lags several keystrokes behind the editor (a busy page re-renders with an older value:
+  // replacing the content with it would drop what was typed since, a trailing space first).
   useEffect(() => {
-    if (!editor || editor.isDestroyed || value === emitted.current) return;
+    if (!editor || editor.isDestroyed || value === emitted.current || echoes.current.has(value)) return;
     emitted.current = value;
+    echoes.current.clear();
     editor.commands.setContent(value || '', { emitUpdate: false });
   }, [editor, value]);
 
