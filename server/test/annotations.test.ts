@@ -75,6 +75,24 @@ describe('annotations', () => {
     assert.ok(mine.body.data.every((x: { attributes: { object_id: number } }) => x.attributes.object_id === Number(draft)));
   });
 
+  test('the annotated object at /annotations/{id}/object and /relationships/object, as its reader reads it', async () => {
+    const a = (await note(alice.jwt, { object_id: Number(draft), description: 'about the object' })).body.data;
+    const object = await s.request('GET', `/annotations/${a.id}/object`, { token: bob.jwt });
+    assert.equal(object.status, 200, object.text);
+    assert.equal(object.body.data.id, draft);
+    assert.equal(object.body.data.type, 'documents');
+    assert.equal(object.body.data.attributes.title, 'Draft');
+    const rel = await s.request('GET', `/annotations/${a.id}/relationships/object`, { token: bob.jwt });
+    assert.equal(rel.status, 200, rel.text);
+    assert.deepEqual(rel.body.data, { id: draft, type: 'documents' });
+    // Carol may not read the draft: neither the annotation nor its object is there for her.
+    expectError(await s.request('GET', `/annotations/${a.id}/object`, { token: carol.jwt }), 404);
+    expectError(await s.request('GET', `/annotations/${a.id}/relationships/object`, { token: carol.jwt }), 404);
+    expectError(await s.request('GET', `/annotations/${a.id}/relationships/object`), 401);
+    expectError(await s.request('GET', '/annotations/999999/object', { token: alice.jwt }), 404);
+    expectError(await s.request('GET', '/annotations/abc/relationships/object', { token: alice.jwt }), 404);
+  });
+
   test('only the author or an admin changes or deletes an annotation', async () => {
     const a = (await note(alice.jwt, { object_id: published, description: 'mine' })).body.data;
     const patch = (token: string, attributes: Record<string, unknown>) => s.request('PATCH', `/annotations/${a.id}`, { token, body: { data: { id: a.id, type: 'annotations', attributes } } });

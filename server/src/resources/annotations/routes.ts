@@ -1,5 +1,6 @@
 // /annotations (JSON API, `type: annotations`; signed-in users): list (`filter[object_id]`,
-// `filter[user_id]`), create, read, change and delete, by the rules of ./service.ts.
+// `filter[user_id]`), create, read, change and delete, by the rules of ./service.ts; the annotated
+// object at `/annotations/{id}/object` and `/annotations/{id}/relationships/object`.
 import type { Request, Response } from 'express';
 import type { AppContext } from '../../context.js';
 import { resourceInput, resourceUrl, sendList, sendNoContent, sendResource } from '../../http/jsonapi.js';
@@ -8,6 +9,7 @@ import { parseListQuery } from '../../http/query.js';
 import type { RouteDef } from '../../http/router.js';
 import { writerNames } from '../history/service.js';
 import type { Family } from '../family.js';
+import { ownerObjectRoutes } from '../objects/owner-routes.js';
 import {
   ANNOTATION_LIST_SPEC,
   annotationInput,
@@ -51,6 +53,7 @@ function annotationsRoutes(ctx: AppContext): RouteDef[] {
       handler: async (req, res) => send(req, res, await createAnnotation(ctx, req.auth, annotationInput(resourceInput(req, 'annotations').attributes, true)), 201),
     },
     { method: 'get', path: '/annotations/:id', guard: 'user', handler: async (req, res) => send(req, res, await item(req)) },
+    ...ownerObjectRoutes(ctx, 'annotations', 'user', item),
     {
       method: 'patch',
       path: '/annotations/:id',

@@ -17,6 +17,7 @@ import { apply } from '../objects/kernel.js';
 import { concreteTypeNames, isSubtypeOf, typeByName } from '../objects/model.js';
 import { requireObject, SYSTEM, visibleObjects } from '../objects/read.js';
 import { serializeObject } from '../objects/serialize.js';
+import { ownerObjectRoutes } from '../objects/owner-routes.js';
 import { typeRoute } from '../objects/type-routes.js';
 import {
   checkFields,
@@ -153,29 +154,7 @@ function translationsRoutes(ctx: AppContext): RouteDef[] {
       },
     },
     { method: 'get', path: '/translations/:id', guard: 'anonymous', cache: true, handler: async (req, res) => sendOne(req, res, await readable(req)) },
-    {
-      method: 'get',
-      path: '/translations/:id/object',
-      guard: 'anonymous',
-      cache: true,
-      handler: async (req, res) => {
-        const t = await readable(req);
-        const row = await requireObject(ctx, Number(t.object_id), { viewer: req.auth });
-        const { data, included } = await serializeObject(readContext(req), ctx, row);
-        sendResource(req, res, data, { included: included.length ? included : undefined, links: { available: `${readContext(req).base}/objects` } });
-      },
-    },
-    {
-      method: 'get',
-      path: '/translations/:id/relationships/object',
-      guard: 'anonymous',
-      cache: true,
-      handler: async (req, res) => {
-        const t = await readable(req);
-        const row = await requireObject(ctx, Number(t.object_id), { viewer: req.auth });
-        sendResource(req, res, { id: String(row.id), type: typeOfRow(ctx, row.object_type_id).name }, { links: { available: `${readContext(req).base}/objects` } });
-      },
-    },
+    ...ownerObjectRoutes(ctx, 'translations', 'anonymous', readable, true),
     {
       method: 'patch',
       path: '/translations/:id',
