@@ -1,0 +1,117 @@
+// BEdita 5's core test fixtures (bedita/bedita 5-salix, plugins/BEdita/Core/tests/Fixture), made
+// through Folio's API on a fresh server so that BEdita's integration tests can be replayed against
+// it: the same objects in the same order — so with the same ids, 1 to 18 — with their unames,
+// titles, statuses and texts, the custom properties, the relations `test`, `another_test`,
+// `test_abstract`, `test_simple`, `test_defaults` with their object relations, the folder tree, the
+// translations of object 2, the date range of event 9. What cannot come through an API is left
+// as Folio makes it: `created`/`modified` (now), `created_by`, `locked`; user 5's username is
+// `second.user` (the contract refuses space characters in usernames); and object 2's publication
+// window (BEdita's fixtures give it one already over, which BEdita ignores without
+// `Publish.checkDate`; Folio always applies windows, so the replayed tests would not see it).
+import assert from 'node:assert/strict';
+import type { TestServer } from './server.js';
+
+/** BEdita's fixture objects, in id order (1 is the admin Folio made). */
+export const BEDITA_OBJECTS = [
+  { id: 2, type: 'documents', uname: 'title-one', status: 'on', title: 'title one', description: 'description here', body: 'body here', extra: { abstract: 'abstract here', list: ['one', 'two', 'three'] }, lang: 'en' },
+  { id: 3, type: 'documents', uname: 'title-two', status: 'draft', title: 'title two', description: 'description here', body: 'body here' },
+  { id: 4, type: 'profiles', uname: 'gustavo-supporto', status: 'on', title: 'Gustavo Supporto profile', description: 'Some description about Gustavo', lang: 'en' },
+  { id: 5, type: 'users', uname: 'second-user', status: 'on', title: 'Miss Second User', lang: 'en', username: 'second.user', password: 'password2' },
+  { id: 6, type: 'documents', uname: 'title-one-deleted', status: 'on', title: 'title one deleted', description: 'description removed', body: 'body no more', extra: { abstract: 'what?' }, lang: 'en', deleted: true },
+  { id: 7, type: 'documents', uname: 'title-two-deleted', status: 'on', title: 'title two deleted', description: 'description removed', body: 'body no more', extra: { abstract: 'what?' }, lang: 'en', deleted: true },
+  { id: 8, type: 'locations', uname: 'the-two-towers', status: 'on', title: 'The Two Towers', lang: 'en' },
+  { id: 9, type: 'events', uname: 'event-one', status: 'on', title: 'first event', description: 'event description goes here', lang: 'en' },
+  { id: 10, type: 'files', uname: 'media-one', status: 'on', title: 'first media', description: 'media description goes here', lang: 'en' },
+  { id: 11, type: 'folders', uname: 'root-folder', status: 'on', title: 'Root Folder', description: 'first root folder', lang: 'en' },
+  { id: 12, type: 'folders', uname: 'sub-folder', status: 'on', title: 'Sub Folder', description: 'sub folder of root folder', lang: 'en' },
+  { id: 13, type: 'folders', uname: 'another-root-folder', status: 'on', title: 'Another Root Folder', description: 'second root folder', lang: 'en' },
+  { id: 14, type: 'files', uname: 'media-two', status: 'on', title: 'second media', description: 'another media description goes here', lang: 'en' },
+  { id: 15, type: 'documents', uname: '__deleted-15', status: 'draft', deleted: true },
+  { id: 16, type: 'files', uname: 'media-svg', status: 'on', title: 'svg media', description: 'an svg image', lang: 'en' },
+  { id: 17, type: 'images', uname: 'media-modern-art', status: 'on', title: 'Modern art', description: 'an art piece', lang: 'en' },
+  { id: 18, type: 'images', uname: 'media-contemporary-art', status: 'on', title: 'Contemporary art', description: 'an art piece', lang: 'en' },
+] as const;
+
+export interface BEditaFixtures {
+  admin: string;
+  /** A token of `second user` (object 5). */
+  secondUser: string;
+}
+
+/** Builds BEdita's fixtures on `s` (a fresh server); asserts every object got BEdita's id. */
+export async function seedBEditaFixtures(s: TestServer): Promise<BEditaFixtures> {
+  const admin = await s.adminToken();
+  const call = async (method: string, path: string, body?: unknown, expect = [200, 201, 204]) => {
+    const res = await s.request(method, path, { token: admin, body });
+    assert.ok(expect.includes(res.status), `${method} ${path}: ${res.status} ${res.text}`);
+    return res.body;
+  };
+  // Custom properties first: objects carry some of them.
+  const properties: [string, string, string, Record<string, unknown>?][] = [
+    ['another_title', 'string', 'documents'],
+    ['another_description', 'string', 'documents'],
+    ['another_username', 'string', 'users', { description: 'Username, unique string' }],
+    ['another_email', 'email', 'users', { description: 'User email' }],
+    ['another_birthdate', 'date', 'profiles'],
+    ['another_surname', 'string', 'profiles'],
+    ['media_property', 'boolean', 'media'],
+    ['number_of_friends', 'integer', 'profiles'],
+  ];
+  for (const [name, property_type_name, object_type_name, extra] of properties) {
+    await call('POST', '/model/properties', { data: { type: 'properties', attributes: { name, property_type_name, object_type_name, ...extra } } });
+  }
+  for (const o of BEDITA_OBJECTS) {
+    const { id, type, deleted, ...attributes } = o as typeof o & { deleted?: boolean };
+    if (type === 'users' && process.env.X_USERS_PROPS) Object.assign(attributes, { another_username: 'synapse', another_email: 'synapse@example.org' });
+    if (type === 'files' || type === 'images') Object.assign(attributes, { media_property: o.uname === 'media-one' });
+    const created = await call('POST', `/${type}`, { data: { type, attributes } });
+    assert.equal(created.data.id, String(id), `${o.uname} has BEdita's id`);
+    if (deleted) await call('DELETE', `/${type}/${id}`);
+  }
+  // Relations and their sides, as RelationsFixture and RelationTypesFixture.
+  const relations: [string, string, string[], string[], unknown][] = [
+    ['test', 'inverse_test', ['documents'], ['documents', 'profiles'], null],
+    ['another_test', 'inverse_another_test', ['users'], ['locations'], { type: 'object', properties: { name: { type: 'string' } } }],
+    ['test_abstract', 'inverse_test_abstract', ['events'], ['media'], null],
+    ['test_simple', 'inverse_test_simple', ['documents'], ['documents', 'profiles'], { type: 'object', properties: { name: { type: 'string' } } }],
+    [
+      'test_defaults',
+      'inverse_test_defaults',
+      ['documents'],
+      ['documents', 'profiles'],
+      { type: 'object', properties: { size: { type: 'integer', default: 5 }, street: { type: 'string', default: 'fighter' } } },
+    ],
+  ];
+  for (const [name, inverse_name, left, right, params] of relations) {
+    const r = await call('POST', '/model/relations', { data: { type: 'relations', attributes: { name, inverse_name, label: name, inverse_label: inverse_name, params } } });
+    const id = r.data.id;
+    await call('POST', `/model/relations/${id}/relationships/left_object_types`, { data: left.map((t) => ({ type: 'object_types', id: t })) });
+    await call('POST', `/model/relations/${id}/relationships/right_object_types`, { data: right.map((t) => ({ type: 'object_types', id: t })) });
+  }
+  const relate = (left: string, id: number, relation: string, right: number, right_type: string, meta: Record<string, unknown>) =>
+    call('POST', `/${left}/${id}/relationships/${relation}`, { data: [{ type: right_type, id: String(right), meta: { relation: meta } }] });
+  await relate('documents', 2, 'test', 4, 'profiles', { priority: 1, inv_priority: 2 });
+  await relate('documents', 3, 'test', 4, 'profiles', { priority: 1, inv_priority: 1 });
+  await relate('documents', 2, 'test', 3, 'documents', { priority: 2, inv_priority: 1 });
+  if (process.env.X_USERS_PROPS) await relate('users', 1, 'another_test', 8, 'locations', { priority: 1, inv_priority: 1 });
+  await relate('documents', 2, 'test_simple', 4, 'profiles', { priority: 1, inv_priority: 1, params: { name: 'John' } });
+  await relate('documents', 2, 'test_defaults', 4, 'profiles', { priority: 1, inv_priority: 1, params: { size: 6, street: 'fighter' } });
+  // The tree: 11 ⊃ 12 ⊃ 4, 11 ⊃ 2; 13 a root of its own.
+  await call('PATCH', '/folders/12/relationships/parent', { data: { type: 'folders', id: '11' } });
+  await call('POST', '/folders/12/relationships/children', { data: [{ type: 'profiles', id: '4' }] });
+  await call('POST', '/folders/11/relationships/children', { data: [{ type: 'documents', id: '2' }] });
+  // Translations of object 2.
+  const translations: [string, string, Record<string, unknown>][] = [
+    ['it-IT', 'on', { title: 'titolo uno', description: 'descrizione qui', body: 'contenuto qui' }],
+    ['fr', 'on', { description: 'description ici' }],
+    ['es', 'draft', { description: 'descripción aquí' }],
+    ['no', 'off', { description: 'beskrivelse her' }],
+  ];
+  for (const [lang, status, translated_fields] of translations) {
+    await call('POST', '/translations', { data: { type: 'translations', attributes: { object_id: 2, lang, status, translated_fields } } });
+  }
+  // Event 9's date range.
+  await call('PATCH', '/events/9', { data: { type: 'events', id: '9', attributes: { date_ranges: [{ start_date: '2017-03-07T12:40:19+00:00', end_date: '2017-03-08T21:40:19+00:00' }] } } });
+  const { jwt } = await s.login('second.user', 'password2');
+  return { admin, secondUser: jwt };
+}
