@@ -112,6 +112,9 @@ export async function seedBEditaFixtures(s: TestServer): Promise<BEditaFixtures>
   }
   // Event 9's date range.
   await call('PATCH', '/events/9', { data: { type: 'events', id: '9', attributes: { date_ranges: [{ start_date: '2017-03-07T12:40:19+00:00', end_date: '2017-03-08T21:40:19+00:00' }] } } });
+  // User 5 has BEdita's "second role": every right on objects (RolesUsersFixture, EndpointPermissionsFixture).
+  const role = await call('POST', '/roles', { data: { type: 'roles', attributes: { name: 'second_role', permissions: { '*': ['read', 'create', 'update', 'delete', 'publish'] } } } });
+  await call('POST', '/users/5/relationships/roles', { data: [{ type: 'roles', id: role.data.id }] });
   const { jwt } = await s.login('second.user', 'password2');
   return { admin, secondUser: jwt };
 }
