@@ -223,6 +223,83 @@ describe('BEdita integration tests on BEdita\'s fixtures', () => {
     }
   });
 
+  describe('FieldsQueryStringTest', () => {
+    const rows: [string, string, string[], string[]][] = [
+      ['simple', '/documents?fields=title', ['title'], []],
+      ['multi', '/roles?fields=name,created', ['name'], ['created']],
+      ['none', '/users?fields[users]=gustavo', [], ['external_auth']],
+      ['single', '/users/1?fields=username', ['username'], ['external_auth']],
+      ['meta', '/roles/1?fields=unchangeable', [], ['unchangeable']],
+      ['sparse', '/roles?fields[roles]=name', ['name'], []],
+    ];
+    for (const [name, url, attributes, meta] of rows) {
+      // /users and /roles are for admins here (the contract): those rows read as the admin.
+      test(`testFields [${name}]`, async () => {
+        const res = await get(url, /^\/(users|roles)/.test(url) ? fx.admin : undefined);
+        assert.equal(res.status, 200, res.text);
+        const items: { attributes?: object; meta?: object }[] = Array.isArray(res.body.data) ? res.body.data : [res.body.data];
+        assert.ok(items.length > 0);
+        for (const item of items) {
+          assert.deepEqual(Object.keys(item.attributes ?? {}), attributes);
+          assert.deepEqual(Object.keys(item.meta ?? {}), meta);
+        }
+      });
+    }
+  });
+
+  describe('CountQueryStringTest', () => {
+    const rows: [string, Record<string, number>, string][] = [
+      ['empty', {}, ''],
+      ['one rel', { test: 2 }, 'test'],
+      ['two rel', { test: 2, inverse_test: 0 }, 'test,inverse_test'],
+      ['exclude invalid rel', { test: 2, inverse_test: 0 }, 'test,inverse_test,gustavo'],
+      ['all rel', { test: 2, inverse_test: 0 }, 'all'],
+    ];
+    for (const [name, expected, count] of rows) {
+      test(`testCountSingle [${name}]`, async () => {
+        const res = await get(`/documents/2?count=${count}`);
+        assert.equal(res.status, 200, res.text);
+        const counts = Object.fromEntries(
+          Object.entries(res.body.data.relationships as Record<string, { meta?: { count?: number } }>)
+            .filter(([, r]) => r.meta?.count !== undefined)
+            .map(([k, r]) => [k, r.meta!.count]),
+        );
+        if (!count) return assert.deepEqual(counts, {});
+        const asked = count === 'all' ? ['test', 'inverse_test'] : count.split(',');
+        for (const c of asked) assert.equal(counts[c], expected[c], c);
+      });
+    }
+    test('testCountInclude', async () => {
+      const res = await get('/documents?include=test&count=all');
+      assert.equal(res.status, 200, res.text);
+      for (const d of res.body.data) {
+        assert.equal(typeof d.relationships.test.meta?.count, 'number');
+        assert.equal(typeof d.relationships.inverse_test.meta?.count, 'number');
+      }
+      assert.ok(res.body.included?.length);
+      for (const d of res.body.included) {
+        if (d.type === 'documents') assert.equal(typeof d.relationships.test.meta?.count, 'number');
+        assert.equal(typeof d.relationships.inverse_test.meta?.count, 'number');
+      }
+    });
+  });
+
+  describe('I18nTest', () => {
+    test('testWrongLang', { skip: BEDITA_CONFIG('I18n.languages to English only') }, () => {});
+    const rows: [string, string, string[]][] = [
+      ['document 2 fr', '/documents/2?lang=fr', ['2']],
+      ['profiles 4 related', '/profiles/4/inverse_test?lang=fr', ['2']],
+    ];
+    for (const [name, url, expected] of rows) {
+      test(`testLang [${name}]`, async () => {
+        const res = await get(url);
+        assert.equal(res.status, 200, res.text);
+        assert.equal(res.headers.get('content-type'), 'application/vnd.api+json');
+        assert.deepEqual((res.body.included ?? []).map((i: { id: string }) => i.id), expected);
+      });
+    }
+  });
+
   describe('SortQueryStringTest', () => {
     const rows: [string, number, string, string][] = [
       ['simpleObject', 200, '/documents', 'title'],
