@@ -13,10 +13,11 @@ import type { TestServer } from './server.js';
 
 /** BEdita's fixture objects, in id order (1 is the admin Folio made). */
 export const BEDITA_OBJECTS = [
-  { id: 2, type: 'documents', uname: 'title-one', status: 'on', title: 'title one', description: 'description here', body: 'body here', extra: { abstract: 'abstract here', list: ['one', 'two', 'three'] }, lang: 'en' },
+  // Object 2's body and extra come from user 5, as HistoryFixture records (see the end).
+  { id: 2, type: 'documents', uname: 'title-one', status: 'on', title: 'title one', description: 'description here', lang: 'en' },
   { id: 3, type: 'documents', uname: 'title-two', status: 'draft', title: 'title two', description: 'description here', body: 'body here' },
   { id: 4, type: 'profiles', uname: 'gustavo-supporto', status: 'on', title: 'Gustavo Supporto profile', description: 'Some description about Gustavo', lang: 'en' },
-  { id: 5, type: 'users', uname: 'second-user', status: 'on', title: 'Miss Second User', lang: 'en', username: 'second.user', password: 'password2' },
+  { id: 5, type: 'users', uname: 'second-user', status: 'on', title: 'Miss Second User', lang: 'en', username: 'second.user', password: 'password2', email: 'second.user@example.com' },
   { id: 6, type: 'documents', uname: 'title-one-deleted', status: 'on', title: 'title one deleted', description: 'description removed', body: 'body no more', extra: { abstract: 'what?' }, lang: 'en', deleted: true },
   { id: 7, type: 'documents', uname: 'title-two-deleted', status: 'on', title: 'title two deleted', description: 'description removed', body: 'body no more', extra: { abstract: 'what?' }, lang: 'en', deleted: true },
   { id: 8, type: 'locations', uname: 'the-two-towers', status: 'on', title: 'The Two Towers', lang: 'en' },
@@ -112,9 +113,54 @@ export async function seedBEditaFixtures(s: TestServer): Promise<BEditaFixtures>
   }
   // Event 9's date range.
   await call('PATCH', '/events/9', { data: { type: 'events', id: '9', attributes: { date_ranges: [{ start_date: '2017-03-07T12:40:19+00:00', end_date: '2017-03-08T21:40:19+00:00' }] } } });
+  // Categories of documents and the tag of profile 4 (CategoriesFixture, TagsFixture, Object*Fixture).
+  for (const [type, associations] of [['documents', ['Categories']], ['profiles', ['Tags']]] as const) {
+    const { id } = (await call('GET', `/model/object_types/${type}`)).data;
+    await call('PATCH', `/model/object_types/${id}`, { data: { type: 'object_types', id, attributes: { associations } } });
+  }
+  const categories: [string, string, boolean, string?][] = [
+    ['first-cat', 'First category', true],
+    ['second-cat', 'Second category', true],
+    ['disabled-cat', 'Disabled category', false],
+    ['child-cat-1', 'Child category', true, 'second-cat'],
+  ];
+  const categoryIds = new Map<string, string>();
+  // disabled-cat is disabled once object 2 has it (a disabled category cannot be given).
+  for (const [name, label, , parent] of categories) {
+    const c = await call('POST', '/model/categories', {
+      data: { type: 'categories', attributes: { name, label, labels: { default: label }, type: 'documents', enabled: true, parent_id: parent ? Number(categoryIds.get(parent)) : null } },
+    });
+    categoryIds.set(name, c.data.id);
+  }
+  await call('POST', '/model/tags', { data: { type: 'tags', attributes: { name: 'first-tag', label: 'First tag', labels: { default: 'First tag' }, enabled: true } } });
+  await call('PATCH', '/documents/2', { data: { type: 'documents', id: '2', attributes: { categories: [{ name: 'first-cat' }, { name: 'second-cat' }, { name: 'disabled-cat' }] } } });
+  await call('PATCH', '/profiles/4', { data: { type: 'profiles', id: '4', attributes: { tags: [{ name: 'first-tag' }] } } });
+  for (const [name, , enabled] of categories) {
+    if (!enabled) await call('PATCH', `/model/categories/${categoryIds.get(name)}`, { data: { type: 'categories', id: categoryIds.get(name), attributes: { enabled: false } } });
+  }
   // User 5 has BEdita's "second role": every right on objects (RolesUsersFixture, EndpointPermissionsFixture).
   const role = await call('POST', '/roles', { data: { type: 'roles', attributes: { name: 'second_role', permissions: { '*': ['read', 'create', 'update', 'delete', 'publish'] } } } });
   await call('POST', '/users/5/relationships/roles', { data: [{ type: 'roles', id: role.data.id }] });
   const { jwt } = await s.login('second.user', 'password2');
+  const change = await s.request('PATCH', '/documents/2', {
+    token: jwt,
+    body: { data: { type: 'documents', id: '2', attributes: { body: 'body here', extra: { abstract: 'abstract here', list: ['one', 'two', 'three'] } } } },
+  });
+  assert.equal(change.status, 200, change.text);
+  // ConfigFixture: the entries of BEdita's application.
+  const config: [string, string, string][] = [
+    ['Name1', 'group1', 'data'],
+    ['Name2', 'group1', 'true'],
+    ['Key2', 'group1', '{"test1" : "some data", "test2" : "other data"}'],
+    ['IntVal', 'group2', '14'],
+    ['appVal', 'app', '{"val": 42}'],
+    ['someVal', 'core', '42'],
+    ['myVal', 'somecontext', '42'],
+  ];
+  for (const [name, context, content] of config) await call('POST', '/admin/config', { data: { type: 'config', attributes: { name, context, content } } });
+  // AnnotationsFixture: one by the admin on 2, one by user 5 on 3.
+  await call('POST', '/annotations', { data: { type: 'annotations', attributes: { object_id: 2, description: 'Lorem ipsum dolor sit amet, aliquet feugiat. Best regards.', params: 'something' } } });
+  const note = await s.request('POST', '/annotations', { token: jwt, body: { data: { type: 'annotations', attributes: { object_id: 3, description: 'Gustavo for President!', params: '1' } } } });
+  assert.equal(note.status, 201, note.text);
   return { admin, secondUser: jwt };
 }
