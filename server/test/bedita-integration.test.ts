@@ -576,6 +576,76 @@ describe('BEdita integration tests on BEdita\'s fixtures', () => {
     }
   });
 
+  describe('ChildrenRelationshipTest', () => {
+    fixtures();
+    const childrenIds = async (folder: number) => (await get(`/folders/${folder}/children`)).body.data.map((d: { id: string }) => d.id);
+    const newDocuments = async (n: number) => {
+      const out: { type: string; id: string }[] = [];
+      for (let i = 1; i <= n; i++) {
+        const res = await s.request('POST', '/documents', { token: fx.admin, body: { data: { type: 'documents', attributes: { title: `Doc ${i} here`, description: `Document ${i}` } } } });
+        assert.equal(res.status, 201, res.text);
+        out.push({ type: 'documents', id: res.body.data.id });
+      }
+      return out;
+    };
+    test('testMoveChildrenToCustomPosition', async () => {
+      const docs = await newDocuments(3);
+      const add = await s.request('POST', '/folders/13/relationships/children', { token: fx.admin, body: { data: docs } });
+      assert.equal(add.status, 200, add.text);
+      assert.deepEqual(await childrenIds(13), docs.map((d) => d.id));
+      const positions = [3, 1, 2];
+      const move = await s.request('PATCH', '/folders/13/relationships/children', {
+        token: fx.admin,
+        body: { data: docs.map((d, i) => ({ ...d, meta: { relation: { position: positions[i] } } })) },
+      });
+      assert.equal(move.status, 200, move.text);
+      assert.equal(move.headers.get('content-type'), 'application/vnd.api+json');
+      assert.deepEqual(await childrenIds(13), [docs[1].id, docs[2].id, docs[0].id]);
+    });
+    // BEdita's meta.relation holds exactly these four; the contract adds `position`.
+    test('testChildrenMeta', async () => {
+      const res = await get('/folders/12/children');
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.data.length, 1);
+      const relation = res.body.data[0].meta.relation;
+      assert.deepEqual({ depth_level: relation.depth_level, menu: relation.menu, canonical: relation.canonical, params: relation.params }, { depth_level: 2, menu: true, canonical: true, params: null });
+    });
+    test('testTreeParams', { skip: BEDITA_CONFIG('ChildrenParams (the JSON Schema of tree params)') }, () => {});
+  });
+
+  describe('DeleteFolderTest', () => {
+    fixtures();
+    test('testRestoreFolder', async () => {
+      const before = await get('/folders/11/children');
+      assert.equal(before.status, 200, before.text);
+      assert.ok(before.body.data.length);
+      const del = await s.request('DELETE', '/folders/11', { token: fx.admin });
+      assert.equal(del.status, 204, del.text);
+      assert.equal(del.text, '');
+      for (const child of before.body.data as { id: string; type: string }[]) {
+        const read = await get(`/${child.type}/${child.id}`);
+        if (child.type !== 'folders') {
+          assert.equal(read.status, 200, read.text);
+          continue;
+        }
+        assert.equal(read.status, 404, read.text);
+        // A sub-folder of a folder in the trash cannot come back alone (BEdita: isFolderRestorable).
+        const restore = await s.request('PATCH', `/trash/${child.id}`, { token: fx.admin, body: { data: { id: child.id, type: 'folders' } } });
+        assert.equal(restore.status, 400, restore.text);
+        assert.ok(restore.body.error.detail);
+      }
+      const restore = await s.request('PATCH', '/trash/11', { token: fx.admin, body: { data: { id: '11', type: 'folders' } } });
+      assert.equal(restore.status, 204, restore.text);
+      assert.equal(restore.text, '');
+      const after = await get('/folders/11/children');
+      assert.equal(after.status, 200, after.text);
+      assert.deepEqual(
+        after.body.data.map((d: { id: string }) => d.id),
+        before.body.data.map((d: { id: string }) => d.id),
+      );
+    });
+  });
+
   describe('SortQueryStringTest', () => {
     fixtures();
     const rows: [string, number, string, string][] = [

@@ -266,7 +266,7 @@ export async function restoreSubfolders(ctx: AppContext, trx: Trx, ids: number[]
     if (node.parent_id === null) continue;
     const parent = await visibleObjects(ctx, SYSTEM, trx, { trashed: 'any' }).select('deleted').where('id', '=', node.parent_id).executeTakeFirstOrThrow();
     if (Boolean(parent.deleted)) {
-      throw new ApiError(409, 'parent_in_trash', `Folder ${id} sits in a folder that is in the trash: restore that one first`);
+      throw new ApiError(400, 'parent_in_trash', `Folder ${id} sits in a folder that is in the trash: restore that one first`);
     }
   }
   await trx.deleteFrom('tree_trash').where('object_id', 'in', folderIds).execute();
