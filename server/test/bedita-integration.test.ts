@@ -646,6 +646,87 @@ describe('BEdita integration tests on BEdita\'s fixtures', () => {
     });
   });
 
+  describe('ParentsRelationshipTest', () => {
+    fixtures();
+    const parentIds = async (path: string) => {
+      const res = await get(path);
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.headers.get('content-type'), 'application/vnd.api+json');
+      return res.body.data.map((d: { id: string }) => d.id).sort((a: string, b: string) => Number(a) - Number(b));
+    };
+    const relationOf = (meta: Record<string, unknown>) => ({ depth_level: meta.depth_level, menu: meta.menu, canonical: meta.canonical, params: meta.params });
+    test('testParents', async () => {
+      const doc = await s.request('POST', '/documents', { token: fx.admin, body: { data: { type: 'documents', attributes: { title: 'Doc here', description: 'Please put me on tree' } } } });
+      assert.equal(doc.status, 201, doc.text);
+      const id = doc.body.data.id;
+      const rel = `/documents/${id}/relationships/parents`;
+      let data = ['11', '12', '13'].map((f) => ({ type: 'folders', id: f }));
+      const post = await s.request('POST', rel, { token: fx.admin, body: { data } });
+      assert.equal(post.status, 200, post.text);
+      assert.deepEqual(await parentIds(`/documents/${id}/parents`), ['11', '12', '13']);
+      data = data.slice(0, 2);
+      const patch = await s.request('PATCH', rel, { token: fx.admin, body: { data } });
+      assert.equal(patch.status, 200, patch.text);
+      assert.deepEqual(await parentIds(`/documents/${id}/parents`), ['11', '12']);
+      const del = await s.request('DELETE', rel, { token: fx.admin, body: { data } });
+      assert.equal(del.status, 200, del.text);
+      assert.equal(del.headers.get('content-type'), 'application/vnd.api+json');
+      assert.deepEqual(await parentIds(`/documents/${id}/parents`), []);
+    });
+    test('testNotAllowedResourceType', async () => {
+      const res = await s.request('POST', '/documents/2/relationships/parents', { token: fx.admin, body: { data: [{ type: 'profiles', id: '4' }] } });
+      // BEdita's title is "Unsupported resource type"; Folio's titles are the status's name, its
+      // code says why.
+      assert.equal(res.status, 409, res.text);
+      assert.ok(res.body.error.code, res.text);
+    });
+    test('testDeletedParent', async () => {
+      const del = await s.request('DELETE', '/folders/12', { token: fx.admin });
+      assert.equal(del.status, 204, del.text);
+      try {
+        assert.deepEqual(await parentIds('/profiles/4/parents'), []);
+      } finally {
+        assert.equal((await s.request('PATCH', '/trash/12', { token: fx.admin, body: { data: { type: 'folders', id: '12' } } })).status, 204);
+      }
+    });
+    test('testIncludeParents', async () => {
+      const res = await get('/documents/2?include=parents');
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual((res.body.included ?? []).map((i: { id: string }) => i.id), ['11']);
+    });
+    test('testSetParentPosition', async () => {
+      const res = await s.request('POST', '/documents/2/relationships/parents', { token: fx.admin, body: { data: [{ id: '12', type: 'folders', meta: { relation: { position: 1 } } }] } });
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual((await get('/folders/12/children')).body.data.map((d: { id: string }) => d.id), ['2', '4']);
+      const back = await s.request('DELETE', '/documents/2/relationships/parents', { token: fx.admin, body: { data: [{ id: '12', type: 'folders' }] } });
+      assert.equal(back.status, 200, back.text);
+    });
+    const invalid: [string, unknown][] = [
+      ['zero', 0],
+      ['invalid string', 'gustavo'],
+      ['empty', ''],
+    ];
+    for (const [name, position] of invalid) {
+      // BEdita: 400 "Invalid data", "[position.notEquals]…" / "[position.inList]…" / "[position._empty]…".
+      test(`testSetParentPositionInvalid [${name}]`, async () => {
+        const res = await s.request('POST', '/documents/2/relationships/parents', { token: fx.admin, body: { data: [{ id: '12', type: 'folders', meta: { relation: { position } } }] } });
+        assert.equal(res.status, 400, res.text);
+        assert.match(res.body.error.detail, /position/);
+        assert.deepEqual((await get('/folders/12/children')).body.data.map((d: { id: string }) => d.id), ['4']);
+      });
+    }
+    test('testParentsMeta', async () => {
+      const parents = await get('/profiles/4/parents');
+      assert.equal(parents.status, 200, parents.text);
+      assert.equal(parents.body.data.length, 1);
+      assert.deepEqual(relationOf(parents.body.data[0].meta.relation), { depth_level: 2, menu: true, canonical: true, params: null });
+      const parent = await get('/folders/12/parent');
+      assert.equal(parent.status, 200, parent.text);
+      assert.equal(parent.body.data.id, '11');
+      assert.deepEqual(relationOf(parent.body.data.meta.relation), { depth_level: 1, menu: true, canonical: true, params: null });
+    });
+  });
+
   describe('SortQueryStringTest', () => {
     fixtures();
     const rows: [string, number, string, string][] = [
