@@ -727,6 +727,106 @@ describe('BEdita integration tests on BEdita\'s fixtures', () => {
     });
   });
 
+  describe('RelationshipsPriorityTest', () => {
+    fixtures();
+    const rows: [string, { priority: number; inv_priority: number }[], string, { id: string; type: string; meta?: unknown }[], string][] = [
+      ['ok', [{ priority: 1, inv_priority: 1 }], '/events/9/relationships/test_abstract', [{ id: '10', type: 'files' }], '/events/9/test_abstract'],
+      ['inverse', [{ priority: 3, inv_priority: 2 }], '/documents/3/relationships/inverse_test', [{ id: '2', type: 'documents', meta: { relation: { priority: 3 } } }], '/documents/3/inverse_test'],
+    ];
+    for (const [name, expected, save, data, read] of rows) {
+      test(`testPriority [${name}]`, async () => {
+        const res = await s.request('POST', save, { token: fx.admin, body: { data } });
+        assert.equal(res.status, 200, res.text);
+        const list = await get(read);
+        assert.equal(list.status, 200, list.text);
+        const byId = new Map<string, { priority: number; inv_priority: number }>(list.body.data.map((d: { id: string; meta: { relation: { priority: number; inv_priority: number } } }) => [d.id, d.meta.relation]));
+        assert.deepEqual(
+          data.map((d) => ({ priority: byId.get(d.id)?.priority, inv_priority: byId.get(d.id)?.inv_priority })),
+          expected,
+        );
+      });
+    }
+  });
+
+  describe('RelationshipsParamsTest', () => {
+    fixtures();
+    const newLocation = async () => {
+      const res = await s.request('POST', '/locations', { token: fx.admin, body: { data: { type: 'locations', attributes: { title: 'Another location' } } } });
+      assert.equal(res.status, 201, res.text);
+      return res.body.data.id as string;
+    };
+    /** The `another_test` relations of user 1 (a reader's view: id → meta.relation). */
+    const related = async (path: string) => {
+      const res = await get(path);
+      assert.equal(res.status, 200, res.text);
+      return new Map<string, { params?: unknown; priority?: number }>(res.body.data.map((d: { id: string; meta: { relation: object } }) => [d.id, d.meta.relation]));
+    };
+    test('testOk', async () => {
+      const params = { name: 'Gustavo', age: 42 };
+      const location = await newLocation();
+      assert.equal((await related('/users/1/another_test')).has(location), false);
+      const res = await s.request('POST', '/users/1/relationships/another_test', { token: fx.admin, body: { data: [{ id: location, type: 'locations', meta: { relation: { params } } }] } });
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual((await related('/users/1/another_test')).get(location)?.params, params);
+    });
+    const invalid: [string, unknown, string][] = [
+      ['POST, not an object', 'this is an invalid parameter data', 'POST'],
+      ['POST, missing required property', { age: 42 }, 'POST'],
+      ['POST, violated constraints', { name: true }, 'POST'],
+      ['PATCH, not an object', 'this is an invalid parameter data', 'PATCH'],
+      ['PATCH, missing required property', { age: 42 }, 'PATCH'],
+      ['PATCH, violated constraints', { name: true }, 'PATCH'],
+    ];
+    for (const [name, params, method] of invalid) {
+      // BEdita's details: "[params.valid]: Object expected…", "…Required property missing: name",
+      // "…String expected, true received"; Folio's name the params of the relation.
+      test(`testInvalidParams [${name}]`, async () => {
+        const location = await newLocation();
+        const before = await related('/users/1/another_test');
+        const res = await s.request(method, '/users/1/relationships/another_test', { token: fx.admin, body: { data: [{ id: location, type: 'locations', meta: { relation: { params } } }] } });
+        assert.equal(res.status, 400, res.text);
+        assert.match(res.body.error.detail, /params/);
+        assert.deepEqual([...(await related('/users/1/another_test')).keys()], [...before.keys()]);
+      });
+    }
+    test('testUpdateParamsNotRequired', async () => {
+      // The first object relation of a relation with params: 2 -test_simple-> 4 ({name: John}).
+      const set = await s.request('POST', '/documents/2/relationships/test_simple', { token: fx.admin, body: { data: [{ id: '4', type: 'profiles', meta: { relation: { params: { name: 'Gustavo' } } } }] } });
+      assert.equal(set.status, 200, set.text);
+      const current = (await related('/documents/2/test_simple')).get('4')!;
+      const res = await s.request('POST', '/documents/2/relationships/test_simple', { token: fx.admin, body: { data: [{ id: '4', type: 'profiles', meta: { relation: { priority: (current.priority ?? 0) + 1 } } }] } });
+      assert.ok(res.status >= 200 && res.status < 300, res.text);
+      const after = (await related('/documents/2/test_simple')).get('4')!;
+      assert.equal(after.priority, (current.priority ?? 0) + 1);
+      assert.deepEqual(after.params, { name: 'Gustavo' });
+    });
+    test('testOkNoParams', async () => {
+      const relation = (await get('/model/relations/another_test')).body.data;
+      const patch = await s.request('PATCH', `/model/relations/${relation.id}`, {
+        token: fx.admin,
+        body: { data: { type: 'relations', id: relation.id, attributes: { params: { type: 'object', properties: { name: { type: 'string' }, age: { type: 'integer', minimum: 0 } } } } } },
+      });
+      assert.equal(patch.status, 200, patch.text);
+      const location = await newLocation();
+      const res = await s.request('POST', '/users/1/relationships/another_test', { token: fx.admin, body: { data: [{ id: location, type: 'locations' }] } });
+      assert.equal(res.status, 200, res.text);
+      assert.ok((await related('/users/1/another_test')).has(location));
+    });
+    for (const [name, id] of [
+      ['testPatch', '5'],
+      ['testPatchUname', 'second-user'],
+    ]) {
+      test(name, async () => {
+        const res = await s.request('PATCH', '/locations/8/relationships/inverse_another_test', {
+          token: fx.admin,
+          body: { data: [{ id, type: 'users', meta: { relation: { params: { name: 'Gustavo' } } } }] },
+        });
+        assert.equal(res.status, 200, res.text);
+        assert.deepEqual([...(await related('/locations/8/inverse_another_test')).keys()], ['5']);
+      });
+    }
+  });
+
   describe('SortQueryStringTest', () => {
     fixtures();
     const rows: [string, number, string, string][] = [

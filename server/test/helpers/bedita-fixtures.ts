@@ -70,22 +70,28 @@ export async function seedBEditaFixtures(s: TestServer): Promise<BEditaFixtures>
     if (deleted) await call('DELETE', `/${type}/${id}`);
   }
   // Relations and their sides, as RelationsFixture and RelationTypesFixture.
-  const relations: [string, string, string[], string[], unknown][] = [
-    ['test', 'inverse_test', ['documents'], ['documents', 'profiles'], null],
-    ['another_test', 'inverse_another_test', ['users'], ['locations'], { type: 'object', properties: { name: { type: 'string' } } }],
-    ['test_abstract', 'inverse_test_abstract', ['events'], ['media'], null],
-    ['test_simple', 'inverse_test_simple', ['documents'], ['documents', 'profiles'], { type: 'object', properties: { name: { type: 'string' } } }],
+  const nameAge = { type: 'object', properties: { name: { type: 'string' }, age: { type: 'integer', minimum: 0 } } };
+  const relations: [string, string, string, string, string[], string[], unknown][] = [
+    ['test', 'Test relation', 'inverse_test', 'Inverse test relation', ['documents'], ['documents', 'profiles'], null],
+    // another_test's params require `name` from after its fixture relation (1 → 8, without params) is made: see below.
+    ['another_test', 'Another test relation', 'inverse_another_test', 'Another inverse test relation', ['users'], ['locations'], nameAge],
+    ['test_abstract', 'Test relation involving abstract types', 'inverse_test_abstract', 'Inverse test relation involving abstract types', ['events'], ['media'], null],
+    ['test_simple', 'Test relation involving simple parameters', 'inverse_test_simple', 'Inverse test relation involving simple parameters', ['documents'], ['documents', 'profiles'], nameAge],
     [
       'test_defaults',
+      'Test relation involving default parameters',
       'inverse_test_defaults',
+      'Inverse test relation involving default parameters',
       ['documents'],
       ['documents', 'profiles'],
-      { type: 'object', properties: { size: { type: 'integer', default: 5 }, street: { type: 'string', default: 'fighter' } } },
+      { type: 'object', properties: { size: { type: ['integer', 'null'], default: 5 }, street: { type: 'string', default: 'fighter' }, color: { type: ['string', 'null'], default: null } } },
     ],
   ];
-  for (const [name, inverse_name, left, right, params] of relations) {
-    const r = await call('POST', '/model/relations', { data: { type: 'relations', attributes: { name, inverse_name, label: name, inverse_label: inverse_name, params } } });
+  const relationIds = new Map<string, string>();
+  for (const [name, label, inverse_name, inverse_label, left, right, params] of relations) {
+    const r = await call('POST', '/model/relations', { data: { type: 'relations', attributes: { name, label, inverse_name, inverse_label, description: 'Sample description.', params } } });
     const id = r.data.id;
+    relationIds.set(name, id);
     await call('POST', `/model/relations/${id}/relationships/left_object_types`, { data: left.map((t) => ({ type: 'object_types', id: t })) });
     await call('POST', `/model/relations/${id}/relationships/right_object_types`, { data: right.map((t) => ({ type: 'object_types', id: t })) });
   }
@@ -95,6 +101,8 @@ export async function seedBEditaFixtures(s: TestServer): Promise<BEditaFixtures>
   await relate('documents', 3, 'test', 4, 'profiles', { priority: 1, inv_priority: 1 });
   await relate('documents', 2, 'test', 3, 'documents', { priority: 2, inv_priority: 1 });
   if (process.env.X_USERS_PROPS) await relate('users', 1, 'another_test', 8, 'locations', { priority: 1, inv_priority: 1 });
+  const anotherTest = relationIds.get('another_test');
+  await call('PATCH', `/model/relations/${anotherTest}`, { data: { type: 'relations', id: anotherTest, attributes: { description: 'Sample description /2.', params: { ...nameAge, required: ['name'] } } } });
   await relate('documents', 2, 'test_simple', 4, 'profiles', { priority: 1, inv_priority: 1, params: { name: 'John' } });
   await relate('documents', 2, 'test_defaults', 4, 'profiles', { priority: 1, inv_priority: 1, params: { size: 6, street: 'fighter' } });
   // The tree: 11 ⊃ 12 ⊃ 4, 11 ⊃ 2; 13 a root of its own.
