@@ -35,6 +35,8 @@ export const BEDITA_OBJECTS = [
 
 export interface BEditaFixtures {
   admin: string;
+  /** The API key of BEdita's application 1 (API_KEY of its tests): an application without a secret. */
+  apiKey: string;
   /** A token of `second user` (object 5). */
   secondUser: string;
 }
@@ -170,5 +172,7 @@ export async function seedBEditaFixtures(s: TestServer): Promise<BEditaFixtures>
   await call('POST', '/annotations', { data: { type: 'annotations', attributes: { object_id: 2, description: 'Lorem ipsum dolor sit amet, aliquet feugiat. Best regards.', params: 'something' } } });
   const note = await s.request('POST', '/annotations', { token: jwt, body: { data: { type: 'annotations', attributes: { object_id: 3, description: 'Gustavo for President!', params: '1' } } } });
   assert.equal(note.status, 201, note.text);
-  return { admin, secondUser: jwt };
+  // ApplicationsFixture 1: the application BEdita's tests send the API key of, without a secret.
+  const app = await call('POST', '/admin/applications', { data: { type: 'applications', attributes: { name: 'First app', description: 'This is the test application.', client_secret: null } } });
+  return { admin, apiKey: app.data.meta.api_key, secondUser: jwt };
 }
