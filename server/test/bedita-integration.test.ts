@@ -874,10 +874,10 @@ describe('BEdita integration tests on BEdita\'s fixtures', () => {
     }
     test('testBadToken', { skip: 'the contract decides otherwise: 401 means "not authenticated", which a refresh token that is none is (BEdita answers 403)' }, async () => {});
     test('testOauth2Flow', async () => {
-      // BEdita's application 2 ("abcdef12345" / "topsecretstring"): an application with a secret.
-      const app = await s.request('POST', '/admin/applications', { token: fx.admin, body: { data: { type: 'applications', attributes: { name: 'Disabled app', description: 'second app' } } } });
-      assert.equal(app.status, 201, app.text);
-      const { api_key, client_secret } = app.body.data.meta;
+      // BEdita's application 2 ("abcdef12345" / "topsecretstring"), enabled for the test.
+      const enable = await s.request('PATCH', `/admin/applications/${fx.disabledApp.id}`, { token: fx.admin, body: { data: { type: 'applications', id: fx.disabledApp.id, attributes: { enabled: true } } } });
+      assert.equal(enable.status, 200, enable.text);
+      const { apiKey: api_key, secret: client_secret } = fx.disabledApp;
       const login = await s.request('POST', '/auth', { headers: { 'Content-Type': 'application/json' }, raw: JSON.stringify({ client_id: api_key, client_secret, grant_type: 'client_credentials' }) });
       assert.equal(login.status, 200, login.text);
       const user = await s.request('POST', '/auth', { headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${login.body.meta.jwt}` }, raw: JSON.stringify({ username: 'second.user', password: 'password2', grant_type: 'password' }) });
@@ -929,6 +929,83 @@ describe('BEdita integration tests on BEdita\'s fixtures', () => {
       const id = JSON.parse(Buffer.from(login.body.meta.jwt.split('.')[1], 'base64url').toString()).id;
       assert.ok(!users.body.data.some((u: { id: string }) => u.id === String(id)));
     });
+  });
+
+  describe('AdminResourcesTest', () => {
+    fixtures();
+    const rows: [string, string, Record<string, unknown>, Record<string, unknown>][] = [
+      ['apps', 'applications', { name: 'new app name', description: 'App desc' }, { description: 'New app desc', enabled: 0 }],
+      ['jobs', 'async_jobs', { service: 'dummy' }, { priority: 2 }],
+      ['endpoints', 'endpoints', { name: 'dummy' }, { description: 'a new endpoint description' }],
+      ['config', 'config', { name: 'TestConf', context: 'test', content: 'Test Configuration' }, { content: 'Another Configuration' }],
+    ];
+    for (const [name, type, attributes, modified] of rows) {
+      test(`testResource [${name}]`, async () => {
+        const endpoint = `/admin/${type}`;
+        const created = await s.request('POST', endpoint, { token: fx.admin, body: { data: { type, attributes } } });
+        assert.equal(created.status, 201, created.text);
+        assert.equal(created.headers.get('content-type'), 'application/vnd.api+json');
+        const location = created.headers.get('location') ?? '';
+        assert.ok(location);
+        const id = location.slice(location.lastIndexOf('/') + 1);
+        const view = await get(`${endpoint}/${id}`);
+        assert.equal(view.status, 200, view.text);
+        const edit = await s.request('PATCH', `${endpoint}/${id}`, { token: fx.admin, body: { data: { id, type, attributes: modified } } });
+        assert.equal(edit.status, 200, edit.text);
+        assert.equal(edit.headers.get('content-type'), 'application/vnd.api+json');
+        const del = await s.request('DELETE', `${endpoint}/${id}`, { token: fx.admin });
+        assert.equal(del.status, 204, del.text);
+        assert.equal(del.text, '');
+      });
+    }
+    test('testEndpointPermissions', async () => {
+      // EndpointsFixture's auth and home, EndpointPermissionsFixture's five rows (with Folio's ids
+      // of BEdita's applications 1 and 2 and roles 1 and 2), made through the API.
+      const endpointId = async (name: string) => {
+        const found = await get(`/admin/endpoints?filter[name]=${name}`);
+        if (found.body.data?.length) return Number(found.body.data[0].id);
+        const made = await s.request('POST', '/admin/endpoints', { token: fx.admin, body: { data: { type: 'endpoints', attributes: { name, description: `/${name} endpoint` } } } });
+        assert.equal(made.status, 201, made.text);
+        return Number(made.body.data.id);
+      };
+      const [auth, home] = [await endpointId('auth'), await endpointId('home')];
+      const app1 = Number((await get('/admin/applications?filter[name]=First app')).body.data[0].id);
+      const app2 = Number(fx.disabledApp.id);
+      const role2 = Number((await get('/roles?filter[name]=second_role')).body.data[0].id);
+      const rows: Record<string, unknown>[] = [
+        { endpoint_id: null, application_id: null, role_id: null, read: false, write: false },
+        { endpoint_id: null, application_id: app1, role_id: null, read: true, write: true },
+        { endpoint_id: home, application_id: app2, role_id: 1, read: 'mine', write: 'block' },
+        { endpoint_id: home, application_id: app2, role_id: role2, read: false, write: false },
+        { endpoint_id: auth, application_id: app2, role_id: role2, read: 'mine', write: false },
+      ];
+      const ids: string[] = [];
+      for (const attributes of rows) {
+        const made = await s.request('POST', '/admin/endpoint_permissions', { token: fx.admin, body: { data: { type: 'endpoint_permissions', attributes } } });
+        assert.equal(made.status, 201, made.text);
+        ids.push(made.body.data.id);
+      }
+      const res = await get('/admin/endpoint_permissions');
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.headers.get('content-type'), 'application/vnd.api+json');
+      assert.deepEqual(
+        res.body.data.map((d: { id: string; type: string; attributes: object; links: object }) => ({ id: d.id, type: d.type, attributes: d.attributes, links: d.links })),
+        rows.map((attributes, i) => ({ id: ids[i], type: 'endpoint_permissions', attributes, links: { self: `${s.url}/admin/endpoint_permissions/${ids[i]}` } })),
+      );
+    });
+  });
+
+  describe('PaginationTest', () => {
+    fixtures();
+    test('testOptions [default]', async () => {
+      const res = await get('/objects?');
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.headers.get('content-type'), 'application/vnd.api+json');
+      assert.deepEqual(res.body.meta.pagination, { count: 15, page: 1, page_count: 1, page_items: 15, page_size: 20 });
+    });
+    for (const name of ['lower', 'low max limit', 'higher', 'increase max', 'too high', 'not too high']) {
+      test(`testOptions [${name}]`, { skip: BEDITA_CONFIG('Pagination (limit, maxLimit)') }, () => {});
+    }
   });
 
   describe('SortQueryStringTest', () => {

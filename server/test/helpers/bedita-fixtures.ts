@@ -37,6 +37,8 @@ export interface BEditaFixtures {
   admin: string;
   /** The API key of BEdita's application 1 (API_KEY of its tests): an application without a secret. */
   apiKey: string;
+  /** BEdita's application 2, "Disabled app": its id, API key and secret. */
+  disabledApp: { id: string; apiKey: string; secret: string };
   /** A token of `second user` (object 5). */
   secondUser: string;
 }
@@ -174,5 +176,11 @@ export async function seedBEditaFixtures(s: TestServer): Promise<BEditaFixtures>
   assert.equal(note.status, 201, note.text);
   // ApplicationsFixture 1: the application BEdita's tests send the API key of, without a secret.
   const app = await call('POST', '/admin/applications', { data: { type: 'applications', attributes: { name: 'First app', description: 'This is the test application.', client_secret: null } } });
-  return { admin, apiKey: app.data.meta.api_key, secondUser: jwt };
+  const disabled = await call('POST', '/admin/applications', { data: { type: 'applications', attributes: { name: 'Disabled app', description: 'This app has been disabled', enabled: false } } });
+  return {
+    admin,
+    apiKey: app.data.meta.api_key,
+    disabledApp: { id: disabled.data.id, apiKey: disabled.data.meta.api_key, secret: disabled.data.meta.client_secret },
+    secondUser: jwt,
+  };
 }
