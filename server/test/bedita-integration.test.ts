@@ -1008,6 +1008,87 @@ describe('BEdita integration tests on BEdita\'s fixtures', () => {
     }
   });
 
+  describe('TagsCategoriesTest', () => {
+    fixtures();
+    const firstTag = { name: 'first-tag', labels: { default: 'First tag' }, label: 'First tag' };
+    const firstCat = { name: 'first-cat', labels: { default: 'First category' }, params: '100', label: 'First category' };
+    const secondCat = { name: 'second-cat', labels: { default: 'Second category' }, params: null, label: 'Second category' };
+    const terms = (attributes: Record<string, unknown>, expected: Record<string, unknown>) => {
+      for (const item of ['tags', 'categories']) {
+        if (expected[item] === undefined) assert.ok(!(item in attributes), `no ${item}`);
+        else assert.deepEqual(attributes[item], expected[item], item);
+      }
+    };
+    const creates: [string, Record<string, unknown>, string, Record<string, unknown>][] = [
+      ['simple tag', { tags: [firstTag] }, 'profiles', { tags: [{ name: 'first-tag' }] }],
+      ['no tag', { categories: [] }, 'documents', { tags: [{ name: 'first-tag' }] }],
+      ['second cat', { categories: [secondCat] }, 'documents', { categories: [{ name: 'second-cat' }] }],
+      ['nothing', {}, 'locations', { tags: [{ name: 'first-tag' }], categories: [{ name: 'first-cat' }] }],
+    ];
+    for (const [name, expected, type, attributes] of creates) {
+      test(`testCreate [${name}]`, async () => {
+        const res = await s.request('POST', `/${type}`, { token: fx.admin, body: { data: { type, attributes } } });
+        assert.equal(res.status, 201, res.text);
+        const location = res.headers.get('location') ?? '';
+        const read = await get(`/${type}/${location.slice(location.lastIndexOf('/') + 1)}`);
+        assert.equal(read.status, 200, read.text);
+        terms(read.body.data.attributes, expected);
+      });
+    }
+    const updates: [string, Record<string, unknown>, string, string, Record<string, unknown>][] = [
+      ['no cat', { tags: [firstTag] }, 'profiles', '4', { categories: [{ name: 'first-cat' }] }],
+      ['no tag', { categories: [firstCat, secondCat] }, 'documents', '2', { tags: [{ name: 'first-tag' }] }],
+      ['less cat, no tag', { categories: [firstCat] }, 'documents', '2', { categories: [{ name: 'first-cat' }], tags: [{ name: 'first-tag' }] }],
+      ['no cat, no tag', {}, 'locations', '8', { categories: [{ name: 'first-cat' }], tags: [{ name: 'first-tag' }] }],
+    ];
+    for (const [name, expected, type, id, attributes] of updates) {
+      test(`testUpdate [${name}]`, async () => {
+        const res = await s.request('PATCH', `/${type}/${id}`, { token: fx.admin, body: { data: { type, id, attributes } } });
+        assert.equal(res.status, 200, res.text);
+        const read = await get(`/${type}/${id}`);
+        assert.equal(read.status, 200, read.text);
+        terms(read.body.data.attributes, expected);
+      });
+    }
+    const model: [string, string[], string][] = [
+      ['categories', ['1', '2', '3', '4'], '/model/categories'],
+      ['tags', ['1'], '/model/tags'],
+      ['single cat', ['2'], '/model/categories/2'],
+      ['single tag', ['1'], '/model/tags/1'],
+      // BEdita lists its object_categories/object_tags rows (ids 2 and 1); the contract lists the
+      // objects: object 2 has category 2, object 4 has tag 1.
+      ['obj categories', ['2'], '/model/categories/2/object_categories'],
+      ['obj tags', ['4'], '/model/tags/1/object_tags'],
+    ];
+    for (const [name, expected, url] of model) {
+      test(`testModelEndpoints [${name}]`, async () => {
+        const res = await get(url);
+        assert.equal(res.status, 200, res.text);
+        const data = res.body.data;
+        if (!Array.isArray(data)) return assert.equal(data.id, expected[0]);
+        assert.deepEqual(data.map((d: { id: string }) => d.id).sort(), expected);
+      });
+    }
+    test('testCategoriesModel', async () => {
+      const res = await get('/model/categories');
+      assert.equal(res.status, 200, res.text);
+      const category = (id: string, name: string, label: string, parent_id: number | null, tree_left: number, tree_right: number, enabled: boolean) => ({
+        id,
+        type: 'categories',
+        attributes: { name, labels: { default: label }, parent_id, tree_left, tree_right, enabled, object_type_name: 'documents', label },
+      });
+      assert.deepEqual(
+        res.body.data.map((d: { id: string; type: string; attributes: object }) => ({ id: d.id, type: d.type, attributes: d.attributes })),
+        [
+          category('1', 'first-cat', 'First category', null, 1, 2, true),
+          category('2', 'second-cat', 'Second category', null, 3, 6, true),
+          category('3', 'disabled-cat', 'Disabled category', null, 7, 8, false),
+          category('4', 'child-cat-1', 'Child category', 2, 4, 5, true),
+        ],
+      );
+    });
+  });
+
   describe('SortQueryStringTest', () => {
     fixtures();
     const rows: [string, number, string, string][] = [
