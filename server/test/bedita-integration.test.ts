@@ -253,7 +253,7 @@ describe('BEdita integration tests on BEdita\'s fixtures', () => {
         const res = await get(url);
         assert.equal(res.status, 200, res.text);
         const items: { attributes?: object; meta?: object }[] = Array.isArray(res.body.data) ? res.body.data : [res.body.data];
-        assert.ok(items.length > 0);
+        assert.ok(items.length > 0, 'the list has items');
         for (const item of items) {
           assert.deepEqual(Object.keys(item.attributes ?? {}), attributes);
           assert.deepEqual(Object.keys(item.meta ?? {}), meta);
@@ -292,7 +292,7 @@ describe('BEdita integration tests on BEdita\'s fixtures', () => {
         assert.equal(typeof d.relationships.test.meta?.count, 'number');
         assert.equal(typeof d.relationships.inverse_test.meta?.count, 'number');
       }
-      assert.ok(res.body.included?.length);
+      assert.ok(res.body.included?.length, 'included holds the related objects');
       for (const d of res.body.included) {
         if (d.type === 'documents') assert.equal(typeof d.relationships.test.meta?.count, 'number');
         assert.equal(typeof d.relationships.inverse_test.meta?.count, 'number');
@@ -618,7 +618,7 @@ describe('BEdita integration tests on BEdita\'s fixtures', () => {
     test('testRestoreFolder', async () => {
       const before = await get('/folders/11/children');
       assert.equal(before.status, 200, before.text);
-      assert.ok(before.body.data.length);
+      assert.ok(before.body.data.length, 'folder 11 has children');
       const del = await s.request('DELETE', '/folders/11', { token: fx.admin });
       assert.equal(del.status, 204, del.text);
       assert.equal(del.text, '');
@@ -632,7 +632,7 @@ describe('BEdita integration tests on BEdita\'s fixtures', () => {
         // A sub-folder of a folder in the trash cannot come back alone (BEdita: isFolderRestorable).
         const restore = await s.request('PATCH', `/trash/${child.id}`, { token: fx.admin, body: { data: { id: child.id, type: 'folders' } } });
         assert.equal(restore.status, 400, restore.text);
-        assert.ok(restore.body.error.detail);
+        assert.ok(restore.body.error.detail, 'the error says why');
       }
       const restore = await s.request('PATCH', '/trash/11', { token: fx.admin, body: { data: { id: '11', type: 'folders' } } });
       assert.equal(restore.status, 204, restore.text);
@@ -810,7 +810,7 @@ describe('BEdita integration tests on BEdita\'s fixtures', () => {
       const location = await newLocation();
       const res = await s.request('POST', '/users/1/relationships/another_test', { token: fx.admin, body: { data: [{ id: location, type: 'locations' }] } });
       assert.equal(res.status, 200, res.text);
-      assert.ok((await related('/users/1/another_test')).has(location));
+      assert.ok((await related('/users/1/another_test')).has(location), 'the location is related');
     });
     for (const [name, id] of [
       ['testPatch', '5'],
@@ -855,7 +855,7 @@ describe('BEdita integration tests on BEdita\'s fixtures', () => {
       const res = await s.request('POST', '/auth', { headers: { Authorization: `Bearer ${refresh}`, 'Content-Type': 'application/json' }, raw: JSON.stringify({ grant_type: 'refresh_token' }) });
       assert.equal(res.status, 200, res.text);
       assert.equal(res.headers.get('content-type'), 'application/vnd.api+json');
-      assert.ok(res.body.meta.jwt && res.body.meta.renew);
+      assert.ok(res.body.meta.jwt && res.body.meta.renew, 'both tokens');
     };
     const rows: [string, Record<string, unknown>, boolean][] = [
       ['client credentials', { grant_type: 'client_credentials' }, false],
@@ -868,7 +868,7 @@ describe('BEdita integration tests on BEdita\'s fixtures', () => {
         const res = await s.request('POST', '/auth', { headers: { 'Content-Type': 'application/json', ...(withKey ? { 'X-Api-Key': fx.apiKey } : {}) }, raw: JSON.stringify(body) });
         assert.equal(res.status, 200, res.text);
         assert.equal(res.headers.get('content-type'), 'application/vnd.api+json');
-        assert.ok(res.body.meta.jwt && res.body.meta.renew);
+        assert.ok(res.body.meta.jwt && res.body.meta.renew, 'both tokens');
         await renew(res.body.meta.renew);
       });
     }
@@ -927,7 +927,7 @@ describe('BEdita integration tests on BEdita\'s fixtures', () => {
       const login = await s.request('POST', '/auth', uuidLogin(uuid));
       assert.equal(login.status, 200, login.text);
       const id = JSON.parse(Buffer.from(login.body.meta.jwt.split('.')[1], 'base64url').toString()).id;
-      assert.ok(!users.body.data.some((u: { id: string }) => u.id === String(id)));
+      assert.ok(!users.body.data.some((u: { id: string }) => u.id === String(id)), 'no account was made for the uuid');
     });
   });
 
@@ -946,7 +946,7 @@ describe('BEdita integration tests on BEdita\'s fixtures', () => {
         assert.equal(created.status, 201, created.text);
         assert.equal(created.headers.get('content-type'), 'application/vnd.api+json');
         const location = created.headers.get('location') ?? '';
-        assert.ok(location);
+        assert.ok(location, 'a Location header');
         const id = location.slice(location.lastIndexOf('/') + 1);
         const view = await get(`${endpoint}/${id}`);
         assert.equal(view.status, 200, view.text);
@@ -1086,6 +1086,110 @@ describe('BEdita integration tests on BEdita\'s fixtures', () => {
           category('4', 'child-cat-1', 'Child category', 2, 4, 5, true),
         ],
       );
+    });
+  });
+
+  describe('AssociatedEntitiesTest', () => {
+    fixtures();
+    const iso = (d: string) => new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(d) || !d.includes(':') ? d : `${d.replace(' ', 'T')}Z`).toISOString().replace(/\.\d{3}Z$/, '+00:00');
+    const events: [string, Record<string, unknown>, Record<string, unknown>][] = [
+      [
+        'moreDates',
+        { title: 'My Event', date_ranges: [{ start_date: '2017-04-01T00:00:00+00:00' }, { start_date: '2017-03-01 12:12:12', end_date: '2017-04-01 12:12:12' }] },
+        {},
+      ],
+      ['noDates', { title: 'My Event', date_ranges: [] }, { title: 'Same Event' }],
+      [
+        'otherDates',
+        { title: 'New years eve', date_ranges: [{ start_date: '2017-12-31T23:59:59Z', end_date: '2018-01-01' }] },
+        { title: 'Happy new year!', date_ranges: [{ start_date: '2017-03-08T00:00:00+00:00', end_date: '2018-01-02 10:30' }] },
+      ],
+    ];
+    for (const [name, attributes, modified] of events) {
+      test(`testEventAssoc [${name}]`, async () => {
+        const created = await s.request('POST', '/events', { token: fx.admin, body: { data: { type: 'events', attributes } } });
+        assert.equal(created.status, 201, created.text);
+        const id = created.body.data.id;
+        const view = await get(`/events/${id}`);
+        assert.equal(view.status, 200, view.text);
+        const expected = [...(attributes.date_ranges as Record<string, string>[])].sort((a, b) => Date.parse(iso(a.start_date)) - Date.parse(iso(b.start_date)));
+        const found = view.body.data.attributes.date_ranges as Record<string, string>[];
+        assert.equal(found.length, expected.length);
+        expected.forEach((range, i) => {
+          for (const [k, d] of Object.entries(range)) assert.equal(found[i][k], iso(d), `${k} of range ${i}`);
+        });
+        const edit = await s.request('PATCH', `/events/${id}`, { token: fx.admin, body: { data: { id, type: 'events', attributes: modified } } });
+        assert.equal(edit.status, 200, edit.text);
+        assert.equal((await s.request('DELETE', `/events/${id}`, { token: fx.admin })).status, 204);
+        assert.equal((await s.request('DELETE', `/trash/${id}`, { token: fx.admin })).status, 204);
+      });
+    }
+    const trashed = async (id: string, check: () => Promise<void>) => {
+      assert.equal((await s.request('DELETE', `/documents/${id}`, { token: fx.admin })).status, 204);
+      try {
+        await check();
+      } finally {
+        assert.equal((await s.request('PATCH', `/trash/${id}`, { token: fx.admin, body: { data: { type: 'documents', id } } })).status, 204);
+      }
+    };
+    test('testRelatedDeleted', () => trashed('3', async () => assert.equal((await get('/documents/2/test')).body.data.length, 1)));
+    test('testIncludedDeleted', () => trashed('3', async () => assert.equal((await get('/documents/2?include=test')).body.included.length, 1)));
+    test('testIncludedRelated', async () => {
+      const relation = await s.request('POST', '/model/relations', { token: fx.admin, body: { data: { type: 'relations', attributes: { name: 'foos', inverse_name: 'oofs', label: 'Foos', inverse_label: 'Oofs' } } } });
+      assert.equal(relation.status, 201, relation.text);
+      const id = relation.body.data.id;
+      assert.equal((await s.request('POST', `/model/relations/${id}/relationships/left_object_types`, { token: fx.admin, body: { data: [{ type: 'object_types', id: 'documents' }] } })).status, 200);
+      assert.equal((await s.request('POST', `/model/relations/${id}/relationships/right_object_types`, { token: fx.admin, body: { data: [{ type: 'object_types', id: 'locations' }] } })).status, 200);
+      assert.equal((await s.request('POST', '/documents/2/relationships/foos', { token: fx.admin, body: { data: [{ type: 'locations', id: '8' }] } })).status, 200);
+      const res = await get('/documents/3/inverse_test?include=foos');
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.included.length, 1);
+      assert.equal(res.body.included[0].id, '8');
+      assert.ok('coords' in res.body.included[0].attributes, 'locations carry coords');
+    });
+    test('testRelated', async () => {
+      const res = await get('/profiles/4/inverse_test');
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.data.length, 2);
+      assert.equal(res.body.meta.pagination.count, 2);
+    });
+    test('testIncludedMedia', async () => {
+      const add = await s.request('POST', '/events/9/relationships/test_abstract', { token: fx.admin, body: { data: [{ id: '14', type: 'files' }] } });
+      assert.equal(add.status, 200, add.text);
+      const res = await get('/events/9?include=test_abstract');
+      assert.equal(res.body.included.length, 1);
+      assert.equal(res.body.included[0].attributes.name, 'My other media name');
+      // BEdita's media_url is its configured static host's; Folio's is its own download URL.
+      assert.match(res.body.included[0].meta.media_url, /^http:\/\/127\.0\.0\.1:\d+\/.*bedita-logo-gray\.gif$/);
+    });
+    // ObjectPermissionsFixture: object 2 is restricted to role 1 (admin); second user lacks it.
+    const restrict = async (id: string, type: string) => {
+      const res = await s.request('PATCH', `/${type}/${id}`, { token: fx.admin, body: { data: { id, type, meta: { perms: { roles: ['admin'] } } } } });
+      assert.equal(res.status, 200, res.text);
+    };
+    test('testDeleteAssociationsForbidden', async () => {
+      await restrict('2', 'documents');
+      const res = await s.request('DELETE', '/profiles/4/relationships/inverse_test', { token: fx.secondUser, body: { data: [{ id: '2', type: 'documents' }] } });
+      assert.equal(res.status, 403, res.text);
+      assert.equal(res.headers.get('content-type'), 'application/vnd.api+json');
+      assert.ok((await get('/profiles/4/inverse_test')).body.data.some((d: { id: string }) => d.id === '2'), 'the relation is still there');
+    });
+    test('testEditAssociationsForbidden', async () => {
+      await restrict('2', 'documents');
+      const res = await s.request('PATCH', '/profiles/4/relationships/inverse_test', {
+        token: fx.secondUser,
+        body: { data: [{ id: '2', type: 'documents', meta: { relation: { priority: 1, inv_priority: 2, params: { gustavo: 'supporto' } } } }] },
+      });
+      assert.equal(res.status, 403, res.text);
+      assert.equal(res.headers.get('content-type'), 'application/vnd.api+json');
+    });
+    test('testEditAssociationsForbiddenByParent', async () => {
+      await restrict('2', 'documents');
+      await restrict('11', 'folders');
+      const res = await s.request('PATCH', '/documents/2/relationships/parents', { token: fx.secondUser, body: { data: [{ id: '12', type: 'folders' }] } });
+      assert.equal(res.status, 403, res.text);
+      assert.equal(res.headers.get('content-type'), 'application/vnd.api+json');
+      assert.deepEqual((await get('/documents/2/parents')).body.data.map((d: { id: string }) => d.id), ['11']);
     });
   });
 

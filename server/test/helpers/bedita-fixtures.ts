@@ -9,6 +9,7 @@
 // window (BEdita's fixtures give it one already over, which BEdita ignores without
 // `Publish.checkDate`; Folio always applies windows, so the replayed tests would not see it).
 import assert from 'node:assert/strict';
+import sharp from 'sharp';
 import type { TestServer } from './server.js';
 
 /** BEdita's fixture objects, in id order (1 is the admin Folio made). */
@@ -125,6 +126,21 @@ export async function seedBEditaFixtures(s: TestServer): Promise<BEditaFixtures>
   }
   // Event 9's date range.
   await call('PATCH', '/events/9', { data: { type: 'events', id: '9', attributes: { date_ranges: [{ start_date: '2017-03-07T12:40:19+00:00', end_date: '2017-03-08T21:40:19+00:00' }] } } });
+  // StreamsFixture: the files of the media objects (small real files of the same kinds and names).
+  const image = (format: 'gif' | 'jpeg') => sharp({ create: { width: 12, height: 6, channels: 3, background: { r: 200, g: 200, b: 200 } } })[format]().toBuffer();
+  const streams: [number, string, string, Buffer][] = [
+    [10, 'sample.txt', 'text/plain', Buffer.from('Sample uploaded file.\n')],
+    [14, 'bedita-logo-gray.gif', 'image/gif', await image('gif')],
+    [16, 'sample.svg', 'image/svg+xml', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>')],
+    [17, 'snow-on-white.jpg', 'image/jpeg', await image('jpeg')],
+    [18, 'snow-on-white.jpg', 'image/jpeg', await image('jpeg')],
+  ];
+  for (const [id, name, contentType, bytes] of streams) {
+    const up = await s.request('POST', `/streams/upload/${name}`, { token: admin, raw: bytes, headers: { 'Content-Type': contentType } });
+    assert.equal(up.status, 201, up.text);
+    const type = BEDITA_OBJECTS.find((o) => o.id === id)!.type;
+    await call('PATCH', `/streams/${up.body.data.id}/relationships/object`, { data: { type, id: String(id) } });
+  }
   // Categories of documents and the tag of profile 4 (CategoriesFixture, TagsFixture, Object*Fixture).
   for (const [type, associations] of [['documents', ['Categories']], ['profiles', ['Tags']]] as const) {
     const { id } = (await call('GET', `/model/object_types/${type}`)).data;
