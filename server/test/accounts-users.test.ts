@@ -49,6 +49,9 @@ describe('/users and /roles', () => {
         attributes: {
           username: 'alice', uname: 'alice-u', name: 'Alice', surname: null, title: null, description: null, email: 'alice@example.com',
           status: 'on', lang: null, blocked: false, last_login: aDate, last_login_err: null, num_login_err: 0,
+          // A user is an object: the core attributes, publication window and BEdita's profile fields.
+          body: null, extra: null, publish_start: null, publish_end: null,
+          person_title: null, gender: null, birthdate: null, deathdate: null, company: null, company_name: null, company_kind: null, street_address: null, city: null, zipcode: null, country: null, state_name: null, phone: null, website: null, national_id_number: null, vat_number: null, pseudonym: null, user_preferences: null,
         },
         meta: { verified: null, locked: false, created: aDate, modified: aDate, published: aDate, created_by: 1, modified_by: 1 },
         links: { self },

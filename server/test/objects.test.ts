@@ -270,7 +270,7 @@ describe('objects', () => {
   test('malformed input gives 4xx, never 500', async () => {
     const cases: Array<[string, string, unknown]> = [
       ['POST', '/documents', { data: [] }],
-      ['POST', '/documents', { data: { type: 'documents', attributes: [] } }],
+      ['POST', '/documents', { data: { type: 'documents', attributes: [1] } }],
       ['POST', '/documents', { nodata: true }],
       ['POST', '/documents', { data: { type: 'documents', attributes: { extra: { deep: [1, 2] } }, meta: { locked: 'yes' } } }],
       ['POST', '/documents/1/relationships/see_also', { data: null }],

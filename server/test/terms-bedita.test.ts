@@ -4,6 +4,7 @@
 // filter[categories|tags|date_ranges|geo] and the date_ranges sorts.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { listIds } from './helpers/lists.js';
 import { expectError, startServer, type TestServer } from './helpers/server.js';
 
 const LEGACY = 'application/json, text/javascript';
@@ -20,11 +21,7 @@ describe('terms in the BEdita layout', () => {
   };
   const patch = (type: string, id: string, attributes: Record<string, unknown>, headers?: Record<string, string>) =>
     s.request('PATCH', `/${type}/${id}`, { token: admin, headers, body: { data: { id, type, attributes } } });
-  const ids = async (path: string) => {
-    const res = await s.request('GET', path, { token: admin });
-    assert.equal(res.status, 200, res.text);
-    return res.body.data.map((d: { id: string }) => d.id);
-  };
+  const ids = (path: string) => listIds(s, admin, path);
 
   before(async () => {
     s = await startServer();

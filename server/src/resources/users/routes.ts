@@ -17,7 +17,7 @@ import { listRoles, rolesByUser, ROLE_LIST_SPEC, serializeRole, type RoleRow } f
 import { expectedVersion } from '../../http/if-match.js';
 import { apply, type ObjectChanges } from '../objects/kernel.js';
 import { type ObjectInput } from '../objects/write.js';
-import { getUser, listUsers, serializeUser, USER_LIST_SPEC } from './service.js';
+import { getUser, listUsers, serializeUser, userListSpec } from './service.js';
 import type { AuthInfo } from '../../identity.js';
 
 /** Attributes a user may change on its own account; the rest is for admins. */
@@ -82,7 +82,7 @@ export function userRoutes(ctx: AppContext): RouteDef[] {
   const sendOne = async (req: Request, res: Response, id: number, status = 200) => {
     const { include } = parseListQuery(req, { fields: {}, includes: ['roles'] });
     const user = await getUser(ctx, req.auth, ctx.db, id);
-    const { resources, included } = await serializeWithIncluded(req, [user], serializeUser, include, roles);
+    const { resources, included } = await serializeWithIncluded(req, [user], (r, u) => serializeUser(ctx, r, u), include, roles);
     sendAccountResource(req, res, 'users', resources[0], { status, included, version: user.version });
   };
   return [
@@ -92,9 +92,9 @@ export function userRoutes(ctx: AppContext): RouteDef[] {
       guard: 'admin',
       handler: async (req, res) => {
         const ids = queryIds(req);
-        const q = parseListQuery(req, USER_LIST_SPEC);
+        const q = parseListQuery(req, userListSpec(ctx));
         const { rows, count } = await listUsers(ctx, req.auth, ctx.db, q, { ids });
-        const { resources, included } = await serializeWithIncluded(req, rows, serializeUser, q.include, roles);
+        const { resources, included } = await serializeWithIncluded(req, rows, (r, u) => serializeUser(ctx, r, u), q.include, roles);
         sendList(req, res, resources, { count, page: q.page, pageSize: q.pageSize }, { included, meta: { schema: schemaMeta('users', baseUrl(req)) } });
       },
     },
