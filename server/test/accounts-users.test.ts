@@ -219,7 +219,7 @@ describe('/users and /roles', () => {
     // Giving the admin role makes an admin.
     await s.request('POST', `/roles/1/relationships/users`, { token: admin, body: { data: { type: 'users', id: u.id } } });
     const hank = (await s.login('hank', 'password-1')).jwt;
-    assert.equal((await s.request('POST', '/roles', { token: hank, body: roleBody({ name: 'by-hank' }) })).status, 201);
+    assert.equal((await s.request('POST', '/roles', { token: hank, body: roleBody({ name: 'by_hank' }) })).status, 201);
     assert.equal((await s.request('DELETE', `/users/${u.id}/relationships/roles`, { token: admin, body: { data: { type: 'roles', id: '1' } } })).status, 200);
   });
 
@@ -252,7 +252,7 @@ describe('the last admin under concurrency', () => {
       assert.equal(results.filter((r) => r.status === 204).length, 1, results.map((r) => r.text).join(' | '));
       const survivor = results[0].status === 204 ? ADMIN : { username: 'kim', password: 'password-1' };
       const token = (await s.login(survivor.username, survivor.password)).jwt;
-      assert.equal((await s.request('POST', '/roles', { token, body: roleBody({ name: 'still-admin' }) })).status, 201);
+      assert.equal((await s.request('POST', '/roles', { token, body: roleBody({ name: 'still_admin' }) })).status, 201);
     } finally {
       await s.close();
     }

@@ -151,4 +151,24 @@ describe('objects in the BEdita model', () => {
     assert.equal((await patch('/users', 'users', u.id, { blocked: 0 })).body.data.attributes.blocked, false);
     expectError(await patch('/users', 'users', u.id, { blocked: 2 }), 400);
   });
+
+  test('role names are checked as BEdita checks resource names (400 naming the field)', async () => {
+    for (const name of ['Editors', 'web-editors', '1st', 'x', 'with space', '']) {
+      const res = await post('/roles', 'roles', { name });
+      expectError(res, 400);
+      assert.deepEqual(res.body.error.meta.fields, ['name'], name);
+    }
+    assert.equal((await post('/roles', 'roles', { name: 'web_editors2' })).status, 201);
+  });
+
+  test('PATCH /model/object_types/{name} takes data.id equal to the URL\'s id as given, or the type\'s id', async () => {
+    const t = (await s.request('GET', '/model/object_types/news', { token: admin })).body.data;
+    const byName = await s.request('PATCH', '/model/object_types/news', { token: admin, body: { data: { id: 'news', type: 'object_types', attributes: { description: 'By name' } } } });
+    assert.equal(byName.status, 200, byName.text);
+    assert.equal(byName.body.data.attributes.description, 'By name');
+    const byId = await s.request('PATCH', '/model/object_types/news', { token: admin, body: { data: { id: t.id, type: 'object_types', attributes: { description: 'By id' } } } });
+    assert.equal(byId.status, 200, byId.text);
+    expectError(await s.request('PATCH', '/model/object_types/news', { token: admin, body: { data: { id: 'documents', type: 'object_types', attributes: { description: 'x' } } } }), 409);
+    assert.equal((await s.request('GET', '/model/object_types/news', { token: admin })).body.data.attributes.description, 'By id');
+  });
 });

@@ -171,7 +171,7 @@ describe('every entry point declared and attacked', () => {
     const history = await ok(s.request('GET', `/documents/${docId}/history`, { token: admin }));
     const trashed = await make('/documents', doc({ title: 'Trashed' }));
     await ok(s.request('DELETE', `/documents/${trashed}`, { token: admin }));
-    const role = await createRole(s, admin, 'attack-role', { '*': ['read', 'create', 'update', 'delete', 'publish'] });
+    const role = await createRole(s, admin, 'attack_role', { '*': ['read', 'create', 'update', 'delete', 'publish'] });
     const user = await createUser(s, admin, { username: 'victim', roles: [role] });
     const editor = await createUser(s, admin, { username: 'editor', roles: [role] });
     // The signup whose activation is attacked.

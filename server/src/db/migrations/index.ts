@@ -33,6 +33,8 @@ import * as m0129 from './0129-search-hidden-fields.js';
 import * as m0130 from './0130-drafts.js';
 import * as m0131 from './0131-draft-translations.js';
 import * as m0132 from './0132-core-type-fields.js';
+import * as m0133 from './0133-async-jobs.js';
+import * as m0134 from './0134-object-category-params.js';
 
 /** A migration: forward only, told the dialect for what the engines write differently. */
 export interface FolioMigration {
@@ -72,4 +74,6 @@ export const migrations: Record<string, FolioMigration> = {
   '0130-drafts': m0130,
   '0131-draft-translations': m0131,
   '0132-core-type-fields': m0132,
+  '0133-async-jobs': m0133,
+  '0134-object-category-params': m0134,
 };

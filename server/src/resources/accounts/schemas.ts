@@ -64,10 +64,11 @@ const DEFS = {
   },
   roles: {
     description: 'Roles of users',
-    revision: 2,
+    revision: 3,
     required: ['name'],
     properties: {
-      name: str(32, { minLength: 1 }),
+      // As BEdita's resource names (Validation::RESOURCE_NAME_REGEX), within Folio's 32 characters.
+      name: str(32, { pattern: '^[a-z][a-z0-9_]{1,200}$' }),
       description: nullableStr(null),
       permissions: {
         type: 'object',
