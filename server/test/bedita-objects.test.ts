@@ -96,6 +96,19 @@ describe('objects in the BEdita model', () => {
     for (const name of ['city', 'nickname', 'publish_start', 'birthdate']) assert.ok(schema.body.properties[name], name);
   });
 
+  test('a user\'s history and trash are an object\'s: history records its field changes; trashed, it is listed and restored', async () => {
+    const u = await created('/users', 'users', { username: 'historic', password: 'historic-secret-1' });
+    await patch('/users', 'users', u.id, { city: 'Turin' });
+    const history = await s.request('GET', `/users/${u.id}/history`, { token: admin });
+    assert.equal(history.status, 200, history.text);
+    assert.deepEqual(history.body.data.map((h: { attributes: { user_action: string } }) => h.attributes.user_action), ['create', 'update']);
+    assert.deepEqual(history.body.data[1].attributes.changed, { city: 'Turin' });
+    assert.equal((await s.request('DELETE', `/users/${u.id}`, { token: admin })).status, 204);
+    assert.deepEqual(await ids('/trash?filter[type]=users'), [u.id]);
+    assert.equal((await s.request('PATCH', `/trash/${u.id}`, { token: admin, body: { data: { id: u.id, type: 'users' } } })).status, 204);
+    assert.equal((await s.request('GET', `/users/${u.id}`, { token: admin })).body.data.attributes.city, 'Turin');
+  });
+
   test('dates in every form BEdita accepts, answered as YYYY-MM-DDTHH:MM:SS+00:00 (dates as YYYY-MM-DD)', async () => {
     const doc = await created('/documents', 'documents', { title: 'Dated' });
     const cases: Array<[Record<string, unknown>, Record<string, unknown>]> = [

@@ -80,6 +80,8 @@ export async function moveFolder(trx: Trx, folderId: number, parentId: number | 
 export interface FolderPlacement {
   position?: Position;
   menu?: boolean;
+  /** BEdita's params of the placement (an object; null clears them). */
+  params?: Record<string, unknown> | null;
 }
 
 // ---- reading ----
@@ -181,6 +183,26 @@ export interface Placement {
   node: TreeNode;
   /** 1-based among the folder's children that are not in the trash. */
   position: number;
+}
+
+/**
+ * A placement as BEdita's `meta.relation`: position, menu, whether it is the object's canonical
+ * one (its first placement: a folder's only one), depth and params.
+ */
+export function placementMeta(p: Placement, canonical: boolean) {
+  return { position: p.position, menu: Boolean(p.node.menu), canonical, depth_level: p.node.depth_level, params: p.node.params ? (JSON.parse(p.node.params) as unknown) : null };
+}
+
+/** The canonical placement (tree node id) of each object: the first it was given. */
+export async function canonicalNodes(db: Db, objectIds: number[]): Promise<Map<number, number>> {
+  if (!objectIds.length) return new Map();
+  const rows = await db
+    .selectFrom('trees')
+    .select(['object_id', (eb) => eb.fn.min('id').as('node_id')])
+    .where('object_id', 'in', objectIds)
+    .groupBy('object_id')
+    .execute();
+  return new Map(rows.map((r) => [Number(r.object_id), Number(r.node_id)]));
 }
 
 /** Where each child of `folderId` sits: node and position among the visible children. */

@@ -15,6 +15,8 @@ export interface TreesTable {
   tree_right: number;
   depth_level: number;
   menu: Bool;
+  /** JSON: BEdita's params of the placement, or null. */
+  params?: string | null;
 }
 
 export interface TreeTrashTable {

@@ -17,7 +17,7 @@ import type { ObjectExtension } from '../objects/extensions.js';
 import { inTransaction, whenCommitted, type WriteGuard } from '../objects/pipeline.js';
 import { apply } from '../objects/kernel.js';
 import { generatedUname } from '../objects/uname.js';
-import { typeByName, visibleProperties } from '../objects/model.js';
+import { relationNamesOf, typeByName, visibleProperties } from '../objects/model.js';
 import { parseJson } from '../objects/write.js';
 import { SYSTEM, visibleObjectsTable, type Viewer, type VisibleOptions } from '../objects/read.js';
 import { validateAttributes } from '../accounts/schemas.js';
@@ -110,7 +110,11 @@ export function serializeUser(ctx: AppContext, req: Request, u: UserRow): Resour
       modified_by: u.modified_by,
     },
     links: { self: resourceUrl(req, path) },
-    relationships: { roles: relationshipLinks(req, path, 'roles') },
+    relationships: {
+      roles: relationshipLinks(req, path, 'roles'),
+      // Relations whose sides name users, as on any object.
+      ...Object.fromEntries(relationNamesOf(ctx, 'users').map((r) => [r.name, relationshipLinks(req, path, r.name)])),
+    },
   };
 }
 
