@@ -94,6 +94,9 @@ describe('objects in the BEdita model', () => {
     expectError(await patch('/users', 'users', b.id, { unknown_field: 1 }), 400);
     const schema = await s.request('GET', '/model/schema/users', { token: admin });
     for (const name of ['city', 'nickname', 'publish_start', 'birthdate']) assert.ok(schema.body.properties[name], name);
+    // Answers name the schema's revision, which moved with the custom property.
+    assert.equal(read.body.meta.schema.users.revision, schema.body.revision);
+    assert.ok(schema.body.revision > 2);
   });
 
   test('a user\'s history and trash are an object\'s: history records its field changes; trashed, it is listed and restored', async () => {

@@ -134,8 +134,8 @@ export function registerAccountSchemas(ctx: AppContext): void {
 }
 
 /** `meta.schema` of responses. */
-export function schemaMeta(type: AccountSchemaType, base: string) {
-  return { [type]: { $id: `${base}/model/schema/${type}`, revision: DEFS[type].revision } };
+export function schemaMeta(ctx: AppContext, type: AccountSchemaType, base: string) {
+  return { [type]: { $id: `${base}/model/schema/${type}`, revision: revisionOf(ctx, type) } };
 }
 
 /**

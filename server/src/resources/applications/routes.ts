@@ -20,7 +20,7 @@ import {
 
 /** The applications at `path`: /applications, and /admin/applications as BEdita 5 names them. */
 export function applicationRoutes(ctx: AppContext, path = '/applications'): RouteDef[] {
-  const meta = (req: Request) => ({ schema: schemaMeta('applications', baseUrl(req)) });
+  const meta = (req: Request) => ({ schema: schemaMeta(ctx, 'applications', baseUrl(req)) });
   return crudRoutes<ApplicationRow>({
     path,
     type: 'applications',

@@ -24,7 +24,7 @@ export function roleRoutes(ctx: AppContext): RouteDef[] {
   const sendOne = async (req: Request, res: Response, id: number, status = 200) => {
     const { include } = parseListQuery(req, { fields: {}, includes: ['users'] });
     const { resources, included } = await serializeWithIncluded(req, [await getRole(ctx.db, id)], serializeRole, include, users);
-    sendAccountResource(req, res, 'roles', resources[0], { status, included });
+    sendAccountResource(ctx, req, res, 'roles', resources[0], { status, included });
   };
   return [
     {
@@ -36,7 +36,7 @@ export function roleRoutes(ctx: AppContext): RouteDef[] {
         const q = parseListQuery(req, ROLE_LIST_SPEC);
         const { rows, count } = await listRoles(ctx.db, q, { ids });
         const { resources, included } = await serializeWithIncluded(req, rows, serializeRole, q.include, users);
-        sendList(req, res, resources, { count, page: q.page, pageSize: q.pageSize }, { included, meta: { schema: schemaMeta('roles', baseUrl(req)) } });
+        sendList(req, res, resources, { count, page: q.page, pageSize: q.pageSize }, { included, meta: { schema: schemaMeta(ctx, 'roles', baseUrl(req)) } });
       },
     },
     {

@@ -86,7 +86,7 @@ export function userRoutes(ctx: AppContext): RouteDef[] {
     const { include } = parseListQuery(req, { fields: {}, includes: ['roles'] });
     const user = await getUser(ctx, req.auth, ctx.db, id);
     const { resources, included } = await serializeWithIncluded(req, [user], (r, u) => serializeUser(ctx, r, u), include, roles);
-    sendAccountResource(req, res, 'users', resources[0], { status, included, version: user.version });
+    sendAccountResource(ctx, req, res, 'users', resources[0], { status, included, version: user.version });
   };
   return [
     {
@@ -98,7 +98,7 @@ export function userRoutes(ctx: AppContext): RouteDef[] {
         const q = parseListQuery(req, userListSpec(ctx));
         const { rows, count } = await listUsers(ctx, req.auth, ctx.db, q, { ids });
         const { resources, included } = await serializeWithIncluded(req, rows, (r, u) => serializeUser(ctx, r, u), q.include, roles);
-        sendList(req, res, resources, { count, page: q.page, pageSize: q.pageSize }, { included, meta: { schema: schemaMeta('users', baseUrl(req)) } });
+        sendList(req, res, resources, { count, page: q.page, pageSize: q.pageSize }, { included, meta: { schema: schemaMeta(ctx, 'users', baseUrl(req)) } });
       },
     },
     {
