@@ -38,6 +38,8 @@ describe('objects in the BEdita model', () => {
     assert.deepEqual(await ids('/profiles?sort=-birthdate'), [q.id, p.id]);
     assert.deepEqual(await ids('/profiles?filter[birthdate][gt]=1985-01-01'), [q.id]);
     assert.deepEqual(await ids('/profiles?q=Supporto'), [p.id]);
+    assert.deepEqual(await ids('/profiles?filter[company]=0'), [p.id]);
+    assert.deepEqual(await ids('/profiles?filter[company]=false'), [p.id]);
     const changed = await patch('/profiles', 'profiles', q.id, { surname: 'Bianchi', company: 1 });
     assert.equal(changed.status, 200, changed.text);
     assert.equal(changed.body.data.attributes.surname, 'Bianchi');
@@ -139,6 +141,13 @@ describe('objects in the BEdita model', () => {
       expectError(res, 400);
       assert.deepEqual(res.body.error.meta.fields, ['birthdate']);
     }
+    // Date ranges too (events have them).
+    const ev = await created('/events', 'events', { title: 'Ranged', date_ranges: [{ start_date: '2018-08-02 14:23:23', end_date: 1533229200 }, { start_date: '2018-09-01', end_date: '' }] });
+    assert.deepEqual(ev.attributes.date_ranges.map((d: { start_date: string; end_date: string | null }) => [d.start_date, d.end_date]), [
+      ['2018-08-02T14:23:23+00:00', '2018-08-02T17:00:00+00:00'],
+      ['2018-09-01T00:00:00+00:00', null],
+    ]);
+    expectError(await post('/events', 'events', { title: 'Bad range', date_ranges: [{ start_date: 'July, 1' }] }), 400);
     // A publication window's end before its start is still 400, and changes nothing.
     const before = (await s.request('GET', `/documents/${doc.id}`, { token: admin })).body.data.attributes;
     expectError(await patch('/documents', 'documents', doc.id, { publish_start: '2020-01-02 00:00:00', publish_end: 1577836800 }), 400);
