@@ -175,6 +175,10 @@ describe('objects in the BEdita model', () => {
     assert.equal(blocked.body.data.attributes.blocked, true);
     assert.equal((await patch('/users', 'users', u.id, { blocked: 0 })).body.data.attributes.blocked, false);
     expectError(await patch('/users', 'users', u.id, { blocked: 2 }), 400);
+    const doc = (await s.request('POST', '/documents', { token: admin, body: { data: { type: 'documents', attributes: { title: 'Lockable' } } } })).body.data;
+    const locked = await s.request('PATCH', `/documents/${doc.id}`, { token: admin, body: { data: { id: doc.id, type: 'documents', meta: { locked: 1 } } } });
+    assert.equal(locked.status, 200, locked.text);
+    assert.equal(locked.body.data.meta.locked, true);
   });
 
   test('role names are checked as BEdita checks resource names (400 naming the field)', async () => {

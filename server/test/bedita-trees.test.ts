@@ -36,7 +36,7 @@ describe('trees and relations in the BEdita layout', () => {
     const sub = await created('folders', { title: 'Tree sub', status: 'on' }, { parent: { data: { type: 'folders', id: root.id } } });
     const doc = await created('documents', { title: 'Placed twice', status: 'on' });
     await ok(send('POST', `/folders/${sub.id}/relationships/children`, [{ type: 'documents', id: doc.id, meta: { relation: { menu: false, params: { color: 'red' } } } }]));
-    await ok(send('POST', `/folders/${root.id}/relationships/children`, [{ type: 'documents', id: doc.id }]));
+    await ok(send('POST', `/folders/${root.id}/relationships/children`, [{ type: 'documents', id: doc.id, meta: { relation: { menu: 1 } } }]));
     const inSub = (await relationOf(`/folders/${sub.id}/children`))[doc.id];
     assert.deepEqual(inSub, { position: 1, menu: false, canonical: true, depth_level: 2, params: { color: 'red' } });
     const inRoot = await relationOf(`/folders/${root.id}/children`);

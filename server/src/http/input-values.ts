@@ -63,6 +63,12 @@ const typesOf = (s: FieldSchema): unknown[] => [
 const formatOf = (s: FieldSchema): unknown =>
   s.format ?? [s.anyOf, s.oneOf].flatMap((list) => (Array.isArray(list) ? list.map((x) => (x as FieldSchema)?.format) : [])).find((f) => f !== undefined);
 
+/** A boolean as BEdita reads one: `true`/`false`, or `1`/`0`; undefined for anything else. */
+export function booleanInput(value: unknown): boolean | undefined {
+  if (typeof value === 'boolean') return value;
+  return value === 1 ? true : value === 0 ? false : undefined;
+}
+
 /** `value` read as the field's schema expects it, as BEdita reads it (see the module comment). */
 export function inputValue(schema: FieldSchema | undefined, value: unknown): unknown {
   if (!schema || value === null || value === undefined) return value;
@@ -70,6 +76,6 @@ export function inputValue(schema: FieldSchema | undefined, value: unknown): unk
   if (format === 'date-time') return normalDateTime(value);
   if (format === 'date') return normalDate(value);
   const types = typesOf(schema);
-  if ((value === 0 || value === 1) && types.includes('boolean') && !types.includes('integer') && !types.includes('number')) return value === 1;
+  if (types.includes('boolean') && !types.includes('integer') && !types.includes('number')) return booleanInput(value) ?? value;
   return value;
 }

@@ -23,6 +23,7 @@ import { canonicalNodes, childPositionSql, childrenCondition, FOLDERS, nodeOfFol
 import { folderNode, nodeIn } from './tree.js';
 import { addFolderChildren, createFolder, removeFolderChildren, removeFolderParent, setFolderParent, writeObjectParents } from './writes.js';
 import { readContext } from '../../http/read-context.js';
+import { booleanInput } from '../../http/input-values.js';
 
 /** `data` of a to-one folder relationship: {type: 'folders', id} or null. */
 function folderIdentifier(req: Request, allowNull: boolean): { id: string; meta: Record<string, unknown> } | null {
@@ -51,14 +52,15 @@ function parentOfInput(relationships: Record<string, unknown>): string | null {
 function placementOf(meta: Record<string, unknown>, i: number): FolderPlacement {
   const relation = (meta.relation ?? {}) as Record<string, unknown>;
   if (typeof relation !== 'object' || Array.isArray(relation)) throw badRequest(`data[${i}].meta.relation must be an object`, 'invalid_body');
-  if (relation.menu !== undefined && typeof relation.menu !== 'boolean') throw badRequest(`data[${i}].meta.relation.menu must be true or false`, 'invalid_body');
+  const menu = relation.menu === undefined ? undefined : booleanInput(relation.menu);
+  if (relation.menu !== undefined && menu === undefined) throw badRequest(`data[${i}].meta.relation.menu must be true or false`, 'invalid_body');
   const params = relation.params;
   if (params !== undefined && params !== null && (typeof params !== 'object' || Array.isArray(params))) {
     throw new ApiError(400, 'invalid_params', `data[${i}].meta.relation.params must be an object`, undefined, { fields: ['params'] });
   }
   return {
     position: parsePosition(relation.position, `data[${i}].meta.relation.position`),
-    menu: relation.menu as boolean | undefined,
+    menu,
     ...(params !== undefined ? { params: params as Record<string, unknown> | null } : {}),
   };
 }

@@ -8,6 +8,7 @@ import type { Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
 import { nowIso } from '../../db/time.js';
+import { booleanInput } from '../../http/input-values.js';
 import { badRequest, forbidden } from '../../http/errors.js';
 import type { ObjectExtension, PendingWrite } from './extensions.js';
 import { CORE_ATTRIBUTES, typeAllowedOn, type ObjectType } from './model.js';
@@ -41,8 +42,9 @@ export function parseJson(text: string | null): unknown {
 function lockedFromMeta(meta: Record<string, unknown> | undefined, actor: Actor): boolean | undefined {
   if (!meta || meta.locked === undefined) return undefined;
   if (!actor.isAdmin) throw forbidden('Only administrators may lock or unlock objects', 'locked_admin_only');
-  if (typeof meta.locked !== 'boolean') throw badRequest('"meta.locked" must be true or false', 'invalid_data');
-  return meta.locked;
+  const locked = booleanInput(meta.locked);
+  if (locked === undefined) throw badRequest('"meta.locked" must be true or false', 'invalid_data');
+  return locked;
 }
 
 /** Core columns and custom property values of validated attributes. */
