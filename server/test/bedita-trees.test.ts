@@ -62,6 +62,14 @@ describe('trees and relations in the BEdita layout', () => {
     }
     await ok(send('PATCH', `/documents/${doc.id}/relationships/parents`, [{ type: 'folders', id: root.id, meta: { relation: { params: null } } }, { type: 'folders', id: sub.id }]));
     assert.deepEqual((await relationOf(`/folders/${root.id}/children`))[doc.id].params, null);
+    // canonical is the client's: true moves it from the object's other placement, false clears it.
+    await ok(send('POST', `/folders/${root.id}/relationships/children`, [{ type: 'documents', id: doc.id, meta: { relation: { canonical: true, menu: false } } }]));
+    assert.deepEqual([(await relationOf(`/documents/${doc.id}/parents`))[root.id].canonical, (await relationOf(`/documents/${doc.id}/parents`))[sub.id].canonical], [true, false]);
+    await ok(send('PATCH', `/documents/${doc.id}/relationships/parents`, [{ type: 'folders', id: root.id }, { type: 'folders', id: sub.id, meta: { relation: { canonical: true } } }]));
+    assert.deepEqual([(await relationOf(`/documents/${doc.id}/parents`))[root.id].canonical, (await relationOf(`/documents/${doc.id}/parents`))[sub.id].canonical], [false, true]);
+    await ok(send('PATCH', `/folders/${sub.id}/relationships/parent`, { type: 'folders', id: root.id, meta: { relation: { menu: false, canonical: false } } }));
+    assert.equal((await ok(s.request('GET', `/folders/${sub.id}/parent`, { token: admin }))).body.data.meta.relation.canonical, false);
+    expectError(await send('POST', `/folders/${root.id}/relationships/children`, [{ type: 'documents', id: doc.id, meta: { relation: { canonical: 'yes' } } }]), 400);
   });
 
   test('PATCH /folders/{id}/relationships/children replaces the children: named ones stay or come in order, others leave', async () => {

@@ -19,7 +19,7 @@ import { sendWritten } from '../objects/routes.js';
 import { expectedVersion } from '../../http/if-match.js';
 import { apply } from '../objects/kernel.js';
 import { foldersExtension } from './extension.js';
-import { canonicalNodes, childPositionSql, childrenCondition, FOLDERS, nodeOfFolder, parentsCondition, parsePosition, placementMeta, placementsIn, type FolderPlacement } from './service.js';
+import { childPositionSql, childrenCondition, FOLDERS, nodeOfFolder, parentsCondition, parsePosition, placementMeta, placementsIn, type FolderPlacement } from './service.js';
 import { folderNode, nodeIn } from './tree.js';
 import { addFolderChildren, createFolder, removeFolderChildren, removeFolderParent, setFolderParent, writeObjectParents } from './writes.js';
 import { readContext } from '../../http/read-context.js';
@@ -52,8 +52,9 @@ function parentOfInput(relationships: Record<string, unknown>): string | null {
 function placementOf(meta: Record<string, unknown>, i: number): FolderPlacement {
   const relation = (meta.relation ?? {}) as Record<string, unknown>;
   if (typeof relation !== 'object' || Array.isArray(relation)) throw badRequest(`data[${i}].meta.relation must be an object`, 'invalid_body');
-  const menu = relation.menu === undefined ? undefined : booleanInput(relation.menu);
+  const [menu, canonical] = [relation.menu, relation.canonical].map((v) => (v === undefined ? undefined : booleanInput(v)));
   if (relation.menu !== undefined && menu === undefined) throw badRequest(`data[${i}].meta.relation.menu must be true or false`, 'invalid_body');
+  if (relation.canonical !== undefined && canonical === undefined) throw badRequest(`data[${i}].meta.relation.canonical must be true or false`, 'invalid_body');
   const params = relation.params;
   if (params !== undefined && params !== null && (typeof params !== 'object' || Array.isArray(params))) {
     throw new ApiError(400, 'invalid_params', `data[${i}].meta.relation.params must be an object`, undefined, { fields: ['params'] });
@@ -61,14 +62,15 @@ function placementOf(meta: Record<string, unknown>, i: number): FolderPlacement 
   return {
     position: parsePosition(relation.position, `data[${i}].meta.relation.position`),
     menu,
+    ...(canonical !== undefined ? { canonical } : {}),
     ...(params !== undefined ? { params: params as Record<string, unknown> | null } : {}),
   };
 }
 
-/** A folder's own tree node as `meta.relation` of its parent (a folder's one placement is canonical). */
+/** A folder's own tree node as `meta.relation` of its parent. */
 function relationMeta(node: NonNullable<Awaited<ReturnType<typeof nodeOfFolder>>>) {
   const { params, ...rest } = node;
-  return { ...rest, menu: Boolean(node.menu), canonical: true, params: params ? (JSON.parse(params) as unknown) : null };
+  return { ...rest, menu: Boolean(node.menu), canonical: Boolean(node.canonical), params: params ? (JSON.parse(params) as unknown) : null };
 }
 
 export const foldersFamily: Family = {
@@ -88,11 +90,10 @@ function foldersRoutes(ctx: AppContext): RouteDef[] {
   /** Where each of `ids` is placed in `folderId`, as `meta.relation` (positions kept until a write). */
   async function placementMetas(folderId: number, ids: number[]) {
     const placements = await ctx.readCache.get(`folder-placements:${folderId}`, () => placementsIn(ctx.db, folderId));
-    const canonical = await canonicalNodes(ctx.db, ids);
     const out = new Map<number, ReturnType<typeof placementMeta>>();
     for (const id of ids) {
       const p = placements.get(id);
-      if (p) out.set(id, placementMeta(p, canonical.get(id) === p.node.id));
+      if (p) out.set(id, placementMeta(p));
     }
     return out;
   }

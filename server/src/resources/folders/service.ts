@@ -82,6 +82,8 @@ export interface FolderPlacement {
   menu?: boolean;
   /** BEdita's params of the placement (an object; null clears them). */
   params?: Record<string, unknown> | null;
+  /** The object's canonical placement: true moves the flag here from its other placements. */
+  canonical?: boolean;
 }
 
 // ---- reading ----
@@ -185,24 +187,10 @@ export interface Placement {
   position: number;
 }
 
-/**
- * A placement as BEdita's `meta.relation`: position, menu, whether it is the object's canonical
- * one (its first placement: a folder's only one), depth and params.
- */
-export function placementMeta(p: Placement, canonical: boolean) {
-  return { position: p.position, menu: Boolean(p.node.menu), canonical, depth_level: p.node.depth_level, params: p.node.params ? (JSON.parse(p.node.params) as unknown) : null };
-}
-
-/** The canonical placement (tree node id) of each object: the first it was given. */
-export async function canonicalNodes(db: Db, objectIds: number[]): Promise<Map<number, number>> {
-  if (!objectIds.length) return new Map();
-  const rows = await db
-    .selectFrom('trees')
-    .select(['object_id', (eb) => eb.fn.min('id').as('node_id')])
-    .where('object_id', 'in', objectIds)
-    .groupBy('object_id')
-    .execute();
-  return new Map(rows.map((r) => [Number(r.object_id), Number(r.node_id)]));
+/** A placement as BEdita's `meta.relation`: position, menu, canonical, depth and params. */
+export function placementMeta(p: Placement) {
+  const { node } = p;
+  return { position: p.position, menu: Boolean(node.menu), canonical: Boolean(node.canonical), depth_level: node.depth_level, params: node.params ? (JSON.parse(node.params) as unknown) : null };
 }
 
 /** Where each child of `folderId` sits: node and position among the visible children. */

@@ -17,6 +17,8 @@ export interface TreesTable {
   menu: Bool;
   /** JSON: BEdita's params of the placement, or null. */
   params?: string | null;
+  /** The object's canonical placement (BEdita's flag: at most one per object). */
+  canonical: Generated<Bool>;
 }
 
 export interface TreeTrashTable {
