@@ -26,7 +26,7 @@ describe('rights that follow, and the permissions matrix guard', () => {
     token = await e.server.adminToken();
     await createRestrictedUser(e.server, 'nina', 'nina-password-1', { media: ['read', 'update', 'delete'], folders: ['read'] });
     const roles = await e.server.request('GET', '/roles', { token });
-    roleId = String(roles.body.data.find((r: any) => r.attributes.name === 'nina-role').id);
+    roleId = String(roles.body.data.find((r: any) => r.attributes.name === 'nina_role').id);
     const up = await e.server.request('POST', '/images/upload/gull.png', { token, raw: await png(40, 40), headers: { 'Content-Type': 'image/png' } });
     image = String(up.body.data.id);
     for (const page of [e.page]) {

@@ -30,7 +30,7 @@ export interface SeedResult {
   imageIds: number[];
   /** The full-text query used by the search scenario and how many objects it matches. */
   searchWord: string;
-  /** A non-admin editor (role `bench-editor`: read everything, write documents) and an application's API key. */
+  /** A non-admin editor (role `bench_editor`: read everything, write documents) and an application's API key. */
   editor: { username: string; password: string };
   apiKey: string;
   seconds: number;
@@ -145,7 +145,7 @@ export const BENCH_EDITOR = { username: 'bench-editor', password: 'bench-editor-
 /** The readers of the signed-in and API-key scenarios, made over the API as an admin would. */
 async function seedReaders(call: Call): Promise<{ editor: typeof BENCH_EDITOR; apiKey: string }> {
   const permissions = { '*': ['read'], documents: ['read', 'create', 'update', 'delete', 'publish'], news: ['read', 'create', 'update:own', 'delete:own'] };
-  const role = await call('POST', '/roles', { data: { type: 'roles', attributes: { name: 'bench-editor', permissions } } });
+  const role = await call('POST', '/roles', { data: { type: 'roles', attributes: { name: 'bench_editor', permissions } } });
   const user = await call('POST', '/users', { data: { type: 'users', attributes: { ...BENCH_EDITOR, email: 'bench-editor@example.com' } } });
   await call('POST', `/users/${user.data.id}/relationships/roles`, { data: [{ type: 'roles', id: role.data.id }] });
   const app = await call('POST', '/applications', { data: { type: 'applications', attributes: { name: 'bench-site', description: "The benchmark's site client" } } });

@@ -117,7 +117,7 @@ export async function signInAs(page: Page, username: string, password: string, h
 /** A user with one role of these permissions (made through the API); returns its token. */
 export async function createRestrictedUser(server: TestServer, username: string, password: string, permissions: Record<string, string[]>): Promise<string> {
   const token = await server.adminToken();
-  const role = await server.request('POST', '/roles', { token, body: { data: { type: 'roles', attributes: { name: `${username}-role`, permissions } } } });
+  const role = await server.request('POST', '/roles', { token, body: { data: { type: 'roles', attributes: { name: `${username.replace(/-/g, '_')}_role`, permissions } } } });
   if (role.status !== 201) throw new Error(`create role failed: ${role.status} ${role.text}`);
   const user = await server.request('POST', '/users', { token, body: { data: { type: 'users', attributes: { username, password, name: username } } } });
   if (user.status !== 201) throw new Error(`create user failed: ${user.status} ${user.text}`);

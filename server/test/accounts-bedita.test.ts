@@ -29,6 +29,42 @@ describe('BEdita accounts', () => {
   });
   after(() => s.close());
 
+  test('signup takes activation_url and redirect_url with any absolute URL, custom schemes included; not javascript: or relative ones', async () => {
+    const signup = (fields: Record<string, unknown>) =>
+      s.request('POST', '/signup', { headers: json, body: { password: 'secret-pass-10', ...fields } });
+    const ok = await signup({ username: 'mobile', email: 'mobile@example.com', activation_url: 'app://myapp/activate', redirect_url: 'myapp:/done' });
+    assert.equal(ok.status, 202, ok.text);
+    await s.server.ctx.mailer.idle();
+    const mail = (await readOutbox(s.dataDir)).find((m) => JSON.stringify(m.to).includes('mobile@example.com'));
+    assert.match(mail?.text ?? '', /app:\/\/myapp\/activate\?uuid=[0-9a-f-]+&redirect_url=myapp%3A%2Fdone/);
+    for (const bad of ['javascript:alert(1)', 'data:text/html,x', '/relative/path', 'not a url']) {
+      expectError(await signup({ username: 'mobile2', email: 'mobile2@example.com', activation_url: bad }), 400);
+      expectError(await signup({ username: 'mobile2', email: 'mobile2@example.com', activation_url: 'https://site.example/a', redirect_url: bad }), 400);
+    }
+    const none = await s.request('GET', '/users?filter[username]=mobile2', { token: admin });
+    assert.equal(none.body.meta.pagination.count, 0);
+  });
+
+  test('POST /applications with client_secret null: an application without a secret, which logs in with client_secret null', async () => {
+    const made = await s.request('POST', '/applications', { token: admin, body: { data: { type: 'applications', attributes: { name: 'public-app', client_secret: null } } } });
+    assert.equal(made.status, 201, made.text);
+    assert.equal(made.body.data.meta.client_secret, null);
+    const apiKey = made.body.data.meta.api_key;
+    assert.equal((await s.request('GET', `/applications/${made.body.data.id}`, { token: admin })).body.data.meta.client_secret, null);
+    const login = await s.request('POST', '/auth', { headers: json, body: { grant_type: 'client_credentials', client_id: apiKey, client_secret: null } });
+    assert.equal(login.status, 200, login.text);
+    assert.ok(login.body.meta.jwt);
+    // A secret sent for it, or null for an application with one, is refused.
+    expectError(await s.request('POST', '/auth', { headers: json, body: { grant_type: 'client_credentials', client_id: apiKey, client_secret: 'anything' } }), 401);
+    const secret = await s.request('POST', '/applications', { token: admin, body: { data: { type: 'applications', attributes: { name: 'private-app' } } } });
+    assert.equal(secret.status, 201, secret.text);
+    assert.equal(typeof secret.body.data.meta.client_secret, 'string');
+    expectError(await s.request('POST', '/auth', { headers: json, body: { grant_type: 'client_credentials', client_id: secret.body.data.meta.api_key, client_secret: null } }), 401);
+    const withSecret = await s.request('POST', '/auth', { headers: json, body: { grant_type: 'client_credentials', client_id: secret.body.data.meta.api_key, client_secret: secret.body.data.meta.client_secret } });
+    assert.equal(withSecret.status, 200, withSecret.text);
+    expectError(await s.request('POST', '/auth', { headers: json, body: { grant_type: 'client_credentials', client_id: apiKey } }), 400);
+  });
+
   test('PATCH /auth/user changes the own profile from a flat body and answers the user', async () => {
     const u = await createUser(s, admin, { username: 'flat', password: 'flat-secret-1' });
     const res = await s.request('PATCH', '/auth/user', { token: u.jwt, headers: json, body: { name: 'Flat', surname: 'Body', description: 'about me' } });

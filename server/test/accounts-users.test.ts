@@ -49,6 +49,9 @@ describe('/users and /roles', () => {
         attributes: {
           username: 'alice', uname: 'alice-u', name: 'Alice', surname: null, title: null, description: null, email: 'alice@example.com',
           status: 'on', lang: null, blocked: false, last_login: aDate, last_login_err: null, num_login_err: 0,
+          // A user is an object: the core attributes, publication window and BEdita's profile fields.
+          body: null, extra: null, publish_start: null, publish_end: null,
+          person_title: null, gender: null, birthdate: null, deathdate: null, company: null, company_name: null, company_kind: null, street_address: null, city: null, zipcode: null, country: null, state_name: null, phone: null, website: null, national_id_number: null, vat_number: null, pseudonym: null, user_preferences: null,
         },
         meta: { verified: null, locked: false, created: aDate, modified: aDate, published: aDate, created_by: 1, modified_by: 1 },
         links: { self },
@@ -216,7 +219,7 @@ describe('/users and /roles', () => {
     // Giving the admin role makes an admin.
     await s.request('POST', `/roles/1/relationships/users`, { token: admin, body: { data: { type: 'users', id: u.id } } });
     const hank = (await s.login('hank', 'password-1')).jwt;
-    assert.equal((await s.request('POST', '/roles', { token: hank, body: roleBody({ name: 'by-hank' }) })).status, 201);
+    assert.equal((await s.request('POST', '/roles', { token: hank, body: roleBody({ name: 'by_hank' }) })).status, 201);
     assert.equal((await s.request('DELETE', `/users/${u.id}/relationships/roles`, { token: admin, body: { data: { type: 'roles', id: '1' } } })).status, 200);
   });
 
@@ -249,7 +252,7 @@ describe('the last admin under concurrency', () => {
       assert.equal(results.filter((r) => r.status === 204).length, 1, results.map((r) => r.text).join(' | '));
       const survivor = results[0].status === 204 ? ADMIN : { username: 'kim', password: 'password-1' };
       const token = (await s.login(survivor.username, survivor.password)).jwt;
-      assert.equal((await s.request('POST', '/roles', { token, body: roleBody({ name: 'still-admin' }) })).status, 201);
+      assert.equal((await s.request('POST', '/roles', { token, body: roleBody({ name: 'still_admin' }) })).status, 201);
     } finally {
       await s.close();
     }

@@ -69,6 +69,10 @@ const ATTACKS: Record<string, Attack> = {
   'patch /folders/:id': async (f) => ({ path: `/folders/${f.sub}`, opts: as(f.admin, { body: { data: { type: 'folders', id: f.sub, attributes: { title: 'Attack' } } } }) }),
   'delete /folders/:id': async (f) => ({ path: `/folders/${f.sub}`, opts: as(f.admin) }),
   'post /folders/:id/relationships/children': async (f) => ({ path: `/folders/${f.folder}/relationships/children`, opts: as(f.admin, { body: ids('documents', f.other) }) }),
+  'patch /folders/:id/relationships/children': async (f) => ({ path: `/folders/${f.sub}/relationships/children`, opts: as(f.admin, { body: ids('documents', f.other) }) }),
+  'post /users/:id/relationships/:relation': async (f) => ({ path: `/users/${f.user}/relationships/mentors`, opts: as(f.admin, { body: ids('documents', f.other) }) }),
+  'patch /users/:id/relationships/:relation': async (f) => ({ path: `/users/${f.user}/relationships/mentors`, opts: as(f.admin, { body: ids('documents', f.other) }) }),
+  'delete /users/:id/relationships/:relation': async (f) => ({ path: `/users/${f.user}/relationships/mentors`, opts: as(f.admin, { body: ids('documents', f.doc) }) }),
   'delete /folders/:id/relationships/children': async (f) => ({ path: `/folders/${f.sub}/relationships/children`, opts: as(f.admin, { body: ids('documents', f.doc) }) }),
   'patch /folders/:id/relationships/parent': async (f) => ({ path: `/folders/${f.sub}/relationships/parent`, opts: as(f.admin, { body: { data: null } }) }),
   'delete /folders/:id/relationships/parent': async (f) => ({ path: `/folders/${f.sub}/relationships/parent`, opts: as(f.admin, { body: { data: { type: 'folders', id: f.folder } } }) }),
@@ -171,8 +175,13 @@ describe('every entry point declared and attacked', () => {
     const history = await ok(s.request('GET', `/documents/${docId}/history`, { token: admin }));
     const trashed = await make('/documents', doc({ title: 'Trashed' }));
     await ok(s.request('DELETE', `/documents/${trashed}`, { token: admin }));
-    const role = await createRole(s, admin, 'attack-role', { '*': ['read', 'create', 'update', 'delete', 'publish'] });
+    const role = await createRole(s, admin, 'attack_role', { '*': ['read', 'create', 'update', 'delete', 'publish'] });
     const user = await createUser(s, admin, { username: 'victim', roles: [role] });
+    // A relation on users, so that the users' relationship writes have something to attack.
+    await ok(s.request('POST', '/model/relations', { token: admin, body: { data: { type: 'relations', attributes: { name: 'mentors', inverse_name: 'mentored_by' } } } }));
+    await ok(s.request('PATCH', '/model/relations/mentors/relationships/left_object_types', { token: admin, body: { data: [{ type: 'object_types', id: 'users' }] } }));
+    await ok(s.request('PATCH', '/model/relations/mentors/relationships/right_object_types', { token: admin, body: { data: [{ type: 'object_types', id: 'documents' }] } }));
+    await ok(s.request('POST', `/users/${user.id}/relationships/mentors`, { token: admin, body: ids('documents', docId) }));
     const editor = await createUser(s, admin, { username: 'editor', roles: [role] });
     // The signup whose activation is attacked.
     await ok(s.request('POST', '/signup', { body: { username: 'pending', password: 'pending-pass-1', email: 'pending@example.com', activation_url: 'http://127.0.0.1:9/activate' }, headers: JSON_HEADERS }));

@@ -124,7 +124,8 @@ describe('folders', () => {
     assert.equal(res.status, 200);
     const list = await get(`/folders/${id('Other')}/children`);
     assert.deepEqual(list.data.map((d: any) => titles.get(d.id)), ['d2', 'd1', 'd3', 'd4']);
-    assert.deepEqual(list.data[0].meta.relation, { position: 1, menu: false, depth_level: 1 });
+    // d2 was placed in Site/News first: that placement is its canonical one.
+    assert.deepEqual(list.data[0].meta.relation, { position: 1, menu: false, canonical: false, depth_level: 1, params: null });
     assert.equal(list.links.available, `${s.url}/objects`);
     const sorted = await get(`/folders/${id('Other')}/children?sort=-position`);
     assert.deepEqual(sorted.data.map((d: any) => titles.get(d.id)), ['d4', 'd3', 'd1', 'd2']);
@@ -147,7 +148,7 @@ describe('folders', () => {
     assert.equal(body.data.id, id('News'));
     assert.equal(body.data.type, 'folders');
     const r = body.data.meta.relation;
-    assert.deepEqual(Object.keys(r).sort(), ['depth_level', 'id', 'menu', 'object_id', 'parent_id', 'parent_node_id', 'root_id', 'tree_left', 'tree_right']);
+    assert.deepEqual(Object.keys(r).sort(), ['canonical', 'depth_level', 'id', 'menu', 'object_id', 'params', 'parent_id', 'parent_node_id', 'root_id', 'tree_left', 'tree_right']);
     assert.equal(r.object_id, Number(id('Archive')));
     assert.equal(r.parent_id, Number(id('News')));
     assert.equal(r.root_id, Number(id('Site')));

@@ -180,7 +180,9 @@ describe('objects', () => {
     assert.deepEqual(anon.body.data, []);
     const auth = await s.request('GET', '/objects?filter[type]=users', { token: admin });
     assert.equal(auth.body.data[0].type, 'users');
-    expectError(await s.request('GET', '/users/1/see_also'), 404);
+    // /users is for signed-in users; see_also has no users on its sides.
+    expectError(await s.request('GET', '/users/1/see_also'), 401);
+    expectError(await s.request('GET', '/users/1/see_also', { token: admin }), 404, 'unknown_relation');
   });
 
   test('full-text search finds words of title, body and text properties as soon as written, best first', async () => {
@@ -224,7 +226,7 @@ describe('objects', () => {
     assert.deepEqual(added.body.data, [{ id: ev.id, type: 'events' }]);
     const related = await s.request('GET', `/documents/${doc.id}/see_also`);
     assert.deepEqual(related.body.data.map((d: any) => d.id), [ev.id]);
-    assert.deepEqual(related.body.data[0].meta.relation, { priority: 3, params: { note: 'x' } });
+    assert.deepEqual(related.body.data[0].meta.relation, { priority: 3, inv_priority: 1, params: { note: 'x' } });
     const inverse = await s.request('GET', `/events/${ev.id}/seen_also_by`);
     assert.deepEqual(inverse.body.data.map((d: any) => d.id), [doc.id]);
     const inc = await s.request('GET', `/documents/${doc.id}?include=see_also`);
@@ -270,7 +272,7 @@ describe('objects', () => {
   test('malformed input gives 4xx, never 500', async () => {
     const cases: Array<[string, string, unknown]> = [
       ['POST', '/documents', { data: [] }],
-      ['POST', '/documents', { data: { type: 'documents', attributes: [] } }],
+      ['POST', '/documents', { data: { type: 'documents', attributes: [1] } }],
       ['POST', '/documents', { nodata: true }],
       ['POST', '/documents', { data: { type: 'documents', attributes: { extra: { deep: [1, 2] } }, meta: { locked: 'yes' } } }],
       ['POST', '/documents/1/relationships/see_also', { data: null }],

@@ -305,7 +305,7 @@ describe('signed-in answers in the response cache', () => {
   });
 
   test("changing a role's rights between two reads takes effect on the next read", async () => {
-    const editors = await role('cache-editors', { documents: ['read'] });
+    const editors = await role('cache_editors', { documents: ['read'] });
     const editor = await user('cache-editor', editors);
     const draft = await t.request('POST', '/documents', { token: admin, body: doc({ title: 'Soon hidden', status: 'draft' }) });
     const id = draft.body.data.id;
@@ -318,7 +318,7 @@ describe('signed-in answers in the response cache', () => {
   });
 
   test("restricting an object between two reads takes effect on the next read", async () => {
-    const viewers = await role('cache-viewers', { documents: ['read'] });
+    const viewers = await role('cache_viewers', { documents: ['read'] });
     const viewer = await user('cache-viewer', viewers);
     await role('insiders', { documents: ['read'] });
     const pub = await t.request('POST', '/documents', { token: admin, body: doc({ title: 'Public for now', status: 'on' }) });
@@ -353,7 +353,7 @@ describe('list statements kept per shape', () => {
   };
 
   test('two users of one role with :own rights each list their own drafts; pages of one shape each get their rows', async () => {
-    const own = await createRole(t, admin, 'plan-own', { documents: ['read:own', 'create'] });
+    const own = await createRole(t, admin, 'plan_own', { documents: ['read:own', 'create'] });
     const ann = (await createUser(t, admin, { username: 'plan-ann', roles: [own] })).jwt;
     const bob = (await createUser(t, admin, { username: 'plan-bob', roles: [own] })).jwt;
     for (const [token, title] of [[ann, 'Plan draft of ann'], [bob, 'Plan draft of bob']] as const) {
@@ -378,9 +378,9 @@ describe('list statements kept per shape', () => {
   });
 
   test('a list asked for again after its reader lost a right, after an object permission, and after a publication bound follows each', async () => {
-    const readers = await createRole(t, admin, 'plan-readers', { documents: ['read'] });
+    const readers = await createRole(t, admin, 'plan_readers', { documents: ['read'] });
     const reader = (await createUser(t, admin, { username: 'plan-reader', roles: [readers] })).jwt;
-    await createRole(t, admin, 'plan-insiders', { documents: ['read'] });
+    await createRole(t, admin, 'plan_insiders', { documents: ['read'] });
     const draft = await t.request('POST', '/documents', { token: admin, body: doc({ title: 'Plan rights draft', status: 'draft' }) });
     const open = await t.request('POST', '/documents', { token: admin, body: doc({ title: 'Plan rights open', status: 'on' }) });
     const query = 'filter[title][gt]=Plan rights&sort=title';
@@ -391,7 +391,7 @@ describe('list statements kept per shape', () => {
     assert.deepEqual(await list(`${query}&page_size=10`, reader), ['Plan rights open']);
     // An object permission for other roles hides the published one too.
     const id = open.body.data.id;
-    const restricted = await t.request('PATCH', `/documents/${id}`, { token: admin, body: { data: { id, type: 'documents', meta: { perms: { roles: ['plan-insiders'] } } } } });
+    const restricted = await t.request('PATCH', `/documents/${id}`, { token: admin, body: { data: { id, type: 'documents', meta: { perms: { roles: ['plan_insiders'] } } } } });
     assert.equal(restricted.status, 200, restricted.text);
     assert.deepEqual(await list(`${query}&page_size=11`, reader), []);
     assert.deepEqual(await list(`${query}&page_size=11`), []);

@@ -39,15 +39,15 @@ describe('permissions', () => {
     admin = await s.adminToken();
     await makeRole('editors', EDITOR_RULES);
     await makeRole('readers', { '*': ['read'] });
-    await makeRole('own-readers', { documents: ['read:own', 'create'] });
+    await makeRole('own_readers', { documents: ['read:own', 'create'] });
     await makeRole('publishers', { documents: ['read', 'create', 'update', 'publish'] });
-    await makeRole('media-readers', { media: ['read', 'create'], files: ['read'] });
+    await makeRole('media_readers', { media: ['read', 'create'], files: ['read'] });
     await makeUser('ed', ['editors']);
     await makeUser('ed2', ['editors']);
     await makeUser('reader', ['readers']);
-    await makeUser('owner', ['own-readers']);
+    await makeUser('owner', ['own_readers']);
     await makeUser('pub', ['publishers']);
-    await makeUser('both', ['editors', 'media-readers']);
+    await makeUser('both', ['editors', 'media_readers']);
     await makeUser('nobody', []);
   });
   after(() => s.close());
@@ -211,9 +211,9 @@ describe('permissions', () => {
     const uuid = up.body.included[0].id;
     await s.request('PATCH', `/images/${imageId}`, { token: admin, body: { data: { id: imageId, type: 'images', attributes: { status: 'on' }, meta: { locked: true } } } });
     // Publishers: the image is published, and the lock refuses them all the same.
-    const mediaEditor = await makeRole('image-editors', { images: ['read', 'create', 'update', 'delete', 'publish'] });
+    const mediaEditor = await makeRole('image_editors', { images: ['read', 'create', 'update', 'delete', 'publish'] });
     assert.ok(mediaEditor);
-    await makeUser('imager', ['image-editors']);
+    await makeUser('imager', ['image_editors']);
     expectError(await s.request('DELETE', `/streams/${uuid}`, { token: tokens.imager }), 403, 'object_locked');
     expectError(await s.request('PATCH', `/streams/${uuid}/relationships/object`, { token: tokens.imager, body: { data: null } }), 403, 'object_locked');
     expectError(await s.request('DELETE', `/streams/${uuid}`, { token: tokens.ed }), 403);
@@ -312,7 +312,7 @@ describe('permissions', () => {
     assert.deepEqual(await cacheOf(open, admin), ['public, max-age=3600', 'public, max-age=31536000, immutable']);
 
     const restricted = await image(2, 'on');
-    const perms = await s.request('PATCH', `/images/${restricted.id}`, { token: admin, body: { data: { id: restricted.id, type: 'images', meta: { perms: { roles: ['media-readers'] } } } } });
+    const perms = await s.request('PATCH', `/images/${restricted.id}`, { token: admin, body: { data: { id: restricted.id, type: 'images', meta: { perms: { roles: ['media_readers'] } } } } });
     assert.equal(perms.status, 200, perms.text);
     isPrivate(await cacheOf(restricted, admin), 'restricted, read by an admin');
     isPrivate(await cacheOf(restricted, tokens.both), 'restricted, read by a user of the role');
@@ -320,7 +320,7 @@ describe('permissions', () => {
     const folder = await make(admin, 'folders', { title: 'Cache staff', status: 'on' });
     const below = await image(3, 'on');
     assert.equal((await s.request('POST', `/folders/${folder.id}/relationships/children`, { token: admin, body: { data: [{ type: 'images', id: below.id }] } })).status, 200);
-    assert.equal((await s.request('PATCH', `/folders/${folder.id}`, { token: admin, body: { data: { id: folder.id, type: 'folders', meta: { perms: { roles: ['media-readers'] } } } } })).status, 200);
+    assert.equal((await s.request('PATCH', `/folders/${folder.id}`, { token: admin, body: { data: { id: folder.id, type: 'folders', meta: { perms: { roles: ['media_readers'] } } } } })).status, 200);
     isPrivate(await cacheOf(below, admin), 'restricted by its folder');
 
     isPrivate(await cacheOf(await image(4, 'draft'), admin), 'draft');

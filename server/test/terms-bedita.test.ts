@@ -4,6 +4,8 @@
 // filter[categories|tags|date_ranges|geo] and the date_ranges sorts.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { listIds } from './helpers/lists.js';
+import { userWithPermissions } from './helpers/users.js';
 import { expectError, startServer, type TestServer } from './helpers/server.js';
 
 const LEGACY = 'application/json, text/javascript';
@@ -20,11 +22,7 @@ describe('terms in the BEdita layout', () => {
   };
   const patch = (type: string, id: string, attributes: Record<string, unknown>, headers?: Record<string, string>) =>
     s.request('PATCH', `/${type}/${id}`, { token: admin, headers, body: { data: { id, type, attributes } } });
-  const ids = async (path: string) => {
-    const res = await s.request('GET', path, { token: admin });
-    assert.equal(res.status, 200, res.text);
-    return res.body.data.map((d: { id: string }) => d.id);
-  };
+  const ids = (path: string) => listIds(s, admin, path);
 
   before(async () => {
     s = await startServer();
@@ -115,8 +113,8 @@ describe('terms in the BEdita layout', () => {
 
   test('attributes.categories and tags: written by POST and PATCH, read with fields, history and ETag move', async () => {
     const d = await post('/documents', 'documents', { title: 'Match', categories: [{ name: 'sport' }], tags: [{ name: 'new-tag' }, { name: 'other', label: 'Other one' }] });
-    assert.deepEqual(d.attributes.categories, [{ name: 'sport', label: 'Sport' }]);
-    assert.deepEqual(d.attributes.tags, [{ name: 'new-tag', label: 'New Tag' }, { name: 'other', label: 'Other one' }]);
+    assert.deepEqual(d.attributes.categories, [{ name: 'sport', labels: { default: 'Sport', it: 'Sport' }, params: null, label: 'Sport' }]);
+    assert.deepEqual(d.attributes.tags, [{ name: 'new-tag', labels: { default: 'New Tag' }, label: 'New Tag' }, { name: 'other', labels: { default: 'Other one' }, label: 'Other one' }]);
     // Unknown tags were created.
     const tags = await s.request('GET', '/model/tags?filter[name]=new-tag', { token: admin });
     assert.equal(tags.body.data.length, 1);
@@ -124,7 +122,7 @@ describe('terms in the BEdita layout', () => {
     const etag = first.headers.get('etag')!;
     const res = await patch('documents', d.id, { tags: [{ name: 'other' }] }, { 'If-Match': etag });
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body.data.attributes.tags, [{ name: 'other', label: 'Other one' }]);
+    assert.deepEqual(res.body.data.attributes.tags, [{ name: 'other', labels: { default: 'Other one' }, label: 'Other one' }]);
     assert.notEqual(res.headers.get('etag'), etag);
     expectError(await patch('documents', d.id, { tags: [] }, { 'If-Match': etag }), 412);
     const history = await s.request('GET', `/objects/${d.id}/history`, { token: admin });
@@ -169,7 +167,7 @@ describe('terms in the BEdita layout', () => {
     const token = (await s.login('reader', 'password-1')).jwt;
     const d = await post('/documents', 'documents', { title: 'Not theirs', tags: [{ name: 'kept' }] });
     expectError(await s.request('PATCH', `/documents/${d.id}`, { token, body: { data: { id: d.id, type: 'documents', attributes: { tags: [{ name: 'stolen' }] } } } }), 403);
-    assert.deepEqual((await s.request('GET', `/documents/${d.id}`, { token: admin })).body.data.attributes.tags, [{ name: 'kept', label: 'Kept' }]);
+    assert.deepEqual((await s.request('GET', `/documents/${d.id}`, { token: admin })).body.data.attributes.tags, [{ name: 'kept', labels: { default: 'Kept' }, label: 'Kept' }]);
     // The refused write created no tag either (one transaction).
     assert.deepEqual((await s.request('GET', '/model/tags?filter[name]=stolen', { token: admin })).body.data, []);
     // Their own document takes tags (unknown ones are created, as BEdita does for any writer).
@@ -188,7 +186,7 @@ describe('terms in the BEdita layout', () => {
     });
     assert.equal(res.status, 200, res.text);
     const id = res.body['atomic:results'][0].data.id;
-    assert.deepEqual(res.body['atomic:results'][0].data.attributes.tags, [{ name: 'ops-tag', label: 'Ops Tag' }]);
+    assert.deepEqual(res.body['atomic:results'][0].data.attributes.tags, [{ name: 'ops-tag', labels: { default: 'Ops Tag' }, label: 'Ops Tag' }]);
     // Put it on the publication so that the legacy layout reaches it.
     const placed = await s.request('POST', `/documents/${id}/relationships/parents`, { token: admin, body: { data: [{ type: 'folders', id: publication }] } });
     assert.equal(placed.status, 200, placed.text);
@@ -199,7 +197,7 @@ describe('terms in the BEdita layout', () => {
     const write = await s.request('POST', '/objects', { token: admin, headers: { Accept: LEGACY }, body: { data: { id: Number(id), tags: ['Legacy Word'], date_items: [{ start_date: '2024-05-01T10:00:00Z', end_date: '2024-05-02T10:00:00Z' }] } } });
     assert.equal(write.status, 200, write.text);
     const json = (await s.request('GET', `/documents/${id}`, { token: admin })).body.data;
-    assert.deepEqual(json.attributes.tags, [{ name: 'legacy-word', label: 'Legacy Word' }]);
+    assert.deepEqual(json.attributes.tags, [{ name: 'legacy-word', labels: { default: 'Legacy Word' }, label: 'Legacy Word' }]);
     assert.deepEqual(json.meta.date_items, [{ start_date: '2024-05-01T10:00:00+00:00', end_date: '2024-05-02T10:00:00+00:00', days: [] }]);
   });
 
@@ -244,7 +242,7 @@ describe('terms in the BEdita layout', () => {
     const restored = await s.request('POST', `/events/${e.id}/history/${history[0].id}/restore`, { token: admin });
     assert.equal(restored.status, 200, restored.text);
     assert.deepEqual(restored.body.data.attributes.date_ranges, [{ start_date: '2020-01-01T00:00:00+00:00', end_date: null, params: null }]);
-    assert.deepEqual(restored.body.data.attributes.categories, [{ name: 'concerts', label: 'concerts' }]);
+    assert.deepEqual(restored.body.data.attributes.categories, [{ name: 'concerts', labels: { default: 'concerts' }, params: null, label: 'concerts' }]);
   });
 
   test('filter[categories] and filter[tags] (and the older filter[category], filter[tag])', async () => {
@@ -279,5 +277,35 @@ describe('terms in the BEdita layout', () => {
     for (const q of ['filter[geo][center]=91,0', 'filter[geo][center]=10', 'filter[geo][center]=a,b', 'filter[geo][banana]=44,11', 'filter[geo][center]=44,11&filter[geo][radius]=-5', 'filter[geo][center]=44,11&filter[geo][radius]=far', 'filter[geo]=44,11']) {
       expectError(await s.request('GET', `/locations?${q}`, { token: admin }), 400);
     }
+  });
+
+  test('categories and tags on objects read {name, labels, params, label} and {name, labels, label}, as BEdita', async () => {
+    await post('/model/categories', 'categories', { name: 'labelled', labels: { default: 'Labelled', it: 'Etichettata' }, type: 'documents' });
+    await post('/model/tags', 'tags', { name: 'worded', labels: { default: 'Worded', fr: 'Mot' } });
+    const d = await post('/documents', 'documents', { title: 'Labels', categories: [{ name: 'labelled' }], tags: [{ name: 'worded' }] });
+    const read = (await s.request('GET', `/documents/${d.id}`, { token: admin })).body.data.attributes;
+    assert.deepEqual(read.categories, [{ name: 'labelled', labels: { default: 'Labelled', it: 'Etichettata' }, params: null, label: 'Labelled' }]);
+    assert.deepEqual(read.tags, [{ name: 'worded', labels: { default: 'Worded', fr: 'Mot' }, label: 'Worded' }]);
+    // What was read, sent back, changes nothing.
+    const again = await patch('documents', d.id, { categories: read.categories, tags: read.tags });
+    assert.equal(again.status, 200, again.text);
+    assert.deepEqual(again.body.data.attributes.categories, read.categories);
+  });
+
+  test('/model/categories/{id}/object_categories and /model/tags/{id}/object_tags list the objects carrying the term that the reader may read', async () => {
+    const cat = await post('/model/categories', 'categories', { name: 'listed', type: 'documents' });
+    const tag = await post('/model/tags', 'tags', { name: 'listed-tag' });
+    const on = await post('/documents', 'documents', { title: 'Listed on', status: 'on', categories: ['listed'], tags: ['listed-tag'] });
+    const draft = await post('/documents', 'documents', { title: 'Listed draft', status: 'draft', categories: ['listed'], tags: ['listed-tag'] });
+    await post('/documents', 'documents', { title: 'Not listed', status: 'on' });
+    assert.deepEqual(await ids(`/model/categories/${cat.id}/object_categories`), [on.id, draft.id]);
+    assert.deepEqual(await ids(`/model/tags/${tag.id}/object_tags?sort=-id`), [draft.id, on.id]);
+    assert.deepEqual(await ids(`/model/tags/${tag.id}/object_tags?filter[status]=on`), [on.id]);
+    // A reader who may read only its own documents sees the published one, not the draft.
+    const reader = await userWithPermissions(s, admin, 'term_reader', { documents: ['read:own'] });
+    assert.deepEqual(await listIds(s, reader, `/model/categories/${cat.id}/object_categories`), [on.id]);
+    expectError(await s.request('GET', `/model/categories/${cat.id}/object_categories`), 401);
+    expectError(await s.request('GET', '/model/categories/999999/object_categories', { token: admin }), 404);
+    expectError(await s.request('GET', `/model/tags/${tag.id}/object_tags?filter[nothing]=1`, { token: admin }), 400);
   });
 });

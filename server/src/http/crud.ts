@@ -68,7 +68,11 @@ export function crudRoutes<Row>(spec: CrudSpec<Row>): RouteDef[] {
       writes: spec.writes,
       handler: async (req, res) => {
         const row = await found(req);
-        send(req, res, await spec.update(row, resourceInput(req, spec.type, spec.idOf(row)).attributes, req));
+        // `data.id` is the row's id, or the URL's key as given (BEdita compares the two strings:
+        // PATCH /model/object_types/documents with `"id": "documents"`).
+        const given = String(req.params[key]);
+        const sent = (req.body as { data?: { id?: unknown } } | undefined)?.data?.id;
+        send(req, res, await spec.update(row, resourceInput(req, spec.type, sent === given ? given : spec.idOf(row)).attributes, req));
       },
     },
     {

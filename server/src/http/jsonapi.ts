@@ -200,6 +200,8 @@ export function resourceOf(data: unknown, types: string | string[], expectId?: s
     if (id === undefined) throw badRequest('"data.id" is required', 'invalid_body');
     if (id !== String(expectId)) throw new ApiError(409, 'id_mismatch', `"data.id" ${id} does not match the URL id ${expectId}`);
   }
+  // PHP clients encode an empty object as `[]` (BEdita reads it as none).
+  if (Array.isArray(data.attributes) && data.attributes.length === 0) data.attributes = {};
   for (const key of ['attributes', 'meta', 'relationships'] as const) {
     if (data[key] !== undefined && data[key] !== null && !isPlainObject(data[key])) {
       throw badRequest(`"data.${key}" must be an object`, 'invalid_body');

@@ -42,6 +42,8 @@ export interface EnqueueOptions {
 export interface JobQueue {
   /** Declare a kind of job and how to run it (before start()); only known kinds are claimed. */
   define<P>(kind: string, handler: JobHandler<P>): void;
+  /** Whether this server runs jobs of the kind (others wait for an outside runner). */
+  runs(kind: string): boolean;
   /** Queue a job (at once, or in `options.trx`). */
   enqueue<P>(kind: string, payload: P, options?: EnqueueOptions): Promise<void>;
   wake(): void;
@@ -170,6 +172,7 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
     define(kind, handler) {
       handlers.set(kind, handler as JobHandler<unknown>);
     },
+    runs: (kind) => handlers.has(kind),
     async enqueue(kind, payload, options = {}) {
       const { trx, dedupeKey, runAt } = options;
       // Already queued: a read answers it, without a write (asked again by every poll of an async thumbnail).

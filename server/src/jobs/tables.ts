@@ -13,6 +13,10 @@ export interface JobsTable {
   next_at: number;
   lease_until: number | null;
   lease_owner: string | null;
+  /** BEdita's fields of a job made through /async_jobs (Folio's own jobs keep the defaults). */
+  priority: Generated<number>;
+  max_attempts: Generated<number>;
+  expires: string | null;
 }
 
 export interface JobTables {

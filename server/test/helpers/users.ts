@@ -36,8 +36,8 @@ export async function createUser(s: TestServer, adminToken: string, user: NewUse
   return { id, jwt };
 }
 
-/** A user with a role of their own holding `permissions` (`${username}-role`): answers the token. */
+/** A user with a role of their own holding `permissions` (`${username}_role`, `-` as `_`): answers the token. */
 export async function userWithPermissions(s: TestServer, adminToken: string, username: string, permissions: unknown, password?: string): Promise<string> {
-  const role = await createRole(s, adminToken, `${username}-role`, permissions);
+  const role = await createRole(s, adminToken, `${username.replace(/-/g, '_')}_role`, permissions);
   return (await createUser(s, adminToken, { username, password, roles: [role] })).jwt;
 }

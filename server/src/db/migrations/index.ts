@@ -32,6 +32,10 @@ import * as m0128 from './0128-search-documents-staged.js';
 import * as m0129 from './0129-search-hidden-fields.js';
 import * as m0130 from './0130-drafts.js';
 import * as m0131 from './0131-draft-translations.js';
+import * as m0132 from './0132-core-type-fields.js';
+import * as m0133 from './0133-async-jobs.js';
+import * as m0134 from './0134-object-category-params.js';
+import * as m0135 from './0135-tree-params.js';
 
 /** A migration: forward only, told the dialect for what the engines write differently. */
 export interface FolioMigration {
@@ -70,4 +74,8 @@ export const migrations: Record<string, FolioMigration> = {
   '0129-search-hidden-fields': m0129,
   '0130-drafts': m0130,
   '0131-draft-translations': m0131,
+  '0132-core-type-fields': m0132,
+  '0133-async-jobs': m0133,
+  '0134-object-category-params': m0134,
+  '0135-tree-params': m0135,
 };

@@ -31,7 +31,8 @@ export function urlField(body: Record<string, unknown>, name: string, required: 
   } catch {
     throw badRequest(`"${name}" must be an absolute URL`, 'invalid_data');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw badRequest(`"${name}" must be an http or https URL`, 'invalid_data');
+  // Any scheme, as BEdita (`app://…` of a mobile app), but those that run or embed code in a mail reader.
+  if (['javascript:', 'vbscript:', 'data:'].includes(url.protocol)) throw badRequest(`"${name}" cannot be a ${url.protocol} URL`, 'invalid_data');
   return v;
 }
 

@@ -2,7 +2,8 @@
 // the objects family's registry, and the check of request attributes against them (unknown
 // attribute, wrong type, too long → 400 naming the property).
 import type { AppContext } from '../../context.js';
-import { registerResourceSchema, resourceSchema, validateAgainstSchema, type PropertySchema } from '../objects/schema.js';
+import { typeByName } from '../objects/model.js';
+import { objectTypeSchema, registerResourceSchema, resourceSchema, validateAgainstSchema, type PropertySchema } from '../objects/schema.js';
 
 type Property = PropertySchema & { readOnly?: boolean };
 
@@ -35,12 +36,12 @@ export const USERNAME_PATTERN = '^[^\\s]{1,100}$';
 const DEFS = {
   users: {
     description: 'User accounts',
-    revision: 1,
+    revision: 2,
     required: ['username', 'password'],
     properties: {
       username: str(100, { pattern: USERNAME_PATTERN }),
       password: { type: 'string', minLength: 8, maxLength: 1024, isMeta: false, writeOnly: true },
-      uname: str(255),
+      uname: str(255, { pattern: '^$|\\D' }),
       email: nullableStr(255, { format: 'email' }),
       name: nullableStr(255),
       surname: nullableStr(255),
@@ -63,10 +64,11 @@ const DEFS = {
   },
   roles: {
     description: 'Roles of users',
-    revision: 2,
+    revision: 3,
     required: ['name'],
     properties: {
-      name: str(32, { minLength: 1 }),
+      // As BEdita's resource names (Validation::RESOURCE_NAME_REGEX), within Folio's 32 characters.
+      name: str(32, { pattern: '^[a-z][a-z0-9_]{1,200}$' }),
       description: nullableStr(null),
       permissions: {
         type: 'object',
@@ -104,20 +106,36 @@ export type AccountSchemaType = keyof typeof DEFS;
 const served = (ctx: AppContext, type: AccountSchemaType) => {
   const def: SchemaDef = DEFS[type];
   const properties: Record<string, Property> =
-    type === 'users' ? { ...def.properties, password: { ...def.properties.password, minLength: ctx.config.passwordMinLength } } : def.properties;
+    type === 'users' ? { ...userObjectProperties(ctx), ...def.properties, password: { ...def.properties.password, minLength: ctx.config.passwordMinLength } } : def.properties;
+  for (const name of type === 'users' ? (typeByName(ctx, 'users')?.hidden ?? []) : []) if (!def.required.includes(name)) delete properties[name];
   return { ...resourceSchema(properties, def.required), description: def.description };
 };
+
+/**
+ * A user is an object too: what objects of the `users` type have beside the account (body, the
+ * publication window, the type's own fields, custom properties, associations), from its object schema.
+ */
+function userObjectProperties(ctx: AppContext): Record<string, Property> {
+  const type = typeByName(ctx, 'users');
+  if (!type) return {};
+  const out: Record<string, Property> = {};
+  for (const [name, { $id: _id, ...p }] of Object.entries(objectTypeSchema(type).properties)) if (!p.isMeta) out[name] = p;
+  return out;
+}
+
+/** A schema's revision: the users' moves with their type's (custom properties). */
+const revisionOf = (ctx: AppContext, type: AccountSchemaType) => DEFS[type].revision + (type === 'users' ? (typeByName(ctx, 'users')?.revision ?? 0) : 0);
 
 /** Contribute the three schemas to /model/schema/{type}. */
 export function registerAccountSchemas(ctx: AppContext): void {
   for (const type of Object.keys(DEFS) as AccountSchemaType[]) {
-    registerResourceSchema(ctx, type, { schema: () => served(ctx, type), revision: () => DEFS[type].revision });
+    registerResourceSchema(ctx, type, { schema: () => served(ctx, type), revision: () => revisionOf(ctx, type) });
   }
 }
 
 /** `meta.schema` of responses. */
-export function schemaMeta(type: AccountSchemaType, base: string) {
-  return { [type]: { $id: `${base}/model/schema/${type}`, revision: DEFS[type].revision } };
+export function schemaMeta(ctx: AppContext, type: AccountSchemaType, base: string) {
+  return { [type]: { $id: `${base}/model/schema/${type}`, revision: revisionOf(ctx, type) } };
 }
 
 /**
@@ -128,5 +146,5 @@ export function validateAttributes<T = Record<string, unknown>>(ctx: AppContext,
   const props: Record<string, Property> = DEFS[type].properties;
   const writable = Object.fromEntries(Object.entries(attributes).filter(([k]) => !props[k]?.readOnly));
   // The schema has just checked the shape that T describes.
-  return validateAgainstSchema(ctx, `accounts:${type}`, DEFS[type].revision, served(ctx, type), writable, !create) as T;
+  return validateAgainstSchema(ctx, `accounts:${type}`, revisionOf(ctx, type), served(ctx, type), writable, !create) as T;
 }

@@ -2,6 +2,7 @@
 // relation (include=roles / include=users), and single resources with meta.schema (and Location
 // when created).
 import type { Request, Response } from 'express';
+import type { AppContext } from '../../context.js';
 import { resourceUrl, sendResource, type Resource } from '../../http/jsonapi.js';
 import { baseUrl } from '../../http/links.js';
 import { schemaMeta, type AccountSchemaType } from './schemas.js';
@@ -35,6 +36,7 @@ export async function serializeWithIncluded<R extends { id: number }, T extends 
 
 /** One resource with `meta.schema`; a 201 also gets `Location`. */
 export function sendAccountResource(
+  ctx: AppContext,
   req: Request,
   res: Response,
   type: AccountSchemaType,
@@ -43,5 +45,5 @@ export function sendAccountResource(
 ): void {
   const status = opts.status ?? 200;
   const headers = status === 201 ? { Location: resourceUrl(req, `/${type}/${resource.id}`) } : undefined;
-  sendResource(req, res, resource, { status, included: opts.included, headers, meta: { schema: schemaMeta(type, baseUrl(req)) }, version: opts.version });
+  sendResource(req, res, resource, { status, included: opts.included, headers, meta: { schema: schemaMeta(ctx, type, baseUrl(req)) }, version: opts.version });
 }

@@ -20,7 +20,7 @@ import {
 
 /** The applications at `path`: /applications, and /admin/applications as BEdita 5 names them. */
 export function applicationRoutes(ctx: AppContext, path = '/applications'): RouteDef[] {
-  const meta = (req: Request) => ({ schema: schemaMeta('applications', baseUrl(req)) });
+  const meta = (req: Request) => ({ schema: schemaMeta(ctx, 'applications', baseUrl(req)) });
   return crudRoutes<ApplicationRow>({
     path,
     type: 'applications',
@@ -29,7 +29,9 @@ export function applicationRoutes(ctx: AppContext, path = '/applications'): Rout
     find: byNumericId((id) => getApplication(ctx.db, id)),
     idOf: (row) => row.id,
     async create(attributes) {
-      const { id, clientSecret } = await createApplication(ctx.db, validateAttributes<ApplicationInput & { name: string }>(ctx, 'applications', attributes, true));
+      // `client_secret: null` asks for a public client (BEdita's default); the attribute is read-only otherwise.
+      const withoutSecret = attributes.client_secret === null;
+      const { id, clientSecret } = await createApplication(ctx.db, validateAttributes<ApplicationInput & { name: string }>(ctx, 'applications', attributes, true), withoutSecret);
       return { row: await getApplication(ctx.db, id), shown: clientSecret };
     },
     async update(row, attributes) {
@@ -37,7 +39,7 @@ export function applicationRoutes(ctx: AppContext, path = '/applications'): Rout
       return getApplication(ctx.db, row.id);
     },
     remove: (row) => deleteApplication(ctx.db, row.id),
-    serialize: (req, row, clientSecret) => serializeApplication(req, row, clientSecret as string | undefined),
+    serialize: (req, row, clientSecret) => serializeApplication(req, row, (clientSecret as string | null | undefined) ?? undefined),
     meta,
   });
 }

@@ -15,12 +15,15 @@ import { sha256 } from '../auth/tokens.js';
 
 export type ApplicationRow = Selectable<ApplicationsTable>;
 
+/** `client_secret_hash` of an application made without a secret (BEdita's public clients): no SHA-256 is empty. */
+const NO_SECRET = '';
+
 export function serializeApplication(req: Request, a: ApplicationRow, clientSecret?: string): Resource {
   return {
     id: String(a.id),
     type: 'applications',
     attributes: { name: a.name, description: a.description, enabled: Boolean(a.enabled) },
-    meta: { api_key: a.api_key, ...(clientSecret ? { client_secret: clientSecret } : {}), created: a.created, modified: a.modified, last_used: a.last_used ?? null },
+    meta: { api_key: a.api_key, ...(clientSecret ? { client_secret: clientSecret } : a.client_secret_hash === NO_SECRET ? { client_secret: null } : {}), created: a.created, modified: a.modified, last_used: a.last_used ?? null },
     links: { self: resourceUrl(req, `/applications/${a.id}`) },
   };
 }
@@ -43,10 +46,13 @@ export interface ApplicationInput {
   enabled?: boolean;
 }
 
-/** Create an application; the returned client secret is never readable again. */
-export async function createApplication(db: Kysely<Database>, input: ApplicationInput & { name: string }) {
+/**
+ * Create an application; the returned client secret is never readable again. `withoutSecret`: a
+ * public client, which logs in with `client_credentials` and `client_secret: null`.
+ */
+export async function createApplication(db: Kysely<Database>, input: ApplicationInput & { name: string }, withoutSecret = false) {
   const apiKey = crypto.randomBytes(24).toString('hex');
-  const clientSecret = crypto.randomBytes(32).toString('base64url');
+  const clientSecret = withoutSecret ? null : crypto.randomBytes(32).toString('base64url');
   const id = await transact(db, async (trx) => {
     await assertNameFree(trx, input.name);
     const now = nowIso();
@@ -56,7 +62,7 @@ export async function createApplication(db: Kysely<Database>, input: Application
         name: input.name,
         description: input.description ?? null,
         api_key: apiKey,
-        client_secret_hash: sha256(clientSecret),
+        client_secret_hash: clientSecret === null ? NO_SECRET : sha256(clientSecret),
         enabled: input.enabled ?? true,
         created: now,
         modified: now,
@@ -116,9 +122,13 @@ export async function markApplicationUsed(db: Kysely<Database>, id: number, when
   await db.updateTable('applications').set({ last_used: when }).where('id', '=', id).execute();
 }
 
-/** POST /auth client_credentials: the application id when the key and secret match. */
-export async function verifyClient(db: Kysely<Database>, clientId: string, clientSecret: string): Promise<number | null> {
+/**
+ * POST /auth client_credentials: the application id when the key and secret match; a secret of
+ * null matches an application without one (and only that).
+ */
+export async function verifyClient(db: Kysely<Database>, clientId: string, clientSecret: string | null): Promise<number | null> {
   const app = await findEnabledByApiKey(db, clientId);
+  if (clientSecret === null || app?.client_secret_hash === NO_SECRET) return clientSecret === null && app?.client_secret_hash === NO_SECRET ? app.id : null;
   const expected = Buffer.from(app?.client_secret_hash ?? sha256('no application'), 'hex');
   const given = Buffer.from(sha256(clientSecret), 'hex');
   return crypto.timingSafeEqual(expected, given) && app ? app.id : null;

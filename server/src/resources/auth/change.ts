@@ -93,7 +93,7 @@ export function credentialChangeRoutes(ctx: AppContext, mailer: Mailer): RouteDe
           return id;
         });
         const meta = body.login === true ? await issueTokenPair(ctx, baseUrl(req), { userId }) : undefined;
-        sendResource(req, res, serializeUser(req, await getUser(ctx, SYSTEM, ctx.db, userId)), { meta: meta && { jwt: meta.jwt, renew: meta.renew } });
+        sendResource(req, res, serializeUser(ctx, req, await getUser(ctx, SYSTEM, ctx.db, userId)), { meta: meta && { jwt: meta.jwt, renew: meta.renew } });
       },
     },
   ];

@@ -44,8 +44,9 @@ async function postAuth(req: Request, ctx: AppContext): Promise<Record<string, u
   }
   if (grant === 'client_credentials') {
     const clientId = str(body.client_id);
-    const secret = str(body.client_secret);
-    if (!clientId || !secret) throw badRequest('client_id and client_secret are required', 'missing_credentials');
+    // null: a public application's login (one made without a secret).
+    const secret = body.client_secret === null ? null : str(body.client_secret);
+    if (!clientId || secret === undefined || secret === '') throw badRequest('client_id and client_secret are required', 'missing_credentials');
     const appId = await verifyClient(ctx.db, clientId, secret);
     if (appId === null) throw new ApiError(401, 'login_failed', 'Unknown client or wrong secret');
     return issueTokenPair(ctx, issuer, { applicationId: appId });
@@ -59,7 +60,7 @@ async function whoami(req: Request, res: import('express').Response, ctx: AppCon
   const user = req.auth.userId !== null ? await findUserById(ctx, req.auth, ctx.db, req.auth.userId) : undefined;
   if (!user) throw unauthorized();
   const { include } = parseListQuery(req, { fields: {}, includes: ['roles'] });
-  const resource = serializeUser(req, user);
+  const resource = serializeUser(ctx, req, user);
   // What the caller may do with objects, per type (the admin UI hides what would be refused).
   const meta = { admin: req.auth.isAdmin, rights: rightsByType(ctx, req.auth) };
   if (!include.includes('roles')) return sendResource(req, res, resource, { meta });

@@ -13,7 +13,7 @@ import { badRequest, forbidden } from '../../http/errors.js';
 import type { KernelWrite, PartHandlers } from '../objects/kernel.js';
 import { getObjectsByIds } from '../objects/read.js';
 import type { ObjectRow } from '../objects/rows.js';
-import { activeNode, FOLDERS, isFolder, moveFolder, parentsOf, type FolderPlacement } from './service.js';
+import { activeNode, FOLDERS, isFolder, moveFolder, parentsOf, placementsIn, type FolderPlacement } from './service.js';
 import { folderNode, insertLeaf, insertLeaves, LAST, moveSubtree, nodeIn, nodesIn, removeLeaves, type TreeNode } from './tree.js';
 
 type Trx = Transaction<Database>;
@@ -26,14 +26,14 @@ interface ChildInput extends FolderPlacement {
  * The folder parts of a command, each run by the kernel after it has read and authorised the
  * object named:
  *   parents      the object's folders, written from its side (add, replace, remove);
- *   children     a folder's children (add, remove): an update of the folder; each child's change
+ *   children     a folder's children (add, replace, remove): an update of the folder; each child's change
  *                is recorded (and versioned) as an update of its `parents`;
  *   folderParent a folder's parent: another folder, or none (a root); `onlyIf` leaves it as it is
  *                unless its parent is that one (DELETE of the parent relationship).
  */
 export interface FolderParts {
   parents?: { mode: 'add' | 'replace' | 'remove'; items: Array<{ id: string | number } & FolderPlacement> };
-  children?: { mode: 'add' | 'remove'; items: Array<{ id: string; type?: string } & FolderPlacement> };
+  children?: { mode: 'add' | 'replace' | 'remove'; items: Array<{ id: string; type?: string } & FolderPlacement> };
   folderParent?: { parent: string | number | null; onlyIf?: string } & FolderPlacement;
 }
 
@@ -69,7 +69,7 @@ async function checkPlace(w: KernelWrite, folder: ObjectRow, children: ChildInpu
   const placed = await nodesIn(trx, folder.id, children.filter((c) => !isFolder(ctx, c.row)).map((c) => c.row.id));
   for (const c of children) {
     const isSub = isFolder(ctx, c.row);
-    const changes = c.position !== undefined || c.menu !== undefined || (isSub ? (await folderNode(trx, c.row.id))?.parent_id !== folder.id : !placed.has(c.row.id));
+    const changes = c.position !== undefined || c.menu !== undefined || c.params !== undefined || c.canonical !== undefined || (isSub ? (await folderNode(trx, c.row.id))?.parent_id !== folder.id : !placed.has(c.row.id));
     if (!changes) continue;
     await w.need('folder', folder);
     await w.need('child', c.row);
@@ -92,21 +92,21 @@ export const folderParts: PartHandlers = {
       const { ctx, trx, row } = w;
       if (isFolder(ctx, row) && part.mode !== 'remove' && part.items.length > 1) throw badRequest('A folder has at most one parent', 'invalid_parents');
       const inputs: Array<{ folder: ObjectRow } & FolderPlacement> = [];
-      for (const p of part.items) inputs.push({ folder: await w.resolve(p.id, { type: FOLDERS }), position: p.position, menu: p.menu });
+      for (const p of part.items) inputs.push({ folder: await w.resolve(p.id, { type: FOLDERS }), position: p.position, menu: p.menu, params: p.params, canonical: p.canonical });
       // "All that I can see": on a replace, the folders the actor may not read keep the object.
       const current = part.mode === 'replace' ? ((await parentsOf(trx, [row.id])).get(row.id) ?? []) : [];
       const leaving = await getObjectsByIds(ctx, current.filter((id) => !inputs.some((p) => p.folder.id === id)), { viewer: w.actor, db: trx });
       for (const folder of leaving) await checkUnplace(w, folder, [row]);
       for (const p of inputs) {
         if (part.mode === 'remove') await checkUnplace(w, p.folder, [row]);
-        else await checkPlace(w, p.folder, [{ row, position: p.position, menu: p.menu }]);
+        else await checkPlace(w, p.folder, [{ row, position: p.position, menu: p.menu, params: p.params, canonical: p.canonical }]);
       }
       return {
         async apply() {
           for (const folder of leaving) await unplaceChildren(ctx, trx, folder.id, [w.row]);
           for (const p of inputs) {
             if (part.mode === 'remove') await unplaceChildren(ctx, trx, p.folder.id, [w.row]);
-            else await placeChildren(ctx, trx, p.folder.id, [{ row: w.row, position: p.position, menu: p.menu }]);
+            else await placeChildren(ctx, trx, p.folder.id, [{ row: w.row, position: p.position, menu: p.menu, params: p.params, canonical: p.canonical }]);
           }
           return { changed: await placementsOf(trx, w.row.id) };
         },
@@ -120,16 +120,29 @@ export const folderParts: PartHandlers = {
       const children: ChildInput[] = [];
       for (const item of part.items) {
         const child = await w.resolve(item.id, { type: item.type, trashed: part.mode === 'remove' ? 'any' : false });
-        children.push({ row: child, position: item.position, menu: item.menu });
+        children.push({ row: child, position: item.position, menu: item.menu, params: item.params, canonical: item.canonical });
       }
-      if (part.mode === 'add') await checkPlace(w, folder, children);
-      else await checkUnplace(w, folder, children.map((c) => c.row));
+      // A replace takes out the children the actor reads and did not name ("all that I can see").
+      const named = new Set(children.map((c) => c.row.id));
+      const leaving =
+        part.mode === 'replace'
+          ? await getObjectsByIds(ctx, [...(await placementsIn(trx, folder.id)).keys()].filter((id) => !named.has(id)), { viewer: w.actor, db: trx })
+          : [];
+      if (part.mode === 'remove') await checkUnplace(w, folder, children.map((c) => c.row));
+      else {
+        await checkUnplace(w, folder, leaving);
+        await checkPlace(w, folder, children);
+      }
       return {
         async apply() {
-          if (part.mode === 'add') await placeChildren(ctx, trx, folder.id, children);
-          else await unplaceChildren(ctx, trx, folder.id, children.map((c) => c.row));
-          const parents = await parentsOf(trx, children.map((c) => c.row.id));
-          for (const c of children) w.recordOther(c.row, { parents: (parents.get(c.row.id) ?? []).map(String) });
+          if (part.mode === 'remove') await unplaceChildren(ctx, trx, folder.id, children.map((c) => c.row));
+          else {
+            await unplaceChildren(ctx, trx, folder.id, leaving);
+            await placeChildren(ctx, trx, folder.id, children);
+          }
+          const moved = [...children.map((c) => c.row), ...leaving];
+          const parents = await parentsOf(trx, moved.map((r) => r.id));
+          for (const r of moved) w.recordOther(r, { parents: (parents.get(r.id) ?? []).map(String) });
           return {};
         },
       };
@@ -145,11 +158,11 @@ export const folderParts: PartHandlers = {
       }
       const parent = part.parent === null ? null : await w.resolve(part.parent, { type: FOLDERS });
       if (parent === null) await mayLeaveParent(w, folder, null);
-      else await checkPlace(w, parent, [{ row: folder, position: part.position, menu: part.menu }]);
+      else await checkPlace(w, parent, [{ row: folder, position: part.position, menu: part.menu, params: part.params, canonical: part.canonical }]);
       return {
         async apply() {
           if (parent === null) await moveFolder(trx, folder.id, null);
-          else await placeChildren(ctx, trx, parent.id, [{ row: w.row, position: part.position, menu: part.menu }]);
+          else await placeChildren(ctx, trx, parent.id, [{ row: w.row, position: part.position, menu: part.menu, params: part.params, canonical: part.canonical }]);
           return { changed: await placementsOf(trx, folder.id) };
         },
       };
@@ -173,7 +186,7 @@ async function placeChildren(ctx: AppContext, trx: Trx, folderId: number, childr
   };
   for (const child of children) {
     const folder = isFolder(ctx, child.row);
-    if (!folder && child.position === undefined && !placed.has(child.row.id)) {
+    if (!folder && child.position === undefined && child.params === undefined && child.canonical === undefined && !placed.has(child.row.id)) {
       appended.push({ objectId: child.row.id, menu: child.menu ?? true });
       placed.add(child.row.id);
       continue;
@@ -187,10 +200,18 @@ async function placeChildren(ctx: AppContext, trx: Trx, folderId: number, childr
       if (node.parent_id !== folderId || child.position !== undefined) await moveSubtree(trx, node, parent.id, child.position ?? LAST);
     } else {
       node = await nodeIn(trx, folderId, child.row.id);
-      if (!node) await insertLeaf(trx, parent, child.row.id, child.position ?? LAST, child.menu ?? true);
-      else if (child.position !== undefined) await moveSubtree(trx, node, parent.id, child.position);
+      if (!node) {
+        await insertLeaf(trx, parent, child.row.id, child.position ?? LAST, child.menu ?? true);
+        if (child.params !== undefined || child.canonical !== undefined) node = await nodeIn(trx, folderId, child.row.id);
+      } else if (child.position !== undefined) await moveSubtree(trx, node, parent.id, child.position);
     }
-    if (node && child.menu !== undefined) await trx.updateTable('trees').set({ menu: child.menu }).where('id', '=', node.id).execute();
+    const set = { ...(child.menu !== undefined ? { menu: child.menu } : {}), ...(child.params !== undefined ? { params: child.params === null ? null : JSON.stringify(child.params) } : {}) };
+    if (node && child.canonical !== undefined) {
+      // One canonical placement per object: set here, it leaves the others.
+      if (child.canonical) await trx.updateTable('trees').set({ canonical: false }).where('object_id', '=', child.row.id).where('id', '!=', node.id).execute();
+      await trx.updateTable('trees').set({ canonical: child.canonical }).where('id', '=', node.id).execute();
+    }
+    if (node && Object.keys(set).length) await trx.updateTable('trees').set(set).where('id', '=', node.id).execute();
   }
   await append();
 }

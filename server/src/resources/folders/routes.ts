@@ -19,10 +19,11 @@ import { sendWritten } from '../objects/routes.js';
 import { expectedVersion } from '../../http/if-match.js';
 import { apply } from '../objects/kernel.js';
 import { foldersExtension } from './extension.js';
-import { childPositionSql, childrenCondition, FOLDERS, nodeOfFolder, parentsCondition, parsePosition, placementsIn } from './service.js';
-import { folderNode, nodeIn, type Position } from './tree.js';
+import { childPositionSql, childrenCondition, FOLDERS, nodeOfFolder, parentsCondition, parsePosition, placementMeta, placementsIn, type FolderPlacement } from './service.js';
+import { folderNode, nodeIn } from './tree.js';
 import { addFolderChildren, createFolder, removeFolderChildren, removeFolderParent, setFolderParent, writeObjectParents } from './writes.js';
 import { readContext } from '../../http/read-context.js';
+import { booleanInput } from '../../http/input-values.js';
 
 /** `data` of a to-one folder relationship: {type: 'folders', id} or null. */
 function folderIdentifier(req: Request, allowNull: boolean): { id: string; meta: Record<string, unknown> } | null {
@@ -47,17 +48,29 @@ function parentOfInput(relationships: Record<string, unknown>): string | null {
   return String(d.id);
 }
 
-/** `meta.relation` of an identifier in a write: position and menu. */
-function placementOf(meta: Record<string, unknown>, i: number): { position?: Position; menu?: boolean } {
+/** `meta.relation` of an identifier in a write: position, menu and params. */
+function placementOf(meta: Record<string, unknown>, i: number): FolderPlacement {
   const relation = (meta.relation ?? {}) as Record<string, unknown>;
   if (typeof relation !== 'object' || Array.isArray(relation)) throw badRequest(`data[${i}].meta.relation must be an object`, 'invalid_body');
-  if (relation.menu !== undefined && typeof relation.menu !== 'boolean') throw badRequest(`data[${i}].meta.relation.menu must be true or false`, 'invalid_body');
-  return { position: parsePosition(relation.position, `data[${i}].meta.relation.position`), menu: relation.menu as boolean | undefined };
+  const [menu, canonical] = [relation.menu, relation.canonical].map((v) => (v === undefined ? undefined : booleanInput(v)));
+  if (relation.menu !== undefined && menu === undefined) throw badRequest(`data[${i}].meta.relation.menu must be true or false`, 'invalid_body');
+  if (relation.canonical !== undefined && canonical === undefined) throw badRequest(`data[${i}].meta.relation.canonical must be true or false`, 'invalid_body');
+  const params = relation.params;
+  if (params !== undefined && params !== null && (typeof params !== 'object' || Array.isArray(params))) {
+    throw new ApiError(400, 'invalid_params', `data[${i}].meta.relation.params must be an object`, undefined, { fields: ['params'] });
+  }
+  return {
+    position: parsePosition(relation.position, `data[${i}].meta.relation.position`),
+    menu,
+    ...(canonical !== undefined ? { canonical } : {}),
+    ...(params !== undefined ? { params: params as Record<string, unknown> | null } : {}),
+  };
 }
 
-/** The child's tree node as `meta.relation` (all numbers, menu as boolean). */
+/** A folder's own tree node as `meta.relation` of its parent. */
 function relationMeta(node: NonNullable<Awaited<ReturnType<typeof nodeOfFolder>>>) {
-  return { ...node, menu: Boolean(node.menu) };
+  const { params, ...rest } = node;
+  return { ...rest, menu: Boolean(node.menu), canonical: Boolean(node.canonical), params: params ? (JSON.parse(params) as unknown) : null };
 }
 
 export const foldersFamily: Family = {
@@ -74,12 +87,27 @@ function foldersRoutes(ctx: AppContext): RouteDef[] {
   const sendFolder = (req: Request, res: Response, id: number, status = 200) =>
     sendWritten(req, res, ctx, id, status, status === 201 ? { Location: resourceUrl(req, `/folders/${id}`) } : undefined);
 
-  /** Parent folders of an object, as a list. */
+  /** Where each of `ids` is placed in `folderId`, as `meta.relation` (positions kept until a write). */
+  async function placementMetas(folderId: number, ids: number[]) {
+    const placements = await ctx.readCache.get(`folder-placements:${folderId}`, () => placementsIn(ctx.db, folderId));
+    const out = new Map<number, ReturnType<typeof placementMeta>>();
+    for (const id of ids) {
+      const p = placements.get(id);
+      if (p) out.set(id, placementMeta(p));
+    }
+    return out;
+  }
+
+  /** Parent folders of an object, as a list, each with the object's placement there in `meta.relation`. */
   async function sendParents(req: Request, res: Response, row: ObjectRow) {
     const list = await listObjects(readContext(req), ctx, {
       types: [FOLDERS],
       extraWhere: (eb) => parentsCondition(eb, row.id),
     });
+    for (const item of list.data) {
+      const relation = (await placementMetas(Number(item.id), [row.id])).get(row.id);
+      if (relation) item.meta = { ...(item.meta ?? {}), relation };
+    }
     sendList(req, res, list.data, list.page, { meta: list.meta });
   }
 
@@ -256,10 +284,10 @@ function foldersRoutes(ctx: AppContext): RouteDef[] {
           defaultSort: 'position',
         });
         // Positions count every active child (1,000 rows for a big folder): kept until a write.
-        const placements = await ctx.readCache.get(`folder-placements:${folder.id}`, () => placementsIn(ctx.db, folder.id));
+        const metas = await placementMetas(folder.id, list.data.map((item) => Number(item.id)));
         for (const item of list.data) {
-          const p = placements.get(Number(item.id));
-          if (p) item.meta = { ...(item.meta ?? {}), relation: { position: p.position, menu: Boolean(p.node.menu), depth_level: p.node.depth_level } };
+          const relation = metas.get(Number(item.id));
+          if (relation) item.meta = { ...(item.meta ?? {}), relation };
         }
         sendList(req, res, list.data, list.page, {
           meta: list.meta,
@@ -268,22 +296,25 @@ function foldersRoutes(ctx: AppContext): RouteDef[] {
         });
       },
     },
-    {
-      method: 'post',
-      path: '/folders/:id/relationships/children',
-      writes: ['objects'],
-      guard: 'user',
-      handler: async (req, res) => {
-        const folder = await requireFolder(req);
-        const items = identifiersInput(req);
-        const inputs = items.map((item, i) => {
-          if (item.type === 'users') throw badRequest('Users cannot be placed in folders', 'invalid_child');
-          return { id: item.id, type: item.type, ...placementOf(item.meta, i) };
-        });
-        await addFolderChildren(ctx, folder.id, inputs, req.auth);
-        sendLinks(req, res, 200, { data: items.map(({ id, type }) => ({ id, type })) });
-      },
-    },
+    ...(['post', 'patch'] as const).map(
+      (method): RouteDef => ({
+        method,
+        path: '/folders/:id/relationships/children',
+        writes: ['objects'],
+        guard: 'user',
+        // POST adds (or moves) children; PATCH makes them the folder's children (BEdita's replace).
+        handler: async (req, res) => {
+          const folder = await requireFolder(req);
+          const items = method === 'patch' && requestData(req) === null ? [] : identifiersInput(req);
+          const inputs = items.map((item, i) => {
+            if (item.type === 'users') throw badRequest('Users cannot be placed in folders', 'invalid_child');
+            return { id: item.id, type: item.type, ...placementOf(item.meta, i) };
+          });
+          await addFolderChildren(ctx, folder.id, inputs, req.auth, method === 'patch' ? 'replace' : 'add');
+          sendLinks(req, res, 200, { data: items.map(({ id, type }) => ({ id, type })) });
+        },
+      }),
+    ),
     {
       method: 'delete',
       path: '/folders/:id/relationships/children',

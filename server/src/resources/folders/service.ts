@@ -80,6 +80,10 @@ export async function moveFolder(trx: Trx, folderId: number, parentId: number | 
 export interface FolderPlacement {
   position?: Position;
   menu?: boolean;
+  /** BEdita's params of the placement (an object; null clears them). */
+  params?: Record<string, unknown> | null;
+  /** The object's canonical placement: true moves the flag here from its other placements. */
+  canonical?: boolean;
 }
 
 // ---- reading ----
@@ -181,6 +185,12 @@ export interface Placement {
   node: TreeNode;
   /** 1-based among the folder's children that are not in the trash. */
   position: number;
+}
+
+/** A placement as BEdita's `meta.relation`: position, menu, canonical, depth and params. */
+export function placementMeta(p: Placement) {
+  const { node } = p;
+  return { position: p.position, menu: Boolean(node.menu), canonical: Boolean(node.canonical), depth_level: node.depth_level, params: node.params ? (JSON.parse(node.params) as unknown) : null };
 }
 
 /** Where each child of `folderId` sits: node and position among the visible children. */

@@ -15,6 +15,10 @@ export interface TreesTable {
   tree_right: number;
   depth_level: number;
   menu: Bool;
+  /** JSON: BEdita's params of the placement, or null. */
+  params?: string | null;
+  /** The object's canonical placement (BEdita's flag: at most one per object). */
+  canonical: Generated<Bool>;
 }
 
 export interface TreeTrashTable {

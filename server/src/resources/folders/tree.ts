@@ -79,7 +79,7 @@ async function insertionPoint(db: Db, parent: TreeNode, position: Position): Pro
 export async function insertRoot(db: Db, folderId: number): Promise<void> {
   await db
     .insertInto('trees')
-    .values({ object_id: folderId, parent_id: null, root_id: folderId, parent_node_id: null, tree_left: 1, tree_right: 2, depth_level: 0, menu: true })
+    .values({ object_id: folderId, parent_id: null, root_id: folderId, parent_node_id: null, tree_left: 1, tree_right: 2, depth_level: 0, menu: true, canonical: true })
     .execute();
 }
 
@@ -115,7 +115,19 @@ export async function insertLeaves(db: Db, parent: TreeNode, leaves: Array<{ obj
       };
     });
     await db.insertInto('trees').values(rows).execute();
+    await markFirstCanonical(db, rows.map((r) => r.object_id));
   }
+}
+
+/** Objects given their first placement: that one is their canonical one (until a client moves the flag). */
+async function markFirstCanonical(db: Db, objectIds: number[]): Promise<void> {
+  await db
+    .updateTable('trees')
+    .set({ canonical: true })
+    .where('object_id', 'in', (eb) =>
+      eb.selectFrom('trees as placed').select('placed.object_id').where('placed.object_id', 'in', objectIds).groupBy('placed.object_id').having((e) => e.fn.countAll(), '=', 1),
+    )
+    .execute();
 }
 
 /** Whether `node` lies inside the subtree of `ancestor` (itself included). */

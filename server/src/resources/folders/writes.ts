@@ -26,9 +26,12 @@ export async function removeFolderParent(ctx: AppContext, folderKey: string | nu
   await apply(ctx, { action: 'update', target: { key: folderKey, type: FOLDERS }, actor, changes: { parts: { folderParent: { parent: null, onlyIf: parentKey } } } });
 }
 
-/** Add objects (by identifier) to a folder's children, each at its placement: an update of the folder. */
-export async function addFolderChildren(ctx: AppContext, folderKey: string | number, items: Array<{ id: string; type: string } & Placement>, actor: Actor) {
-  await apply(ctx, { action: 'update', target: { key: folderKey, type: FOLDERS }, actor, changes: { parts: { children: { mode: 'add', items } } } });
+/**
+ * Add objects (by identifier) to a folder's children, each at its placement, or (`replace`) make
+ * them its children, taking out those the actor reads and did not name: an update of the folder.
+ */
+export async function addFolderChildren(ctx: AppContext, folderKey: string | number, items: Array<{ id: string; type: string } & Placement>, actor: Actor, mode: 'add' | 'replace' = 'add') {
+  await apply(ctx, { action: 'update', target: { key: folderKey, type: FOLDERS }, actor, changes: { parts: { children: { mode, items } } } });
 }
 
 /** Take objects (by identifier, trashed ones too) out of a folder. */

@@ -20,9 +20,10 @@ export const PROPERTY_SCHEMA: ResourceSchema = resourceSchema({
   modified: { type: 'string', format: 'date-time', isMeta: true },
 }, ['name', 'property_type_name', 'object_type_name']);
 
+/** The custom properties of every type (the core types' own fields are static properties). */
 export function allProperties(ctx: AppContext): PropertyDef[] {
   const seen = new Map<number, PropertyDef>();
-  for (const t of model(ctx).types.values()) for (const p of t.properties) seen.set(p.id, p);
+  for (const t of model(ctx).types.values()) for (const p of t.properties) if (!p.isStatic) seen.set(p.id, p);
   return [...seen.values()].sort((a, b) => a.id - b.id);
 }
 

@@ -43,8 +43,12 @@ function propertyTypeOf(p: PropertySchema): string {
 function ownStatic(ctx: AppContext, t: ObjectType): StaticProperty[] {
   const root = t.parentId === null;
   const custom = new Set(t.properties.map((p) => p.name));
+  // The core type's own fields (migration 0132), as BEdita's columns.
+  const fields = t.properties
+    .filter((p) => p.isStatic && p.objectTypeName === t.name)
+    .map((p) => ({ id: uuid5(`${t.name}.${p.name}`), name: p.name, type: p.type, objectTypeName: t.name, description: p.description, required: p.required }));
   const schema = resourceSchemaContribution(ctx, t.name)?.schema(ctx) ?? (root ? objectTypeSchema(t) : null);
-  if (!schema) return [];
+  if (!schema) return fields;
   const inherited = root ? new Set<string>() : new Set(Object.keys(objectTypeSchema(model(ctx).types.get(t.lineage[t.lineage.length - 1])!).properties));
   return Object.entries(schema.properties)
     .filter(([name, p]) => !custom.has(name) && !inherited.has(name) && !p.writeOnly)
@@ -55,7 +59,8 @@ function ownStatic(ctx: AppContext, t: ObjectType): StaticProperty[] {
       objectTypeName: t.name,
       description: typeof p.description === 'string' ? p.description : null,
       required: schema.required.includes(name),
-    }));
+    }))
+    .concat(fields);
 }
 
 /** Every static property of the model, the root type's first. */

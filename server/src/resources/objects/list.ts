@@ -38,7 +38,7 @@ const CORE_FILTERS: Record<string, FieldKind> = {
 };
 
 /** How a custom property filters and sorts, from its property type's fragment (none: json, arrays…). */
-function propertyKind(p: PropertyDef): FieldKind | undefined {
+export function propertyKind(p: PropertyDef): FieldKind | undefined {
   const type = ([] as unknown[]).concat(p.params.type ?? []).find((t) => t !== 'null');
   if (type === 'string') return p.params.format === 'date' ? 'day' : p.params.format === 'date-time' ? 'date' : 'string';
   return type === 'integer' || type === 'number' || type === 'boolean' ? type : undefined;

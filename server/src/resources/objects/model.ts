@@ -45,6 +45,8 @@ export interface PropertyDef {
   params: Record<string, unknown>;
   description: string | null;
   required: boolean;
+  /** One of the core type's own fields (BEdita's static properties): not changed through /model/properties. */
+  isStatic: boolean;
   /** The type that declares it (sub-types inherit it). */
   objectTypeName: string;
   created: string;
@@ -142,6 +144,7 @@ async function loadModel(db: Db): Promise<Model> {
           params: propertyTypes.get(p.property_type_name)?.params ?? {},
           description: p.description,
           required: Boolean(p.required),
+          isStatic: Boolean(p.is_static),
           objectTypeName: rowsById.get(typeId)!.name,
           created: p.created,
           modified: p.modified,

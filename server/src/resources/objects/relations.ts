@@ -15,7 +15,10 @@ type Db = Kysely<Database> | Transaction<Database>;
 export interface RelatedPair {
   objectId: number;
   relatedId: number;
+  /** The order on the object's own side (its `priority` when on the left, `inv_priority` on the right). */
   priority: number;
+  /** The link's columns as BEdita's `meta.relation` shows them, whichever side reads. */
+  columns: { priority: number; inv_priority: number };
   params: unknown;
 }
 
@@ -40,14 +43,20 @@ export async function relatedPairs(ctx: AppContext, rows: Array<Pick<ObjectRow, 
     const [mine, other, prio] = g.inverse ? (['right_id', 'left_id', 'inv_priority'] as const) : (['left_id', 'right_id', 'priority'] as const);
     const rows = await db
       .selectFrom('object_relations')
-      .select([mine, other, prio, 'params'])
+      .select([mine, other, 'priority', 'inv_priority', 'params'])
       .where('relation_id', '=', g.relation.id)
       .where(mine, 'in', g.ids)
       .orderBy(prio)
       .orderBy('id')
       .execute();
     for (const r of rows as Array<Record<string, unknown>>) {
-      out.push({ objectId: Number(r[mine]), relatedId: Number(r[other]), priority: Number(r[prio]), params: r.params === null ? null : JSON.parse(String(r.params)) });
+      out.push({
+        objectId: Number(r[mine]),
+        relatedId: Number(r[other]),
+        priority: Number(r[prio]),
+        columns: { priority: Number(r.priority), inv_priority: Number(r.inv_priority) },
+        params: r.params === null ? null : JSON.parse(String(r.params)),
+      });
     }
   }
   return out;
@@ -75,7 +84,7 @@ export async function listRelated(rc: ReadContext, ctx: AppContext, row: ObjectR
   const pairs = new Map((await relatedPairs(ctx, [row], name)).map((p) => [String(p.relatedId), p]));
   for (const d of list.data) {
     const p = pairs.get(d.id);
-    d.meta = { ...(d.meta ?? {}), relation: { priority: p?.priority ?? null, params: p?.params ?? null } };
+    d.meta = { ...(d.meta ?? {}), relation: { priority: p?.columns.priority ?? null, inv_priority: p?.columns.inv_priority ?? null, params: p?.params ?? null } };
   }
   return list;
 }

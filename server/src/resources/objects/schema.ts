@@ -6,6 +6,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { AppContext } from '../../context.js';
 import { ApiError, badRequest } from '../../http/errors.js';
+import { inputValue } from '../../http/input-values.js';
 import { hasAssociation, visibleProperties, type ObjectType } from './model.js';
 
 declare module '../../context.js' {
@@ -116,7 +117,8 @@ export function objectTypeSchema(type: ObjectType): ResourceSchema {
     body: { type: ['string', 'null'], isMeta: false },
     lang: { type: ['string', 'null'], maxLength: 32, isMeta: false },
     status: { type: 'string', enum: ['on', 'draft', 'off'], default: 'draft', isMeta: false },
-    uname: { type: 'string', maxLength: 255, isMeta: false },
+    // Not digits only: a relationship's or a path's `id` may be a uname (BEdita's notNumeric).
+    uname: { type: 'string', maxLength: 255, pattern: '^$|\\D', isMeta: false },
     extra: { type: ANY_JSON, isMeta: false },
     publish_start: { type: ['string', 'null'], format: 'date-time', isMeta: false },
     publish_end: { type: ['string', 'null'], format: 'date-time', isMeta: false },
@@ -242,7 +244,7 @@ export function validateAgainstSchema(
   const clean: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(attributes)) {
     if (schema.properties[k]?.isMeta) continue;
-    clean[k] = v;
+    clean[k] = inputValue(schema.properties[k], v);
   }
   const validate = validatorFor(ctx.schemas, cacheKey, String(revision), schema, partial);
   if (!validate(clean)) {

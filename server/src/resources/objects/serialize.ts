@@ -13,6 +13,7 @@ import { getObject, getObjectsByIds } from './read.js';
 import { relatedPairs } from './relations.js';
 import type { ObjectRow } from './rows.js';
 import { parseJson } from './write.js';
+import { answeredInstant } from '../../db/time.js';
 
 /**
  * A request check: `fields[<type>]` naming a field that object type hides gives 400, as a filter
@@ -42,8 +43,8 @@ function serializeRow(rc: ReadContext, ctx: AppContext, row: ObjectRow, type: Ob
     body: row.body,
     lang: row.lang,
     extra: parseJson(row.extra),
-    publish_start: row.publish_start,
-    publish_end: row.publish_end,
+    publish_start: answeredInstant(row.publish_start),
+    publish_end: answeredInstant(row.publish_end),
   };
   for (const p of type.properties) attributes[p.name] = props[p.name] ?? null;
   // Properties the type hides (BEdita's `hidden`) are never shown.

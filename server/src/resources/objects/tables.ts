@@ -10,6 +10,8 @@ export interface PropertiesTable {
   object_type_id: number;
   description: string | null;
   required: Bool;
+  /** One of the type's own fields (BEdita's static properties), not a custom one. */
+  is_static: Generated<Bool>;
   created: string;
   modified: string;
 }

@@ -6,6 +6,19 @@ import { SYSTEM, visibleObjects } from './read.js';
 import { preparedList } from '../../db/prepared.js';
 import type { Database } from '../../db/tables.js';
 
+/** BEdita's prefixes of generated unames, by the type whose objects (sub-types' too) get them. */
+const UNAME_PREFIXES: Record<string, string> = { media: 'media-', profiles: 'profile-', users: 'user-' };
+
+/**
+ * The uname BEdita generates for a new object of a type with this lineage (nearest first): its
+ * source (the title; a user's username) after the type's prefix; null when the source is empty.
+ */
+export function generatedUname(lineage: string[], source: unknown): string | null {
+  if (typeof source !== 'string' || !slugify(source)) return null;
+  const prefix = lineage.map((name) => UNAME_PREFIXES[name]).find((p) => p !== undefined) ?? '';
+  return prefix + source;
+}
+
 export function slugify(text: string): string {
   return text
     .normalize('NFKD')

@@ -8,13 +8,14 @@ import type { Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
 import { nowIso } from '../../db/time.js';
+import { booleanInput } from '../../http/input-values.js';
 import { badRequest, forbidden } from '../../http/errors.js';
 import type { ObjectExtension, PendingWrite } from './extensions.js';
 import { CORE_ATTRIBUTES, typeAllowedOn, type ObjectType } from './model.js';
 import { authorizeWrite, claimVersionMove, type Actor } from './pipeline.js';
 import { insertObjectRows, type NewObjectRow, type ObjectRow } from './rows.js';
 import { validateObjectAttributes } from './schema.js';
-import { uniqueUname } from './uname.js';
+import { generatedUname, uniqueUname } from './uname.js';
 
 export interface ObjectInput {
   attributes?: Record<string, unknown>;
@@ -41,8 +42,9 @@ export function parseJson(text: string | null): unknown {
 function lockedFromMeta(meta: Record<string, unknown> | undefined, actor: Actor): boolean | undefined {
   if (!meta || meta.locked === undefined) return undefined;
   if (!actor.isAdmin) throw forbidden('Only administrators may lock or unlock objects', 'locked_admin_only');
-  if (typeof meta.locked !== 'boolean') throw badRequest('"meta.locked" must be true or false', 'invalid_data');
-  return meta.locked;
+  const locked = booleanInput(meta.locked);
+  if (locked === undefined) throw badRequest('"meta.locked" must be true or false', 'invalid_data');
+  return locked;
 }
 
 /** Core columns and custom property values of validated attributes. */
@@ -103,7 +105,7 @@ export async function stageCreate(ctx: AppContext, db: Transaction<Database>, ty
   await runHooks(ctx, db, w, 'beforeWrite');
   const fields: NewObjectRow = {
     status: core.status as string | undefined,
-    uname: (core.uname as string | undefined) || null,
+    uname: (core.uname as string | undefined) || generatedUname(type.lineage, core.title),
     title: core.title as string | null | undefined,
     description: core.description as string | null | undefined,
     body: core.body as string | null | undefined,
@@ -137,7 +139,7 @@ export async function createRow(ctx: AppContext, db: Transaction<Database>, type
 }
 
 /**
- * The publication window a write asks for, as stored: UTC instants (`toISOString`), so they compare
+ * The publication window a write asks for, as stored: UTC instants (`YYYY-MM-DDTHH:MM:SS+00:00`), so they compare
  * as text in SQL; an end not after its start (the row's bound where the write leaves one) is 400.
  */
 function publishWindow(core: Record<string, unknown>, before: ObjectRow | null): { publish_start?: string | null; publish_end?: string | null } {
@@ -151,7 +153,7 @@ function publishWindow(core: Record<string, unknown>, before: ObjectRow | null):
     }
     const t = typeof v === 'string' ? Date.parse(v) : NaN;
     if (Number.isNaN(t)) throw badRequest(`"${k}" must be a date-time (ISO 8601) or null`, 'invalid_data');
-    out[k] = new Date(t).toISOString();
+    out[k] = nowIso(new Date(t));
   }
   const start = out.publish_start !== undefined ? out.publish_start : (before?.publish_start ?? null);
   const end = out.publish_end !== undefined ? out.publish_end : (before?.publish_end ?? null);

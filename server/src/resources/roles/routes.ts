@@ -12,7 +12,7 @@ import { pathId, queryIds } from '../../http/params.js';
 import { schemaMeta, validateAttributes } from '../accounts/schemas.js';
 import { sendAccountResource, serializeWithIncluded, type IncludableRelation } from '../accounts/serialize.js';
 import { SYSTEM } from '../objects/read.js';
-import { listUsers, serializeUser, USER_LIST_SPEC, usersByRole, type UserRow } from '../users/service.js';
+import { listUsers, serializeUser, userListSpec, usersByRole, type UserRow } from '../users/service.js';
 import { validatePermissions } from '../permissions/rules.js';
 import { assertChangeable, createRole, deleteRole, getRole, listRoles, ROLE_LIST_SPEC, serializeRole, updateRole, type RoleInput } from './service.js';
 
@@ -20,11 +20,11 @@ export function roleRoutes(ctx: AppContext): RouteDef[] {
   /** `permissions` checked against the model (unknown types and actions: 400). */
   const withPermissions = <T extends RoleInput>(a: T): T => (a.permissions === undefined ? a : { ...a, permissions: validatePermissions(ctx, a.permissions) });
   // /roles is for admins only (they read every account): the include reads as the server.
-  const users: IncludableRelation<UserRow> = { name: 'users', type: 'users', load: (ids) => usersByRole(ctx, SYSTEM, ctx.db, ids), serialize: serializeUser };
+  const users: IncludableRelation<UserRow> = { name: 'users', type: 'users', load: (ids) => usersByRole(ctx, SYSTEM, ctx.db, ids), serialize: (req, u) => serializeUser(ctx, req, u) };
   const sendOne = async (req: Request, res: Response, id: number, status = 200) => {
     const { include } = parseListQuery(req, { fields: {}, includes: ['users'] });
     const { resources, included } = await serializeWithIncluded(req, [await getRole(ctx.db, id)], serializeRole, include, users);
-    sendAccountResource(req, res, 'roles', resources[0], { status, included });
+    sendAccountResource(ctx, req, res, 'roles', resources[0], { status, included });
   };
   return [
     {
@@ -36,7 +36,7 @@ export function roleRoutes(ctx: AppContext): RouteDef[] {
         const q = parseListQuery(req, ROLE_LIST_SPEC);
         const { rows, count } = await listRoles(ctx.db, q, { ids });
         const { resources, included } = await serializeWithIncluded(req, rows, serializeRole, q.include, users);
-        sendList(req, res, resources, { count, page: q.page, pageSize: q.pageSize }, { included, meta: { schema: schemaMeta('roles', baseUrl(req)) } });
+        sendList(req, res, resources, { count, page: q.page, pageSize: q.pageSize }, { included, meta: { schema: schemaMeta(ctx, 'roles', baseUrl(req)) } });
       },
     },
     {
@@ -86,9 +86,9 @@ export function roleRoutes(ctx: AppContext): RouteDef[] {
       handler: async (req, res) => {
         const id = pathId(req);
         await getRole(ctx.db, id);
-        const q = parseListQuery(req, { ...USER_LIST_SPEC, includes: [] });
+        const q = parseListQuery(req, { ...userListSpec(ctx), includes: [] });
         const { rows, count } = await listUsers(ctx, req.auth, ctx.db, q, { roleId: id });
-        sendList(req, res, rows.map((u) => serializeUser(req, u)), { count, page: q.page, pageSize: q.pageSize });
+        sendList(req, res, rows.map((u) => serializeUser(ctx, req, u)), { count, page: q.page, pageSize: q.pageSize });
       },
     },
     ...membershipRoutes(ctx, 'role'),

@@ -24,8 +24,8 @@ import { getUser, serializeUser } from '../users/service.js';
 const SIGNUP_FIELDS = ['username', 'password', 'email', 'activation_url', 'redirect_url', 'name', 'surname', 'title', 'description', 'lang'];
 
 /** The spec shows the login counters of a signup answer under meta. */
-function signupResource(req: Request, user: Awaited<ReturnType<typeof getUser>>) {
-  const resource = serializeUser(req, user);
+function signupResource(ctx: AppContext, req: Request, user: Awaited<ReturnType<typeof getUser>>) {
+  const resource = serializeUser(ctx, req, user);
   for (const key of ['blocked', 'last_login', 'last_login_err', 'num_login_err']) {
     resource.meta![key] = resource.attributes![key];
     delete resource.attributes![key];
@@ -87,7 +87,7 @@ export function signupRoutes(ctx: AppContext, mailer: Mailer): RouteDef[] {
           return userId;
         });
         const user = await getUser(ctx, SYSTEM, ctx.db, id);
-        sendResource(req, res, signupResource(req, user), { status: 202, headers: { Location: resourceUrl(req, `/users/${id}`) } });
+        sendResource(req, res, signupResource(ctx, req, user), { status: 202, headers: { Location: resourceUrl(req, `/users/${id}`) } });
       },
     },
     {

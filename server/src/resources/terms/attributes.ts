@@ -8,7 +8,7 @@ import type { AppContext } from '../../context.js';
 import { badRequest } from '../../http/errors.js';
 import type { ObjectParts } from '../objects/kernel.js';
 import type { ObjectType } from '../objects/model.js';
-import { toIso } from '../../db/time.js';
+import { normalDateTime } from '../../http/input-values.js';
 import { typeHasAssociation, type TermsAssociation } from './associations.js';
 import type { BeditaTerms, DateRange } from './service.js';
 
@@ -23,9 +23,10 @@ export const isObject = (v: unknown): v is Record<string, unknown> => typeof v =
 /** A date as ISO 8601 (a day, or a time with an optional offset); anything else 400. */
 export const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
 
+/** A date range's bound in any form BEdita accepts (http/input-values.ts), as an instant; else 400. */
 function isoDate(value: unknown, field: string): string {
-  const iso = typeof value === 'string' && ISO_DATE.test(value) ? toIso(value) : null;
-  if (!iso) throw badRequest(`${field} must be an ISO 8601 date`, 'invalid_data');
+  const iso = normalDateTime(value);
+  if (typeof iso !== 'string' || !ISO_DATE.test(iso)) throw badRequest(`${field} must be an ISO 8601 date`, 'invalid_data');
   return iso;
 }
 

@@ -29,8 +29,8 @@ export function termsExtension(_ctx: AppContext): ObjectExtension {
         const categories = t.categories.map(({ name, label }) => ({ name, label }));
         const type = typeByName(ctx, item.type);
         const attributes = item.resource.attributes ?? (item.resource.attributes = {});
-        if (type && typeHasAssociation(ctx, type, 'Categories')) attributes.categories = categories;
-        if (type && typeHasAssociation(ctx, type, 'Tags')) attributes.tags = t.tags;
+        if (type && typeHasAssociation(ctx, type, 'Categories')) attributes.categories = t.labelled.categories;
+        if (type && typeHasAssociation(ctx, type, 'Tags')) attributes.tags = t.labelled.tags;
         if (type && typeHasAssociation(ctx, type, 'DateRanges')) attributes.date_ranges = t.date_ranges;
         item.resource.meta = {
           ...(item.resource.meta ?? {}),

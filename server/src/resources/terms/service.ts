@@ -41,15 +41,31 @@ export interface DateRange {
   params: unknown;
 }
 
+/** A category or tag on an object as BEdita reads it (`attributes.categories|tags`); tags have no params. */
+export interface LabelledTerm {
+  name: string;
+  labels: Record<string, string>;
+  params?: string | null;
+  label: string;
+}
+
 export interface ObjectTerms {
   categories: Array<Term & { area_id: number | null }>;
   tags: Array<{ label: string; name: string }>;
   geo_tags: GeoTag[];
   date_items: DateItem[];
   date_ranges: DateRange[];
+  /** The same categories and tags in BEdita's layout. */
+  labelled: { categories: LabelledTerm[]; tags: LabelledTerm[] };
 }
 
-export const emptyTerms = (): ObjectTerms => ({ categories: [], tags: [], geo_tags: [], date_items: [], date_ranges: [] });
+export const emptyTerms = (): ObjectTerms => ({ categories: [], tags: [], geo_tags: [], date_items: [], date_ranges: [], labelled: { categories: [], tags: [] } });
+
+/** `labels` as stored (JSON), else the plain label as the default one. */
+const labelsOf = (labels: string | null, label: string): Record<string, string> => {
+  const parsed = parseJson<unknown>(labels, null);
+  return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, string>) : { default: label };
+};
 
 function group<T>(rows: T[], key: (r: T) => number): Map<number, T[]> {
   const out = new Map<number, T[]>();
@@ -116,7 +132,7 @@ export async function loadTerms(db: Db, ids: number[], areaId: number | null = n
       ? db
           .selectFrom('object_categories')
           .innerJoin('categories', 'categories.id', 'object_categories.category_id')
-          .select(['object_categories.object_id', 'categories.id', 'categories.name', 'categories.label'])
+          .select(['object_categories.object_id', 'object_categories.params', 'categories.id', 'categories.name', 'categories.label', 'categories.labels'])
           .where('object_categories.object_id', 'in', ids)
           .where('categories.enabled', '=', true)
           .orderBy('categories.name')
@@ -126,7 +142,7 @@ export async function loadTerms(db: Db, ids: number[], areaId: number | null = n
       ? db
           .selectFrom('object_tags')
           .innerJoin('tags', 'tags.id', 'object_tags.tag_id')
-          .select(['object_tags.object_id', 'tags.name', 'tags.label'])
+          .select(['object_tags.object_id', 'tags.name', 'tags.label', 'tags.labels'])
           .where('object_tags.object_id', 'in', ids)
           .where('tags.enabled', '=', true)
           .orderBy('tags.name')
@@ -137,8 +153,12 @@ export async function loadTerms(db: Db, ids: number[], areaId: number | null = n
   ]);
   for (const [id, rows] of group(cats, (r) => r.object_id)) {
     out.get(id)!.categories = rows.map((r) => ({ id: r.id, area_id: areaId, label: r.label, name: r.name }));
+    out.get(id)!.labelled.categories = rows.map((r) => ({ name: r.name, labels: labelsOf(r.labels, r.label), params: r.params ?? null, label: r.label }));
   }
-  for (const [id, rows] of group(tags, (r) => r.object_id)) out.get(id)!.tags = rows.map((r) => ({ label: r.label, name: r.name }));
+  for (const [id, rows] of group(tags, (r) => r.object_id)) {
+    out.get(id)!.tags = rows.map((r) => ({ label: r.label, name: r.name }));
+    out.get(id)!.labelled.tags = rows.map((r) => ({ name: r.name, labels: labelsOf(r.labels, r.label), label: r.label }));
+  }
   for (const [id, rows] of group(geos, (r) => r.object_id)) {
     out.get(id)!.geo_tags = rows.map((r) => {
       const look = parseJson<Partial<GeoTag['gmaps_lookats']>>(r.gmaps_lookats, {});

@@ -22,6 +22,8 @@ export interface CategoriesTable extends TagsTable {
 export interface ObjectCategoriesTable {
   object_id: number;
   category_id: number;
+  /** BEdita's params of the category on the object (text as written), or null. */
+  params?: string | null;
 }
 
 export interface ObjectTagsTable {

@@ -11,7 +11,9 @@ import { nowIso } from '../../db/time.js';
 import { transact } from '../../db/transaction.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { byNumericId, crudRoutes, pagedList } from '../../http/crud.js';
-import type { Resource } from '../../http/jsonapi.js';
+import { sendList, type Resource } from '../../http/jsonapi.js';
+import { readContext } from '../../http/read-context.js';
+import { listObjects, type ListOptions } from '../objects/list.js';
 import { baseUrl } from '../../http/links.js';
 import { listPage, type ListSpec } from '../../http/query.js';
 import type { RouteDef } from '../../http/router.js';
@@ -269,4 +271,31 @@ function termRoutes(ctx: AppContext, kind: Kind): RouteDef[] {
   });
 }
 
-export const vocabularyRoutes = (ctx: AppContext): RouteDef[] => [...termRoutes(ctx, 'categories'), ...termRoutes(ctx, 'tags')];
+/**
+ * GET /model/categories/{id}/object_categories and /model/tags/{id}/object_tags: the objects that
+ * carry the term, those the reader may read, with the list parameters of any object list.
+ */
+function termObjectsRoute(ctx: AppContext, kind: Kind): RouteDef {
+  const link = kind === 'categories' ? 'object_categories' : 'object_tags';
+  return {
+    method: 'get',
+    path: `/model/${kind}/:id/${link}`,
+    guard: 'user',
+    handler: async (req, res) => {
+      const term = await byNumericId((id) => getTerm(ctx, kind, id))(String(req.params.id), req);
+      const carriers = (eb: Parameters<NonNullable<ListOptions['extraWhere']>>[0]) =>
+        kind === 'categories'
+          ? eb('objects.id', 'in', eb.selectFrom('object_categories').select('object_categories.object_id').where('object_categories.category_id', '=', Number(term.id)))
+          : eb('objects.id', 'in', eb.selectFrom('object_tags').select('object_tags.object_id').where('object_tags.tag_id', '=', Number(term.id)));
+      const list = await listObjects(readContext(req), ctx, { extraWhere: carriers });
+      sendList(req, res, list.data, list.page, { meta: list.meta, included: list.included.length ? list.included : undefined });
+    },
+  };
+}
+
+export const vocabularyRoutes = (ctx: AppContext): RouteDef[] => [
+  ...termRoutes(ctx, 'categories'),
+  termObjectsRoute(ctx, 'categories'),
+  ...termRoutes(ctx, 'tags'),
+  termObjectsRoute(ctx, 'tags'),
+];

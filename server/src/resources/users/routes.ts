@@ -4,7 +4,10 @@
 import type { Request, Response } from 'express';
 import type { AppContext } from '../../context.js';
 import { badRequest, forbidden } from '../../http/errors.js';
-import { resourceInput, sendList, sendNoContent } from '../../http/jsonapi.js';
+import { identifiersInput, resourceInput, sendLinks, sendList, sendNoContent } from '../../http/jsonapi.js';
+import { readContext } from '../../http/read-context.js';
+import { requireObject } from '../objects/read.js';
+import { listRelated } from '../objects/relations.js';
 import { baseUrl } from '../../http/links.js';
 import { parseListQuery } from '../../http/query.js';
 import type { RouteDef } from '../../http/router.js';
@@ -17,7 +20,7 @@ import { listRoles, rolesByUser, ROLE_LIST_SPEC, serializeRole, type RoleRow } f
 import { expectedVersion } from '../../http/if-match.js';
 import { apply, type ObjectChanges } from '../objects/kernel.js';
 import { type ObjectInput } from '../objects/write.js';
-import { getUser, listUsers, serializeUser, USER_LIST_SPEC } from './service.js';
+import { getUser, listUsers, serializeUser, userListSpec } from './service.js';
 import type { AuthInfo } from '../../identity.js';
 
 /** Attributes a user may change on its own account; the rest is for admins. */
@@ -82,8 +85,8 @@ export function userRoutes(ctx: AppContext): RouteDef[] {
   const sendOne = async (req: Request, res: Response, id: number, status = 200) => {
     const { include } = parseListQuery(req, { fields: {}, includes: ['roles'] });
     const user = await getUser(ctx, req.auth, ctx.db, id);
-    const { resources, included } = await serializeWithIncluded(req, [user], serializeUser, include, roles);
-    sendAccountResource(req, res, 'users', resources[0], { status, included, version: user.version });
+    const { resources, included } = await serializeWithIncluded(req, [user], (r, u) => serializeUser(ctx, r, u), include, roles);
+    sendAccountResource(ctx, req, res, 'users', resources[0], { status, included, version: user.version });
   };
   return [
     {
@@ -92,10 +95,10 @@ export function userRoutes(ctx: AppContext): RouteDef[] {
       guard: 'admin',
       handler: async (req, res) => {
         const ids = queryIds(req);
-        const q = parseListQuery(req, USER_LIST_SPEC);
+        const q = parseListQuery(req, userListSpec(ctx));
         const { rows, count } = await listUsers(ctx, req.auth, ctx.db, q, { ids });
-        const { resources, included } = await serializeWithIncluded(req, rows, serializeUser, q.include, roles);
-        sendList(req, res, resources, { count, page: q.page, pageSize: q.pageSize }, { included, meta: { schema: schemaMeta('users', baseUrl(req)) } });
+        const { resources, included } = await serializeWithIncluded(req, rows, (r, u) => serializeUser(ctx, r, u), q.include, roles);
+        sendList(req, res, resources, { count, page: q.page, pageSize: q.pageSize }, { included, meta: { schema: schemaMeta(ctx, 'users', baseUrl(req)) } });
       },
     },
     {
@@ -160,5 +163,44 @@ export function userRoutes(ctx: AppContext): RouteDef[] {
       },
     },
     ...membershipRoutes(ctx, 'user'),
+    ...userRelationRoutes(ctx),
   ];
+}
+
+/**
+ * Relations whose sides name `users` (or `objects`), as on any object: GET /users/{id}/{relation}
+ * (the account's owner and admins read them) and POST, PATCH, DELETE
+ * /users/{id}/relationships/{relation} through the kernel (admins; a user on its own account as
+ * the users' write guard allows). `roles` keeps its own routes, declared before these.
+ */
+function userRelationRoutes(ctx: AppContext): RouteDef[] {
+  const read: RouteDef = {
+    method: 'get',
+    path: '/users/:id/:relation',
+    guard: 'user',
+    // A user's history is the history family's, as any object's (/{type}/{id}/history).
+    when: (req) => req.path.split('/')[3] !== 'history',
+    handler: async (req, res) => {
+      assertSelfOrAdmin(req, pathId(req));
+      const row = await requireObject(ctx, String(pathId(req)), { typeName: 'users', viewer: req.auth });
+      const list = await listRelated(readContext(req), ctx, row, String(req.params.relation));
+      sendList(req, res, list.data, list.page, { meta: list.meta, included: list.included.length ? list.included : undefined });
+    },
+  };
+  const modes = { post: 'add', patch: 'replace', delete: 'remove' } as const;
+  const writes = (Object.keys(modes) as Array<keyof typeof modes>).map(
+    (method): RouteDef => ({
+      method,
+      path: '/users/:id/relationships/:relation',
+      guard: 'user',
+      writes: ['objects'],
+      handler: async (req, res) => {
+        assertSelfOrAdmin(req, pathId(req));
+        const relation = { name: String(req.params.relation), items: identifiersInput(req), mode: modes[method] };
+        const { written } = await apply(ctx, { action: 'update', target: { key: pathId(req), type: 'users' }, actor: req.auth, changes: { relations: [relation] } });
+        sendLinks(req, res, 200, { data: written ?? [] });
+      },
+    }),
+  );
+  return [read, ...writes];
 }

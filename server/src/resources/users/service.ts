@@ -7,14 +7,18 @@ import type { Request } from 'express';
 import type { Kysely, Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
-import { nowIso } from '../../db/time.js';
+import { answeredInstant, nowIso } from '../../db/time.js';
 import { badRequest, forbidden, notFound } from '../../http/errors.js';
 import { relationshipLinks, resourceUrl, type Resource } from '../../http/jsonapi.js';
-import { listPage, type ListQuery, type ListSpec } from '../../http/query.js';
+import { listPage, type ColumnRef, type FieldKind, type ListQuery, type ListSpec } from '../../http/query.js';
+import { propertyKind } from '../objects/list.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import type { ObjectExtension } from '../objects/extensions.js';
 import { inTransaction, whenCommitted, type WriteGuard } from '../objects/pipeline.js';
 import { apply } from '../objects/kernel.js';
+import { generatedUname } from '../objects/uname.js';
+import { relationNamesOf, typeByName, visibleProperties } from '../objects/model.js';
+import { parseJson } from '../objects/write.js';
 import { SYSTEM, visibleObjectsTable, type Viewer, type VisibleOptions } from '../objects/read.js';
 import { validateAttributes } from '../accounts/schemas.js';
 import { containsText } from '../accounts/search.js';
@@ -55,6 +59,11 @@ export function selectUsers(ctx: AppContext, viewer: Viewer, db: Db = ctx.db, op
       'objects.modified_by',
       'objects.published',
       'objects.version',
+      'objects.body',
+      'objects.extra',
+      'objects.publish_start',
+      'objects.publish_end',
+      'objects.properties',
     ]);
 }
 
@@ -64,8 +73,14 @@ export async function findUserById(ctx: AppContext, viewer: Viewer, db: Db, id: 
   return selectUsers(ctx, viewer, db).where('users.id', '=', id).executeTakeFirst();
 }
 
-export function serializeUser(req: Request, u: UserRow): Resource {
+export function serializeUser(ctx: AppContext, req: Request, u: UserRow): Resource {
   const path = `/users/${u.id}`;
+  const type = typeByName(ctx, 'users');
+  const stored = (parseJson(u.properties) as Record<string, unknown> | null) ?? {};
+  // As any object: the core attributes, the type's own fields and custom properties (hidden ones left out).
+  const objectAttributes: Record<string, unknown> = { body: u.body, extra: parseJson(u.extra), publish_start: answeredInstant(u.publish_start), publish_end: answeredInstant(u.publish_end) };
+  for (const p of type?.properties ?? []) objectAttributes[p.name] = stored[p.name] ?? null;
+  for (const name of type?.hidden ?? []) delete objectAttributes[name];
   return {
     id: String(u.id),
     type: 'users',
@@ -83,6 +98,7 @@ export function serializeUser(req: Request, u: UserRow): Resource {
       last_login: u.last_login,
       last_login_err: u.last_login_err,
       num_login_err: u.num_login_err,
+      ...objectAttributes,
     },
     meta: {
       verified: u.verified,
@@ -94,7 +110,11 @@ export function serializeUser(req: Request, u: UserRow): Resource {
       modified_by: u.modified_by,
     },
     links: { self: resourceUrl(req, path) },
-    relationships: { roles: relationshipLinks(req, path, 'roles') },
+    relationships: {
+      roles: relationshipLinks(req, path, 'roles'),
+      // Relations whose sides name users, as on any object.
+      ...Object.fromEntries(relationNamesOf(ctx, 'users').map((r) => [r.name, relationshipLinks(req, path, r.name)])),
+    },
   };
 }
 
@@ -166,8 +186,8 @@ const ADMIN_ROLE_ID = 1;
 
 /** Columns of the `users` table a write may set, with the attribute each comes from. */
 const USER_COLUMNS_WRITTEN = ['username', 'email', 'name', 'surname', 'blocked'] as const;
-/** Attributes kept on the `objects` row of a user. */
-const OBJECT_ATTRIBUTES = ['uname', 'title', 'description', 'lang', 'status'] as const;
+/** Attributes of the account (the `users` row); every other one is the user's object's, as any object's. */
+const ACCOUNT_ATTRIBUTES = new Set(['username', 'password', 'email', 'name', 'surname', 'blocked']);
 
 /**
  * 400 when the username or the email belongs to another user, compared after NFKC
@@ -244,10 +264,10 @@ export const usersExtension: ObjectExtension = {
     if (typeof a.email === 'string' || a.email === null) w.own.email = (typeof a.email === 'string' && a.email.trim()) || null;
     if (typeof a.password === 'string') w.own.passwordHash = await hashPassword(a.password);
     const objectAttributes: Record<string, unknown> = {};
-    for (const key of OBJECT_ATTRIBUTES) if (a[key] !== undefined) objectAttributes[key] = a[key];
+    for (const [key, value] of Object.entries(a)) if (!ACCOUNT_ATTRIBUTES.has(key) && value !== undefined) objectAttributes[key] = value;
     if (create) {
       objectAttributes.status ??= 'on';
-      objectAttributes.uname ||= a.username;
+      objectAttributes.uname ||= generatedUname(w.type.lineage, a.username);
     }
     return objectAttributes;
   },
@@ -332,7 +352,7 @@ export const usersWriteGuard: WriteGuard = ({ action, actor, type, row }) => {
 // ---------------------------------------------------------------------------------------------
 // Lists: filters and sort only through this column map.
 
-export const USER_LIST_SPEC: ListSpec = {
+const USER_LIST_SPEC = {
   fields: {
     id: 'integer',
     username: 'string',
@@ -351,7 +371,39 @@ export const USER_LIST_SPEC: ListSpec = {
   special: ['query', 'roles'],
   includes: ['roles'],
   defaultSort: 'id',
+} satisfies ListSpec;
+
+/** Object fields of users beside the account's, as on any object list. */
+const OBJECT_FIELDS: Record<string, [FieldKind, string]> = {
+  title: ['string', 'objects.title'],
+  description: ['string', 'objects.description'],
+  body: ['string', 'objects.body'],
+  lang: ['string', 'objects.lang'],
+  locked: ['boolean', 'objects.locked'],
+  published: ['date', 'objects.published'],
+  publish_start: ['date', 'objects.publish_start'],
+  publish_end: ['date', 'objects.publish_end'],
+  created_by: ['integer', 'objects.created_by'],
+  modified_by: ['integer', 'objects.modified_by'],
 };
+
+/** Filters and sorts of user lists: the account's fields and every object field, custom properties included (hidden ones left out). */
+function userListFields(ctx: AppContext): Record<string, [FieldKind, ColumnRef]> {
+  const type = typeByName(ctx, 'users');
+  const out: Record<string, [FieldKind, ColumnRef]> = {};
+  for (const [name, kind] of Object.entries(USER_LIST_SPEC.fields)) out[name] = [kind as FieldKind, USER_COLUMNS[name]];
+  Object.assign(out, OBJECT_FIELDS);
+  for (const p of type ? visibleProperties(type) : []) {
+    const kind = propertyKind(p);
+    if (kind && !out[p.name]) out[p.name] = [kind, ctx.dialect.json.property('objects.properties', p.name, kind)];
+  }
+  for (const name of type?.hidden ?? []) delete out[name];
+  return out;
+}
+
+export function userListSpec(ctx: AppContext): ListSpec {
+  return { ...USER_LIST_SPEC, fields: Object.fromEntries(Object.entries(userListFields(ctx)).map(([name, [kind]]) => [name, kind])) };
+}
 
 const USER_COLUMNS: Record<string, string> = {
   id: 'users.id',
@@ -391,7 +443,7 @@ export async function listUsers(ctx: AppContext, viewer: Viewer, db: Db, q: List
   }
   const words = q.special.query?.[0]?.trim();
   if (words) base = base.where(containsText(['users.username', 'users.name', 'users.surname', 'users.email', 'objects.title'], words));
-  return listPage(base, q, USER_COLUMNS, 'users.id');
+  return listPage(base, q, Object.fromEntries(Object.entries(userListFields(ctx)).map(([name, [, column]]) => [name, column])), 'users.id');
 }
 
 /** Users (not trashed) of many roles at once (for include=users on a page of roles). */
