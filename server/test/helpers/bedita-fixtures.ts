@@ -17,21 +17,21 @@ export const BEDITA_OBJECTS = [
   // Object 2's body and extra come from user 5, as HistoryFixture records (see the end).
   { id: 2, type: 'documents', uname: 'title-one', status: 'on', title: 'title one', description: 'description here', lang: 'en' },
   { id: 3, type: 'documents', uname: 'title-two', status: 'draft', title: 'title two', description: 'description here', body: 'body here' },
-  { id: 4, type: 'profiles', uname: 'gustavo-supporto', status: 'on', title: 'Gustavo Supporto profile', description: 'Some description about Gustavo', lang: 'en' },
-  { id: 5, type: 'users', uname: 'second-user', status: 'on', title: 'Miss Second User', lang: 'en', username: 'second.user', password: 'password2', email: 'second.user@example.com' },
+  { id: 4, type: 'profiles', uname: 'gustavo-supporto', status: 'on', title: 'Gustavo Supporto profile', description: 'Some description about Gustavo', lang: 'en', name: 'Gustavo', surname: 'Supporto', email: 'gustavo.supporto@channelweb.it', person_title: 'Doct.', gender: 'monkey' },
+  { id: 5, type: 'users', uname: 'second-user', status: 'on', title: 'Miss Second User', lang: 'en', username: 'second.user', password: 'password2', email: 'second.user@example.com', name: 'Second', surname: 'User', person_title: 'Miss' },
   { id: 6, type: 'documents', uname: 'title-one-deleted', status: 'on', title: 'title one deleted', description: 'description removed', body: 'body no more', extra: { abstract: 'what?' }, lang: 'en', deleted: true },
   { id: 7, type: 'documents', uname: 'title-two-deleted', status: 'on', title: 'title two deleted', description: 'description removed', body: 'body no more', extra: { abstract: 'what?' }, lang: 'en', deleted: true },
-  { id: 8, type: 'locations', uname: 'the-two-towers', status: 'on', title: 'The Two Towers', lang: 'en' },
+  { id: 8, type: 'locations', uname: 'the-two-towers', status: 'on', title: 'The Two Towers', lang: 'en', coords: 'POINT(11.3464055 44.4944183)', address: 'Piazza di Porta Ravegnana', locality: 'Bologna', postal_code: '40126', country_name: 'Italy', region: 'Emilia-romagna' },
   { id: 9, type: 'events', uname: 'event-one', status: 'on', title: 'first event', description: 'event description goes here', lang: 'en' },
-  { id: 10, type: 'files', uname: 'media-one', status: 'on', title: 'first media', description: 'media description goes here', lang: 'en' },
+  { id: 10, type: 'files', uname: 'media-one', status: 'on', title: 'first media', description: 'media description goes here', lang: 'en', name: 'My media name' },
   { id: 11, type: 'folders', uname: 'root-folder', status: 'on', title: 'Root Folder', description: 'first root folder', lang: 'en' },
   { id: 12, type: 'folders', uname: 'sub-folder', status: 'on', title: 'Sub Folder', description: 'sub folder of root folder', lang: 'en' },
   { id: 13, type: 'folders', uname: 'another-root-folder', status: 'on', title: 'Another Root Folder', description: 'second root folder', lang: 'en' },
-  { id: 14, type: 'files', uname: 'media-two', status: 'on', title: 'second media', description: 'another media description goes here', lang: 'en' },
+  { id: 14, type: 'files', uname: 'media-two', status: 'on', title: 'second media', description: 'another media description goes here', lang: 'en', name: 'My other media name' },
   { id: 15, type: 'documents', uname: '__deleted-15', status: 'draft', deleted: true },
-  { id: 16, type: 'files', uname: 'media-svg', status: 'on', title: 'svg media', description: 'an svg image', lang: 'en' },
-  { id: 17, type: 'images', uname: 'media-modern-art', status: 'on', title: 'Modern art', description: 'an art piece', lang: 'en' },
-  { id: 18, type: 'images', uname: 'media-contemporary-art', status: 'on', title: 'Contemporary art', description: 'an art piece', lang: 'en' },
+  { id: 16, type: 'files', uname: 'media-svg', status: 'on', title: 'svg media', description: 'an svg image', lang: 'en', name: 'An svg media' },
+  { id: 17, type: 'images', uname: 'media-modern-art', status: 'on', title: 'Modern art', description: 'an art piece', lang: 'en', name: 'Modern art' },
+  { id: 18, type: 'images', uname: 'media-contemporary-art', status: 'on', title: 'Contemporary art', description: 'an art piece', lang: 'en', name: 'Contemporary art' },
 ] as const;
 
 export interface BEditaFixtures {
@@ -66,9 +66,11 @@ export async function seedBEditaFixtures(s: TestServer): Promise<BEditaFixtures>
   for (const [name, property_type_name, object_type_name, extra] of properties) {
     await call('POST', '/model/properties', { data: { type: 'properties', attributes: { name, property_type_name, object_type_name, ...extra } } });
   }
+  // Object 1, the admin Folio made, with ProfilesFixture's fields of BEdita's first user.
+  await call('PATCH', '/users/1', { data: { type: 'users', id: '1', attributes: { title: 'Mr. First User', name: 'First', surname: 'User', person_title: 'Mr.', birthdate: '1945-04-25' } } });
   for (const o of BEDITA_OBJECTS) {
     const { id, type, deleted, ...attributes } = o as typeof o & { deleted?: boolean };
-    if (type === 'users' && process.env.X_USERS_PROPS) Object.assign(attributes, { another_username: 'synapse', another_email: 'synapse@example.org' });
+    if (type === 'users') Object.assign(attributes, { another_username: 'synapse', another_email: 'synapse@example.org' });
     if (type === 'files' || type === 'images') Object.assign(attributes, { media_property: o.uname === 'media-one' });
     const created = await call('POST', `/${type}`, { data: { type, attributes } });
     assert.equal(created.data.id, String(id), `${o.uname} has BEdita's id`);
@@ -105,7 +107,7 @@ export async function seedBEditaFixtures(s: TestServer): Promise<BEditaFixtures>
   await relate('documents', 2, 'test', 4, 'profiles', { priority: 1, inv_priority: 2 });
   await relate('documents', 3, 'test', 4, 'profiles', { priority: 1, inv_priority: 1 });
   await relate('documents', 2, 'test', 3, 'documents', { priority: 2, inv_priority: 1 });
-  if (process.env.X_USERS_PROPS) await relate('users', 1, 'another_test', 8, 'locations', { priority: 1, inv_priority: 1 });
+  await relate('users', 1, 'another_test', 8, 'locations', { priority: 1, inv_priority: 1 });
   const anotherTest = relationIds.get('another_test');
   await call('PATCH', `/model/relations/${anotherTest}`, { data: { type: 'relations', id: anotherTest, attributes: { description: 'Sample description /2.', params: { ...nameAge, required: ['name'] } } } });
   await relate('documents', 2, 'test_simple', 4, 'profiles', { priority: 1, inv_priority: 1, params: { name: 'John' } });
