@@ -36,6 +36,8 @@ const SKIPS: Record<string, string> = {
   '1. Auth & Signup / API KEY / Auth OAuth2': 'outside service: an OAuth2 provider ({{oauth2Provider}}, {{oauth2AccessToken}})',
   '1. Auth & Signup / JWT only / Auth OAuth2': 'outside service: an OAuth2 provider ({{oauth2Provider}}, {{oauth2AccessToken}})',
   '1. Auth & Signup / API KEY / Signup OAuth2': 'outside service: an OAuth2 provider',
+  '1. Auth & Signup / JWT only / Signup user':
+    'fails against BEdita as written: the API KEY section signed johannadoe up already, and usernames are unique there too (400)',
   '1. Auth & Signup / JWT only / Signup OAuth2': 'outside service: an OAuth2 provider',
   '1. Auth & Signup / API KEY / Auth OTP  request':
     'fails against BEdita as written: the body has no "otp" field, and BEdita\'s OTPIdentifier only answers `otp: request` or `otp: access` (accounts-bedita tests cover both)',
