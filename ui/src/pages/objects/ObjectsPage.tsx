@@ -11,7 +11,7 @@ import { api, translations, type DraftMeta, type Resource, type TranslationAttri
 import { Dialog } from '../../components/dialog';
 import { ErrorNote } from '../../components/feedback';
 import { ListView } from '../../components/list-view';
-import { STATUS_OPTIONS, StatusBadge, SearchBox, TypeOptions } from '../../components/fields';
+import { SelectField, STATUS_OPTIONS, StatusBadge, SearchBox, TypeOptions } from '../../components/fields';
 import { formatDate, titleOf } from '../../components/format';
 import { FileText, Plus } from '../../components/icons';
 import { useObjectTypes } from '../../components/model';
@@ -27,6 +27,7 @@ import { languageName } from './languages';
 import { PublicationChip } from '../../components/publication';
 
 const DRAFT_OPTIONS: Array<[string, string]> = [
+  ['', 'Any'],
   ['1', 'Has a draft'],
   ['0', 'No draft'],
 ];
@@ -132,19 +133,7 @@ function ObjectList({ type, creating = false }: { type: string; creating?: boole
             ))}
           </select>
         </label>
-        {seesDrafts ? (
-          <label>
-            Draft
-            <select value={hasDraft} onChange={(e) => setParams({ draft: e.target.value, page: null })}>
-              <option value="">Any</option>
-              {DRAFT_OPTIONS.map(([v, t]) => (
-                <option key={v} value={v}>
-                  {t}
-                </option>
-              ))}
-            </select>
-          </label>
-        ) : null}
+        {seesDrafts ? <SelectField label="Draft" name="draft" values={{ draft: hasDraft }} options={DRAFT_OPTIONS} onChange={(v) => setParams({ draft: String(v.draft), page: null })} /> : null}
       </SearchBox>
       <BulkBar selected={[...selected.values()]} onDone={() => void list.reload()} onClear={() => setSelected(new Map())} />
       <ListView

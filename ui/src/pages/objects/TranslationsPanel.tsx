@@ -138,7 +138,7 @@ export function TranslationsPanel({
                 <li key={t.id}>
                   <button type="button" className="chip-button" aria-pressed={open?.lang === t.attributes.lang} onClick={() => show({ lang: t.attributes.lang, translation: t })}>
                     {languageName(t.attributes.lang)} <span className="muted">({t.attributes.lang})</span> <span className={`badge ${t.attributes.status}`}>{t.attributes.status}</span>
-                    {t.meta.draft ? <span className="badge">in the draft</span> : null}
+                    {t.meta.draft ? <span className="badge">unpublished</span> : null}
                   </button>
                 </li>
               ))}
@@ -477,7 +477,7 @@ function TranslationEditor({
             {language}
           </div>
           {fields.map((f) => (
-            <TranslationRow key={f.name} field={f} original={object.attributes[f.name]} language={language} value={draft.fields[f.name] ?? ''} onChange={(v) => setField(f.name, v)} />
+            <TranslationRow key={f.name} field={f} original={(intoDraft?.draft ?? object).attributes[f.name]} language={language} value={draft.fields[f.name] ?? ''} onChange={(v) => setField(f.name, v)} />
           ))}
         </div>
       </fieldset>

@@ -60,7 +60,7 @@ export function usePartDifferences(live: Resource, draft: Resource, properties: 
 }
 
 const titles = (list: Resource[]) => list.map(titleOf).join(', ') || 'none';
-const statusWord = (status: string | undefined) => STATUS_OPTIONS.find(([v]) => v === status)?.[1] ?? 'no translation';
+const statusWord = (status: string) => STATUS_OPTIONS.find(([v]) => v === status)?.[1] ?? status;
 
 async function partDifferences(live: Resource, draft: Resource, properties: FormProperty[], names: string[], label: (name: string) => string): Promise<DraftDifference[]> {
   const rows: DraftDifference[][] = await Promise.all(
@@ -85,7 +85,7 @@ async function translationDifferences(live: Resource, draft: Resource, propertie
       continue;
     }
     const status = t.status ?? was?.status ?? 'draft';
-    if (status !== was?.status) rows.push({ name: `translations.${lang}.status`, label: `${language} translation`, live: statusWord(was?.status), draft: statusWord(status) });
+    if (status !== was?.status) rows.push({ name: `translations.${lang}.status`, label: `${language} translation`, live: was ? statusWord(was.status) : 'none', draft: was ? statusWord(status) : `${statusWord(status)} (new)` });
     for (const [field, value] of Object.entries(t.translated_fields ?? {})) {
       const before = was?.translated_fields[field] ?? null;
       if ((before ?? '') === (value ?? '')) continue;

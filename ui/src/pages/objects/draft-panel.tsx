@@ -210,9 +210,12 @@ export function DraftPanel({
           busy={busy}
           what={`this ${singular(type)}`}
           words={{
-            pending: 'The draft is not published yet.',
+            pending: 'while you were reviewing the draft. Nothing is published yet.',
             yours: 'The draft',
+            untouched: 'the draft does not change it: theirs is kept',
+            reload: 'shows their version and what the draft changes in it; the draft stays as it is',
             overwrite: 'publishes the draft over their version (fields the draft does not change keep theirs)',
+            cancel: 'goes back; nothing is published',
           }}
           onCancel={() => setConflict(null)}
           onReload={() => {

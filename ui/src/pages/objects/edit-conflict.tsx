@@ -97,18 +97,25 @@ export async function writersSince(objectPath: string, fromEtag: string | null, 
 
 /** What the dialog says of the unsaved side, when it is not the form's edits (a draft being published). */
 export interface ConflictWords {
-  /** After who saved what, while: "Your changes are not saved yet and are still in the form." */
+  /** After "<who> saved changes on <when>": "while you were editing. Your changes are not saved yet…" */
   pending: string;
   /** The column of the unsaved values: "Your version". */
   yours: string;
-  /** What Overwrite does. */
+  /** In that column, for a field only they changed. */
+  untouched: string;
+  /** What Reload, Overwrite and Cancel do. */
+  reload: string;
   overwrite: string;
+  cancel: string;
 }
 
 const EDITING: ConflictWords = {
-  pending: 'Your changes are not saved yet and are still in the form.',
+  pending: 'while you were editing. Your changes are not saved yet and are still in the form.',
   yours: 'Your version',
+  untouched: 'you did not change it: theirs is kept',
+  reload: 'drops your changes and shows their version',
   overwrite: 'saves your changes over theirs (fields you did not change keep their version)',
+  cancel: 'goes back to the form; nothing is saved',
 };
 
 const names = (who: string[]) => (who.length <= 1 ? who[0] ?? 'Someone' : `${who.slice(0, -1).join(', ')} and ${who[who.length - 1]}`);
@@ -136,27 +143,27 @@ export function ConflictDialog({
     <Dialog title={`Someone else changed ${what}`} onClose={onCancel} wide>
       <div className="dialog-body conflict">
         <p data-autofocus tabIndex={-1}>
-          <strong>{names(who)}</strong> saved changes {when ? <>on {formatDate(when)} </> : null}while you were editing. {words.pending}
+          <strong>{names(who)}</strong> saved changes {when ? <>on {formatDate(when)} </> : null}{words.pending}
         </p>
         {fields.length ? (
           <DiffTable
             label="Changed since you opened it"
             columns={['Their version', words.yours]}
             rows={fields.map((f) => ({ name: f.name, label: f.label, left: f.theirs, right: f.yours }))}
-            untouched="you did not change it: theirs is kept"
+            untouched={words.untouched}
           />
         ) : (
           <p>None of the fields in this form changed; they changed its relations, folders or permissions.</p>
         )}
         <ul className="conflict-choices muted">
           <li>
-            <strong>Reload</strong> drops your changes and shows their version.
+            <strong>Reload</strong> {words.reload}.
           </li>
           <li>
             <strong>Overwrite</strong> {words.overwrite}.
           </li>
           <li>
-            <strong>Cancel</strong> goes back to the form; nothing is saved.
+            <strong>Cancel</strong> {words.cancel}.
           </li>
         </ul>
       </div>
