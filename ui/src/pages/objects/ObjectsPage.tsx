@@ -24,13 +24,8 @@ import { BulkBar } from './BulkBar';
 import { ObjectEditor } from './ObjectEditor';
 import { editorTypes, singularOf } from './object-types';
 import { languageName } from './languages';
+import { DRAFT_FILTER_OPTIONS } from './into-draft';
 import { PublicationChip } from '../../components/publication';
-
-const DRAFT_OPTIONS: Array<[string, string]> = [
-  ['', 'Any'],
-  ['1', 'Has a draft'],
-  ['0', 'No draft'],
-];
 
 const SCHEDULE_OPTIONS: Array<[string, string]> = [
   ['scheduled', 'Scheduled'],
@@ -133,7 +128,7 @@ function ObjectList({ type, creating = false }: { type: string; creating?: boole
             ))}
           </select>
         </label>
-        {seesDrafts ? <SelectField label="Draft" name="draft" values={{ draft: hasDraft }} options={DRAFT_OPTIONS} onChange={(v) => setParams({ draft: String(v.draft), page: null })} /> : null}
+        {seesDrafts ? <SelectField label="Draft" name="draft" values={{ draft: hasDraft }} options={DRAFT_FILTER_OPTIONS} onChange={(v) => setParams({ draft: String(v.draft), page: null })} /> : null}
       </SearchBox>
       <BulkBar selected={[...selected.values()]} onDone={() => void list.reload()} onClear={() => setSelected(new Map())} />
       <ListView

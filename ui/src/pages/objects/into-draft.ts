@@ -14,6 +14,13 @@ export interface IntoDraft {
 /** What the toasts of a change saved into the draft add. */
 export const SAVED_TO_DRAFT = 'saved to the draft';
 
+/** The lists' "Draft" filter: its choices, as values of `filter[has_draft]`. */
+export const DRAFT_FILTER_OPTIONS: Array<[string, string]> = [
+  ['', 'Any'],
+  ['1', 'Has a draft'],
+  ['0', 'No draft'],
+];
+
 export const draftMeta = (draft: Resource | null | undefined): DraftMeta => (draft?.meta.draft ?? {}) as DraftMeta;
 
 /** The list the draft holds for relation `name` (`parents`: its folders), undefined when it has none. */
