@@ -209,10 +209,11 @@ describe('admin drafts, review and preview', () => {
 
     const changes = page.getByRole('table', { name: 'Changes in the draft' });
     await changes.waitFor();
-    const rows = await changes.locator('tbody tr').allInnerTexts();
+    // The relations', folders' and translation's rows follow the fields' once their titles are read.
+    const rows = async () => (await changes.locator('tbody tr').allInnerTexts()).map((r) => r.split('\t').map((c) => c.trim()));
     const quay = 'The harbour opens on 1 April.';
-    assert.deepEqual(
-      rows.map((r) => r.split('\t').map((c) => c.trim())),
+    await untilEqual(
+      rows,
       [
         ['Title', 'Harbour opening', 'Harbour opening day'],
         ['Body', quay, `${quay} Boats dock from noon.`],
@@ -221,6 +222,7 @@ describe('admin drafts, review and preview', () => {
         ['Italian translation', 'none', 'Draft (new)'],
         ['Title (Italian)', 'not set', 'Apertura del porto'],
       ],
+      'the rows of the changes table',
     );
     // The publisher's form edits the live document.
     assert.equal(await page.getByRole('form', { name: 'Edit object' }).getByLabel('Title').inputValue(), 'Harbour opening');
