@@ -104,6 +104,35 @@ describe('drafts, review and preview', () => {
     expectError(await s.request('GET', `/drafts/${id}`, { token: editor }), 404);
   });
 
+  test('a draft of an object the caller may not read answers exactly as a missing object: 404 on every draft endpoint; nothing changes', async () => {
+    // Not published, so only users with `read` on documents see it: an outsider sees a missing one.
+    const created = await s.request('POST', '/documents', { token: admin, body: doc({ title: 'Unpublished plans', status: 'draft' }) });
+    assert.equal(created.status, 201, created.text);
+    const id = String(created.body.data.id);
+    assert.equal((await saveDraft(id, editor, { title: 'Unpublished plans, v2' })).status, 200);
+    const outsiders = await createRole(s, admin, 'outsiders', { images: ['read', 'create', 'update', 'delete', 'publish'] });
+    const outsider = (await createUser(s, admin, { username: 'otto', roles: [outsiders] })).jwt;
+    const before = await draftRow(id);
+    const tries = (key: string, token?: string) => [
+      s.request('GET', `/drafts/${key}`, { token }),
+      s.request('PATCH', `/drafts/${key}`, { token, body: doc({ title: 'Overridden' }, key) }),
+      s.request('DELETE', `/drafts/${key}`, { token }),
+      s.request('POST', `/drafts/${key}/submit`, { token }),
+      s.request('POST', `/drafts/${key}/preview`, { token }),
+      s.request('POST', `/drafts/${key}/publish`, { token }),
+    ];
+    const missing = await Promise.all(tries('999999', outsider));
+    const hidden = await Promise.all(tries(id, outsider));
+    hidden.forEach((r, i) => {
+      const e = expectError(r, 404);
+      assert.equal(e.code, expectError(missing[i], 404).code, `the same answer as for a missing object: ${r.text}`);
+      assert.ok(!r.text.includes('Unpublished plans'), r.text);
+    });
+    expectError(await s.request('GET', `/drafts/${id}`), 404);
+    assert.ok(!(await s.request('GET', '/drafts', { token: outsider })).body.data.some((d: { id: string }) => d.id === id));
+    assert.deepEqual(await draftRow(id), before, 'the draft is as it was');
+  });
+
   test('a draft of an object restricted by object permissions answers as a read of it: 401 anonymous, 403 without the role, on every draft endpoint; nothing changes', async () => {
     const id = await liveDoc('Board minutes');
     await saveDraft(id, editor, { title: 'Board minutes, amended' });
