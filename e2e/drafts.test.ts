@@ -285,14 +285,22 @@ describe('admin drafts, review and preview', () => {
     await context.close();
   });
 
-  test('a publisher schedules a draft, which goes live at that instant; a discarded draft changes nothing', async () => {
-    const saved = await e.server.request('PATCH', `/drafts/${laterId}`, { token: editorToken, body: { data: { id: laterId, type: 'documents', attributes: { title: 'Summer timetable 2027' } } } });
+  test('a publisher schedules a draft, which goes live at that instant; a draft changed meanwhile is shown again first; a discarded draft changes nothing', async () => {
+    const saved = await e.server.request('PATCH', `/drafts/${laterId}`, { token: editorToken, body: { data: { id: laterId, type: 'documents', attributes: { title: 'Summer timetable 2026' } } } });
     assert.equal(saved.status, 200, saved.text);
     const context = await contextAt(1024, 700);
     const page = await context.newPage();
     await signInAs(page, 'pia', 'pia-password-1', `#/objects/documents/${laterId}`);
     // The publisher may not read /users: the draft names its writer.
     await page.getByRole('heading', { name: /This document has unpublished changes by eddie/ }).waitFor();
+    const changes = page.getByRole('table', { name: 'Changes in the draft' });
+    await changes.getByText('Summer timetable 2026').waitFor();
+    // The editor changes the draft while the publisher reads it: it does not go live unseen.
+    const changed = await e.server.request('PATCH', `/drafts/${laterId}`, { token: editorToken, body: { data: { id: laterId, type: 'documents', attributes: { title: 'Summer timetable 2027' } } } });
+    assert.equal(changed.status, 200, changed.text);
+    await untilNewToast(page, 'eddie changed it since you opened it: check its changes again.', () => page.getByRole('button', { name: 'Publish changes' }).click());
+    await changes.getByText('Summer timetable 2027').waitFor();
+    assert.equal((await live(laterId)).title, 'Summer timetable', 'not published');
     // A few seconds from now, in the local time zone (the browser's, on this machine).
     const d = new Date(Date.now() + 30_000);
     const p = (n: number) => String(n).padStart(2, '0');

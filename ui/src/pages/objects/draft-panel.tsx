@@ -6,7 +6,7 @@
 // read: when someone changed the object since, the edit-conflict dialog says what and lets the
 // publisher reload or publish over it.
 import { useEffect, useId, useState } from 'react';
-import { ConflictError, drafts, nameObjects, users, type Resource } from '../../api/client';
+import { ApiError, ConflictError, drafts, nameObjects, users, type Resource } from '../../api/client';
 import { ConfirmButton } from '../../components/dialog';
 import { useCurrentUser } from '../../components/current-user';
 import { formatDate } from '../../components/format';
@@ -54,6 +54,12 @@ export function useUserName(id: unknown, known?: string | null): string {
   if (mine) return 'you';
   return name || known || `user #${key}`;
 }
+
+/** What a draft holds (when it was written, and the values it changes): equal for the same draft. */
+const draftFingerprint = (d: Resource) => {
+  const m = draftMeta(d);
+  return JSON.stringify([m.modified, m.changed, m.translations, (m.changed ?? []).map((n) => d.attributes[n] ?? d.relationships?.[n]?.data ?? null)]);
+};
 
 /** A datetime-local value ("2030-01-15T09:00") as ISO 8601 in UTC, null when empty or invalid. */
 const toIso = (local: string) => {
@@ -114,8 +120,20 @@ export function DraftPanel({
       toast.success('Submitted for review: the publishers see it on their home page.');
     }, 'The draft was not submitted');
   /** Publishes against the live version `ifMatch`; a 412 opens the edit-conflict dialog (what others changed since). */
+  /**
+   * Before the draft goes live: it is still the one this page shows. When someone changed it since,
+   * the page shows it as it is now and nothing goes live (the publisher checks it again).
+   */
+  const stillTheSame = async () => {
+    const now = await drafts.get(live.id);
+    if (now && draftFingerprint(now) === draftFingerprint(draft)) return;
+    onDraft(now);
+    const by = now ? (draftMeta(now).modified_by_name ?? 'Someone') : null;
+    throw new ApiError(0, 'draft_changed', 'The draft changed', by ? `${by} changed it since you opened it: check its changes again.` : 'It was published or discarded since you opened it.');
+  };
   const publish = (ifMatch = etag) =>
     run(async () => {
+      await stillTheSame();
       try {
         await drafts.publish(live.id, ifMatch);
       } catch (e) {
@@ -132,6 +150,7 @@ export function DraftPanel({
     run(async () => {
       const at = toIso(when);
       if (!at) throw new Error('Choose when the changes go live.');
+      await stillTheSame();
       onDraft(await drafts.schedule(live.id, at));
       toast.success(`The changes go live on ${formatDate(at)}.`);
     }, 'The changes were not scheduled');
