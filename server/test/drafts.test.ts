@@ -454,6 +454,19 @@ describe('drafts, review and preview', () => {
     assert.equal(await draftRow(id), undefined);
   });
 
+  test('a relation\'s list in a draft keeps each link\'s params: read back as sent (a client sends the list back whole), published with them', async () => {
+    const id = await liveDoc('With params');
+    const other = await liveDoc('Linked with params');
+    const item = { type: 'documents', id: other, meta: { relation: { params: { note: 'see page 2' } } } };
+    const saved = await saveDraft(id, editor, {}, { see_also: { data: [item] } });
+    assert.equal(saved.status, 200, saved.text);
+    assert.deepEqual(saved.body.data.relationships.see_also.data, [item]);
+    const published = await s.request('POST', `/drafts/${id}/publish`, { token: publisher });
+    assert.equal(published.status, 200, published.text);
+    const related = await s.request('GET', `/documents/${id}/see_also`, { token: admin });
+    assert.deepEqual(related.body.data.map((r: { id: string; meta: { relation: { params: unknown } } }) => [r.id, r.meta.relation.params]), [[other, { note: 'see page 2' }]]);
+  });
+
   test('a hidden field is unknown to a draft; unchanged relations are not in `changed`; a place in folders is published', async () => {
     const made = await s.request('POST', '/model/object_types', { token: admin, body: { data: { type: 'object_types', attributes: { name: 'notes', singular: 'note', hidden: ['description'] } } } });
     assert.equal(made.status, 201, made.text);

@@ -14,7 +14,7 @@ import { href } from '../../components/route';
 import { useToast } from '../../components/toast';
 import { useList } from '../../components/use-list';
 import { may, useRights } from '../../components/rights';
-import { changedInDraft, draftRelation, SAVED_TO_DRAFT, useObjectsByIds, type IntoDraft } from './into-draft';
+import { changedInDraft, draftRelation, linkOf, SAVED_TO_DRAFT, useObjectsByIds, type IntoDraft } from './into-draft';
 
 const NOT_RELATIONS = new Set(['parents', 'parent', 'children', 'roles', 'streams', 'translations']);
 
@@ -123,7 +123,7 @@ function Relation({ object, name, info, readOnly, onWritten, intoDraft }: { obje
   };
   /** The relation's whole list, with `target` added or removed, saved into the draft. */
   const changeDraft = async (into: IntoDraft, method: 'POST' | 'DELETE', target: Resource) => {
-    const now = held ?? (await api.listAll(`${base}/${name}`, {}, 20)).map((r) => ({ type: r.type, id: r.id }));
+    const now = held ?? (await api.listAll(`${base}/${name}`, {}, 20)).map(linkOf);
     const next = method === 'POST' ? [...now, { type: target.type, id: target.id }] : now.filter((r) => !(r.type === target.type && r.id === target.id));
     await into.save({ relationships: { [name]: { data: next } } });
   };

@@ -26,7 +26,13 @@ export const draftMeta = (draft: Resource | null | undefined): DraftMeta => (dra
 /** The list the draft holds for relation `name` (`parents`: its folders), undefined when it has none. */
 export function draftRelation(draft: Resource | null | undefined, name: string): Identifier[] | undefined {
   const data = draft?.relationships?.[name]?.data as Identifier[] | null | undefined;
-  return data === undefined ? undefined : (data ?? []).map(({ id, type }) => ({ id: String(id), type }));
+  return data === undefined ? undefined : (data ?? []).map(({ id, type, meta }) => ({ id: String(id), type, ...(meta ? { meta } : {}) }));
+}
+
+/** A related object as an item of a relation's list in a draft, keeping the link's params. */
+export function linkOf(r: Resource): Identifier {
+  const params = (r.meta.relation as { params?: unknown } | undefined)?.params;
+  return { type: r.type, id: r.id, ...(params ? { meta: { relation: { params } } } : {}) };
 }
 
 /** Whether the draft changes `name` (a field, a relation, `parents` or `translations`). */
