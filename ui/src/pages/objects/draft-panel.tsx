@@ -182,7 +182,7 @@ export function DraftPanel({
         fields.length || others.length ? (
           <>
             {rows.length ? <DiffTable label="Changes in the draft" columns={['Published', 'Draft']} rows={rows.map((f) => ({ name: f.name, label: f.label, left: f.live, right: f.draft }))} /> : null}
-            {others.length && !parts ? <p className="muted">Also changed: {others.map(fieldLabel).join(', ')}.</p> : null}
+            {others.length && !parts ? <p className="muted">Also changed: {others.map((n) => (n === 'parents' ? 'Folders' : fieldLabel(n))).join(', ')}.</p> : null}
           </>
         ) : (
           <p className="muted">The draft changes nothing: its values are the published ones.</p>
