@@ -220,7 +220,7 @@ function ObjectTable({
                 <StatusBadge status={o.attributes.status} />
                 <PublicationChip attributes={o.attributes} />
                 {drafted.has(o.id) ? (
-                  <span className="badge warn" title={drafted.get(o.id)?.submitted ? 'Its draft waits for review' : 'It has a draft: changes not published yet'}>
+                  <span className="badge warn" title={`${drafted.get(o.id)?.submitted ? 'Its draft waits for review' : 'It has a draft: changes not published yet'}; last changed by ${drafted.get(o.id)?.modified_by_name ?? 'someone'}`}>
                     {drafted.get(o.id)?.submitted ? 'Draft in review' : 'Has draft'}
                   </span>
                 ) : null}
