@@ -104,6 +104,75 @@ describe('drafts, review and preview', () => {
     expectError(await s.request('GET', `/drafts/${id}`, { token: editor }), 404);
   });
 
+  test('a draft of an object the caller may not read answers exactly as a missing object: 404 on every draft endpoint; nothing changes', async () => {
+    // Not published, so only users with `read` on documents see it: an outsider sees a missing one.
+    const created = await s.request('POST', '/documents', { token: admin, body: doc({ title: 'Unpublished plans', status: 'draft' }) });
+    assert.equal(created.status, 201, created.text);
+    const id = String(created.body.data.id);
+    assert.equal((await saveDraft(id, editor, { title: 'Unpublished plans, v2' })).status, 200);
+    const outsiders = await createRole(s, admin, 'outsiders', { images: ['read', 'create', 'update', 'delete', 'publish'] });
+    const outsider = (await createUser(s, admin, { username: 'otto', roles: [outsiders] })).jwt;
+    const before = await draftRow(id);
+    const tries = (key: string, token?: string) => [
+      s.request('GET', `/drafts/${key}`, { token }),
+      s.request('PATCH', `/drafts/${key}`, { token, body: doc({ title: 'Overridden' }, key) }),
+      s.request('DELETE', `/drafts/${key}`, { token }),
+      s.request('POST', `/drafts/${key}/submit`, { token }),
+      s.request('POST', `/drafts/${key}/preview`, { token }),
+      s.request('POST', `/drafts/${key}/publish`, { token }),
+    ];
+    const missing = await Promise.all(tries('999999', outsider));
+    const hidden = await Promise.all(tries(id, outsider));
+    hidden.forEach((r, i) => {
+      const e = expectError(r, 404);
+      assert.equal(e.code, expectError(missing[i], 404).code, `the same answer as for a missing object: ${r.text}`);
+      assert.ok(!r.text.includes('Unpublished plans'), r.text);
+    });
+    expectError(await s.request('GET', `/drafts/${id}`), 404);
+    assert.ok(!(await s.request('GET', '/drafts', { token: outsider })).body.data.some((d: { id: string }) => d.id === id));
+    assert.deepEqual(await draftRow(id), before, 'the draft is as it was');
+  });
+
+  test('a draft of an object restricted by object permissions answers as a read of it: 401 anonymous, 403 without the role, on every draft endpoint; nothing changes', async () => {
+    const id = await liveDoc('Board minutes');
+    await saveDraft(id, editor, { title: 'Board minutes, amended' });
+    // Every right on every type, but not the role the object is restricted to.
+    const chiefs = await createRole(s, admin, 'chiefs', { '*': ['read', 'create', 'update', 'delete', 'publish'] });
+    const chief = (await createUser(s, admin, { username: 'carla', roles: [chiefs] })).jwt;
+    const restrict = await s.request('PATCH', `/documents/${id}`, { token: admin, body: { data: { type: 'documents', id, meta: { perms: { roles: ['publishers'] } } } } });
+    assert.equal(restrict.status, 200, restrict.text);
+    const before = await draftRow(id);
+    const tries = (token?: string) => [
+      s.request('GET', `/drafts/${id}`, { token }),
+      saveDraft(id, token as string, { title: 'Overridden' }),
+      s.request('DELETE', `/drafts/${id}`, { token }),
+      s.request('POST', `/drafts/${id}/submit`, { token }),
+      s.request('POST', `/drafts/${id}/preview`, { token }),
+      s.request('POST', `/drafts/${id}/publish`, { token }),
+      s.request('POST', `/drafts/${id}/publish`, { token, body: { publish_at: new Date(Date.now() + 3_600_000).toISOString() } }),
+    ];
+    for (const r of await Promise.all(tries(undefined))) {
+      expectError(r, 401);
+      assert.ok(!r.text.includes('Board minutes'), r.text);
+    }
+    for (const token of [chief, editor]) {
+      for (const r of await Promise.all(tries(token))) {
+        expectError(r, 403);
+        assert.ok(!r.text.includes('Board minutes'), r.text);
+      }
+      const listed = await s.request('GET', '/drafts', { token });
+      assert.ok(!listed.body.data.some((d: { id: string }) => d.id === id), 'not listed');
+      const drafted = await s.request('GET', '/documents?filter[has_draft]=1', { token });
+      assert.ok(!drafted.body.data.some((d: { id: string }) => d.id === id), 'not found by filter[has_draft]');
+    }
+    assert.deepEqual(await draftRow(id), before, 'the draft is as it was');
+    assert.equal((await s.request('GET', `/documents/${id}`, { token: admin })).body.data.attributes.title, 'Board minutes');
+    // Those the object is restricted to read its draft as before.
+    const allowed = await s.request('GET', `/drafts/${id}`, { token: publisher });
+    assert.equal(allowed.status, 200, allowed.text);
+    assert.equal(allowed.body.data.attributes.title, 'Board minutes, amended');
+  });
+
   test('bad input gives 400 and changes nothing: unknown field, unknown relation, bad value', async () => {
     const id = await liveDoc('Strict');
     const first = await saveDraft(id, editor, { title: 'Kept' });
@@ -215,12 +284,14 @@ describe('drafts, review and preview', () => {
     assert.equal((await setPreviewUrl(null)).status, 200);
   });
 
-  test('publish_at schedules the draft: a past instant or no datetime is 400; it goes live once, at that instant', async () => {
+  test('publish_at schedules the draft: a past instant, no datetime or no such day is 400; it goes live once, at that instant', async () => {
     const id = await liveDoc('Scheduled');
     await saveDraft(id, editor, { title: 'Went live on time' });
     const before = await draftRow(id);
     expectError(await s.request('POST', `/drafts/${id}/publish`, { token: publisher, body: { publish_at: '2001-01-01T00:00:00Z' } }), 400);
     expectError(await s.request('POST', `/drafts/${id}/publish`, { token: publisher, body: { publish_at: 'tomorrow' } }), 400);
+    expectError(await s.request('POST', `/drafts/${id}/publish`, { token: publisher, body: { publish_at: 1893456000 } }), 400);
+    expectError(await s.request('POST', `/drafts/${id}/publish`, { token: publisher, body: { publish_at: '2031-02-30T10:00:00Z' } }), 400);
     expectError(await s.request('POST', `/drafts/${id}/publish`, { token: editor, body: { publish_at: new Date(Date.now() + 60_000).toISOString() } }), 403, 'publish_required');
     assert.deepEqual(await draftRow(id), before);
     const entries = (await history(id)).length;
@@ -381,6 +452,19 @@ describe('drafts, review and preview', () => {
     assert.equal((await s.request('DELETE', `/documents/${id}`, { token: admin })).status, 204);
     assert.equal((await s.request('DELETE', `/trash/${id}`, { token: admin })).status, 204);
     assert.equal(await draftRow(id), undefined);
+  });
+
+  test('a relation\'s list in a draft keeps each link\'s params: read back as sent (a client sends the list back whole), published with them', async () => {
+    const id = await liveDoc('With params');
+    const other = await liveDoc('Linked with params');
+    const item = { type: 'documents', id: other, meta: { relation: { params: { note: 'see page 2' } } } };
+    const saved = await saveDraft(id, editor, {}, { see_also: { data: [item] } });
+    assert.equal(saved.status, 200, saved.text);
+    assert.deepEqual(saved.body.data.relationships.see_also.data, [item]);
+    const published = await s.request('POST', `/drafts/${id}/publish`, { token: publisher });
+    assert.equal(published.status, 200, published.text);
+    const related = await s.request('GET', `/documents/${id}/see_also`, { token: admin });
+    assert.deepEqual(related.body.data.map((r: { id: string; meta: { relation: { params: unknown } } }) => [r.id, r.meta.relation.params]), [[other, { note: 'see page 2' }]]);
   });
 
   test('a hidden field is unknown to a draft; unchanged relations are not in `changed`; a place in folders is published', async () => {

@@ -817,6 +817,27 @@ export const annotations = {
   remove: (id: string) => api.remove(`/annotations/${encodeURIComponent(id)}`),
 };
 
+/** A draft's translation change: the status and fields it sets, or null (the translation goes). */
+export type DraftTranslation = { status?: TranslationStatus; translated_fields?: Record<string, string | null> } | null;
+
+/** What a draft holds besides attributes: whole relation lists (`parents`: its folders) and translation changes by language. */
+export interface DraftParts {
+  relationships?: Record<string, { data: Identifier[] }>;
+  translations?: Record<string, DraftTranslation>;
+}
+
+/** `meta.draft` of a draft as GET /drafts/{id} answers it. */
+export interface DraftMeta {
+  created?: string;
+  modified?: string;
+  modified_by?: number | string | null;
+  modified_by_name?: string | null;
+  changed?: string[];
+  translations?: Record<string, DraftTranslation>;
+  submitted?: string | null;
+  publish_at?: string | null;
+}
+
 /**
  * Drafts of published objects (/drafts): a change saved beside the live object until a publisher
  * publishes it (now or at an instant), discards it, or shares a preview link of it.
@@ -832,8 +853,13 @@ export const drafts = {
       throw e;
     }
   },
-  save: async (type: string, id: string, attributes: Record<string, unknown>) =>
-    tagged(await callTagged('PATCH', drafts.path(id), { body: { data: { id, type, attributes } } })).data,
+  /** Saves changes into the draft (made when there is none): attributes, and relations, place in folders (`parents`) or translations. */
+  save: async (type: string, id: string, attributes: Record<string, unknown>, parts: DraftParts = {}) =>
+    tagged(
+      await callTagged('PATCH', drafts.path(id), {
+        body: { data: { id, type, attributes, ...(parts.relationships ? { relationships: parts.relationships } : {}), ...(parts.translations ? { meta: { translations: parts.translations } } : {}) } },
+      }),
+    ).data,
   submit: async (id: string) => tagged(await callTagged('POST', `${drafts.path(id)}/submit`)).data,
   /** Publishes now against the live object's version `ifMatch`; the answer is the live object. */
   publish: async (id: string, ifMatch: string | null) => tagged(await callTagged('POST', `${drafts.path(id)}/publish`, { ifMatch })),

@@ -52,7 +52,7 @@ export async function publishDraft(ctx: AppContext, actor: AuthInfo, key: string
 /** An ISO 8601 datetime in the future, as a UTC instant; 400 otherwise. */
 export function publishInstant(value: unknown): string {
   const iso = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?$/;
-  const ms = typeof value === 'string' && iso.test(value) ? Date.parse(value) : NaN;
+  const ms = typeof value === 'string' && iso.test(value) && isCalendarDay(value.slice(0, 10)) ? Date.parse(value) : NaN;
   if (Number.isNaN(ms)) throw badRequest('"publish_at" must be an ISO 8601 datetime', 'invalid_data');
   if (ms <= Date.now()) throw badRequest('"publish_at" must be in the future', 'invalid_data');
   return new Date(ms).toISOString();
@@ -100,4 +100,10 @@ export function scheduleDraftPublications(ctx: AppContext): void {
     const due = await ctx.db.selectFrom('drafts').select(['object_id', 'publish_at']).where('publish_at', 'is not', null).execute();
     for (const d of due) await queuePublication(ctx, { objectId: d.object_id, publishAt: d.publish_at! });
   });
+}
+
+/** Whether `ymd` (YYYY-MM-DD) names a day of the calendar (Date.parse takes 2031-02-30 as 2 March). */
+function isCalendarDay(ymd: string): boolean {
+  const [y, m, d] = ymd.split('-').map(Number);
+  return m >= 1 && m <= 12 && d >= 1 && d <= new Date(Date.UTC(y, m, 0)).getUTCDate();
 }

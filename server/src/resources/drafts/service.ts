@@ -263,7 +263,9 @@ export async function draftDocument(rc: ReadContext, ctx: AppContext, found: Dra
     const live = before?.data !== undefined ? ids(before.data) : (await relatedPairs(ctx, [found.row], name)).map((p) => String(p.relatedId)).sort();
     if (!same(live, ids(items))) changed.push(name);
     const links = before?.links ?? { self: `${rc.base}/${found.type.name}/${found.row.id}/relationships/${name}`, related: `${rc.base}/${found.type.name}/${found.row.id}/${name}` };
-    data.relationships = { ...(data.relationships ?? {}), [name]: { ...(before ?? {}), links, data: items.map(({ id, type }) => ({ id, type })) } };
+    // Each item's `meta` as saved (a link's params), so a client that sends the list back keeps it.
+    const linked = items.map(({ id, type, meta }) => ({ id, type, ...(meta && Object.keys(meta).length ? { meta } : {}) }));
+    data.relationships = { ...(data.relationships ?? {}), [name]: { ...(before ?? {}), links, data: linked } };
   }
   const d = found.draft;
   const translations = translationsOf(d);

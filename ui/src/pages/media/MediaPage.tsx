@@ -1,15 +1,16 @@
 // Media: upload files by drag and drop (one step each: the stream and its media object), each
 // with a progress bar, and browse the library: search (q), type (/media for all, /{type} for
 // one), folder (filter[parent], or filter[ancestor] with its subfolders), images without alt text,
-// and sort — all kept in the URL's hash, so Back, Forward and a reload keep them.
+// whether they have a draft (filter[has_draft], for those who may change media), and sort — all kept in the URL's hash, so Back, Forward and a reload keep them.
 import { useRef, useState } from 'react';
 import { uploadMedia, type Resource } from '../../api/client';
 import { ErrorNote, Loading } from '../../components/feedback';
 import { ListView } from '../../components/list-view';
-import { SearchBox, StatusBadge } from '../../components/fields';
+import { SearchBox, SelectField, StatusBadge } from '../../components/fields';
 import { titleOf } from '../../components/format';
 import { concreteTypes, isMediaType, useObjectTypes } from '../../components/model';
 import { href, useHashQuery } from '../../components/route';
+import { DRAFT_FILTER_OPTIONS } from '../objects/into-draft';
 import { CircleAlert, Image as ImageIcon, Upload } from '../../components/icons';
 import { ThumbnailImage, useThumbnails } from '../../components/thumbnail';
 import { useToast } from '../../components/toast';
@@ -55,6 +56,9 @@ export function MediaPage() {
   const folder = params.folder ?? '';
   const below = Boolean(folder) && params.below === '1';
   const noAlt = type === 'images' && params.alt === 'missing';
+  // Drafts are for those who may change media: no filter for the others.
+  const seesDrafts = (type ? [type] : mediaTypes.map((t) => t.name)).some((t) => may(rights, 'update', t));
+  const hasDraft = seesDrafts ? (params.draft ?? '') : '';
   const defaultSort = q ? BEST_MATCH : DEFAULT_SORT;
   // "Best match" means something only with a search.
   const sort = params.sort && (q || params.sort !== BEST_MATCH) ? params.sort : defaultSort;
@@ -65,6 +69,7 @@ export function MediaPage() {
       q: q || undefined,
       [below ? 'filter[ancestor]' : 'filter[parent]']: folder || undefined,
       'filter[alt_text]': noAlt ? 'null' : undefined,
+      'filter[has_draft]': hasDraft || undefined,
       // Ties (files uploaded in the same second, equal titles) in the same direction, by id.
       sort: sort === BEST_MATCH ? undefined : `${sort},${sort.startsWith('-') ? '-' : ''}id`,
     },
@@ -72,7 +77,7 @@ export function MediaPage() {
     version,
     [page, (p) => setParams({ page: p > 1 ? p : null })],
   );
-  const filtered = Boolean(q || type || folder || noAlt);
+  const filtered = Boolean(q || type || folder || noAlt || hasDraft);
   const folders = tree ? [...tree.byId.keys()].map((id) => ({ id, path: folderPath(tree, id) })).sort((a, b) => a.path.localeCompare(b.path)) : [];
   const what = type ? typeLabel(type).toLowerCase() : 'media';
 
@@ -108,6 +113,7 @@ export function MediaPage() {
             ))}
           </select>
         </label>
+        {seesDrafts ? <SelectField label="Draft" name="draft" values={{ draft: hasDraft }} options={DRAFT_FILTER_OPTIONS} onChange={(v) => setParams({ draft: String(v.draft), page: null })} /> : null}
         <label>
           Sort
           <select value={sort} onChange={(e) => setParams({ sort: e.target.value === defaultSort ? null : e.target.value, page: null })}>
@@ -141,11 +147,11 @@ export function MediaPage() {
       {!types && !typesError ? <Loading /> : null}
       <ListView
         list={list}
-        empty={filtered ? noMatch(what, q, Boolean(folder || noAlt)) : creatable.length ? 'No media yet. Drop files above to upload them.' : 'No media yet.'}
+        empty={filtered ? noMatch(what, q, Boolean(folder || noAlt || hasDraft)) : creatable.length ? 'No media yet. Drop files above to upload them.' : 'No media yet.'}
         emptyIcon={<ImageIcon size={28} />}
         emptyAction={
           filtered ? (
-            <button type="button" onClick={() => setParams({ q: null, type: null, folder: null, below: null, alt: null, sort: null, page: null })}>
+            <button type="button" onClick={() => setParams({ q: null, type: null, folder: null, below: null, alt: null, draft: null, sort: null, page: null })}>
               Clear filters
             </button>
           ) : null

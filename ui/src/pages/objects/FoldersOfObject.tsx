@@ -1,5 +1,7 @@
 // The folders an object is filed in (GET /{type}/{id}/parents), each named by its path of titles;
-// add it to another folder or take it out (POST/DELETE /folders/{id}/relationships/children).
+// add it to another folder or take it out (POST/DELETE /folders/{id}/relationships/children). A
+// published object changed by a user without `publish`: the folders its draft places it in, and
+// each change saves that whole list into the draft (`parents`).
 import { useEffect, useState } from 'react';
 import { api, nameObjects, type Resource } from '../../api/client';
 import { Empty, ErrorNote } from '../../components/feedback';
@@ -10,12 +12,14 @@ import { may, useRights } from '../../components/rights';
 import { useToast } from '../../components/toast';
 import { FolderPickerDialog } from '../folders/FolderPickerDialog';
 import { folderPath, useFolderTree, type FolderNode } from '../folders/folder-tree-data';
+import { changedInDraft, draftRelation, SAVED_TO_DRAFT, type IntoDraft } from './into-draft';
 
 /** `readOnly`: the user may not change the object (its folders are part of it). */
 /** `onWritten`: after each placement change (it moves the object's version). */
-export function FoldersOfObject({ object, readOnly = false, onWritten }: { object: Resource; readOnly?: boolean; onWritten?: () => void }) {
+/** `intoDraft`: changes go into the object's draft. */
+export function FoldersOfObject({ object, readOnly = false, onWritten, intoDraft }: { object: Resource; readOnly?: boolean; onWritten?: () => void; intoDraft?: IntoDraft }) {
   const [version, setVersion] = useState(0);
-  const [parents, setParents] = useState<Resource[] | null>(null);
+  const [liveParents, setParents] = useState<Resource[] | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [picking, setPicking] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -23,9 +27,12 @@ export function FoldersOfObject({ object, readOnly = false, onWritten }: { objec
   const toast = useToast();
   const rights = useRights();
   const name = titleOf(object);
+  // The folders the draft places it in (named from the tree), else the live ones.
+  const held = intoDraft ? draftRelation(intoDraft.draft, 'parents') : undefined;
+  const parents = held ? (tree ? held.map((p) => tree.byId.get(p.id)?.resource ?? { id: p.id, type: p.type, attributes: {}, meta: {} }) : null) : liveParents;
   // Filing is a change of the folder too: only folders the user may change are offered.
   const mayChange = (folderId: string) => {
-    const folder = tree?.byId.get(folderId)?.resource ?? parents?.find((p) => p.id === folderId);
+    const folder = tree?.byId.get(folderId)?.resource ?? liveParents?.find((p) => p.id === folderId);
     return may(rights, 'update', 'folders', folder);
   };
   const canFile = !readOnly && (rights.admin || (tree !== null && [...tree.byId.keys()].some(mayChange)));
@@ -37,9 +44,15 @@ export function FoldersOfObject({ object, readOnly = false, onWritten }: { objec
   const change = async (method: 'POST' | 'DELETE', folderId: string, message: string) => {
     setBusy(true);
     try {
-      await api.relate(method, `/folders/${folderId}/relationships/children`, [{ type: object.type, id: object.id }]);
-      onWritten?.();
-      toast.success(message);
+      if (intoDraft) {
+        const now = held ?? (liveParents ?? []).map((p) => ({ type: p.type, id: p.id }));
+        const next = method === 'POST' ? [...now, { type: 'folders', id: folderId }] : now.filter((p) => p.id !== folderId);
+        await intoDraft.save({ relationships: { parents: { data: next } } });
+      } else {
+        await api.relate(method, `/folders/${folderId}/relationships/children`, [{ type: object.type, id: object.id }]);
+        onWritten?.();
+      }
+      toast.success(intoDraft ? `${message.replace(/\.$/, '')}: ${SAVED_TO_DRAFT}.` : message);
       setVersion((v) => v + 1);
     } catch (e) {
       const folder = tree?.byId.get(folderId);
@@ -61,6 +74,7 @@ export function FoldersOfObject({ object, readOnly = false, onWritten }: { objec
     <section className="panel" aria-labelledby="object-folders">
       <div className="page-head">
         <h2 id="object-folders">Folders</h2>
+        {changedInDraft(intoDraft?.draft, 'parents') ? <span className="badge warn">Changed in the draft</span> : null}
         <span className="spacer" />
         {!canFile ? null : (
           <button type="button" onClick={() => setPicking(true)} disabled={busy}>

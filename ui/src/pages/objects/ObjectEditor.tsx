@@ -15,19 +15,19 @@ import { formatDate, titleOf } from '../../components/format';
 import { Save, Trash2 } from '../../components/icons';
 import { isMediaType, useObjectTypes } from '../../components/model';
 import { forceNavigate, href } from '../../components/route';
-import { SchemaFields, attributesFromForm, changedAttributes, formFromAttributes, useSchema, type FormProperty } from '../../components/schema-form';
+import { SchemaFields, attributesFromForm, changedAttributes, useSchema, type FormProperty } from '../../components/schema-form';
 import { useToast } from '../../components/toast';
 import { StickyHead } from '../../components/sticky-head';
 import { useSaveShortcut, useUnsavedChanges } from '../../components/unsaved';
 import { MediaDetails, withMediaHints } from '../media/MediaDetails';
 import { HistoryPanel } from '../../components/history-panel';
-import { may, useRights } from '../../components/rights';
+import { may, useRights, type Rights } from '../../components/rights';
 import { AnnotationsPanel } from './AnnotationsPanel';
 import { ObjectPermsPanel } from './ObjectPermsPanel';
 import { FoldersOfObject } from './FoldersOfObject';
 import { RelationsPanel } from './RelationsPanel';
 import { TranslationsPanel } from './TranslationsPanel';
-import { ConflictDialog, describeConflict, type Conflict } from './edit-conflict';
+import { ConflictDialog, describeConflict, objectValues, type Conflict } from './edit-conflict';
 import { PublicationChip } from '../../components/publication';
 import { PublicationWindow, windowProblems, type Problems } from './PublicationWindow';
 import { CategoriesPicker, DateRangesField, TagsInput, rangeProblems } from './TermsFields';
@@ -35,6 +35,10 @@ import type { RangeValue, Term } from '../../components/schema-form';
 import { findHoles, publishHoles, PublishCheckDialog, type Hole } from './publish-check';
 import { requiredProblems, useSlugCheck } from './form-checks';
 import { DraftPanel } from './draft-panel';
+import { SAVED_TO_DRAFT, type IntoDraft } from './into-draft';
+
+/** A published object that the user may update but not publish: their changes go into its draft. */
+const inDraftMode = (rights: Rights, type: string, object: Resource) => object.attributes.status === 'on' && may(rights, 'update', type, object) && !may(rights, 'publish', type, object);
 
 /** Questions already answered for the save in progress. */
 type Asked = { slug?: boolean; holes?: boolean };
@@ -89,8 +93,18 @@ export function ObjectEditor({ type, id }: { type: string; id: string }) {
   // The form starts from the draft's values or the live ones by the user's rights: read them first.
   if (!properties || !object || !rights.loaded) return <Loading />;
   // A published object's translations, folders and relations change it for readers at once: without
-  // `publish` the server refuses them (the form's fields go into the draft instead).
-  const partsReadOnly = !may(rights, 'update', type, object) || (object.attributes.status === 'on' && !may(rights, 'publish', type, object));
+  // `publish` the server refuses them, so they go into the draft, as the form's fields do.
+  const intoDraft: IntoDraft | undefined = inDraftMode(rights, type, object)
+    ? {
+        draft: draft ?? null,
+        save: async (parts) => {
+          const next = await drafts.save(type, object.id, {}, parts);
+          setDraft(next);
+          return next;
+        },
+      }
+    : undefined;
+  const partsReadOnly = !may(rights, 'update', type, object);
   return (
     <section>
       <p className="back">
@@ -108,9 +122,9 @@ export function ObjectEditor({ type, id }: { type: string; id: string }) {
         onDraft={setDraft}
         media={isMediaType(types, type) ? <MediaDetails object={object} included={included} /> : null}
       />
-      <TranslationsPanel object={object} properties={properties} readOnly={partsReadOnly} onWritten={ownWrite} />
-      <FoldersOfObject object={object} readOnly={partsReadOnly} onWritten={ownWrite} />
-      <RelationsPanel object={object} readOnly={partsReadOnly} onWritten={ownWrite} />
+      <TranslationsPanel object={object} properties={properties} readOnly={partsReadOnly} onWritten={ownWrite} intoDraft={intoDraft} />
+      <FoldersOfObject object={object} readOnly={partsReadOnly} onWritten={ownWrite} intoDraft={intoDraft} />
+      <RelationsPanel object={object} readOnly={partsReadOnly} onWritten={ownWrite} intoDraft={intoDraft} />
       <AnnotationsPanel object={object} />
       <ObjectPermsPanel object={object} etag={etag} onSaved={onSaved} />
       <HistoryPanel objectPath={`/${type}/${object.id}`} refresh={object} onRestored={reload} canRestore={may(rights, 'update', type, object)} />
@@ -141,11 +155,11 @@ function ObjectForm({
   onDraft: (draft: Resource | null) => void;
   media: React.ReactNode;
 }) {
-  const toValues = (o: Resource): Values => ({ ...formFromAttributes(properties, o.attributes), status: String(o.attributes.status ?? 'draft') });
+  const toValues = (o: Resource): Values => objectValues(properties, o);
   const rightsFirst = useRights();
   // A published object changed by a user without `publish`: the form edits its draft (and shows
   // the draft's values), saves go to /drafts/{id}.
-  const draftMode = object.attributes.status === 'on' && may(rightsFirst, 'update', type, object) && !may(rightsFirst, 'publish', type, object);
+  const draftMode = inDraftMode(rightsFirst, type, object);
   const [saved, setSaved] = useState<Values>(() => toValues(draftMode && draft ? draft : object));
   const [values, setValues] = useState<Values>(saved);
   // The server's copy this form edits (as form values) and when it was written: what a conflict
@@ -298,7 +312,7 @@ function ObjectForm({
     setValues(stored);
     setChecking(false);
     onDraft(next);
-    toast.success('Saved as a draft: a publisher will review it.');
+    toast.success(`Changes ${SAVED_TO_DRAFT}: a publisher will review them.`);
     return true;
   };
   const answer = (more: Asked) => {

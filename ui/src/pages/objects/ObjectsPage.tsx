@@ -4,12 +4,14 @@
 // object is translated into come from one request per page (GET /translations by object ids).
 // Published objects whose window has not opened yet (scheduled) or has closed (expired) carry a
 // chip, and the "Schedule" filter finds them (date filters on publish_start / publish_end).
+// Objects with a draft (unpublished changes of a published object) are marked, and the "Draft"
+// filter finds them (filter[has_draft]; one GET /drafts by object ids per page for the marks).
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
-import { api, translations, type Resource, type TranslationAttributes } from '../../api/client';
+import { api, translations, type DraftMeta, type Resource, type TranslationAttributes } from '../../api/client';
 import { Dialog } from '../../components/dialog';
 import { ErrorNote } from '../../components/feedback';
 import { ListView } from '../../components/list-view';
-import { STATUS_OPTIONS, StatusBadge, SearchBox, TypeOptions } from '../../components/fields';
+import { SelectField, STATUS_OPTIONS, StatusBadge, SearchBox, TypeOptions } from '../../components/fields';
 import { formatDate, titleOf } from '../../components/format';
 import { FileText, Plus } from '../../components/icons';
 import { useObjectTypes } from '../../components/model';
@@ -22,6 +24,7 @@ import { BulkBar } from './BulkBar';
 import { ObjectEditor } from './ObjectEditor';
 import { editorTypes, singularOf } from './object-types';
 import { languageName } from './languages';
+import { DRAFT_FILTER_OPTIONS } from './into-draft';
 import { PublicationChip } from '../../components/publication';
 
 const SCHEDULE_OPTIONS: Array<[string, string]> = [
@@ -54,6 +57,7 @@ function ObjectList({ type, creating = false }: { type: string; creating?: boole
   const q = params.q ?? '';
   const status = params.status ?? '';
   const schedule = params.schedule ?? '';
+  const hasDraft = params.draft ?? '';
   // "Now" is fixed when the filter is chosen, so the list's query does not change at every render.
   const now = useMemo(() => new Date().toISOString(), [schedule]); // eslint-disable-line react-hooks/exhaustive-deps
   const sort = params.sort ?? DEFAULT_SORT;
@@ -65,6 +69,7 @@ function ObjectList({ type, creating = false }: { type: string; creating?: boole
       q: q || undefined,
       'filter[status]': status || undefined,
       ...scheduleFilter(schedule, now),
+      'filter[has_draft]': hasDraft || undefined,
       'filter[type]': type ? undefined : choices.map((t) => t.name).join(','),
       sort,
     },
@@ -73,11 +78,13 @@ function ObjectList({ type, creating = false }: { type: string; creating?: boole
     [page, (p) => setParams({ page: p > 1 ? p : null })],
   );
   // A new list (filter, page, type) starts with nothing selected.
-  useEffect(() => setSelected(new Map()), [type, q, status, schedule, sort, page]);
-  const filtered = Boolean(q || status || schedule);
+  useEffect(() => setSelected(new Map()), [type, q, status, schedule, hasDraft, sort, page]);
+  const filtered = Boolean(q || status || schedule || hasDraft);
   // "New" only where the user's roles allow creating (any listed type when none is chosen).
   const rights = useRights();
   const canCreate = type ? may(rights, 'create', type) : choices.some((t) => may(rights, 'create', t.name));
+  // Drafts are for those who may change the objects: no filter (nor marks) for the others.
+  const seesDrafts = type ? may(rights, 'update', type) : choices.some((t) => may(rights, 'update', t.name));
 
   return (
     <section>
@@ -121,6 +128,7 @@ function ObjectList({ type, creating = false }: { type: string; creating?: boole
             ))}
           </select>
         </label>
+        {seesDrafts ? <SelectField label="Draft" name="draft" values={{ draft: hasDraft }} options={DRAFT_FILTER_OPTIONS} onChange={(v) => setParams({ draft: String(v.draft), page: null })} /> : null}
       </SearchBox>
       <BulkBar selected={[...selected.values()]} onDone={() => void list.reload()} onClear={() => setSelected(new Map())} />
       <ListView
@@ -129,7 +137,7 @@ function ObjectList({ type, creating = false }: { type: string; creating?: boole
         emptyIcon={<FileText size={28} />}
         emptyAction={
           filtered ? (
-            <button type="button" onClick={() => setParams({ q: null, status: null, schedule: null, page: null })}>
+            <button type="button" onClick={() => setParams({ q: null, status: null, schedule: null, draft: null, page: null })}>
               Clear filters
             </button>
           ) : canCreate ? (
@@ -141,7 +149,7 @@ function ObjectList({ type, creating = false }: { type: string; creating?: boole
         label="Object pages"
       >
         {(objects) => (
-          <ObjectTable objects={objects} sort={sort} onSort={(s) => setParams({ sort: s === DEFAULT_SORT ? null : s, page: null })} selected={selected} onSelect={setSelected} />
+          <ObjectTable objects={objects} withDrafts={seesDrafts} sort={sort} onSort={(s) => setParams({ sort: s === DEFAULT_SORT ? null : s, page: null })} selected={selected} onSelect={setSelected} />
         )}
       </ListView>
       {showCreate && canCreate ? (
@@ -159,12 +167,15 @@ function ObjectList({ type, creating = false }: { type: string; creating?: boole
 
 function ObjectTable({
   objects,
+  withDrafts,
   sort,
   onSort,
   selected,
   onSelect,
 }: {
   objects: Resource[];
+  /** Mark the objects that have a draft. */
+  withDrafts: boolean;
   sort: string;
   onSort: (sort: string) => void;
   selected: Map<string, Resource>;
@@ -173,6 +184,7 @@ function ObjectTable({
   const key = (o: Resource) => `${o.type}/${o.id}`;
   const all = objects.length > 0 && objects.every((o) => selected.has(key(o)));
   const languages = usePageLanguages(objects);
+  const drafted = usePageDrafts(withDrafts ? objects : []);
   const toggle = (o: Resource) => {
     const next = new Map(selected);
     if (next.has(key(o))) next.delete(key(o));
@@ -207,6 +219,11 @@ function ObjectTable({
               <td className="status-cell">
                 <StatusBadge status={o.attributes.status} />
                 <PublicationChip attributes={o.attributes} />
+                {drafted.has(o.id) ? (
+                  <span className="badge warn" title={`${drafted.get(o.id)?.submitted ? 'Its draft waits for review' : 'It has a draft: changes not published yet'}; last changed by ${drafted.get(o.id)?.modified_by_name ?? 'someone'}`}>
+                    {drafted.get(o.id)?.submitted ? 'Draft in review' : 'Has draft'}
+                  </span>
+                ) : null}
               </td>
               <td className="languages-cell">
                 {(languages.get(o.id) ?? []).map((t) => (
@@ -242,6 +259,24 @@ function usePageLanguages(objects: Resource[]): Map<string, Array<Pick<Translati
         }
         setByObject(map);
       },
+      () => live && setByObject(new Map()),
+    );
+    return () => {
+      live = false;
+    };
+  }, [ids]);
+  return byObject;
+}
+
+/** The drafts of a page of objects, by object id (one request per page; a failure marks none). */
+function usePageDrafts(objects: Resource[]): Map<string, DraftMeta> {
+  const [byObject, setByObject] = useState(new Map<string, DraftMeta>());
+  const ids = objects.map((o) => o.id).join(',');
+  useEffect(() => {
+    let live = true;
+    if (!ids) return setByObject(new Map());
+    api.list('/drafts', { 'filter[id]': ids, page_size: 100 }).then(
+      (page) => live && setByObject(new Map(page.data.map((d) => [d.id, (d.meta.draft ?? {}) as DraftMeta]))),
       () => live && setByObject(new Map()),
     );
     return () => {

@@ -3,7 +3,9 @@
 // beside its translation (rich text for rich fields). Which fields: the same rule as the server
 // (title, description, body and text custom properties, less what the type's translation_rules
 // exclude; none for a type that is not translatable, and then no panel at all). Each write is an
-// update of the object, so `onWritten` lets the page take the object's new version.
+// update of the object, so `onWritten` lets the page take the object's new version. A published
+// object changed by a user without `publish` (`intoDraft`): the languages as its draft will make
+// them, and each save or removal goes into the draft instead.
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { ApiError, ConflictError, translations, type Resource, type SingleResult, type TranslationAttributes, type TranslationStatus } from '../../api/client';
@@ -22,6 +24,7 @@ import { requestLeave, useUnsavedChanges } from '../../components/unsaved';
 import { ConflictDialog, writersSince, type Conflict } from './edit-conflict';
 import './translations.css';
 import { COMMON_LANGUAGES, isLanguageTag, languageName, normalizeTag } from './languages';
+import { changedInDraft, SAVED_TO_DRAFT, withDraftTranslations, type IntoDraft } from './into-draft';
 
 type Translation = Resource<TranslationAttributes>;
 
@@ -69,16 +72,18 @@ export function TranslationsPanel({
   properties,
   readOnly,
   onWritten,
+  intoDraft,
 }: {
   object: Resource;
   properties: FormProperty[];
   readOnly: boolean;
   onWritten: () => void;
+  intoDraft?: IntoDraft;
 }) {
   const { fields, error: modelError } = useTranslatableFields(object.type, properties);
   const listPath = translations.ofObjectPath(object.type, object.id);
   const loaded = useApiAll<TranslationAttributes>(listPath, {}, 50);
-  const list = loaded.data ?? null;
+  const list = loaded.data ? (intoDraft ? withDraftTranslations(loaded.data, intoDraft.draft, object.id) : loaded.data) : null;
   const loadError = loaded.error;
   const client = useQueryClient();
   /** The cached list as a write left it (the write also marks it stale: it loads again). */
@@ -97,15 +102,16 @@ export function TranslationsPanel({
   const pending = open && !open.translation ? open.lang : null;
   /** Open another language; unsaved edits of the current one are asked about first. */
   const show = (next: typeof open) => (editorDirty.current ? requestLeave(() => setOpen(next)) : setOpen(next));
+  // Saved into the draft, the live list stays as it is (the draft's changes are shown over it).
   const onSaved = (t: Translation) => {
-    setList((all) => [...all.filter((x) => x.id !== t.id), t].sort((a, b) => a.attributes.lang.localeCompare(b.attributes.lang)));
+    if (!intoDraft) setList((all) => [...all.filter((x) => x.id !== t.id), t].sort((a, b) => a.attributes.lang.localeCompare(b.attributes.lang)));
     setOpen({ lang: t.attributes.lang, translation: t });
-    onWritten();
+    if (!intoDraft) onWritten();
   };
   const onRemoved = (t: Translation) => {
-    setList((all) => all.filter((x) => x.id !== t.id));
+    if (!intoDraft) setList((all) => all.filter((x) => x.id !== t.id));
     setOpen(null);
-    onWritten();
+    if (!intoDraft) onWritten();
     addButton.current?.focus();
   };
 
@@ -113,6 +119,7 @@ export function TranslationsPanel({
     <section className="panel" aria-labelledby={headingId}>
       <div className="page-head">
         <h2 id={headingId}>Translations</h2>
+        {changedInDraft(intoDraft?.draft, 'translations') ? <span className="badge warn">Changed in the draft</span> : null}
         <span className="spacer" />
         {!readOnly && fields ? (
           <button type="button" ref={addButton} onClick={() => setAdding(true)}>
@@ -131,6 +138,7 @@ export function TranslationsPanel({
                 <li key={t.id}>
                   <button type="button" className="chip-button" aria-pressed={open?.lang === t.attributes.lang} onClick={() => show({ lang: t.attributes.lang, translation: t })}>
                     {languageName(t.attributes.lang)} <span className="muted">({t.attributes.lang})</span> <span className={`badge ${t.attributes.status}`}>{t.attributes.status}</span>
+                    {t.meta.draft ? <span className="badge">unpublished</span> : null}
                   </button>
                 </li>
               ))}
@@ -154,6 +162,7 @@ export function TranslationsPanel({
               translation={open.translation}
               fields={fields}
               readOnly={readOnly}
+              intoDraft={intoDraft}
               onSaved={onSaved}
               onRemoved={onRemoved}
               onClose={() => show(null)}
@@ -261,6 +270,7 @@ function TranslationEditor({
   translation,
   fields,
   readOnly,
+  intoDraft,
   onSaved,
   onRemoved,
   onClose,
@@ -271,6 +281,7 @@ function TranslationEditor({
   translation: Translation | null;
   fields: FormProperty[];
   readOnly: boolean;
+  intoDraft?: IntoDraft;
   onSaved: (t: Translation) => void;
   onRemoved: (t: Translation) => void;
   onClose: () => void;
@@ -296,7 +307,8 @@ function TranslationEditor({
   const current = useRef({ saved, draft });
   current.current = { saved, draft };
   useEffect(() => {
-    if (!translation) return;
+    // A translation as the draft holds it has no version of its own.
+    if (!translation || intoDraft) return;
     let live = true;
     fetchOne<TranslationAttributes>(translations.path(translation.id)).then(
       (fresh) => {
@@ -382,9 +394,10 @@ function TranslationEditor({
       setError(new ApiError(0, 'nothing_to_save', 'Nothing to save', 'No field or status has changed since the last save.'));
       return false;
     }
-    const changes = { ...(statusChanged ? { status: draft.status } : {}), ...(Object.keys(changedFields).length ? { translated_fields: changedFields } : {}) };
+    const changes = { ...(statusChanged || isNew ? { status: draft.status } : {}), ...(Object.keys(changedFields).length ? { translated_fields: changedFields } : {}) };
     const r = await run(async () => {
       try {
+        if (intoDraft) return inDraft(await intoDraft.save({ translations: { [lang]: changes } }));
         return isNew
           ? await translations.create(object.id, lang, draft.status, changedFields)
           : await withVersion(translation.id, ifMatch, (tag) => translations.update(translation.id, changes, { ifMatch: tag }));
@@ -405,9 +418,14 @@ function TranslationEditor({
     const next = draftOf(r.data, fields);
     setSaved(next);
     setDraft(next);
-    toast.success(`${language} translation saved.`);
+    toast.success(intoDraft ? `${language} translation ${SAVED_TO_DRAFT}.` : `${language} translation saved.`);
     onSaved(r.data);
     return true;
+  };
+  /** This language as the draft `next` holds it, shaped as a write's answer. */
+  const inDraft = (next: Resource) => {
+    const t = withDraftTranslations(translation ? [translation] : [], next, object.id).find((x) => x.attributes.lang === lang);
+    return { data: t ?? translation!, etag: null };
   };
   useUnsavedChanges(dirty, () => save());
 
@@ -459,7 +477,7 @@ function TranslationEditor({
             {language}
           </div>
           {fields.map((f) => (
-            <TranslationRow key={f.name} field={f} original={object.attributes[f.name]} language={language} value={draft.fields[f.name] ?? ''} onChange={(v) => setField(f.name, v)} />
+            <TranslationRow key={f.name} field={f} original={(intoDraft?.draft ?? object).attributes[f.name]} language={language} value={draft.fields[f.name] ?? ''} onChange={(v) => setField(f.name, v)} />
           ))}
         </div>
       </fieldset>
@@ -476,6 +494,7 @@ function TranslationEditor({
             message={<p>The {language} text of every field goes; the original stays as it is. History keeps a record of it.</p>}
             confirmLabel="Remove translation"
             action={async () => {
+              if (intoDraft) return void (await intoDraft.save({ translations: { [lang]: null } }).catch((e) => Promise.reject(plainError(e, language))));
               let result: unknown;
               try {
                 result = await withVersion(translation.id, etag, (tag) => translations.remove(translation.id, { ifMatch: tag }));
@@ -489,7 +508,7 @@ function TranslationEditor({
             }}
             onDone={() => {
               onDirty(false); // nothing left to guard
-              toast.success(`${language} translation removed.`);
+              toast.success(intoDraft ? `${language} translation removed: ${SAVED_TO_DRAFT}.` : `${language} translation removed.`);
               onRemoved(translation);
             }}
           />

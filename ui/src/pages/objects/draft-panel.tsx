@@ -1,16 +1,20 @@
 // A published object's draft (/drafts/{id}), shown above the editor form: who changed it last and
 // when, whether it waits for review or is scheduled. Editors without `publish` save into it (the
 // form then shows its values) and submit it for review; publishers see what it changes, field by
-// field as in the edit-conflict dialog, and publish it now or at an instant, discard it, or
-// open a preview of it.
+// as in the edit-conflict dialog (its relations, folders and translations too), and publish it now
+// or at an instant, discard it, or open a preview of it. Publishing names the live version the page
+// read: when someone changed the object since, the edit-conflict dialog says what and lets the
+// publisher reload or publish over it.
 import { useEffect, useId, useState } from 'react';
-import { drafts, nameObjects, users, type Resource } from '../../api/client';
+import { ApiError, ConflictError, drafts, nameObjects, users, type Resource } from '../../api/client';
 import { ConfirmButton } from '../../components/dialog';
 import { useCurrentUser } from '../../components/current-user';
 import { formatDate } from '../../components/format';
-import { fieldLabel, formFromAttributes, type FormProperty } from '../../components/schema-form';
+import { fieldLabel, type FormProperty } from '../../components/schema-form';
 import { useToast } from '../../components/toast';
-import { DiffTable, readable } from './edit-conflict';
+import { draftDifferences, usePartDifferences } from './draft-differences';
+import { ConflictDialog, describeConflict, DiffTable, objectValues, type Conflict } from './edit-conflict';
+import { draftMeta } from './into-draft';
 import './edit-conflict.css';
 
 /** "5 minutes ago", "in 2 hours", "just now". */
@@ -51,29 +55,11 @@ export function useUserName(id: unknown, known?: string | null): string {
   return name || known || `user #${key}`;
 }
 
-export interface DraftDifference {
-  name: string;
-  label: string;
-  live: string;
-  draft: string;
-}
-
-/** The fields of the form that the draft changes: the live value beside the draft's. */
-export function draftDifferences(properties: FormProperty[], live: Resource, draft: Resource): { fields: DraftDifference[]; others: string[] } {
-  const changed = ((draft.meta.draft as { changed?: string[] } | undefined)?.changed ?? []) as string[];
-  const shown = [{ name: 'status', kind: 'enum', required: false, options: [], advanced: false } as FormProperty, ...properties];
-  const before = formFromAttributes(properties, live.attributes);
-  const after = formFromAttributes(properties, draft.attributes);
-  const fields = shown
-    .filter((p) => changed.includes(p.name))
-    .map((p) => ({
-      name: p.name,
-      label: fieldLabel(p.name),
-      live: readable(p, p.name === 'status' ? live.attributes.status : before[p.name]),
-      draft: readable(p, p.name === 'status' ? draft.attributes.status : after[p.name]),
-    }));
-  return { fields, others: changed.filter((n) => !shown.some((p) => p.name === n)) };
-}
+/** What a draft holds (when it was written, and the values it changes): equal for the same draft. */
+const draftFingerprint = (d: Resource) => {
+  const m = draftMeta(d);
+  return JSON.stringify([m.modified, m.changed, m.translations, (m.changed ?? []).map((n) => d.attributes[n] ?? d.relationships?.[n]?.data ?? null)]);
+};
 
 /** A datetime-local value ("2030-01-15T09:00") as ISO 8601 in UTC, null when empty or invalid. */
 const toIso = (local: string) => {
@@ -104,7 +90,7 @@ export function DraftPanel({
   /** Published: the object and its form load again. */
   onPublished: () => void;
 }) {
-  const meta = (draft.meta.draft ?? {}) as { modified?: string; modified_by?: number | string; modified_by_name?: string | null; submitted?: string | null; publish_at?: string | null };
+  const meta = draftMeta(draft);
   const who = useUserName(meta.modified_by, meta.modified_by_name);
   const toast = useToast();
   const [busy, setBusy] = useState(false);
@@ -112,6 +98,10 @@ export function DraftPanel({
   const whenId = useId();
   const headingId = useId();
   const { fields, others } = draftDifferences(properties, live, draft);
+  // Relations, folders and translations: only publishers see the table.
+  const parts = usePartDifferences(live, draft, properties, canPublish ? others : []);
+  const rows = [...fields, ...(parts ?? [])];
+  const [conflict, setConflict] = useState<Conflict | null>(null);
 
   const run = async (what: () => Promise<void>, failed: string) => {
     setBusy(true);
@@ -129,9 +119,30 @@ export function DraftPanel({
       onDraft(await drafts.submit(live.id));
       toast.success('Submitted for review: the publishers see it on their home page.');
     }, 'The draft was not submitted');
-  const publish = () =>
+  /** Publishes against the live version `ifMatch`; a 412 opens the edit-conflict dialog (what others changed since). */
+  /**
+   * Before the draft goes live: it is still the one this page shows. When someone changed it since,
+   * the page shows it as it is now and nothing goes live (the publisher checks it again).
+   */
+  const stillTheSame = async () => {
+    const now = await drafts.get(live.id);
+    if (now && draftFingerprint(now) === draftFingerprint(draft)) return;
+    onDraft(now);
+    const by = now ? (draftMeta(now).modified_by_name ?? 'Someone') : null;
+    throw new ApiError(0, 'draft_changed', 'The draft changed', by ? `${by} changed it since you opened it: check its changes again.` : 'It was published or discarded since you opened it.');
+  };
+  const publish = (ifMatch = etag) =>
     run(async () => {
-      await drafts.publish(live.id, etag);
+      await stillTheSame();
+      try {
+        await drafts.publish(live.id, ifMatch);
+      } catch (e) {
+        if (!(e instanceof ConflictError)) throw e;
+        const toValues = (o: Resource) => objectValues(properties, o);
+        setConflict(await describeConflict(`/${type}/${live.id}`, properties, toValues, { values: toValues(live), etag, modified: live.meta.modified }, toValues(draft)));
+        return;
+      }
+      setConflict(null);
       toast.success('Changes published.');
       onPublished();
     }, 'The changes were not published');
@@ -139,6 +150,7 @@ export function DraftPanel({
     run(async () => {
       const at = toIso(when);
       if (!at) throw new Error('Choose when the changes go live.');
+      await stillTheSame();
       onDraft(await drafts.schedule(live.id, at));
       toast.success(`The changes go live on ${formatDate(at)}.`);
     }, 'The changes were not scheduled');
@@ -169,10 +181,8 @@ export function DraftPanel({
       {canPublish ? (
         fields.length || others.length ? (
           <>
-            {fields.length ? (
-              <DiffTable label="Changes in the draft" columns={['Published', 'Draft']} rows={fields.map((f) => ({ name: f.name, label: f.label, left: f.live, right: f.draft }))} />
-            ) : null}
-            {others.length ? <p className="muted">Also changed: {others.map(fieldLabel).join(', ')}.</p> : null}
+            {rows.length ? <DiffTable label="Changes in the draft" columns={['Published', 'Draft']} rows={rows.map((f) => ({ name: f.name, label: f.label, left: f.live, right: f.draft }))} /> : null}
+            {others.length && !parts ? <p className="muted">Also changed: {others.map((n) => (n === 'parents' ? 'Folders' : fieldLabel(n))).join(', ')}.</p> : null}
           </>
         ) : (
           <p className="muted">The draft changes nothing: its values are the published ones.</p>
@@ -213,6 +223,27 @@ export function DraftPanel({
           </>
         ) : null}
       </div>
+      {conflict ? (
+        <ConflictDialog
+          conflict={conflict}
+          busy={busy}
+          what={`this ${singular(type)}`}
+          words={{
+            pending: 'while you were reviewing the draft. Nothing is published yet.',
+            yours: 'The draft',
+            untouched: 'the draft does not change it: theirs is kept',
+            reload: 'shows their version and what the draft changes in it; the draft stays as it is',
+            overwrite: 'publishes the draft over their version (fields the draft does not change keep theirs)',
+            cancel: 'goes back; nothing is published',
+          }}
+          onCancel={() => setConflict(null)}
+          onReload={() => {
+            setConflict(null);
+            onPublished();
+          }}
+          onOverwrite={() => void publish(conflict.current.etag)}
+        />
+      ) : null}
     </section>
   );
 }

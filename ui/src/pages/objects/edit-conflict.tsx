@@ -8,7 +8,7 @@ import { fetchList, fetchOne } from '../../api/queries';
 import { Dialog } from '../../components/dialog';
 import type { Values } from '../../components/fields';
 import { formatDate, plainText } from '../../components/format';
-import { fieldLabel, type FormProperty, type RangeValue, type Term } from '../../components/schema-form';
+import { fieldLabel, formFromAttributes, type FormProperty, type RangeValue, type Term } from '../../components/schema-form';
 import './edit-conflict.css';
 
 export interface ConflictField {
@@ -39,6 +39,11 @@ export function readable(property: FormProperty, value: unknown): string {
   const text = property.kind === 'html' ? plainText(String(value ?? '')) : String(value ?? '').trim();
   if (!text) return 'not set';
   return text.length > 280 ? `${text.slice(0, 280)}…` : text;
+}
+
+/** An object's values as its form holds them (the fields of `properties`, and its status). */
+export function objectValues(properties: FormProperty[], o: Resource): Values {
+  return { ...formFromAttributes(properties, o.attributes), status: String(o.attributes.status ?? 'draft') };
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? '') === JSON.stringify(b ?? '');
@@ -90,6 +95,29 @@ export async function writersSince(objectPath: string, fromEtag: string | null, 
   return { who, when: writers[0]?.attributes.created ?? null };
 }
 
+/** What the dialog says of the unsaved side, when it is not the form's edits (a draft being published). */
+export interface ConflictWords {
+  /** After "<who> saved changes on <when>": "while you were editing. Your changes are not saved yet…" */
+  pending: string;
+  /** The column of the unsaved values: "Your version". */
+  yours: string;
+  /** In that column, for a field only they changed. */
+  untouched: string;
+  /** What Reload, Overwrite and Cancel do. */
+  reload: string;
+  overwrite: string;
+  cancel: string;
+}
+
+const EDITING: ConflictWords = {
+  pending: 'while you were editing. Your changes are not saved yet and are still in the form.',
+  yours: 'Your version',
+  untouched: 'you did not change it: theirs is kept',
+  reload: 'drops your changes and shows their version',
+  overwrite: 'saves your changes over theirs (fields you did not change keep their version)',
+  cancel: 'goes back to the form; nothing is saved',
+};
+
 const names = (who: string[]) => (who.length <= 1 ? who[0] ?? 'Someone' : `${who.slice(0, -1).join(', ')} and ${who[who.length - 1]}`);
 
 export function ConflictDialog({
@@ -99,6 +127,7 @@ export function ConflictDialog({
   onOverwrite,
   onCancel,
   what = 'this object',
+  words = EDITING,
 }: {
   conflict: Conflict;
   busy: boolean;
@@ -107,34 +136,34 @@ export function ConflictDialog({
   onCancel: () => void;
   /** What was changed: "this object" (default), "the Italian translation". */
   what?: string;
+  words?: ConflictWords;
 }) {
   const { fields, who, when } = conflict;
   return (
     <Dialog title={`Someone else changed ${what}`} onClose={onCancel} wide>
       <div className="dialog-body conflict">
         <p data-autofocus tabIndex={-1}>
-          <strong>{names(who)}</strong> saved changes {when ? <>on {formatDate(when)} </> : null}while you were editing. Your changes are not
-          saved yet and are still in the form.
+          <strong>{names(who)}</strong> saved changes {when ? <>on {formatDate(when)} </> : null}{words.pending}
         </p>
         {fields.length ? (
           <DiffTable
             label="Changed since you opened it"
-            columns={['Their version', 'Your version']}
+            columns={['Their version', words.yours]}
             rows={fields.map((f) => ({ name: f.name, label: f.label, left: f.theirs, right: f.yours }))}
-            untouched="you did not change it: theirs is kept"
+            untouched={words.untouched}
           />
         ) : (
           <p>None of the fields in this form changed; they changed its relations, folders or permissions.</p>
         )}
         <ul className="conflict-choices muted">
           <li>
-            <strong>Reload</strong> drops your changes and shows their version.
+            <strong>Reload</strong> {words.reload}.
           </li>
           <li>
-            <strong>Overwrite</strong> saves your changes over theirs (fields you did not change keep their version).
+            <strong>Overwrite</strong> {words.overwrite}.
           </li>
           <li>
-            <strong>Cancel</strong> goes back to the form; nothing is saved.
+            <strong>Cancel</strong> {words.cancel}.
           </li>
         </ul>
       </div>
