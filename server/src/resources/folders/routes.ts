@@ -11,7 +11,8 @@ import type { RouteDef } from '../../http/router.js';
 import type { Family } from '../family.js';
 import { listObjects } from '../objects/list.js';
 import { findObjectByIdOrUname, getObject, requireObject } from '../objects/read.js';
-import { typeById } from '../objects/model.js';
+import { typeById, typeByName } from '../objects/model.js';
+import { objectWriteInput } from '../objects/schema.js';
 import type { ObjectRow } from '../objects/rows.js';
 import { serializeObject } from '../objects/serialize.js';
 import { typeRoute } from '../objects/type-routes.js';
@@ -158,7 +159,7 @@ function foldersRoutes(ctx: AppContext): RouteDef[] {
       writes: ['objects'],
       guard: 'user',
       handler: async (req, res) => {
-        const input = resourceInput(req, FOLDERS);
+        const input = objectWriteInput(ctx, req, typeByName(ctx, FOLDERS)!);
         const parentKey = parentOfInput(input.relationships);
         const id = await createFolder(ctx, input, parentKey, req.auth);
         await sendFolder(req, res, id, 201);
@@ -182,7 +183,7 @@ function foldersRoutes(ctx: AppContext): RouteDef[] {
       guard: 'user',
       handler: async (req, res) => {
         const folder = await requireFolder(req);
-        const input = resourceInput(req, FOLDERS, folder.id);
+        const input = objectWriteInput(ctx, req, typeByName(ctx, FOLDERS)!, folder.id);
         if (!Object.keys(input.attributes).length && input.meta.locked === undefined && input.meta.perms === undefined) {
           throw badRequest('"data.attributes" must name at least one attribute to change', 'invalid_body');
         }

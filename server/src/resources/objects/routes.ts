@@ -10,18 +10,20 @@ import { acceptsLegacy } from '../../http/negotiate.js';
 import type { RouteDef } from '../../http/router.js';
 import { concreteTypeNames, isSubtypeOf, reloadModel, relationNamesOf, typeById } from './model.js';
 import { listRelated } from './relations.js';
+import { extensionIncludeNames } from './extensions.js';
 import { typeOfPath, typeRoute } from './type-routes.js';
 import { listObjects, type ObjectList } from './list.js';
 import { getObject, objectPath, requireObject } from './read.js';
 import { type ObjectRow } from './rows.js';
 import { serializeObject } from './serialize.js';
+import { objectWriteInput } from './schema.js';
 import { expectedVersion } from '../../http/if-match.js';
 import { apply, SYSTEM } from './kernel.js';
 import { readContext } from '../../http/read-context.js';
 
 /** include= of a single object: names of its type's relations. */
 function includeOf(req: Request, ctx: AppContext, row: ObjectRow): string[] {
-  const names = relationNamesOf(ctx, typeById(ctx, row.object_type_id)!.name).map((r) => r.name);
+  const names = [...relationNamesOf(ctx, typeById(ctx, row.object_type_id)!.name).map((r) => r.name), ...extensionIncludeNames(ctx)];
   return parseListQuery(req, { fields: {}, includes: names }).include;
 }
 
@@ -109,7 +111,7 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
       guard: 'user',
       handler: async (req, res) => {
         const type = theType(req);
-        const input = resourceInput(req, type.name);
+        const input = objectWriteInput(ctx, req, type);
         const { row } = await apply(ctx, { action: 'create', type: type.name, actor: req.auth, changes: input });
         await sendWritten(req, res, ctx, row.id, 201, { Location: resourceUrl(req, objectPath(ctx, row)) });
       },
@@ -122,7 +124,7 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
       guard: 'user',
       handler: async (req, res) => {
         const row = await findTyped(req);
-        const input = resourceInput(req, theType(req).name, row.id);
+        const input = objectWriteInput(ctx, req, theType(req), row.id);
         await apply(ctx, { action: 'update', target: { key: row.id, type: theType(req).name, peeked: row }, actor: req.auth, changes: input, expectedVersion: expectedVersion(req) });
         await sendWritten(req, res, ctx, row.id);
       },

@@ -4,7 +4,7 @@
 import type { Request, Response } from 'express';
 import type { AppContext } from '../../context.js';
 import { badRequest, forbidden } from '../../http/errors.js';
-import { resourceInput, sendList, sendNoContent } from '../../http/jsonapi.js';
+import { sendList, sendNoContent } from '../../http/jsonapi.js';
 import { baseUrl } from '../../http/links.js';
 import { parseListQuery } from '../../http/query.js';
 import type { RouteDef } from '../../http/router.js';
@@ -17,6 +17,8 @@ import { listRoles, rolesByUser, ROLE_LIST_SPEC, serializeRole, type RoleRow } f
 import { expectedVersion } from '../../http/if-match.js';
 import { apply, type ObjectChanges } from '../objects/kernel.js';
 import { type ObjectInput } from '../objects/write.js';
+import { typeByName } from '../objects/model.js';
+import { objectWriteInput } from '../objects/schema.js';
 import { getUser, listUsers, serializeUser, USER_LIST_SPEC } from './service.js';
 import type { AuthInfo } from '../../identity.js';
 
@@ -33,7 +35,7 @@ const CREDENTIALS = ['email', 'password'];
  * 400 `wrong_password` and nothing changes.
  */
 async function userPatch(req: Request, ctx: AppContext, id: number): Promise<ObjectChanges> {
-  const input = resourceInput(req, 'users', id);
+  const input = objectWriteInput(ctx, req, typeByName(ctx, 'users')!, id);
   const roles = rolesOfRelationships(input.relationships);
   if (roles && !req.auth.isAdmin) throw forbidden('Only administrators may change roles');
   const changes = await accountChanges(ctx, { auth: req.auth, id, attributes: input.attributes, meta: input.meta, profileOnly: !req.auth.isAdmin });
@@ -104,7 +106,7 @@ export function userRoutes(ctx: AppContext): RouteDef[] {
       writes: ['objects', 'users', 'roles_users'],
       guard: 'admin',
       handler: async (req, res) => {
-        const input = resourceInput(req, 'users');
+        const input = objectWriteInput(ctx, req, typeByName(ctx, 'users')!);
         const changes = { attributes: input.attributes, meta: input.meta, parts: { roles: rolesOfRelationships(input.relationships) } };
         const { row: { id } } = await apply(ctx, { action: 'create', type: 'users', actor: req.auth, changes });
         await sendOne(req, res, id, 201);
