@@ -73,17 +73,21 @@ const fieldList = (values: string[]) => new Set(values.flatMap((v) => v.split(',
 export function parseFieldsets(req: Pick<Request, 'query'>): Fieldsets | null {
   const fields = req.query.fields;
   if (fields === undefined) return null;
+  const malformed = () => badRequest('fields must be a comma-separated list (fields=a,b) or given per type (fields[<type>]=a,b)', 'invalid_fields');
   if (typeof fields === 'string') return { byType: {}, common: fieldList([fields]) };
-  if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) {
-    throw badRequest('fields must be a comma-separated list (fields=a,b) or given per type (fields[<type>]=a,b)', 'invalid_fields');
-  }
+  // Both forms at once arrive as a list of the plain values and the per-type object.
+  const parts = Array.isArray(fields) ? fields : [fields];
+  const common = parts.filter((v): v is string => typeof v === 'string');
+  const perType = parts.filter((v) => typeof v !== 'string');
+  if (perType.length > 1 || perType.some((v) => typeof v !== 'object' || v === null || Array.isArray(v))) throw malformed();
   const byType: Record<string, Set<string>> = {};
-  for (const [type, list] of Object.entries(fields as Record<string, unknown>)) {
+  for (const [type, list] of Object.entries((perType[0] ?? {}) as Record<string, unknown>)) {
     const values = Array.isArray(list) ? list : [list];
     if (!values.every((v) => typeof v === 'string')) throw badRequest(`fields[${type}] must be a comma-separated list`, 'invalid_fields');
-    byType[type] = fieldList(values as string[]);
+    if (/^\d+$/.test(type)) common.push(...(values as string[]));
+    else byType[type] = fieldList(values as string[]);
   }
-  return { byType, common: null };
+  return { byType, common: common.length ? fieldList(common) : null };
 }
 
 /** Meta a sparse fieldset never takes away: a related object's place in its relation. */

@@ -44,6 +44,11 @@ export interface JobQueue {
   define<P>(kind: string, handler: JobHandler<P>): void;
   /** Queue a job (at once, or in `options.trx`). */
   enqueue<P>(kind: string, payload: P, options?: EnqueueOptions): Promise<void>;
+  /**
+   * Record a job this server will not run (a client's BEdita `async_jobs` entry naming a service
+   * of its own): kept as failed, `reason` its error, never claimed. Answers its id.
+   */
+  record(kind: string, payload: unknown, reason: string): Promise<number>;
   wake(): void;
   /** Resolves when no job of these kinds (or none but recurring ones) is pending, waiting retries included. */
   idle(kinds?: string[]): Promise<void>;
@@ -192,6 +197,14 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
         .execute();
       if (!trx) loop.wake();
       else if (!opts.afterCommit(trx, () => loop.wake())) setTimeout(() => loop.wake(), 50).unref?.();
+    },
+    async record(kind, payload, reason) {
+      const row = await db
+        .insertInto('jobs')
+        .values({ kind, payload: JSON.stringify(payload ?? null), dedupe_key: null, state: 'failed', last_error: reason, created: nowIso(), next_at: Date.now() })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return Number(row.id);
     },
     wake: () => loop.wake(),
     async idle(kinds) {

@@ -5,7 +5,8 @@ import type { Request } from 'express';
 import type { Selectable } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { badRequest, notFound } from '../../http/errors.js';
-import { resourceUrl, sendList, sendResource, type Resource } from '../../http/jsonapi.js';
+import { onlyAttributes, phpObject, resourceInput, resourceUrl, sendList, sendResource, type Resource } from '../../http/jsonapi.js';
+import { strictHandling } from '../../http/negotiate.js';
 import { pathId } from '../../http/params.js';
 import { listPage, parseListQuery, type ListSpec } from '../../http/query.js';
 import type { RouteDef } from '../../http/router.js';
@@ -78,4 +79,33 @@ export function asyncJobRoutes(ctx: AppContext, path: string): RouteDef[] {
       },
     },
   ];
+}
+
+/** What a BEdita client's POST /async_jobs may say. */
+const POSTED_ATTRIBUTES = ['service', 'payload', 'scheduled', 'expires', 'priority', 'max_attempts'];
+
+/**
+ * POST `path` (BEdita's Manager queues its imports so): the job is recorded as BEdita records it,
+ * 201 with its resource. Folio runs only its own kinds of jobs, never a client's service: the
+ * entry is kept as failed, its `last_error` saying so, so that a client polling it stops waiting.
+ */
+export function postAsyncJobRoute(ctx: AppContext, path: string): RouteDef {
+  return {
+    method: 'post',
+    path,
+    guard: 'admin',
+    writes: ['jobs'],
+    handler: async (req, res) => {
+      const given = resourceInput(req, 'async_jobs').attributes;
+      if (strictHandling(req)) onlyAttributes(given, POSTED_ATTRIBUTES);
+      const service = given.service;
+      // A name such as BEdita's `mail` or a PHP class of a service plugin (`BEdita\ImportTools\…`).
+      if (typeof service !== 'string' || !/^[A-Za-z0-9_.\\-]{1,255}$/.test(service)) throw badRequest('Invalid data: "service" must be a service name (letters, digits, _ . - \\)', 'invalid_data');
+      const payload = phpObject(given.payload ?? null);
+      if (payload !== null && (typeof payload !== 'object' || Array.isArray(payload))) throw badRequest('Invalid data: "payload" must be an object', 'invalid_data');
+      const id = await ctx.jobs.record(service, payload, `Folio has no service "${service}": this job is recorded, not run`);
+      const job = await ctx.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      sendResource(req, res, serialize(req, path, job, Date.now()), { status: 201, headers: { Location: resourceUrl(req, `${path}/${id}`) } });
+    },
+  };
 }

@@ -11,7 +11,7 @@ import { applicationRoutes } from '../applications/routes.js';
 import { ownVersion, versions } from '../status/routes.js';
 import { configRoutes } from './config.js';
 import { endpointPermissionCheck, endpointPermissionRoutes, endpointRoutes } from './endpoints.js';
-import { asyncJobRoutes } from './jobs.js';
+import { asyncJobRoutes, postAsyncJobRoute } from './jobs.js';
 
 /** The names under /admin that are JSON API endpoints rather than pages of the admin UI. */
 export const ADMIN_ENDPOINTS = ['applications', 'async_jobs', 'config', 'endpoints', 'endpoint_permissions', 'sysinfo'];
@@ -54,6 +54,7 @@ function adminRoutes(ctx: AppContext): RouteDef[] {
     ...endpointRoutes(ctx),
     ...endpointPermissionRoutes(ctx),
     ...asyncJobRoutes(ctx, '/async_jobs'),
+    postAsyncJobRoute(ctx, '/async_jobs'),
     ...asyncJobRoutes(ctx, '/admin/async_jobs'),
     sysinfoRoute(ctx),
   ];

@@ -27,7 +27,9 @@ import { readContext } from '../../http/read-context.js';
 
 /** `data` of a to-one folder relationship: {type: 'folders', id} or null. */
 function folderIdentifier(req: Request, allowNull: boolean): { id: string; meta: Record<string, unknown> } | null {
-  if (allowNull && requestData(req) === null) return null;
+  // No parent: `null`, or `[]` as BEdita's Manager (PHP) sends it.
+  const data = requestData(req);
+  if (allowNull && (data === null || (Array.isArray(data) && data.length === 0))) return null;
   const items = identifiersInput(req);
   if (items.length !== 1) throw badRequest('"data" must be one folder identifier', 'invalid_body');
   if (items[0].type !== FOLDERS) throw new ApiError(409, 'type_mismatch', 'A parent must be of type "folders"');
@@ -39,7 +41,7 @@ function parentOfInput(relationships: Record<string, unknown>): string | null {
   const rel = relationships.parent as { data?: unknown } | undefined;
   if (rel === undefined || rel === null) return null;
   if (typeof rel !== 'object' || !('data' in rel)) throw badRequest('"relationships.parent" must hold "data"', 'invalid_body');
-  if (rel.data === null) return null;
+  if (rel.data === null || (Array.isArray(rel.data) && rel.data.length === 0)) return null;
   const d = rel.data as { type?: unknown; id?: unknown };
   if (typeof d !== 'object' || (typeof d.id !== 'string' && typeof d.id !== 'number')) {
     throw badRequest('"relationships.parent.data" must be {type: "folders", id}', 'invalid_body');
