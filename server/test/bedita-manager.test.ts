@@ -98,6 +98,17 @@ describe('the BEdita Manager, call by call', () => {
     assert.deepEqual((await sdk('GET', '/model/schema/news', admin)).body.translatable, []);
   });
 
+  test("GET /model/object_types/{type}?fields=associations,relations: the type's associations and its relation names (meta kept by fields)", async () => {
+    const r = await sdk('GET', '/model/object_types/events?fields=associations,relations', admin);
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual(Object.keys(r.body.data.attributes), ['associations']);
+    assert.ok(r.body.data.attributes.associations.includes('DateRanges'));
+    assert.deepEqual(Object.keys(r.body.data.meta), ['relations']);
+    assert.ok(r.body.data.meta.relations.includes('see_also') && r.body.data.meta.relations.includes('poster'));
+    const names = await sdk('GET', '/model/object_types?fields=name,is_abstract,associations,parent_name&page_size=100', admin);
+    for (const t of names.body.data) assert.deepEqual(Object.keys(t.attributes).sort(), ['associations', 'is_abstract', 'name', 'parent_name']);
+  });
+
   test('GET /model/relations with include=left_object_types,right_object_types, in lists and single reads', async () => {
     const list = await sdk('GET', '/model/relations?include=left_object_types%2Cright_object_types&page_size=100', admin);
     assert.equal(list.status, 200, list.text);
