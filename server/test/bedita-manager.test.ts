@@ -241,6 +241,13 @@ describe('the BEdita Manager, call by call', () => {
     const again = await sdk('PATCH', `/documents/${id}/relationships/see_also`, admin, `{"data":[{"type":"documents","id":"${other}","meta":{"relation":{"params":[]}}}]}`);
     assert.equal(again.status, 200, again.text);
     assert.deepEqual((await sdk('GET', `/documents/${id}/see_also`, admin)).body.data.map((d: { id: string }) => d.id), [other]);
+    // A place in a folder with the tree form's "menu": "1".
+    const folder = await make('folders', { title: 'Menu folder' });
+    const placed = await sdk('POST', `/documents/${id}/relationships/parents`, admin, `{"data":[{"type":"folders","id":"${folder}","meta":{"relation":{"menu":"1"}}}]}`);
+    assert.equal(placed.status, 200, placed.text);
+    const children = (await sdk('GET', `/folders/${folder}/children`, admin)).body.data;
+    assert.deepEqual(children.map((c: { id: string; meta: { relation: { menu: boolean } } }) => [c.id, c.meta.relation.menu]), [[id, true]]);
+    expectError(await sdk('POST', `/documents/${id}/relationships/parents`, admin, `{"data":[{"type":"folders","id":"${folder}","meta":{"relation":{"menu":"yes"}}}]}`), 400);
     // A user form's confirm-password is ignored, as BEdita ignores it.
     const user = await sdk('POST', '/users', admin, { data: { type: 'users', attributes: { username: 'formuser', password: 'form-secret-1', 'confirm-password': 'form-secret-1' } } });
     assert.equal(user.status, 201, user.text);

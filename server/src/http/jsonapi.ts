@@ -204,6 +204,13 @@ export const isPlainObject = (v: unknown): v is Record<string, unknown> => typeo
 /** PHP encodes an empty associative array as `[]`: where an object is expected, that is `{}` (as BEdita reads it). */
 export const phpObject = (v: unknown): unknown => (Array.isArray(v) && v.length === 0 ? {} : v);
 
+/** A form's boolean as BEdita reads it: `"1"`/`"0"`, `1`/`0`, `"true"`/`"false"` are booleans; anything else is left as it is. */
+export function phpBoolean(v: unknown): unknown {
+  if (v === '1' || v === 1 || v === 'true') return true;
+  if (v === '0' || v === 0 || v === 'false') return false;
+  return v;
+}
+
 /**
  * `data` as one resource object: `type` must be one of `types`, `id` (number or string) must
  * match `expectId` when given; attributes/meta/relationships default to {}.

@@ -5,7 +5,7 @@
 import type { Request, Response } from 'express';
 import type { AppContext } from '../../context.js';
 import { ApiError, badRequest } from '../../http/errors.js';
-import { identifiersInput, requestData, resourceInput, resourceUrl, sendLinks, sendList, sendNoContent, sendResource } from '../../http/jsonapi.js';
+import { identifiersInput, phpBoolean, requestData, resourceInput, resourceUrl, sendLinks, sendList, sendNoContent, sendResource } from '../../http/jsonapi.js';
 import { baseUrl } from '../../http/links.js';
 import type { RouteDef } from '../../http/router.js';
 import type { Family } from '../family.js';
@@ -54,8 +54,10 @@ function parentOfInput(relationships: Record<string, unknown>): string | null {
 function placementOf(meta: Record<string, unknown>, i: number): { position?: Position; menu?: boolean } {
   const relation = (meta.relation ?? {}) as Record<string, unknown>;
   if (typeof relation !== 'object' || Array.isArray(relation)) throw badRequest(`data[${i}].meta.relation must be an object`, 'invalid_body');
-  if (relation.menu !== undefined && typeof relation.menu !== 'boolean') throw badRequest(`data[${i}].meta.relation.menu must be true or false`, 'invalid_body');
-  return { position: parsePosition(relation.position, `data[${i}].meta.relation.position`), menu: relation.menu as boolean | undefined };
+  // "1"/"0" as a PHP form posts them are booleans.
+  const menu = phpBoolean(relation.menu);
+  if (menu !== undefined && typeof menu !== 'boolean') throw badRequest(`data[${i}].meta.relation.menu must be true or false`, 'invalid_body');
+  return { position: parsePosition(relation.position, `data[${i}].meta.relation.position`), menu };
 }
 
 /** The child's tree node as `meta.relation` (all numbers, menu as boolean). */

@@ -7,7 +7,7 @@ import addFormatsModule from 'ajv-formats';
 import type { AppContext } from '../../context.js';
 import type { Request } from 'express';
 import { ApiError, badRequest } from '../../http/errors.js';
-import { resourceInput, type ResourceInput } from '../../http/jsonapi.js';
+import { phpBoolean, resourceInput, type ResourceInput } from '../../http/jsonapi.js';
 import { strictHandling } from '../../http/negotiate.js';
 import { hasAssociation, visibleProperties, type ObjectType } from './model.js';
 
@@ -309,10 +309,7 @@ function formValue(p: PropertySchema | undefined, value: unknown): unknown {
   if (typeof value !== 'string' && typeof value !== 'number') return value;
   const plainString = allowed.includes('string') && !p?.format;
   if (value === '' && !plainString && allowed.includes('null')) return null;
-  if (allowed.includes('boolean') && !allowed.includes('string')) {
-    if (value === '1' || value === 1 || value === 'true') return true;
-    if (value === '0' || value === 0 || value === 'false') return false;
-  }
+  if (allowed.includes('boolean') && !allowed.includes('string') && typeof phpBoolean(value) === 'boolean') return phpBoolean(value);
   if (typeof value === 'string' && !allowed.includes('string') && /^-?\d+(\.\d+)?$/.test(value)) {
     if (allowed.includes('integer') && /^-?\d{1,15}$/.test(value)) return Number(value);
     if (allowed.includes('number')) return Number(value);

@@ -11,7 +11,7 @@ import { nowIso } from '../../db/time.js';
 import { transact } from '../../db/transaction.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { byNumericId, crudRoutes, pagedList } from '../../http/crud.js';
-import type { Resource } from '../../http/jsonapi.js';
+import { phpBoolean, type Resource } from '../../http/jsonapi.js';
 import { baseUrl } from '../../http/links.js';
 import { listPage, type ListSpec } from '../../http/query.js';
 import type { RouteDef } from '../../http/router.js';
@@ -93,7 +93,7 @@ async function validate(ctx: AppContext, kind: Kind, input: Record<string, unkno
   }
   if (attributes.enabled !== undefined) {
     // `1`/`0` (and "1"/"0" of a PHP form) are booleans, as BEdita reads them.
-    const enabled = attributes.enabled === 1 || attributes.enabled === '1' ? true : attributes.enabled === 0 || attributes.enabled === '0' ? false : attributes.enabled;
+    const enabled = phpBoolean(attributes.enabled);
     if (typeof enabled !== 'boolean') throw badRequest('enabled must be true or false', 'invalid_data');
     out.enabled = enabled;
   }
