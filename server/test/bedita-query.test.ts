@@ -127,6 +127,7 @@ describe("BEdita 5's query language", () => {
     assert.deepEqual(ids(await get('/objects?filter[type][eq]=folders&filter[type][ne]=documents', admin)).sort(), [folder, hiddenFolder].sort());
     expectError(await get('/objects?filter[type][ne]=nothing'), 400, 'invalid_filter');
     expectError(await get('/objects?filter[type][gt]=folders'), 400, 'invalid_filter');
+    expectError(await get('/objects?filter[type][ne][x]=folders'), 400, 'invalid_filter');
   });
 
   test('filter[<relation name>]=<id> lists the objects related to it by that relation, from their side', async () => {
@@ -137,7 +138,10 @@ describe("BEdita 5's query language", () => {
     assert.deepEqual(ids(await get(`/documents?filter[see_also]=${draft}`)), []);
     assert.deepEqual(ids(await get(`/documents?filter[see_also]=${draft}`, admin)), [published]);
     assert.deepEqual(ids(await get(`/documents?filter[see_also]=${draft},${other}`, admin)), [published]);
+    assert.deepEqual(ids(await get('/documents?filter[see_also]=999999999999999', admin)), []);
     expectError(await get('/documents?filter[see_also]=abc'), 400, 'invalid_filter');
+    expectError(await get('/documents?filter[see_also]='), 400, 'invalid_filter');
+    expectError(await get('/documents?filter[see_also][gt]=1'), 400, 'invalid_filter');
     expectError(await get('/documents?filter[no_such_relation]=1'), 400, 'invalid_filter');
   });
 
