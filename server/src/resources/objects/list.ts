@@ -237,10 +237,11 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
   const extSorts = Object.assign({}, ...ctx.objects.extensions.map((ext) => ext.sorts ?? {})) as NonNullable<ObjectExtension['sorts']>;
   const includes = new Set([...types.flatMap((t) => relationNamesOf(ctx, t.name).map((r) => r.name)), ...extensionIncludeNames(ctx)]);
   // filter[<relation name>]=<id>: objects related to that object by that relation (BEdita).
+  const ownFilters = ['type', 'query', 'mine', 'history_editor'];
   const relationFilters = new Map<string, Array<{ relation: RelationDef; inverse: boolean }>>();
   for (const t of types) {
     for (const r of relationNamesOf(ctx, t.name)) {
-      if (Object.hasOwn(fields, r.name) || extFilters.has(r.name)) continue;
+      if (Object.hasOwn(fields, r.name) || extFilters.has(r.name) || ownFilters.includes(r.name)) continue;
       const sides = relationFilters.get(r.name) ?? [];
       if (!sides.some((x) => x.relation.id === r.relation.id && x.inverse === r.inverse)) sides.push(r);
       relationFilters.set(r.name, sides);
@@ -248,7 +249,7 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
   }
   const q: ListQuery = parseListQuery(rc, {
     fields,
-    special: ['type', 'query', 'mine', 'history_editor', ...extFilters.keys(), ...relationFilters.keys()],
+    special: [...ownFilters, ...extFilters.keys(), ...relationFilters.keys()],
     negatable: ['type'],
     structured: Object.keys(structuredFilters),
     includes: [...includes],
