@@ -259,6 +259,33 @@ describe('the BEdita Manager, call by call', () => {
     assert.equal(cat.body.data.attributes.enabled, true);
   });
 
+  test("php-sdk's deleteObjects and removeObjects: DELETE /{type}?ids=… to the trash, all or none; DELETE /trash?ids=… for good", async () => {
+    const a = await make('documents', { title: 'Bulk A', status: 'on' });
+    const b = await make('documents', { title: 'Bulk B', status: 'on' });
+    const news = await make('news', { title: 'Not a document', status: 'on' });
+    const inTrash = async () => (await sdk('GET', '/trash?page_size=100', admin)).body.data.map((d: { id: string }) => d.id);
+    // An editor who may delete only their own documents: one of someone else's refuses all.
+    const own = await createUser(s, admin, { username: 'owen', roles: [await createRole(s, admin, 'owners', { '*': ['read', 'create', 'update:own', 'delete:own', 'publish'] })] });
+    const mine = (await sdk('POST', '/documents', own.jwt, { data: { type: 'documents', attributes: { title: 'Mine', status: 'on' } } })).body.data.id;
+    expectError(await sdk('DELETE', `/documents?ids=${mine},${a}`, own.jwt), 403);
+    assert.equal((await sdk('GET', `/documents/${mine}`, admin)).status, 200, 'nothing moved');
+    // Of the type named only; ids naming nothing are passed over.
+    const r = await sdk('DELETE', `/documents?ids=${a},${b},${news},999999`, admin);
+    assert.equal(r.status, 204, r.text);
+    const trashed = await inTrash();
+    assert.ok(trashed.includes(a) && trashed.includes(b) && !trashed.includes(news));
+    assert.equal((await sdk('GET', `/news/${news}`, admin)).status, 200);
+    assert.equal((await sdk('DELETE', `/objects?ids=${news}`, admin)).status, 204);
+    expectError(await sdk('DELETE', '/documents', admin), 400, 'missing_parameter');
+    expectError(await sdk('DELETE', '/documents?ids=a,b', admin), 400);
+    expectError(await sdk('DELETE', `/trash?ids=${a}`, own.jwt), 403);
+    const gone = await sdk('DELETE', `/trash?ids=${a},${b},${mine}`, admin);
+    assert.equal(gone.status, 204, gone.text);
+    assert.deepEqual((await inTrash()).filter((id: string) => [a, b].includes(id)), []);
+    assert.equal((await sdk('GET', `/documents/${mine}`, admin)).status, 200, 'an active object is not removed from the trash');
+    assert.ok((await inTrash()).includes(news));
+  });
+
   test('the admin UI sends Prefer: handling=strict on its writes', async () => {
     const client = (await import('node:fs')).readFileSync(new URL('../../ui/src/api/client.ts', import.meta.url), 'utf8');
     assert.match(client, /headers\.Prefer = 'handling=strict'/);

@@ -3,7 +3,9 @@
 // Mounted last: more specific families (users, folders, media…) answer their paths first.
 import type { Request, Response } from 'express';
 import type { AppContext } from '../../context.js';
-import { notFound } from '../../http/errors.js';
+import { badRequest, notFound } from '../../http/errors.js';
+import { queryIds } from '../../http/params.js';
+import { inTransaction } from './pipeline.js';
 import { identifiersInput, resourceInput, resourceUrl, sendLinks, sendList, sendNoContent, sendResource } from '../../http/jsonapi.js';
 import { parseListQuery } from '../../http/query.js';
 import { acceptsLegacy } from '../../http/negotiate.js';
@@ -13,7 +15,7 @@ import { listRelated } from './relations.js';
 import { extensionIncludeNames } from './extensions.js';
 import { typeOfPath, typeRoute } from './type-routes.js';
 import { listObjects, type ObjectList } from './list.js';
-import { getObject, objectPath, requireObject } from './read.js';
+import { getObject, getObjectsByIds, objectPath, requireObject } from './read.js';
 import { type ObjectRow } from './rows.js';
 import { serializeObject } from './serialize.js';
 import { objectWriteInput } from './schema.js';
@@ -45,6 +47,20 @@ export async function sendWritten(req: Request, res: Response, ctx: AppContext, 
   sendResource(req, res, { id: String(id), type: typeById(ctx, written.object_type_id)?.name ?? 'objects' }, { status, headers });
 }
 
+/**
+ * BEdita's `DELETE /{type}?ids=1,2` (and `/objects?ids=…`): the listed objects of that type the
+ * caller sees go to the trash in one unit of work, all or none (a right missing on one refuses
+ * them all); ids naming none of them are passed over, as BEdita passes them over.
+ */
+async function trashListed(req: Request, ctx: AppContext, typeName?: string): Promise<void> {
+  const ids = queryIds(req, 'ids');
+  if (!ids) throw badRequest('Missing required parameter "ids"', 'missing_parameter');
+  const rows = await getObjectsByIds(ctx, ids, { viewer: req.auth, typeName });
+  await inTransaction(ctx, undefined, async (trx) => {
+    for (const row of rows) await apply(ctx, { action: 'trash', target: { key: row.id, type: typeName }, actor: req.auth }, trx);
+  });
+}
+
 /** Every enabled concrete media type (images, files, audio, videos and custom ones). */
 const mediaTypeNames = (ctx: AppContext) => concreteTypeNames(ctx).filter((n) => isSubtypeOf(ctx, n, 'media'));
 
@@ -72,6 +88,17 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
       when: jsonApi,
       cache: true,
       handler: async (req, res) => sendObject(req, res, ctx, await requireObject(ctx, String(req.params.id), { viewer: req.auth, withListValues: true })),
+    },
+    {
+      method: 'delete',
+      path: '/objects',
+      writes: ['objects'],
+      guard: 'user',
+      when: jsonApi,
+      handler: async (req, res) => {
+        await trashListed(req, ctx);
+        sendNoContent(res);
+      },
     },
     {
       method: 'delete',
@@ -114,6 +141,16 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
         const input = objectWriteInput(ctx, req, type);
         const { row } = await apply(ctx, { action: 'create', type: type.name, actor: req.auth, changes: input });
         await sendWritten(req, res, ctx, row.id, 201, { Location: resourceUrl(req, objectPath(ctx, row)) });
+      },
+    },
+    {
+      method: 'delete',
+      path: '/:type',
+      writes: ['objects'],
+      guard: 'user',
+      handler: async (req, res) => {
+        await trashListed(req, ctx, theType(req).name);
+        sendNoContent(res);
       },
     },
     { method: 'get', path: '/:type/:id', guard: 'anonymous', cache: true, handler: async (req, res) => sendObject(req, res, ctx, await findTyped(req, true)) },
