@@ -237,7 +237,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   });
 
   const followModel = modelFollower(ctx);
-  app.use(authenticate({ tokens: ctx.tokens, secret: ctx.jwtSecret, issuer: config.baseUrl?.replace(/\/$/, '') ?? null, loadIdentity: (userId) => loadAuthInfo(ctx, userId) }));
+  app.use(authenticate({ tokens: ctx.tokens, secret: ctx.jwtSecret, issuer: config.baseUrl?.replace(/\/$/, '') ?? null, loadIdentity: (userId) => loadAuthInfo(ctx, userId), expiredTokenCode: config.expiredTokenCode }));
   app.use(async (req, res, next) => {
     // A request a cacheable route answered before, with nothing written since: answered here,
     // without walking the routes (see http/response-cache.ts).

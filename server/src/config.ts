@@ -30,6 +30,8 @@ export interface Config {
   accessTokenTtl: number;
   /** Seconds a draft's preview token works (FOLIO_PREVIEW_TTL). */
   previewTtl: number;
+  /** Error code of the 401 for an expired access token (FOLIO_EXPIRED_TOKEN_CODE; BEdita's clients renew on `be_token_expired`). */
+  expiredTokenCode: string;
   smtpUrl: string | null;
   mailFrom: string;
   debug: boolean;
@@ -110,6 +112,14 @@ type Env = Record<string, string | undefined>;
 
 /** Every variable name the configuration has looked at (unreadVariables). */
 const looked = new Set<string>();
+
+/** An error code clients compare (`be_token_expired`): lower snake case. */
+function code(env: Env, name: string, fallback: string): string {
+  const value = str(env, name);
+  if (value === null) return fallback;
+  if (!/^[a-z][a-z0-9_]{0,63}$/.test(value)) throw new ConfigError(`${name} must be an error code in lower snake case, e.g. be_token_expired`);
+  return value;
+}
 
 function str(env: Env, name: string): string | null {
   looked.add(name);
@@ -338,6 +348,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     jwtSecret,
     accessTokenTtl: int(env, 'FOLIO_ACCESS_TOKEN_TTL', 1200, 1),
     previewTtl: int(env, 'FOLIO_PREVIEW_TTL', 86400, 1),
+    expiredTokenCode: code(env, 'FOLIO_EXPIRED_TOKEN_CODE', 'expired_token'),
     smtpUrl,
     mailFrom: str(env, 'FOLIO_MAIL_FROM') ?? 'folio@localhost',
     debug: flag(env, 'FOLIO_DEBUG'),

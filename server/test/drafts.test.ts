@@ -34,7 +34,7 @@ describe('drafts, review and preview', () => {
     return String(r.body.data.id);
   }
   const saveDraft = (id: string, token: string, attributes: Record<string, unknown>, relationships?: Record<string, unknown>) =>
-    s.request('PATCH', `/drafts/${id}`, { token, body: { data: { type: 'documents', id, attributes, ...(relationships ? { relationships } : {}) } } });
+    s.request('PATCH', `/drafts/${id}`, { token, headers: { Prefer: 'handling=strict' }, body: { data: { type: 'documents', id, attributes, ...(relationships ? { relationships } : {}) } } });
   const draftRow = (id: string) => s.server.ctx.db.selectFrom('drafts').selectAll().where('object_id', '=', Number(id)).executeTakeFirst();
   const history = async (id: string) => (await s.request('GET', `/documents/${id}/history`, { token: admin })).body.data as Array<{ attributes: { changed: Record<string, unknown> } }>;
 
@@ -472,7 +472,7 @@ describe('drafts, review and preview', () => {
     assert.equal(made.status, 201, made.text);
     const note = await s.request('POST', '/notes', { token: admin, body: { data: { type: 'notes', attributes: { title: 'A note' } } } });
     const noteId = String(note.body.data.id);
-    expectError(await s.request('PATCH', `/drafts/${noteId}`, { token: admin, body: { data: { type: 'notes', id: noteId, attributes: { description: 'hidden' } } } }), 400, 'unknown_attribute');
+    expectError(await s.request('PATCH', `/drafts/${noteId}`, { token: admin, headers: { Prefer: 'handling=strict' }, body: { data: { type: 'notes', id: noteId, attributes: { description: 'hidden' } } } }), 400, 'unknown_attribute');
     assert.equal(await draftRow(noteId), undefined);
     const id = await liveDoc('Placed');
     const other = await liveDoc('Already related');

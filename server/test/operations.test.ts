@@ -65,7 +65,7 @@ describe('atomic operations (POST /operations)', () => {
   test('the first failing operation rolls back every other one and says which it was', async () => {
     const objects = await countObjects();
     const relations = await countRelations();
-    const res = await ops([add({ title: 'Rolled back 1' }, 'a'), add({ title: 'Rolled back 2' }), add({ title: 'Bad', nonsense: 1 })]);
+    const res = await ops([add({ title: 'Rolled back 1' }, 'a'), add({ title: 'Rolled back 2' }), add({ title: 'Bad', nonsense: 1 })], { 'Content-Type': ATOMIC, Accept: ATOMIC, Prefer: 'handling=strict' });
     const err = expectError(res, 400, 'unknown_attribute');
     assert.equal(err.source.pointer, '/atomic:operations/2/data');
     assert.equal(err.meta.operation, 2);

@@ -199,7 +199,7 @@ describe('/webhooks: management and signed deliveries', () => {
       const ATOMIC = 'application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"';
       const failed = await s.request('POST', '/operations', {
         token: admin,
-        headers: { 'Content-Type': ATOMIC, Accept: ATOMIC },
+        headers: { 'Content-Type': ATOMIC, Accept: ATOMIC, Prefer: 'handling=strict' },
         body: { 'atomic:operations': [{ op: 'add', data: { type: 'documents', attributes: { title: 'Never' } } }, { op: 'add', data: { type: 'documents', attributes: { nonsense: 1 } } }] },
       });
       expectError(failed, 400);

@@ -57,15 +57,16 @@ function secretKey(cache: TokenCache, secret: string): crypto.KeyObject {
 
 const VERIFIED_MAX = 1000;
 
-const expired = () => new ApiError(401, 'expired_token', 'The access token has expired');
+/** The 401 of an expired access token; `code` is FOLIO_EXPIRED_TOKEN_CODE (BEdita's clients renew on `be_token_expired`). */
+const expired = (code: string) => new ApiError(401, code, 'The access token has expired');
 
-export function verifyAccessToken(cache: TokenCache, token: string, secret: string): AccessClaims {
+export function verifyAccessToken(cache: TokenCache, token: string, secret: string, expiredCode = 'expired_token'): AccessClaims {
   const { verified } = cache;
   const hit = verified.get(token);
   if (hit && hit.secret === secret) {
     if (hit.claims.exp !== undefined && Math.floor(Date.now() / 1000) >= hit.claims.exp) {
       verified.delete(token);
-      throw expired();
+      throw expired(expiredCode);
     }
     return hit.claims;
   }
@@ -75,7 +76,7 @@ export function verifyAccessToken(cache: TokenCache, token: string, secret: stri
     if (typeof decoded !== 'object' || decoded === null) throw new Error('bad claims');
     claims = Object.freeze(decoded) as AccessClaims;
   } catch (err) {
-    if ((err as Error).name === 'TokenExpiredError') throw expired();
+    if ((err as Error).name === 'TokenExpiredError') throw expired(expiredCode);
     throw new ApiError(401, 'invalid_token', 'The access token is not valid');
   }
   verified.set(token, { secret, claims });
@@ -98,12 +99,14 @@ export interface AuthenticateDeps {
    * no longer use tokens (missing, trashed, blocked, off): the accounts family's loadAuthInfo.
    */
   loadIdentity(userId: number): Promise<AuthInfo | null>;
+  /** The error code of an expired token's 401 (FOLIO_EXPIRED_TOKEN_CODE). */
+  expiredTokenCode: string;
 }
 
 /** Requests that authenticate by their body, whatever token comes with them. */
 const LOGIN_PATHS = new Set(['/auth', '/auth/optout']);
 
-export function authenticate({ tokens, secret, issuer, loadIdentity }: AuthenticateDeps): RequestHandler {
+export function authenticate({ tokens, secret, issuer, loadIdentity, expiredTokenCode }: AuthenticateDeps): RequestHandler {
   return async (req, _res, next) => {
     req.auth = ANONYMOUS;
     // POST /auth (and /auth/optout) reads its own Authorization header: it may carry a refresh
@@ -112,7 +115,7 @@ export function authenticate({ tokens, secret, issuer, loadIdentity }: Authentic
     const token = bearerToken(req);
     if (!token) return next();
     try {
-      const claims = verifyAccessToken(tokens, token, secret);
+      const claims = verifyAccessToken(tokens, token, secret, expiredTokenCode);
       if (issuer !== null && claims.iss !== issuer) throw new ApiError(401, 'invalid_token', `The access token was issued by another server (${String(claims.iss)}), not ${issuer}`);
       // Whole ids only: PostgreSQL refuses to compare 1.5 with an integer column (SQLite finds nothing).
       if (Number.isSafeInteger(claims.id)) {

@@ -8,7 +8,8 @@ import type { Request, Response } from 'express';
 import type { Guard } from './auth.js';
 import { resourceInput, resourceUrl, sendList, sendNoContent, sendResource, type Resource } from './jsonapi.js';
 import { pathId } from './params.js';
-import { parseListQuery, type ListQuery, type ListSpec } from './query.js';
+import { badRequest } from './errors.js';
+import { flatValues, parseListQuery, type ListQuery, type ListSpec } from './query.js';
 import type { RouteDef } from './router.js';
 
 export interface CrudSpec<Row> {
@@ -36,6 +37,38 @@ export interface CrudSpec<Row> {
   meta?(req: Request): Record<string, unknown>;
   /** The tables its POST, PATCH and DELETE write (RouteDef.writes). */
   writes: readonly string[];
+  /** Names `include=` takes on a GET of one row, with the related resources of a row. */
+  includes?: RelatedResources<Row>;
+}
+
+/** Related resources by relationship name (`include=` of plain resources). */
+export type RelatedResources<Row> = Record<string, (req: Request, row: Row) => Resource[]>;
+
+/** The `include=` names of a request, each one of `allowed` (else 400). */
+export function includeNames(req: Request, allowed: readonly string[]): string[] {
+  if (req.query.include === undefined) return [];
+  const names = flatValues(req.query.include, 'include');
+  for (const name of names) if (!allowed.includes(name)) throw badRequest(`Cannot include "${name}"`, 'invalid_include');
+  return names;
+}
+
+/**
+ * `include=names` of plain resources: each resource's `relationships.<name>.data` names its related
+ * resources, and each of those is once in the answer's `included` (undefined when none was asked).
+ */
+export function includeRelated<Row>(req: Request, items: Array<[Row, Resource]>, related: RelatedResources<Row>, names: string[]): Resource[] | undefined {
+  if (!names.length) return undefined;
+  const included = new Map<string, Resource>();
+  for (const [row, resource] of items) {
+    for (const name of names) {
+      const found = related[name](req, row);
+      const relationships = (resource.relationships ??= {});
+      const base = relationships[name] ?? { links: { related: `${resource.links?.self ?? ''}/${name}`, self: `${resource.links?.self ?? ''}/relationships/${name}` } };
+      relationships[name] = { ...base, data: found.map((r) => ({ id: r.id, type: r.type })) };
+      for (const r of found) included.set(`${r.type}:${r.id}`, r);
+    }
+  }
+  return [...included.values()];
 }
 
 export function crudRoutes<Row>(spec: CrudSpec<Row>): RouteDef[] {
@@ -46,7 +79,9 @@ export function crudRoutes<Row>(spec: CrudSpec<Row>): RouteDef[] {
   const found = (req: Request) => spec.find(String(req.params[key]), req);
   const send = (req: Request, res: Response, row: Row, status = 200, shown?: unknown) => {
     const headers = status === 201 ? { Location: resourceUrl(req, `${spec.path}/${spec.idOf(row)}`) } : undefined;
-    sendResource(req, res, spec.serialize(req, row, shown), { status, headers, meta: spec.meta?.(req) });
+    const resource = spec.serialize(req, row, shown);
+    const included = req.method === 'GET' && spec.includes ? includeRelated(req, [[row, resource]], spec.includes, includeNames(req, Object.keys(spec.includes))) : undefined;
+    sendResource(req, res, resource, { status, headers, meta: spec.meta?.(req), included });
   };
   return [
     { method: 'get', path: spec.path, guard: read, handler: (req, res) => spec.list(req, res) },

@@ -63,10 +63,15 @@ const typesOf = (s: FieldSchema): unknown[] => [
 const formatOf = (s: FieldSchema): unknown =>
   s.format ?? [s.anyOf, s.oneOf].flatMap((list) => (Array.isArray(list) ? list.map((x) => (x as FieldSchema)?.format) : [])).find((f) => f !== undefined);
 
-/** A boolean as BEdita reads one: `true`/`false`, or `1`/`0`; undefined for anything else. */
+/**
+ * A boolean as BEdita reads one: `true`/`false`, `1`/`0`, and as a PHP form posts them `"1"`/`"0"`,
+ * `"true"`/`"false"`; undefined for anything else.
+ */
 export function booleanInput(value: unknown): boolean | undefined {
   if (typeof value === 'boolean') return value;
-  return value === 1 ? true : value === 0 ? false : undefined;
+  if (value === 1 || value === '1' || value === 'true') return true;
+  if (value === 0 || value === '0' || value === 'false') return false;
+  return undefined;
 }
 
 /** `value` read as the field's schema expects it, as BEdita reads it (see the module comment). */

@@ -58,29 +58,55 @@ export function relationshipLinksAt(baseUrlText: string, resourcePath: string, n
 
 export const resourceUrl = (req: Request, path: string) => baseUrl(req) + path;
 
-/** fields[type]=a,b from the query: which attributes to keep per type. */
-export function parseFieldsets(req: Request): Record<string, Set<string>> | null {
-  const fields = req.query.fields;
-  if (fields === undefined) return null;
-  if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) {
-    throw badRequest('fields must be given per type, as fields[<type>]=a,b', 'invalid_fields');
-  }
-  const out: Record<string, Set<string>> = {};
-  for (const [type, list] of Object.entries(fields as Record<string, unknown>)) {
-    const values = Array.isArray(list) ? list : [list];
-    if (!values.every((v) => typeof v === 'string')) throw badRequest(`fields[${type}] must be a comma-separated list`, 'invalid_fields');
-    out[type] = new Set((values as string[]).flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean));
-  }
-  return out;
+/**
+ * The sparse fieldsets of the query: `fields[type]=a,b` per type, and BEdita's `fields=a,b` for
+ * the primary data (`common`). What each names is kept of `attributes` and of `meta` (BEdita
+ * selects both), with `meta.relation` of a related object always kept.
+ */
+export interface Fieldsets {
+  byType: Record<string, Set<string>>;
+  common: Set<string> | null;
 }
 
-function applyFieldsets(req: Request, resources: Resource[]): void {
+const fieldList = (values: string[]) => new Set(values.flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean));
+
+export function parseFieldsets(req: Pick<Request, 'query'>): Fieldsets | null {
+  const fields = req.query.fields;
+  if (fields === undefined) return null;
+  const malformed = () => badRequest('fields must be a comma-separated list (fields=a,b) or given per type (fields[<type>]=a,b)', 'invalid_fields');
+  if (typeof fields === 'string') return { byType: {}, common: fieldList([fields]) };
+  // Both forms at once arrive as a list of the plain values and the per-type object.
+  const parts = Array.isArray(fields) ? fields : [fields];
+  const common = parts.filter((v): v is string => typeof v === 'string');
+  const perType = parts.filter((v) => typeof v !== 'string');
+  if (perType.length > 1 || perType.some((v) => typeof v !== 'object' || v === null || Array.isArray(v))) throw malformed();
+  const byType: Record<string, Set<string>> = {};
+  for (const [type, list] of Object.entries((perType[0] ?? {}) as Record<string, unknown>)) {
+    const values = Array.isArray(list) ? list : [list];
+    if (!values.every((v) => typeof v === 'string')) throw badRequest(`fields[${type}] must be a comma-separated list`, 'invalid_fields');
+    if (/^\d+$/.test(type)) common.push(...(values as string[]));
+    else byType[type] = fieldList(values as string[]);
+  }
+  return { byType, common: common.length ? fieldList(common) : null };
+}
+
+/** Meta a sparse fieldset never takes away: a related object's place in its relation. */
+const KEPT_META = new Set(['relation']);
+
+function applyFieldsets(req: Request, data: Resource[], included: Resource[]): void {
   const sets = parseFieldsets(req);
   if (!sets) return;
-  for (const r of resources) {
-    const keep = sets[r.type];
-    if (!keep || !r.attributes) continue;
-    r.attributes = Object.fromEntries(Object.entries(r.attributes).filter(([k]) => keep.has(k)));
+  const trim = (r: Resource, keep: Set<string>) => {
+    if (r.attributes) r.attributes = Object.fromEntries(Object.entries(r.attributes).filter(([k]) => keep.has(k)));
+    if (r.meta) r.meta = Object.fromEntries(Object.entries(r.meta).filter(([k]) => keep.has(k) || KEPT_META.has(k)));
+  };
+  for (const r of data) {
+    const keep = sets.byType[r.type] ?? sets.common;
+    if (keep) trim(r, keep);
+  }
+  for (const r of included) {
+    const keep = sets.byType[r.type];
+    if (keep) trim(r, keep);
   }
 }
 
@@ -95,8 +121,7 @@ function send(res: Response, status: number, doc: unknown, headers?: Record<stri
 }
 
 export function sendResource(req: Request, res: Response, data: Resource | null, opts: DocumentOptions = {}): void {
-  const all = [...(data ? [data] : []), ...(opts.included ?? [])];
-  applyFieldsets(req, all);
+  applyFieldsets(req, data ? [data] : [], opts.included ?? []);
   const doc: Record<string, unknown> = {
     data,
     links: { self: selfUrl(req), home: homeUrl(req), ...(opts.links ?? {}) },
@@ -127,7 +152,7 @@ export function pageLinks(req: Request, p: PageInfo) {
 }
 
 export function sendList(req: Request, res: Response, data: Resource[], page: PageInfo, opts: DocumentOptions = {}): void {
-  applyFieldsets(req, [...data, ...(opts.included ?? [])]);
+  applyFieldsets(req, data, opts.included ?? []);
   const doc: Record<string, unknown> = {
     data,
     links: { self: selfUrl(req), home: homeUrl(req), ...pageLinks(req, page), ...(opts.links ?? {}) },
@@ -176,6 +201,9 @@ export function onlyAttributes(attributes: Record<string, unknown>, allowed: rea
 
 export const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** PHP encodes an empty associative array as `[]`: where an object is expected, that is `{}` (as BEdita reads it). */
+export const phpObject = (v: unknown): unknown => (Array.isArray(v) && v.length === 0 ? {} : v);
+
 /**
  * `data` as one resource object: `type` must be one of `types`, `id` (number or string) must
  * match `expectId` when given; attributes/meta/relationships default to {}.
@@ -185,8 +213,9 @@ export function resourceInput(req: Request, types: string | string[], expectId?:
 }
 
 /** resourceInput of a `data` value found anywhere (an atomic operation's `data`). */
-export function resourceOf(data: unknown, types: string | string[], expectId?: string | number): ResourceInput {
-  if (!isPlainObject(data)) throw badRequest('"data" must be a resource object', 'invalid_body');
+export function resourceOf(given: unknown, types: string | string[], expectId?: string | number): ResourceInput {
+  if (!isPlainObject(given)) throw badRequest('"data" must be a resource object', 'invalid_body');
+  let data = given;
   const allowed = Array.isArray(types) ? types : [types];
   if (typeof data.type !== 'string' || !allowed.includes(data.type)) {
     throw new ApiError(409, 'type_mismatch', `"data.type" must be ${allowed.join(' or ')}`);
@@ -203,13 +232,14 @@ export function resourceOf(data: unknown, types: string | string[], expectId?: s
   // PHP clients encode an empty object as `[]` (BEdita reads it as none).
   if (Array.isArray(data.attributes) && data.attributes.length === 0) data.attributes = {};
   for (const key of ['attributes', 'meta', 'relationships'] as const) {
+    data = { ...data, [key]: phpObject(data[key]) };
     if (data[key] !== undefined && data[key] !== null && !isPlainObject(data[key])) {
       throw badRequest(`"data.${key}" must be an object`, 'invalid_body');
     }
   }
   return {
     id,
-    type: data.type,
+    type: given.type as string,
     attributes: (data.attributes as Record<string, unknown>) ?? {},
     meta: (data.meta as Record<string, unknown>) ?? {},
     relationships: (data.relationships as Record<string, unknown>) ?? {},
@@ -235,8 +265,13 @@ export function identifiersOf(data: unknown, allowLid = false): Array<{ id: stri
     if (!byLid && ((typeof item.id !== 'string' && typeof item.id !== 'number') || item.id === '')) {
       throw badRequest(`data[${i}].id is required (string or number)`, 'invalid_body');
     }
-    if (item.meta !== undefined && !isPlainObject(item.meta)) throw badRequest(`data[${i}].meta must be an object`, 'invalid_body');
-    const meta = (item.meta as Record<string, unknown>) ?? {};
+    const given = phpObject(item.meta);
+    if (given !== undefined && given !== null && !isPlainObject(given)) throw badRequest(`data[${i}].meta must be an object`, 'invalid_body');
+    const meta: Record<string, unknown> = { ...((given as Record<string, unknown> | null) ?? {}) };
+    if (meta.relation !== undefined) {
+      const relation = phpObject(meta.relation);
+      meta.relation = isPlainObject(relation) && relation.params !== undefined ? { ...relation, params: phpObject(relation.params) } : relation;
+    }
     return byLid ? { id: '', lid: item.lid as string, type: item.type, meta } : { id: String(item.id), type: item.type, meta };
   });
 }

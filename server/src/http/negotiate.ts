@@ -53,3 +53,13 @@ export function checkContentType(req: Request, body: BodyKind): void {
   const accepted = body === 'form' ? 'application/json or application/x-www-form-urlencoded' : 'application/vnd.api+json or application/json';
   throw new ApiError(415, 'unsupported_media_type', `Content-Type ${req.headers['content-type']} is not supported here; send ${accepted}`);
 }
+
+/**
+ * Whether the request asks for strict handling (RFC 7240 `Prefer: handling=strict`): then an
+ * attribute the resource does not have is refused (400) instead of ignored, as BEdita ignores it.
+ */
+export function strictHandling(req: Pick<Request, 'headers'>): boolean {
+  const prefer = req.headers.prefer;
+  const values = Array.isArray(prefer) ? prefer : prefer ? [prefer] : [];
+  return values.some((v) => v.split(/[,;]/).some((part) => /^\s*handling\s*=\s*"?strict"?\s*$/i.test(part)));
+}

@@ -13,12 +13,12 @@ export function pathId(req: Request, name = 'id'): number {
   return Number(raw);
 }
 
-/** `?id=1,2` (or `id[]=1&id[]=2`): the ids a list is restricted to; undefined when absent. */
-export function queryIds(req: Request): number[] | undefined {
-  const raw = req.query.id;
+/** `?id=1,2` (or `id[]=1&id[]=2`; another parameter's `name`, e.g. BEdita's `ids`): the ids given; undefined when absent. */
+export function queryIds(req: Request, name = 'id'): number[] | undefined {
+  const raw = req.query[name];
   if (raw === undefined) return undefined;
-  const ids = flatValues(raw, 'id');
-  if (!ids.length || !ids.every((v) => INT.test(v))) throw badRequest('id must be a comma-separated list of integer ids', 'invalid_filter');
+  const ids = flatValues(raw, name);
+  if (!ids.length || !ids.every((v) => INT.test(v))) throw badRequest(`${name} must be a comma-separated list of integer ids`, 'invalid_filter');
   return ids.map(Number);
 }
 

@@ -31,6 +31,8 @@ export interface ListSpec {
   special?: string[];
   /** Filters with nested values (filter[geo][center]=…), handed over as the query parser left them. */
   structured?: string[];
+  /** Special filters that also take `[ne]` (filter[type][ne]=folders): their values go to `excluded`. */
+  negatable?: string[];
   /** Default sort, e.g. 'id' or '-created'. */
   defaultSort?: string;
   /** Names accepted by include=. */
@@ -46,12 +48,16 @@ export interface ListQuery {
   defaultSorted: boolean;
   filters: FieldFilter[];
   special: Record<string, string[]>;
+  /** Values of the `negatable` special filters given with `[ne]`: what is left out. */
+  excluded: Record<string, string[]>;
   /** Values of the `structured` filters, as parsed from the query string. */
   structured: Record<string, unknown>;
   include: string[];
 }
 
 const OPS = new Set(['gt', 'gte', 'lt', 'lte', 'ne', 'eq']);
+/** BEdita's other spellings of the operators (`le`, `ge`: its Manager's date filters send them). */
+const OP_ALIASES: Record<string, FilterOp> = { le: 'lte', ge: 'gte' };
 
 function positiveInt(value: unknown, name: string): number | null {
   if (value === undefined) return null;
@@ -61,11 +67,17 @@ function positiveInt(value: unknown, name: string): number | null {
   return Number(value);
 }
 
-/** page and page_size (shared by every list, JSON API and legacy). */
-export function parsePaging(query: Record<string, unknown>): { page: number; pageSize: number; offset: number } {
+/**
+ * page and page_size (shared by every list, JSON API and legacy). A page_size over the maximum is
+ * answered as the maximum, as BEdita 5 does; the legacy layout (`overMax: 'refuse'`) keeps its 400.
+ */
+export function parsePaging(query: Record<string, unknown>, opts: { overMax?: 'clamp' | 'refuse' } = {}): { page: number; pageSize: number; offset: number } {
   const page = positiveInt(query.page, 'page') ?? 1;
-  const pageSize = positiveInt(query.page_size, 'page_size') ?? DEFAULT_PAGE_SIZE;
-  if (pageSize > MAX_PAGE_SIZE) throw badRequest(`page_size must be at most ${MAX_PAGE_SIZE}`, 'invalid_pagination');
+  let pageSize = positiveInt(query.page_size, 'page_size') ?? DEFAULT_PAGE_SIZE;
+  if (pageSize > MAX_PAGE_SIZE) {
+    if (opts.overMax === 'refuse') throw badRequest(`page_size must be at most ${MAX_PAGE_SIZE}`, 'invalid_pagination');
+    pageSize = MAX_PAGE_SIZE;
+  }
   return { page, pageSize, offset: (page - 1) * pageSize };
 }
 
@@ -135,8 +147,9 @@ function parseFieldFilter(field: string, raw: unknown, kind: FieldKind): FieldFi
   }
   if (raw && typeof raw === 'object') {
     const out: FieldFilter[] = [];
-    for (const [op, v] of Object.entries(raw)) {
-      if (!OPS.has(op)) throw badRequest(`Unknown filter operator "${op}" on ${field}; use gt, gte, lt, lte, ne`, 'invalid_filter');
+    for (const [given, v] of Object.entries(raw)) {
+      const op = OP_ALIASES[given] ?? given;
+      if (!OPS.has(op)) throw badRequest(`Unknown filter operator "${given}" on ${field}; use gt, gte (ge), lt, lte (le), ne`, 'invalid_filter');
       if (typeof v !== 'string') throw badRequest(`filter[${field}][${op}] must be a single value`, 'invalid_filter');
       if (v === 'null') {
         if (op !== 'ne' && op !== 'eq') throw badRequest(`filter[${field}][${op}] cannot compare with null`, 'invalid_filter');
@@ -176,6 +189,8 @@ export function parseListQuery(req: Request | { query: Record<string, unknown> }
   const specials = new Set(spec.special ?? []);
   const structuredNames = new Set(spec.structured ?? []);
   const structured: Record<string, unknown> = {};
+  const excluded: Record<string, string[]> = {};
+  const negatable = new Set(spec.negatable ?? []);
   const filterRaw = query.filter;
   if (filterRaw !== undefined) {
     if (typeof filterRaw !== 'object' || filterRaw === null || Array.isArray(filterRaw)) {
@@ -187,7 +202,18 @@ export function parseListQuery(req: Request | { query: Record<string, unknown> }
         continue;
       }
       if (specials.has(field)) {
-        const v = indexedToArray(raw);
+        let v = indexedToArray(raw);
+        if (negatable.has(field) && v && typeof v === 'object' && !Array.isArray(v)) {
+          const { ne, eq, ...rest } = v as Record<string, unknown>;
+          const other = Object.keys(rest)[0];
+          if (other !== undefined) throw badRequest(`Unknown filter operator "${other}" on ${field}; use ne`, 'invalid_filter');
+          if (ne !== undefined) {
+            excluded[field] = flatValues(indexedToArray(ne), `filter[${field}][ne]`);
+            if (!excluded[field].length) throw badRequest(`filter[${field}][ne] needs a value`, 'invalid_filter');
+          }
+          if (eq === undefined) continue;
+          v = indexedToArray(eq);
+        }
         special[field] = v === '' ? [] : flatValues(v, `filter[${field}]`);
         if (field === 'query') special[field] = [([] as unknown[]).concat(v).join(' ')];
         continue;
@@ -213,7 +239,7 @@ export function parseListQuery(req: Request | { query: Record<string, unknown> }
     const allowed = new Set(spec.includes ?? []);
     for (const name of include) if (!allowed.has(name)) throw badRequest(`Cannot include "${name}"`, 'invalid_include');
   }
-  return { page, pageSize, offset, sort, defaultSorted, filters, special, structured, include };
+  return { page, pageSize, offset, sort, defaultSorted, filters, special, excluded, structured, include };
 }
 
 /**

@@ -307,6 +307,9 @@ async function callTagged(method: string, path: string, opts: CallOptions = {}):
     if (payload !== undefined) headers['Content-Type'] = opts.contentType ?? JSONAPI;
     if (!opts.anonymous && session) headers.Authorization = `Bearer ${session.jwt}`;
     if (opts.ifMatch) headers['If-Match'] = opts.ifMatch;
+    // The server ignores attributes it does not know, as BEdita does, unless asked to be strict:
+    // the admin UI wants a typo in a field name refused, not dropped.
+    if (method !== 'GET' && method !== 'HEAD') headers.Prefer = 'handling=strict';
     return rawFetch(buildUrl(path, opts.query), {
       method,
       headers,

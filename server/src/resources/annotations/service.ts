@@ -6,7 +6,7 @@
 import type { Request } from 'express';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
-import type { Transaction, Selectable } from 'kysely';
+import { sql, type Selectable, type Transaction } from 'kysely';
 import { nowIso } from '../../db/time.js';
 import { badRequest, forbidden, notFound } from '../../http/errors.js';
 import { onlyAttributes, resourceUrl, type Resource } from '../../http/jsonapi.js';
@@ -20,8 +20,13 @@ export type AnnotationRow = Selectable<AnnotationsTable>;
 
 export const ANNOTATION_LIST_SPEC: ListSpec = {
   fields: { id: 'integer', object_id: 'integer', user_id: 'integer', created: 'date', modified: 'date' },
+  // `q=` / `filter[query]=`: BEdita searches annotations' description.
+  special: ['query'],
   defaultSort: 'id',
 };
+
+/** Words of a search, at most this many (each one a LIKE over the description). */
+const MAX_SEARCH_WORDS = 16;
 
 const COLUMNS: Record<string, string> = {
   id: 'annotations.id',
@@ -44,10 +49,16 @@ export function serializeAnnotation(req: Request, a: AnnotationRow, username?: s
 
 /** Annotations on active objects the viewer may read, a page at a time. */
 export function listAnnotations(ctx: AppContext, viewer: AuthInfo, q: ListQuery) {
-  const base = ctx.db
+  let base = ctx.db
     .selectFrom('annotations')
     .innerJoin(visibleObjectsTable(ctx, viewer, ctx.db), 'objects.id', 'annotations.object_id')
     .selectAll('annotations');
+  // Every word of the search, anywhere in the description, whatever its case.
+  const words = (q.special.query?.[0] ?? '').toLowerCase().split(/\s+/).filter(Boolean).slice(0, MAX_SEARCH_WORDS);
+  for (const word of words) {
+    const pattern = `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    base = base.where(sql<boolean>`lower(annotations.description) like ${pattern} escape '\\'`);
+  }
   return listPage(base, q, COLUMNS, 'annotations.id');
 }
 

@@ -59,11 +59,12 @@ async function postAuth(req: Request, ctx: AppContext): Promise<Record<string, u
 async function whoami(req: Request, res: import('express').Response, ctx: AppContext) {
   const user = req.auth.userId !== null ? await findUserById(ctx, req.auth, ctx.db, req.auth.userId) : undefined;
   if (!user) throw unauthorized();
-  const { include } = parseListQuery(req, { fields: {}, includes: ['roles'] });
+  // The roles are always in `included`, as BEdita answers (its Manager reads the user's rights
+  // from them); `include=roles` is accepted and changes nothing.
+  parseListQuery(req, { fields: {}, includes: ['roles'] });
   const resource = serializeUser(ctx, req, user);
   // What the caller may do with objects, per type (the admin UI hides what would be refused).
   const meta = { admin: req.auth.isAdmin, rights: rightsByType(ctx, req.auth) };
-  if (!include.includes('roles')) return sendResource(req, res, resource, { meta });
   const roles = (await rolesOfUser(ctx.db, user.id)).map((r) => serializeRole(req, r));
   resource.relationships!.roles.data = roles.map((r) => ({ id: r.id, type: r.type }));
   sendResource(req, res, resource, { included: roles, meta });

@@ -16,6 +16,7 @@ import type { RouteDef } from '../../http/router.js';
 import { ANONYMOUS } from '../../identity.js';
 import type { Family } from '../family.js';
 import { typeById } from '../objects/model.js';
+import { objectWriteInput } from '../objects/schema.js';
 import { inTransaction, whenCommitted } from '../objects/pipeline.js';
 import { getObject, getObjectsByIds, SYSTEM } from '../objects/read.js';
 import { sendWritten } from '../objects/routes.js';
@@ -90,7 +91,7 @@ function draftsRoutes(ctx: AppContext): RouteDef[] {
       handler: async (req, res) => {
         const id = await inTransaction(ctx, undefined, async (trx) => {
           const found = await editableIfMatch(ctx, req.auth, pathId(req), ifMatch(req), trx);
-          const input = resourceInput(req, found.type.name, found.row.id);
+          const input = objectWriteInput(ctx, req, found.type, found.row.id);
           await saveDraft(ctx, req.auth, found, draftInput(ctx, found.type, input), trx);
           return found.row.id;
         });

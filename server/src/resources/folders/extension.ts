@@ -88,6 +88,13 @@ export function foldersExtension(ctx: AppContext): ObjectExtension {
       }
     },
     filters: treeFilters,
+    includes: {
+      // include=parents: the folders an object is placed in (the read path keeps the visible ones).
+      async parents(rows) {
+        const parents = await parentsOf(ctx.db, rows.map((r) => r.id));
+        return [...parents].flatMap(([objectId, ids]) => ids.map((relatedId) => ({ objectId, relatedId })));
+      },
+    },
     listValues: { [PARENTS_VALUE]: parentsValue },
     onTrash: (trx, ids, _ctx, actor) => trashSubfolders(ctx, trx, ids, actor),
     onRestore: (trx, ids, _ctx, actor) => restoreSubfolders(ctx, trx, ids, actor),

@@ -11,7 +11,8 @@ import type { RouteDef } from '../../http/router.js';
 import type { Family } from '../family.js';
 import { listObjects } from '../objects/list.js';
 import { findObjectByIdOrUname, getObject, requireObject } from '../objects/read.js';
-import { typeById } from '../objects/model.js';
+import { typeById, typeByName } from '../objects/model.js';
+import { objectWriteInput } from '../objects/schema.js';
 import type { ObjectRow } from '../objects/rows.js';
 import { serializeObject } from '../objects/serialize.js';
 import { typeRoute } from '../objects/type-routes.js';
@@ -27,7 +28,9 @@ import { booleanInput } from '../../http/input-values.js';
 
 /** `data` of a to-one folder relationship: {type: 'folders', id} or null. */
 function folderIdentifier(req: Request, allowNull: boolean): { id: string; meta: Record<string, unknown> } | null {
-  if (allowNull && requestData(req) === null) return null;
+  // No parent: `null`, or `[]` as BEdita's Manager (PHP) sends it.
+  const data = requestData(req);
+  if (allowNull && (data === null || (Array.isArray(data) && data.length === 0))) return null;
   const items = identifiersInput(req);
   if (items.length !== 1) throw badRequest('"data" must be one folder identifier', 'invalid_body');
   if (items[0].type !== FOLDERS) throw new ApiError(409, 'type_mismatch', 'A parent must be of type "folders"');
@@ -39,7 +42,7 @@ function parentOfInput(relationships: Record<string, unknown>): string | null {
   const rel = relationships.parent as { data?: unknown } | undefined;
   if (rel === undefined || rel === null) return null;
   if (typeof rel !== 'object' || !('data' in rel)) throw badRequest('"relationships.parent" must hold "data"', 'invalid_body');
-  if (rel.data === null) return null;
+  if (rel.data === null || (Array.isArray(rel.data) && rel.data.length === 0)) return null;
   const d = rel.data as { type?: unknown; id?: unknown };
   if (typeof d !== 'object' || (typeof d.id !== 'string' && typeof d.id !== 'number')) {
     throw badRequest('"relationships.parent.data" must be {type: "folders", id}', 'invalid_body');
@@ -186,7 +189,7 @@ function foldersRoutes(ctx: AppContext): RouteDef[] {
       writes: ['objects'],
       guard: 'user',
       handler: async (req, res) => {
-        const input = resourceInput(req, FOLDERS);
+        const input = objectWriteInput(ctx, req, typeByName(ctx, FOLDERS)!);
         const parentKey = parentOfInput(input.relationships);
         const id = await createFolder(ctx, input, parentKey, req.auth);
         await sendFolder(req, res, id, 201);
@@ -210,7 +213,7 @@ function foldersRoutes(ctx: AppContext): RouteDef[] {
       guard: 'user',
       handler: async (req, res) => {
         const folder = await requireFolder(req);
-        const input = resourceInput(req, FOLDERS, folder.id);
+        const input = objectWriteInput(ctx, req, typeByName(ctx, FOLDERS)!, folder.id);
         if (!Object.keys(input.attributes).length && input.meta.locked === undefined && input.meta.perms === undefined) {
           throw badRequest('"data.attributes" must name at least one attribute to change', 'invalid_body');
         }

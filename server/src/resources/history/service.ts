@@ -257,20 +257,22 @@ function withoutHidden(ctx: AppContext, typeName: string, fields: Record<string,
 }
 
 export function serializeEntry(req: Request, ctx: AppContext, row: HistoryRow, extra: { username?: string | null; before?: Record<string, unknown> | null } = {}): Resource {
-  const meta: Record<string, unknown> = { object_type: row.object_type, username: extra.username ?? null };
+  const fields = {
+    resource_id: String(row.resource_id),
+    resource_type: row.resource_type,
+    user_id: row.user_id,
+    application_id: row.application_id,
+    user_action: row.user_action,
+    changed: withoutHidden(ctx, row.object_type, parseChanged(row.changed)),
+    created: row.created,
+  };
+  // BEdita shows a record's fields in `meta` (they are read-only there); Folio also in `attributes`.
+  const meta: Record<string, unknown> = { ...fields, object_type: row.object_type, username: extra.username ?? null };
   if (extra.before !== undefined) meta.before = extra.before && withoutHidden(ctx, row.object_type, { ...extra.before });
   return {
     id: String(row.id),
     type: 'history',
-    attributes: {
-      resource_id: String(row.resource_id),
-      resource_type: row.resource_type,
-      user_id: row.user_id,
-      application_id: row.application_id,
-      user_action: row.user_action,
-      changed: withoutHidden(ctx, row.object_type, parseChanged(row.changed)),
-      created: row.created,
-    },
+    attributes: { ...fields },
     meta,
     links: { self: resourceUrl(req, `/history/${row.id}`) },
   };

@@ -21,6 +21,24 @@ const FORMATS: Record<Produces, string[]> = {
   any: ['*/*'],
 };
 
+/** Areas that answer resources of several types, as BEdita's Home marks them (`multiple_types`). */
+const MULTIPLE_TYPES = new Set(['/admin', '/model', '/translations', '/trash']);
+
+/** The BEdita 5 API release whose behaviour Folio answers with (`meta.version` of /home: BEdita clients compare it). */
+export const BEDITA_API_VERSION = '5.30.2';
+
+/**
+ * BEdita's hints of an endpoint beside `allow` and `formats`: its label, whether it is an object
+ * type's endpoint (`object_type`: the BEdita Manager makes a module of each) and whether it
+ * answers several types (`multiple_types`: abstract types, /trash, /model…).
+ */
+function beditaHints(ctx: AppContext, key: string) {
+  const name = key.slice(1);
+  const type = typeByName(ctx, name);
+  const label = name.split('_').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+  return { display: { label }, object_type: !!type, multiple_types: type ? type.isAbstract : MULTIPLE_TYPES.has(key) };
+}
+
 function permitted(guard: Guard, req: Request): boolean {
   if (guard === 'anonymous') return true;
   if (guard === 'user') return req.auth.userId !== null;
@@ -85,9 +103,9 @@ export function homeRoutes(ctx: AppContext): RouteDef[] {
           const e = entries.get(key)!;
           const allow: string[] = [];
           for (const method of [...e.allow].sort()) if ((await access(req, key.slice(1), method)) === 'allowed') allow.push(method);
-          if (allow.length) resources[key] = { href: base + key, hints: { allow, formats: [...e.formats] } };
+          if (allow.length) resources[key] = { href: base + key, hints: { allow, formats: [...e.formats], ...beditaHints(ctx, key) } };
         }
-        sendMeta(req, res, { resources });
+        sendMeta(req, res, { resources, project: { name: 'Folio' }, version: BEDITA_API_VERSION });
       },
     },
   ];

@@ -27,7 +27,7 @@ import { resolveTypeName } from './types.js';
 /** page, page_size and filter[object_type] of a legacy list (anything else in filter: 400). */
 async function listParams(ctx: AppContext, req: Request) {
   const query = req.query as Record<string, unknown>;
-  const page = parsePaging(query);
+  const page = parsePaging(query, { overMax: 'refuse' });
   let types: string[] | null = null;
   if (query.filter !== undefined) {
     if (typeof query.filter !== 'object' || query.filter === null || Array.isArray(query.filter)) {
@@ -132,7 +132,7 @@ export function legacyReadRoutes(ctx: AppContext): RouteDef[] {
       path: '/objects/:id/relations/:name',
       guard: 'anonymous',
       handler: async (req, res) => {
-        const page = parsePaging(req.query as Record<string, unknown>);
+        const page = parsePaging(req.query as Record<string, unknown>, { overMax: 'refuse' });
         const r = await openReader(ctx, req);
         const object = await findReachable(r, String(req.params.id));
         const rel = relationSide(r.ctx, String(req.params.name));

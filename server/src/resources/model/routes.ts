@@ -4,11 +4,12 @@ import type { Request } from 'express';
 import type { AppContext } from '../../context.js';
 import { badRequest, forbidden, notFound } from '../../http/errors.js';
 import { identifiersInput, sendLinks, sendList, sendNoContent, type Resource } from '../../http/jsonapi.js';
-import { crudRoutes } from '../../http/crud.js';
+import { crudRoutes, includeRelated, type RelatedResources } from '../../http/crud.js';
 import { baseUrl } from '../../http/links.js';
 import { parseListQuery, type FieldKind } from '../../http/query.js';
 import type { RouteDef } from '../../http/router.js';
-import { model, reloadModel, typeByName, type ObjectType, type PropertyDef, type PropertyTypeDef, type RelationDef } from '../objects/model.js';
+import { model, relationNamesOf, reloadModel, typeByName, type ObjectType, type PropertyDef, type PropertyTypeDef, type RelationDef } from '../objects/model.js';
+import { translatableFields } from '../translations/service.js';
 import { objectTypeSchema, registerResourceSchema, resourceSchema, resourceSchemaContribution, type ResourceSchema } from '../objects/schema.js';
 import { createObjectType, deleteObjectType, requireObjectType, serializeObjectType, updateObjectType } from './object-types.js';
 import { allProperties, createProperty, deleteProperty, requireProperty, serializeProperty, updateProperty } from './properties.js';
@@ -34,9 +35,17 @@ function sendModelList<T>(
   serialize: (item: T) => Resource,
   /** Further filters of this list: each is asked, present or not, for the items it keeps. */
   special: Record<string, (values: string[] | undefined) => (item: T) => boolean> = {},
+  more: {
+    /** Filters with nested values (`filter[by_relation][name]=…`), given when present. */
+    structured?: Record<string, (raw: unknown) => (item: T) => boolean>;
+    /** What `include=` takes, with each item's related resources. */
+    includes?: RelatedResources<T>;
+  } = {},
 ) {
-  const q = parseListQuery(req, { fields, special: ['query', ...Object.keys(special)], defaultSort: 'id' });
+  const structured = more.structured ?? {};
+  const q = parseListQuery(req, { fields, special: ['query', ...Object.keys(special)], structured: Object.keys(structured), includes: Object.keys(more.includes ?? {}), defaultSort: 'id' });
   for (const [name, keep] of Object.entries(special)) items = items.filter(keep(q.special[name]));
+  for (const [name, raw] of Object.entries(q.structured)) items = items.filter(structured[name](raw));
   let out = items.filter((item) =>
     q.filters.every((f) => {
       const v = value(item, f.field);
@@ -69,8 +78,10 @@ function sendModelList<T>(
       return s.desc ? -c : c;
     });
   }
-  const page = out.slice(q.offset, q.offset + q.pageSize).map(serialize);
-  sendList(req, res, page, { count: out.length, page: q.page, pageSize: q.pageSize });
+  const rows = out.slice(q.offset, q.offset + q.pageSize);
+  const page = rows.map(serialize);
+  const included = more.includes ? includeRelated(req, rows.map((r, i) => [r, page[i]]), more.includes, q.include) : undefined;
+  sendList(req, res, page, { count: out.length, page: q.page, pageSize: q.pageSize }, { included });
 }
 
 /** Default schemas of the non-object resources; their families may register richer ones. */
@@ -111,6 +122,20 @@ function registerDefaultSchemas(ctx: AppContext) {
   }
 }
 
+/**
+ * What BEdita's schema of an object type adds to its properties: `translatable` (the fields a
+ * translation may hold, sorted), `associations`, and `relations` by the name seen from the type
+ * (its inverse name where the type is on the right) with their label, params and the types on
+ * the other side (the BEdita Manager builds its relation panels from them).
+ */
+function beditaSchemaMembers(ctx: AppContext, type: ObjectType) {
+  const relations: Record<string, { label: string | null; params: unknown; types: string[] }> = {};
+  for (const { name, relation, inverse } of relationNamesOf(ctx, type.name)) {
+    relations[name] = { label: inverse ? relation.inverseLabel : relation.label, params: relation.params ?? null, types: [...(inverse ? relation.left : relation.right)].sort() };
+  }
+  return { translatable: [...translatableFields(type)].sort(), associations: [...type.associations], relations };
+}
+
 /** The boolean query flags a /model/project request may carry (`1`/`true`, `0`/`false`); anything else is 400. */
 function projectFlags(req: Request, names: string[]): Record<string, boolean> {
   const out: Record<string, boolean> = {};
@@ -135,6 +160,46 @@ function requireStaticProperty(ctx: AppContext, key: string): StaticProperty {
   return p;
 }
 
+/** BEdita's `filter[parent]=<type name or id>` of /model/object_types: the types directly below it. */
+function childTypesOf(ctx: AppContext, values: string[]): (t: ObjectType) => boolean {
+  if (values.length !== 1) throw badRequest('filter[parent] takes one object type', 'invalid_filter');
+  const parent = /^\d+$/.test(values[0]) ? [...model(ctx).types.values()].find((t) => t.id === Number(values[0])) : typeByName(ctx, values[0]);
+  if (!parent) throw badRequest(`filter[parent]: unknown object type "${values[0]}"`, 'invalid_filter');
+  return (t) => t.parentName === parent.name;
+}
+
+/**
+ * BEdita's `filter[by_relation][name]=<relation or inverse name>` (`[side]=right|left`, default
+ * right; `[descendants]=1` adds their sub-types): the object types on that side of the relation
+ * as seen from the name — `right` the types it leads to, `left` the types that have it.
+ */
+function typesByRelation(ctx: AppContext, raw: unknown): (t: ObjectType) => boolean {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw badRequest('filter[by_relation] takes [name], and optionally [side] and [descendants]', 'invalid_filter');
+  const { name, side = 'right', descendants, ...rest } = raw as Record<string, unknown>;
+  const unknown = Object.keys(rest)[0];
+  if (unknown !== undefined) throw badRequest(`filter[by_relation][${unknown}] is unknown; use name, side, descendants`, 'invalid_filter');
+  if (typeof name !== 'string' || !name) throw badRequest('filter[by_relation][name] is required', 'invalid_filter');
+  if (side !== 'right' && side !== 'left') throw badRequest('filter[by_relation][side] must be right or left', 'invalid_filter');
+  if (descendants !== undefined && !['0', '1', 'true', 'false'].includes(String(descendants))) throw badRequest('filter[by_relation][descendants] must be true or false', 'invalid_filter');
+  const names = new Set<string>();
+  for (const r of model(ctx).relations) {
+    // Following `name` leads to the right side of the relation it names, to the left of the one it is the inverse of.
+    if (r.name === name) (side === 'right' ? r.right : r.left).forEach((n) => names.add(n));
+    if (r.inverseName === name) (side === 'right' ? r.left : r.right).forEach((n) => names.add(n));
+  }
+  const withSubtypes = descendants === '1' || descendants === 'true';
+  return (t) => names.has(t.name) || (withSubtypes && t.lineage.some((n) => names.has(n)));
+}
+
+/** include=left_object_types,right_object_types of /model/relations: the types on each side. */
+const relationSideIncludes = (ctx: AppContext): RelatedResources<RelationDef> =>
+  Object.fromEntries(
+    (['left', 'right'] as const).map((side) => [
+      `${side}_object_types`,
+      (req: Request, r: RelationDef) => r[side].map((n) => typeByName(ctx, n)).filter((t): t is ObjectType => !!t).map((t) => serializeObjectType(req, ctx, t)),
+    ]),
+  );
+
 export async function modelRoutes(ctx: AppContext): Promise<RouteDef[]> {
   await reloadModel(ctx);
   registerDefaultSchemas(ctx);
@@ -154,6 +219,8 @@ export async function modelRoutes(ctx: AppContext): Promise<RouteDef[]> {
           { id: 'integer', name: 'string', singular: 'string', description: 'string', parent_name: 'string', is_abstract: 'boolean', enabled: 'boolean', core_type: 'boolean' },
           (t, f) => ({ id: t.id, name: t.name, singular: t.singular, description: t.description, parent_name: t.parentName, is_abstract: t.isAbstract, enabled: t.enabled, core_type: t.coreType })[f],
           (t) => serializeObjectType(req, ctx, t),
+          { parent: (values) => (values ? childTypesOf(ctx, values) : () => true) },
+          { structured: { by_relation: (raw) => typesByRelation(ctx, raw) } },
         ),
       find: (key) => requireObjectType(ctx, key),
       idOf: (t) => t.id,
@@ -236,6 +303,8 @@ export async function modelRoutes(ctx: AppContext): Promise<RouteDef[]> {
           { id: 'integer', name: 'string', inverse_name: 'string', label: 'string', inverse_label: 'string', description: 'string' },
           (r, f) => ({ id: r.id, name: r.name, inverse_name: r.inverseName, label: r.label, inverse_label: r.inverseLabel, description: r.description })[f],
           (r) => serializeRelation(req, r),
+          {},
+          { includes: relationSideIncludes(ctx) },
         ),
       find: (key) => requireRelation(ctx, key),
       idOf: (r) => r.id,
@@ -243,6 +312,7 @@ export async function modelRoutes(ctx: AppContext): Promise<RouteDef[]> {
       update: (r, attributes) => updateRelation(ctx, r, attributes),
       remove: (r) => deleteRelation(ctx, r),
       serialize: serializeRelation,
+      includes: relationSideIncludes(ctx),
     }),
     {
       method: 'get',
@@ -312,7 +382,7 @@ export async function modelRoutes(ctx: AppContext): Promise<RouteDef[]> {
           schema = contribution.schema(ctx);
           revision = contribution.revision(ctx);
         } else if (type && type.enabled) {
-          schema = objectTypeSchema(type);
+          schema = { ...objectTypeSchema(type), ...beditaSchemaMembers(ctx, type) };
           revision = type.revision;
         } else {
           throw notFound(`No schema for "${name}"`);

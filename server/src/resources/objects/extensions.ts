@@ -101,6 +101,11 @@ export interface ObjectExtension {
    */
   decorate?(rc: ReadContext, ctx: AppContext, items: SerializedObject[], included: Resource[]): Promise<void>;
   /**
+   * Names `include=` accepts beside the relations (folders: `parents`), with the related ids of a
+   * batch of objects; the read path keeps those the reader may see and puts them in `included`.
+   */
+  includes?: Record<string, (rows: Array<Pick<ObjectRow, 'id' | 'object_type_id'>>, ctx: AppContext) => Promise<Array<{ objectId: number; relatedId: number }>>>;
+  /**
    * Values `decorate` needs, read with a list page's rows in the same statement (subqueries on
    * `objects.id`), by column name (unique to the extension: they sit beside the row's columns);
    * a single GET reads them too (read.ts, `withListValues`). Items read without them (included
@@ -139,4 +144,9 @@ export interface ObjectExtension {
 export function withListValues<Q extends SelectQueryBuilder<Database, 'objects', any>>(ctx: AppContext, query: Q): Q {
   const values = ctx.objects.extensions.flatMap((ext) => Object.entries(ext.listValues ?? {}));
   return values.length ? (query.select((e) => values.map(([name, value]) => value(e, ctx).as(name))) as unknown as Q) : query;
+}
+
+/** The names every extension adds to `include=`. */
+export function extensionIncludeNames(ctx: AppContext): string[] {
+  return ctx.objects.extensions.flatMap((ext) => Object.keys(ext.includes ?? {}));
 }

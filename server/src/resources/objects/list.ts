@@ -12,8 +12,8 @@ import type { DraftTranslations } from '../../db/dialect/dialect.js';
 import { badRequest } from '../../http/errors.js';
 import type { PageInfo, Resource } from '../../http/jsonapi.js';
 import { applyFilters, applySort, parseListQuery, type ColumnRef, type FieldKind, type ListQuery } from '../../http/query.js';
-import { withListValues, type ObjectExtension } from './extensions.js';
-import { concreteTypeNames, isSubtypeOf, relationNamesOf, typeByName, visibleProperties, type ObjectType, type PropertyDef } from './model.js';
+import { extensionIncludeNames, withListValues, type ObjectExtension } from './extensions.js';
+import { concreteTypeNames, isSubtypeOf, relationNamesOf, typeByName, visibleProperties, type ObjectType, type PropertyDef, type RelationDef } from './model.js';
 import { everyStatusWhere, SYSTEM, typeVisible, visibilityKey, visibleObjects } from './read.js';
 import type { ObjectRow } from './rows.js';
 import { schemaMeta, serializeObjects } from './serialize.js';
@@ -120,6 +120,33 @@ function readerFilters(userId: number | null, special: Record<string, string[]>,
 }
 
 /**
+ * `filter[<relation name>]=<id>,…`: objects related by that relation (from their side) to one of
+ * the objects named; only objects the reader may see count (a hidden one relates to nothing).
+ */
+function relatedToWhere(
+  ctx: AppContext,
+  viewer: ReadContext['viewer'],
+  eb: ReturnType<typeof expressionBuilder<Database, 'objects'>>,
+  name: string,
+  sides: Array<{ relation: RelationDef; inverse: boolean }>,
+  values: string[],
+): Expression<SqlBool> {
+  if (!values.length || values.some((v) => !/^\d{1,15}$/.test(v))) throw badRequest(`filter[${name}] must be object ids`, 'invalid_filter');
+  const ids = values.map(Number);
+  const seen = visibleObjects(ctx, viewer, ctx.db).select('objects.id').where('objects.id', 'in', ids);
+  return eb.or(
+    sides.map(({ relation, inverse }) => {
+      const [mine, other] = inverse ? (['right_id', 'left_id'] as const) : (['left_id', 'right_id'] as const);
+      return eb(
+        'objects.id',
+        'in',
+        eb.selectFrom('object_relations').select(`object_relations.${mine}`).where('object_relations.relation_id', '=', relation.id).where(`object_relations.${other}`, 'in', seen),
+      );
+    }),
+  );
+}
+
+/**
  * The statements of a list, compiled: its count, its page's ids and (where the sort reads only
  * the row) its page's rows, the page's offset left as OFFSET among their parameters.
  */
@@ -183,6 +210,7 @@ function planKey(
     q.defaultSorted,
     q.filters,
     q.special,
+    q.excluded,
   ]);
   // A query with long values (a search of a whole paragraph) is rarely asked twice: not kept, so
   // that the plans stay small (at most MAX_PLANS × MAX_PLAN_KEY of keys).
@@ -207,10 +235,22 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
   for (const ext of ctx.objects.extensions) for (const [name, f] of Object.entries(ext.filters ?? {})) extFilters.set(name, f);
   const structuredFilters = Object.assign({}, ...ctx.objects.extensions.map((ext) => ext.structuredFilters ?? {})) as NonNullable<ObjectExtension['structuredFilters']>;
   const extSorts = Object.assign({}, ...ctx.objects.extensions.map((ext) => ext.sorts ?? {})) as NonNullable<ObjectExtension['sorts']>;
-  const includes = new Set(types.flatMap((t) => relationNamesOf(ctx, t.name).map((r) => r.name)));
+  const includes = new Set([...types.flatMap((t) => relationNamesOf(ctx, t.name).map((r) => r.name)), ...extensionIncludeNames(ctx)]);
+  // filter[<relation name>]=<id>: objects related to that object by that relation (BEdita).
+  const ownFilters = ['type', 'query', 'mine', 'history_editor'];
+  const relationFilters = new Map<string, Array<{ relation: RelationDef; inverse: boolean }>>();
+  for (const t of types) {
+    for (const r of relationNamesOf(ctx, t.name)) {
+      if (Object.hasOwn(fields, r.name) || extFilters.has(r.name) || ownFilters.includes(r.name)) continue;
+      const sides = relationFilters.get(r.name) ?? [];
+      if (!sides.some((x) => x.relation.id === r.relation.id && x.inverse === r.inverse)) sides.push(r);
+      relationFilters.set(r.name, sides);
+    }
+  }
   const q: ListQuery = parseListQuery(rc, {
     fields,
-    special: ['type', 'query', 'mine', 'history_editor', ...extFilters.keys()],
+    special: [...ownFilters, ...extFilters.keys(), ...relationFilters.keys()],
+    negatable: ['type'],
     structured: Object.keys(structuredFilters),
     includes: [...includes],
     sortable: [...Object.keys(fields), ...Object.keys(opts.sorts ?? {}), ...Object.keys(extSorts)],
@@ -228,6 +268,10 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
   async function buildPlan(): Promise<ListPlan> {
     let listed = typeNames;
     if (q.special.type) listed = expandTypeFilter(ctx, q.special.type, new Set(typeNames));
+    if (q.excluded.type) {
+      const left = new Set(expandTypeFilter(ctx, q.excluded.type, new Set(typeNames)));
+      listed = listed.filter((n) => !left.has(n));
+    }
     const typeIds = listed.map((n) => typeByName(ctx, n)!.id);
 
     const eb = expressionBuilder<Database, 'objects'>();
@@ -235,6 +279,8 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
     for (const [name, values] of Object.entries(q.special)) {
       const f = extFilters.get(name);
       if (f) conditions.push(await f(values, eb, ctx, viewer));
+      const sides = relationFilters.get(name);
+      if (sides) conditions.push(relatedToWhere(ctx, viewer, eb, name, sides, values));
     }
     const mine = readerFilters(viewer.userId, q.special, eb);
     if (mine) conditions.push(mine);

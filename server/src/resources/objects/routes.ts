@@ -3,25 +3,29 @@
 // Mounted last: more specific families (users, folders, media…) answer their paths first.
 import type { Request, Response } from 'express';
 import type { AppContext } from '../../context.js';
-import { notFound } from '../../http/errors.js';
+import { badRequest, notFound } from '../../http/errors.js';
+import { queryIds } from '../../http/params.js';
+import { inTransaction } from './pipeline.js';
 import { identifiersInput, resourceInput, resourceUrl, sendLinks, sendList, sendNoContent, sendResource } from '../../http/jsonapi.js';
 import { parseListQuery } from '../../http/query.js';
 import { acceptsLegacy } from '../../http/negotiate.js';
 import type { RouteDef } from '../../http/router.js';
 import { concreteTypeNames, isSubtypeOf, reloadModel, relationNamesOf, typeById } from './model.js';
 import { listRelated } from './relations.js';
+import { extensionIncludeNames } from './extensions.js';
 import { typeOfPath, typeRoute } from './type-routes.js';
 import { listObjects, type ObjectList } from './list.js';
-import { getObject, objectPath, requireObject } from './read.js';
+import { getObject, getObjectsByIds, objectPath, requireObject } from './read.js';
 import { type ObjectRow } from './rows.js';
 import { serializeObject } from './serialize.js';
+import { objectWriteInput } from './schema.js';
 import { expectedVersion } from '../../http/if-match.js';
 import { apply, SYSTEM } from './kernel.js';
 import { readContext } from '../../http/read-context.js';
 
 /** include= of a single object: names of its type's relations. */
 function includeOf(req: Request, ctx: AppContext, row: ObjectRow): string[] {
-  const names = relationNamesOf(ctx, typeById(ctx, row.object_type_id)!.name).map((r) => r.name);
+  const names = [...relationNamesOf(ctx, typeById(ctx, row.object_type_id)!.name).map((r) => r.name), ...extensionIncludeNames(ctx)];
   return parseListQuery(req, { fields: {}, includes: names }).include;
 }
 
@@ -41,6 +45,20 @@ export async function sendWritten(req: Request, res: Response, ctx: AppContext, 
   if (row) return sendObject(req, res, ctx, row, status, headers);
   const written = await requireObject(ctx, id, { viewer: SYSTEM });
   sendResource(req, res, { id: String(id), type: typeById(ctx, written.object_type_id)?.name ?? 'objects' }, { status, headers });
+}
+
+/**
+ * BEdita's `DELETE /{type}?ids=1,2` (and `/objects?ids=…`): the listed objects of that type the
+ * caller sees go to the trash in one unit of work, all or none (a right missing on one refuses
+ * them all); ids naming none of them are passed over, as BEdita passes them over.
+ */
+async function trashListed(req: Request, ctx: AppContext, typeName?: string): Promise<void> {
+  const ids = queryIds(req, 'ids');
+  if (!ids) throw badRequest('Missing required parameter "ids"', 'missing_parameter');
+  const rows = await getObjectsByIds(ctx, ids, { viewer: req.auth, typeName });
+  await inTransaction(ctx, undefined, async (trx) => {
+    for (const row of rows) await apply(ctx, { action: 'trash', target: { key: row.id, type: typeName }, actor: req.auth }, trx);
+  });
 }
 
 /** Every enabled concrete media type (images, files, audio, videos and custom ones). */
@@ -70,6 +88,17 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
       when: jsonApi,
       cache: true,
       handler: async (req, res) => sendObject(req, res, ctx, await requireObject(ctx, String(req.params.id), { viewer: req.auth, withListValues: true })),
+    },
+    {
+      method: 'delete',
+      path: '/objects',
+      writes: ['objects'],
+      guard: 'user',
+      when: jsonApi,
+      handler: async (req, res) => {
+        await trashListed(req, ctx);
+        sendNoContent(res);
+      },
     },
     {
       method: 'delete',
@@ -109,9 +138,19 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
       guard: 'user',
       handler: async (req, res) => {
         const type = theType(req);
-        const input = resourceInput(req, type.name);
+        const input = objectWriteInput(ctx, req, type);
         const { row } = await apply(ctx, { action: 'create', type: type.name, actor: req.auth, changes: input });
         await sendWritten(req, res, ctx, row.id, 201, { Location: resourceUrl(req, objectPath(ctx, row)) });
+      },
+    },
+    {
+      method: 'delete',
+      path: '/:type',
+      writes: ['objects'],
+      guard: 'user',
+      handler: async (req, res) => {
+        await trashListed(req, ctx, theType(req).name);
+        sendNoContent(res);
       },
     },
     { method: 'get', path: '/:type/:id', guard: 'anonymous', cache: true, handler: async (req, res) => sendObject(req, res, ctx, await findTyped(req, true)) },
@@ -122,7 +161,7 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
       guard: 'user',
       handler: async (req, res) => {
         const row = await findTyped(req);
-        const input = resourceInput(req, theType(req).name, row.id);
+        const input = objectWriteInput(ctx, req, theType(req), row.id);
         await apply(ctx, { action: 'update', target: { key: row.id, type: theType(req).name, peeked: row }, actor: req.auth, changes: input, expectedVersion: expectedVersion(req) });
         await sendWritten(req, res, ctx, row.id);
       },

@@ -5,8 +5,11 @@ import { createRequire } from 'node:module';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { AppContext } from '../../context.js';
+import type { Request } from 'express';
 import { ApiError, badRequest } from '../../http/errors.js';
-import { inputValue } from '../../http/input-values.js';
+import { booleanInput, inputValue } from '../../http/input-values.js';
+import { resourceInput, type ResourceInput } from '../../http/jsonapi.js';
+import { strictHandling } from '../../http/negotiate.js';
 import { hasAssociation, visibleProperties, type ObjectType } from './model.js';
 
 declare module '../../context.js' {
@@ -278,4 +281,68 @@ export function validateObjectAttributes(ctx: AppContext, type: ObjectType, attr
       { fields: [broken.name], property_type: broken.type },
     );
   }
+}
+
+// ---- what BEdita clients send ----
+
+/** Attributes a write takes besides its schema's (users: the current password of a change). */
+const WRITE_ONLY: Record<string, string[]> = { users: ['old_password'] };
+
+/** The schema a write of `typeName` is checked against: a family's own (users), else the object type's. */
+function writeSchema(ctx: AppContext, type: ObjectType): ResourceSchema {
+  const contributed = resourceSchemaContribution(ctx, type.name);
+  if (contributed) return contributed.schema(ctx);
+  let schema = ctx.schemas.typeSchemas.get(type);
+  if (!schema) ctx.schemas.typeSchemas.set(type, (schema = objectTypeSchema(type)));
+  return schema;
+}
+
+const kinds = (p: PropertySchema | undefined): string[] => ([] as unknown[]).concat(p?.type ?? []).filter((t): t is string => typeof t === 'string');
+
+/**
+ * A value as a PHP form sends it, read as BEdita reads it against the property's schema: `"1"` /
+ * `"0"` are booleans, a numeric string is a number, `""` is null where the property is no
+ * plain string (a number, a boolean, a date), `[]` is an empty object where an object is expected.
+ */
+function formValue(p: PropertySchema | undefined, value: unknown): unknown {
+  const allowed = kinds(p);
+  if (!allowed.length) return value;
+  if (Array.isArray(value) && value.length === 0 && allowed.includes('object') && !allowed.includes('array')) return {};
+  if (typeof value !== 'string' && typeof value !== 'number') return value;
+  const plainString = allowed.includes('string') && !p?.format;
+  if (value === '' && !plainString && allowed.includes('null')) return null;
+  if (allowed.includes('boolean') && !allowed.includes('string') && booleanInput(value) !== undefined) return booleanInput(value);
+  if (typeof value === 'string' && !allowed.includes('string') && /^-?\d+(\.\d+)?$/.test(value)) {
+    if (allowed.includes('integer') && /^-?\d{1,15}$/.test(value)) return Number(value);
+    if (allowed.includes('number')) return Number(value);
+  }
+  return value;
+}
+
+/**
+ * The attributes of a write to an object of `type` as BEdita reads them: PHP form values
+ * (formValue) converted, and attributes the type's schema lacks ignored, as BEdita ignores them
+ * (its forms send `confirm-password`, `MAX_FILE_SIZE`…). With `strict` (the request's `Prefer:
+ * handling=strict`, the admin UI's) they stay, and the schema check refuses them with 400.
+ */
+export function attributesAsBEdita(ctx: AppContext, type: ObjectType, attributes: Record<string, unknown>, strict: boolean): Record<string, unknown> {
+  const { properties } = writeSchema(ctx, type);
+  const extra = new Set(WRITE_ONLY[type.name] ?? []);
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(attributes)) {
+    const known = Object.hasOwn(properties, name);
+    if (!known && !extra.has(name) && !strict) continue;
+    out[name] = known ? formValue(properties[name], value) : value;
+  }
+  return out;
+}
+
+/** The request's resource for a write to an object of `type`, its attributes read as BEdita reads them. */
+export function objectWriteInput(ctx: AppContext, req: Request, type: ObjectType, expectId?: string | number): ResourceInput {
+  return asBEditaInput(ctx, req, type, resourceInput(req, type.name, expectId));
+}
+
+/** `input` (of `type`, from `req`) with its attributes read as BEdita reads them. */
+export function asBEditaInput(ctx: AppContext, req: Pick<Request, 'headers'>, type: ObjectType, input: ResourceInput): ResourceInput {
+  return { ...input, attributes: attributesAsBEdita(ctx, type, input.attributes, strictHandling(req)) };
 }

@@ -4,31 +4,34 @@
 import type { Request } from 'express';
 import type { AppContext } from '../../context.js';
 import { badRequest } from '../../http/errors.js';
-import { relationshipLinksAt, type Resource } from '../../http/jsonapi.js';
+import { parseFieldsets, relationshipLinksAt, type Resource } from '../../http/jsonapi.js';
 import { outsideRequest, type ReadContext } from '../../http/read-context.js';
 import type { AuthInfo } from '../../http/request.js';
-import type { SerializedObject } from './extensions.js';
+import type { ObjectExtension, SerializedObject } from './extensions.js';
+import { flatValues } from '../../http/query.js';
 import { relationNamesOf, typeAllowedOn, typeById, typeByName, type ObjectType } from './model.js';
 import { getObject, getObjectsByIds } from './read.js';
-import { relatedPairs } from './relations.js';
+import { relatedPairs, relationCounts } from './relations.js';
 import type { ObjectRow } from './rows.js';
 import { parseJson } from './write.js';
 import { answeredInstant } from '../../db/time.js';
 
 /**
  * A request check: `fields[<type>]` naming a field that object type hides gives 400, as a filter
- * or sort naming it does (the field does not exist for readers).
+ * or sort naming it does (the field does not exist for readers); so does `fields=a,b` on the
+ * endpoint of a type that hides one of them.
  */
 export function hiddenFieldsetCheck(ctx: AppContext): (req: Request) => void {
   return (req) => {
-    const fields = req.query.fields;
-    if (!fields || typeof fields !== 'object' || Array.isArray(fields)) return;
-    for (const [typeName, list] of Object.entries(fields as Record<string, unknown>)) {
+    const sets = parseFieldsets(req);
+    if (!sets) return;
+    const byType = Object.entries(sets.byType);
+    const primary = typeByName(ctx, req.path.split('/')[1] ?? '');
+    if (sets.common && primary) byType.push([primary.name, sets.common]);
+    for (const [typeName, named] of byType) {
       const type = typeByName(ctx, typeName);
-      if (!type?.hidden.length) continue;
-      const named = ([] as unknown[]).concat(list).flatMap((v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()) : []));
-      const hidden = named.find((n) => type.hidden.includes(n));
-      if (hidden) throw badRequest(`fields[${typeName}]: ${typeName} have no field "${hidden}"`, 'invalid_fields');
+      const hidden = type?.hidden.find((n) => named.has(n));
+      if (hidden) throw badRequest(`fields${sets.common && !sets.byType[typeName] ? '' : `[${typeName}]`}: ${typeName} have no field "${hidden}"`, 'invalid_fields');
     }
   };
 }
@@ -86,8 +89,9 @@ export async function serializeObjects(
   }
   const included: Resource[] = [];
   const includedIds = new Set<number>(rows.map((r) => r.id));
+  const extIncludes = Object.assign({}, ...ctx.objects.extensions.map((ext) => ext.includes ?? {})) as NonNullable<ObjectExtension['includes']>;
   for (const name of opts.include ?? []) {
-    const pairs = await relatedPairs(ctx, rows, name);
+    const pairs = Object.hasOwn(extIncludes, name) ? await extIncludes[name](rows, ctx) : await relatedPairs(ctx, rows, name);
     const related = await getObjectsByIds(ctx, pairs.map((p) => p.relatedId), { viewer: rc.viewer });
     const byId = new Map(related.map((r) => [r.id, r]));
     for (const item of items) {
@@ -106,12 +110,35 @@ export async function serializeObjects(
       items.push({ id: r.id, type: type.name, resource, row: r });
     }
   }
+  await addRelationCounts(rc, ctx, items);
   for (const ext of ctx.objects.extensions) {
     if (!ext.decorate) continue;
     const mine = items.filter((i) => typeAllowedOn(ctx, i.type, ext.types));
     if (mine.length) await ext.decorate(rc, ctx, mine, included);
   }
   return { data, included };
+}
+
+/**
+ * BEdita's `count=all` or `count=<relation>,…`: `meta.count` on each named relationship of every
+ * object answered (included ones too), counting the related objects the reader may see. Names
+ * that are no relation of an object's type are passed over, as BEdita does.
+ */
+async function addRelationCounts(rc: ReadContext, ctx: AppContext, items: SerializedObject[]): Promise<void> {
+  const raw = rc.query.count;
+  if (raw === undefined || raw === '' || !items.length) return;
+  const asked = new Set(flatValues(raw, 'count'));
+  if (!asked.size) return;
+  const counts = await relationCounts(ctx, ctx.db, items.map((i) => i.id), rc.viewer);
+  for (const item of items) {
+    const mine = counts.get(item.id) ?? {};
+    for (const r of relationNamesOf(ctx, item.type)) {
+      if (!asked.has('all') && !asked.has(r.name)) continue;
+      const relationships = (item.resource.relationships ??= {});
+      const rel = (relationships[r.name] ??= relationshipLinksAt(rc.base, `/${item.type}/${item.id}`, r.name));
+      rel.meta = { ...(rel.meta ?? {}), count: mine[r.name] ?? 0 };
+    }
+  }
 }
 
 export async function serializeObject(rc: ReadContext, ctx: AppContext, row: ObjectRow, opts: { include?: string[] } = {}) {

@@ -22,7 +22,8 @@ import { ApiError, badRequest, MAX_IDENTIFIERS, tooManyIdentifiers } from '../..
 import { identifiersOf, isPlainObject, resourceOf, sendLinks, type Resource } from '../../http/jsonapi.js';
 import { baseUrl } from '../../http/links.js';
 import type { RouteDef } from '../../http/router.js';
-import { endpointType } from '../objects/model.js';
+import { endpointType, typeByName } from '../objects/model.js';
+import { asBEditaInput } from '../objects/schema.js';
 import { rightsOn } from '../permissions/rules.js';
 import { getObjectsByIds } from '../objects/read.js';
 import { type ObjectRow } from '../objects/rows.js';
@@ -199,7 +200,7 @@ export function operationsRoutes(ctx: AppContext): RouteDef[] {
             if (ref) throw badRequest('"add" of an object takes no "ref"', 'invalid_body');
             if (data.id !== undefined) throw new ApiError(403, 'client_id', 'Object ids are given by the server: send "lid" to refer to a new object');
             const type = writableType(data.type, 'data');
-            const input = resourceOf(data, type.name);
+            const input = asBEditaInput(ctx, req, type, resourceOf(data, type.name));
             if (data.lid !== undefined && (typeof data.lid !== 'string' || !data.lid)) throw badRequest('"data.lid" must be a non-empty string', 'invalid_body');
             if (typeof data.lid === 'string' && lids.has(data.lid)) throw badRequest(`"data.lid" ${JSON.stringify(data.lid)} is used twice`, 'duplicate_lid');
             const created = await creates.create({ action: 'create', type: type.name, actor: req.auth, changes: input }, i);
@@ -210,7 +211,7 @@ export function operationsRoutes(ctx: AppContext): RouteDef[] {
           }
           // update
           const target = resolve(data, 'data');
-          const input = resourceOf(data, target.type);
+          const input = asBEditaInput(ctx, req, typeByName(ctx, target.type)!, resourceOf(data, target.type));
           if (ref) {
             const named = resolve(ref, 'ref');
             if (named.id !== target.id || named.type !== target.type) throw new ApiError(409, 'id_mismatch', '"ref" and "data" name different objects');

@@ -12,6 +12,7 @@ import { transact } from '../../db/transaction.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { byNumericId, crudRoutes, pagedList } from '../../http/crud.js';
 import { sendList, type Resource } from '../../http/jsonapi.js';
+import { booleanInput } from '../../http/input-values.js';
 import { readContext } from '../../http/read-context.js';
 import { listObjects, type ListOptions } from '../objects/list.js';
 import { baseUrl } from '../../http/links.js';
@@ -94,8 +95,10 @@ async function validate(ctx: AppContext, kind: Kind, input: Record<string, unkno
     out.labels = labels;
   }
   if (attributes.enabled !== undefined) {
-    if (typeof attributes.enabled !== 'boolean') throw badRequest('enabled must be true or false', 'invalid_data');
-    out.enabled = attributes.enabled;
+    // `1`/`0` (and "1"/"0" of a PHP form) are booleans, as BEdita reads them.
+    const enabled = booleanInput(attributes.enabled);
+    if (enabled === undefined) throw badRequest('enabled must be true or false', 'invalid_data');
+    out.enabled = enabled;
   }
   if (kind === 'categories') {
     if (attributes.type !== undefined || !before) {
@@ -103,8 +106,10 @@ async function validate(ctx: AppContext, kind: Kind, input: Record<string, unkno
       if (!type) throw badRequest(`type must name an object type${typeof attributes.type === 'string' ? ` ("${attributes.type}" is none)` : ''}`, 'invalid_data');
       out.object_type_id = type.id;
     }
-    if (attributes.parent_id !== undefined && attributes.parent_id !== null) {
-      const id = Number(attributes.parent_id);
+    // `""` is no parent, as a PHP form sends a root category's.
+    const parentId = attributes.parent_id === '' ? null : attributes.parent_id;
+    if (parentId !== undefined && parentId !== null) {
+      const id = Number(parentId);
       const parent = Number.isInteger(id) ? await ctx.db.selectFrom('categories').selectAll().where('id', '=', id).executeTakeFirst() : undefined;
       const typeId = out.object_type_id ?? before?.object_type_id ?? null;
       if (!parent || Number(parent.object_type_id) !== Number(typeId)) throw badRequest('parent_id must be a category of the same type', 'invalid_data');
@@ -113,7 +118,7 @@ async function validate(ctx: AppContext, kind: Kind, input: Record<string, unkno
         if (Number(p.id) === Number(before.id)) throw badRequest('parent_id cannot be the category itself or one below it', 'invalid_data');
       }
       out.parent_id = id;
-    } else if (attributes.parent_id === null) out.parent_id = null;
+    } else if (parentId === null) out.parent_id = null;
   }
   return out;
 }

@@ -6,7 +6,7 @@ import type { Request, Response } from 'express';
 import type { AppContext } from '../../context.js';
 import { ApiError, badRequest, notFound } from '../../http/errors.js';
 import { expectedVersion } from '../../http/if-match.js';
-import { isPlainObject, resourceInput, resourceUrl, sendList, sendNoContent, sendResource } from '../../http/jsonapi.js';
+import { isPlainObject, resourceInput, resourceUrl, sendList, sendNoContent, sendResource, type Resource } from '../../http/jsonapi.js';
 import { pathId } from '../../http/params.js';
 import { applyFilters, applySort, parseListQuery, type ListSpec } from '../../http/query.js';
 import { readContext } from '../../http/read-context.js';
@@ -15,8 +15,8 @@ import type { ObjectExtension } from '../objects/extensions.js';
 import type { Family } from '../family.js';
 import { apply } from '../objects/kernel.js';
 import { concreteTypeNames, isSubtypeOf, typeByName } from '../objects/model.js';
-import { requireObject, SYSTEM, visibleObjects } from '../objects/read.js';
-import { serializeObject } from '../objects/serialize.js';
+import { getObjectsByIds, requireObject, SYSTEM, visibleObjects } from '../objects/read.js';
+import { serializeObject, serializeObjects } from '../objects/serialize.js';
 import { ownerObjectRoutes } from '../objects/owner-routes.js';
 import { typeRoute } from '../objects/type-routes.js';
 import {
@@ -100,7 +100,7 @@ function translationsRoutes(ctx: AppContext): RouteDef[] {
   };
 
   const list = async (req: Request, res: Response, objectId?: number) => {
-    const q = parseListQuery(req, LIST_SPEC);
+    const q = parseListQuery(req, { ...LIST_SPEC, includes: ['object'] });
     let base = readableTranslations(ctx, req.auth);
     if (objectId !== undefined) base = base.where('translations.object_id', '=', objectId);
     if (q.special.type) {
@@ -121,7 +121,19 @@ function translationsRoutes(ctx: AppContext): RouteDef[] {
     const count = await filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     const rows = await applySort(filtered.selectAll('translations').select('objects.object_type_id as object_type_id'), q.sort, COLUMNS, 'translations.id').limit(q.pageSize).offset(q.offset).execute();
     const rc = readContext(req);
-    sendList(req, res, rows.map((r) => serializeTranslation(rc, ctx, r, Number(r.object_type_id))), { count: Number(count.n), page: q.page, pageSize: q.pageSize });
+    const data = rows.map((r) => serializeTranslation(rc, ctx, r, Number(r.object_type_id)));
+    let included: Resource[] | undefined;
+    if (q.include.includes('object')) {
+      // include=object (BEdita's Manager asks it): the translated objects, as the reader sees them.
+      const objects = await getObjectsByIds(ctx, rows.map((r) => Number(r.object_id)), { viewer: req.auth });
+      included = (await serializeObjects(rc, ctx, objects)).data;
+      const shown = new Map(included.map((o) => [o.id, o]));
+      data.forEach((d, i) => {
+        const o = shown.get(String(rows[i].object_id));
+        d.relationships!.object = { ...d.relationships!.object, data: o ? { id: o.id, type: o.type } : null };
+      });
+    }
+    sendList(req, res, data, { count: Number(count.n), page: q.page, pageSize: q.pageSize }, { included });
   };
 
   /** The checked attributes of a POST or PATCH. */

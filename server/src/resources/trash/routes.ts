@@ -3,14 +3,15 @@
 // who moved something to the trash can always get it back. Deleting for good stays admin-only.
 import type { Request } from 'express';
 import type { AppContext } from '../../context.js';
-import { notFound } from '../../http/errors.js';
+import { badRequest, notFound } from '../../http/errors.js';
+import { queryIds } from '../../http/params.js';
 import type { AuthInfo } from '../../http/request.js';
 import { reaches, rightsOn } from '../permissions/rules.js';
 import { resourceInput, resourceUrl, sendList, sendNoContent, sendResource } from '../../http/jsonapi.js';
 import type { RouteDef } from '../../http/router.js';
 import { concreteTypeNames, typeById, typeByName } from '../objects/model.js';
 import { listObjects, type ListOptions } from '../objects/list.js';
-import { requireObject } from '../objects/read.js';
+import { getObjectsByIds, requireObject } from '../objects/read.js';
 import { type ObjectRow } from '../objects/rows.js';
 import { serializeObject } from '../objects/serialize.js';
 import { apply } from '../objects/kernel.js';
@@ -78,6 +79,20 @@ export function trashRoutes(ctx: AppContext): RouteDef[] {
         const row: ObjectRow = await trashed(req, req.params.id);
         resourceInput(req, ['objects', typeById(ctx, row.object_type_id)!.name], row.id);
         await apply(ctx, { action: 'restore', target: { key: row.id }, actor: req.auth });
+        sendNoContent(res);
+      },
+    },
+    {
+      // BEdita's `DELETE /trash?ids=1,2`: each listed trashed object is removed for good; ids naming
+      // none are passed over, as BEdita passes them over.
+      method: 'delete',
+      path: '/trash',
+      writes: ['objects'],
+      guard: 'admin',
+      handler: async (req, res) => {
+        const ids = queryIds(req, 'ids');
+        if (!ids) throw badRequest('Missing required parameter "ids"', 'missing_parameter');
+        for (const row of await getObjectsByIds(ctx, ids, { viewer: SYSTEM, trashed: true })) await apply(ctx, { action: 'purge', target: { key: row.id }, actor: req.auth });
         sendNoContent(res);
       },
     },

@@ -21,6 +21,8 @@ import { expectedVersion } from '../../http/if-match.js';
 import { apply, type ObjectChanges } from '../objects/kernel.js';
 import { type ObjectInput } from '../objects/write.js';
 import { getUser, listUsers, serializeUser, userListSpec } from './service.js';
+import { typeByName } from '../objects/model.js';
+import { objectWriteInput } from '../objects/schema.js';
 import type { AuthInfo } from '../../identity.js';
 
 /** Attributes a user may change on its own account; the rest is for admins. */
@@ -36,7 +38,7 @@ const CREDENTIALS = ['email', 'password'];
  * 400 `wrong_password` and nothing changes.
  */
 async function userPatch(req: Request, ctx: AppContext, id: number): Promise<ObjectChanges> {
-  const input = resourceInput(req, 'users', id);
+  const input = objectWriteInput(ctx, req, typeByName(ctx, 'users')!, id);
   const roles = rolesOfRelationships(input.relationships);
   if (roles && !req.auth.isAdmin) throw forbidden('Only administrators may change roles');
   const changes = await accountChanges(ctx, { auth: req.auth, id, attributes: input.attributes, meta: input.meta, profileOnly: !req.auth.isAdmin });
@@ -107,7 +109,7 @@ export function userRoutes(ctx: AppContext): RouteDef[] {
       writes: ['objects', 'users', 'roles_users'],
       guard: 'admin',
       handler: async (req, res) => {
-        const input = resourceInput(req, 'users');
+        const input = objectWriteInput(ctx, req, typeByName(ctx, 'users')!);
         const changes = { attributes: input.attributes, meta: input.meta, parts: { roles: rolesOfRelationships(input.relationships) } };
         const { row: { id } } = await apply(ctx, { action: 'create', type: 'users', actor: req.auth, changes });
         await sendOne(req, res, id, 201);
