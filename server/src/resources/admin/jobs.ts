@@ -25,8 +25,9 @@ const STATUSES = ['pending', 'planned', 'locked', 'failed'];
 /** What admins write (BEdita's async_jobs fields; the rest is the queue's). */
 const JOB_SCHEMA = resourceSchema(
   {
-    service: { type: 'string', maxLength: 255, pattern: '\\S', isMeta: false },
-    payload: { type: ['object', 'array', 'string', 'number', 'boolean', 'null'], isMeta: false },
+    // A service name such as BEdita's `mail` or a PHP class of a service plugin (`BEdita\ImportTools\…`).
+    service: { type: 'string', maxLength: 255, pattern: '^[A-Za-z0-9_.\\\\-]+$', isMeta: false },
+    payload: { type: ['object', 'array', 'null'], isMeta: false },
     priority: { type: 'integer', minimum: 0, maximum: 1000000, isMeta: false },
     max_attempts: { type: 'integer', minimum: 1, maximum: 1000, isMeta: false },
     scheduled_from: { type: ['string', 'null'], format: 'date-time', isMeta: false },
