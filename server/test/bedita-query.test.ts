@@ -195,4 +195,15 @@ describe("BEdita 5's query language", () => {
     assert.deepEqual(ids(await get('/annotations?q=_', admin)), [open], 'LIKE wildcards are plain characters');
     expectError(await get('/annotations?q=', admin), 400, 'invalid_filter');
   });
+
+  test('filter[<field>][null]=1 is "is null", =0 "is not null" (BEdita\'s null operator); another value is 400', async () => {
+    const named = await make('profiles', { title: 'Named', name: 'Ada', status: 'on' });
+    const nameless = await make('profiles', { title: 'Nameless', status: 'on' });
+    for (const [value, expected] of [['1', [nameless]], ['true', [nameless]], ['0', [named]], ['false', [named]]] as const) {
+      const got = ids(await get(`/profiles?filter[name][null]=${value}&filter[id]=${named},${nameless}`, admin));
+      assert.deepEqual(got, expected, `filter[name][null]=${value}`);
+    }
+    expectError(await get('/profiles?filter[name][null]=maybe', admin), 400, 'invalid_filter');
+    expectError(await get('/profiles?filter[name][null][]=1', admin), 400, 'invalid_filter');
+  });
 });

@@ -149,7 +149,14 @@ function parseFieldFilter(field: string, raw: unknown, kind: FieldKind): FieldFi
     const out: FieldFilter[] = [];
     for (const [given, v] of Object.entries(raw)) {
       const op = OP_ALIASES[given] ?? given;
-      if (!OPS.has(op)) throw badRequest(`Unknown filter operator "${given}" on ${field}; use gt, gte (ge), lt, lte (le), ne`, 'invalid_filter');
+      if (op === 'null') {
+        // BEdita's `null` operator: filter[f][null]=1 (or true) is "f is null", =0 (or false) "f is not null".
+        const yes = v === '1' || v === 'true' ? true : v === '0' || v === 'false' ? false : undefined;
+        if (yes === undefined) throw badRequest(`filter[${field}][null] must be 1 (is null) or 0 (is not null)`, 'invalid_filter');
+        out.push({ field, op: yes ? 'null' : 'notnull', values: [] });
+        continue;
+      }
+      if (!OPS.has(op)) throw badRequest(`Unknown filter operator "${given}" on ${field}; use gt, gte (ge), lt, lte (le), ne, null`, 'invalid_filter');
       if (typeof v !== 'string') throw badRequest(`filter[${field}][${op}] must be a single value`, 'invalid_filter');
       if (v === 'null') {
         if (op !== 'ne' && op !== 'eq') throw badRequest(`filter[${field}][${op}] cannot compare with null`, 'invalid_filter');

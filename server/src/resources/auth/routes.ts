@@ -44,9 +44,10 @@ async function postAuth(req: Request, ctx: AppContext): Promise<Record<string, u
   }
   if (grant === 'client_credentials') {
     const clientId = str(body.client_id);
-    // null: a public application's login (one made without a secret).
-    const secret = body.client_secret === null ? null : str(body.client_secret);
-    if (!clientId || secret === undefined || secret === '') throw badRequest('client_id and client_secret are required', 'missing_credentials');
+    // null or absent (as BEdita's clients send it): a public application's login (one made
+    // without a secret); an application with a secret still needs it.
+    const secret = body.client_secret === null || body.client_secret === undefined ? null : str(body.client_secret);
+    if (!clientId || secret === undefined || secret === '') throw badRequest('client_id is required, with client_secret for an application that has one', 'missing_credentials');
     const appId = await verifyClient(ctx.db, clientId, secret);
     if (appId === null) throw new ApiError(401, 'login_failed', 'Unknown client or wrong secret');
     return issueTokenPair(ctx, issuer, { applicationId: appId });
