@@ -206,4 +206,15 @@ describe("BEdita 5's query language", () => {
     expectError(await get('/profiles?filter[name][null]=maybe', admin), 400, 'invalid_filter');
     expectError(await get('/profiles?filter[name][null][]=1', admin), 400, 'invalid_filter');
   });
+
+  test('filter[parent] lists a folder\'s objects by their position in it, unless a sort is asked', async () => {
+    const box = await make('folders', { title: 'Ordered', status: 'on' });
+    const [a, b, c] = [await make('documents', { title: 'A', status: 'on' }), await make('documents', { title: 'B', status: 'on' }), await make('documents', { title: 'C', status: 'on' })];
+    await relate(`/folders/${box}/relationships/children`, [a, b, c].map((id) => ({ type: 'documents', id })));
+    await relate(`/documents/${c}/relationships/parents`, [{ type: 'folders', id: box, meta: { relation: { position: 1 } } }]);
+    assert.deepEqual(ids(await get(`/objects?filter[parent]=${box}`, admin)), [c, a, b]);
+    assert.deepEqual(ids(await get(`/documents?filter[parent]=${box}`, admin)), [c, a, b]);
+    assert.deepEqual(ids(await get(`/objects?filter[parent]=${box}&sort=id`, admin)), [a, b, c]);
+    assert.deepEqual(ids(await get(`/objects?filter[parent]=${box}&sort=-title`, admin)), [c, b, a]);
+  });
 });

@@ -59,10 +59,19 @@ const treeFilters = {
   },
 };
 
+/** filter[parent]'s order: each object's position in the folders named (the first, when in several). */
+const treeOrders = {
+  async parent(values: string[], eb: ObjectsEb, ctx: AppContext): Promise<Expression<unknown>> {
+    const ids = await foldersOfFilter(ctx, 'parent', values);
+    return eb.selectFrom('trees').select((t) => t.fn.min('trees.tree_left').as('position')).whereRef('trees.object_id', '=', 'objects.id').where('trees.parent_id', 'in', ids.length ? ids : [-1]);
+  },
+};
+
 export function foldersExtension(ctx: AppContext): ObjectExtension {
   return {
     name: 'folders',
     types: ['objects'],
+    filterOrders: treeOrders,
     parts: folderParts,
     async decorate(rc, _ctx, items) {
       // Parent folders the reader may not see are left out (the read path decides; admins see all).

@@ -119,6 +119,11 @@ export interface ObjectExtension {
    */
   filters?: Record<string, (values: string[], eb: ExpressionBuilder<Database, 'objects'>, ctx: AppContext, viewer: AuthInfo) => Expression<SqlBool> | Promise<Expression<SqlBool>>>;
   /**
+   * The order one of `filters` gives a list when the request names no sort (folders: filter[parent]
+   * lists the folder's objects by their position in it, as BEdita's findParent orders them).
+   */
+  filterOrders?: Record<string, (values: string[], eb: ExpressionBuilder<Database, 'objects'>, ctx: AppContext) => Promise<Expression<unknown>>>;
+  /**
    * List filters with nested values (`filter[date_ranges][start_date][gt]=…`, `filter[geo][center]=…`),
    * given as parsed (400 on a bad one); `order` sorts the list when the request names no sort.
    * BEdita shows what such a filter computes (a distance) in each object's `meta.extra`.

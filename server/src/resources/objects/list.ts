@@ -233,6 +233,8 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
   Object.assign(columns, opts.sorts);
   const extFilters = new Map<string, NonNullable<ObjectExtension['filters']>[string]>();
   for (const ext of ctx.objects.extensions) for (const [name, f] of Object.entries(ext.filters ?? {})) extFilters.set(name, f);
+  const filterOrders = new Map<string, NonNullable<ObjectExtension['filterOrders']>[string]>();
+  for (const ext of ctx.objects.extensions) for (const [name, f] of Object.entries(ext.filterOrders ?? {})) filterOrders.set(name, f);
   const structuredFilters = Object.assign({}, ...ctx.objects.extensions.map((ext) => ext.structuredFilters ?? {})) as NonNullable<ObjectExtension['structuredFilters']>;
   const extSorts = Object.assign({}, ...ctx.objects.extensions.map((ext) => ext.sorts ?? {})) as NonNullable<ObjectExtension['sorts']>;
   const includes = new Set([...types.flatMap((t) => relationNamesOf(ctx, t.name).map((r) => r.name)), ...extensionIncludeNames(ctx)]);
@@ -286,6 +288,12 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
     if (mine) conditions.push(mine);
     if (opts.extraWhere) conditions.push(opts.extraWhere(eb));
     let sort = q.sort;
+    for (const [name, values] of Object.entries(q.special)) {
+      const order = filterOrders.get(name);
+      if (!order || !q.defaultSorted || sort !== q.sort) continue;
+      columns[`filter:${name}`] = await order(values, eb, ctx);
+      sort = [{ field: `filter:${name}`, desc: false }];
+    }
     const extras: NonNullable<ReturnType<NonNullable<ObjectExtension['structuredFilters']>[string]>['extra']>[] = [];
     for (const [name, raw] of Object.entries(q.structured)) {
       const { where, order, extra } = structuredFilters[name](raw, ctx);
