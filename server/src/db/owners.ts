@@ -51,6 +51,7 @@ export const TABLE_OWNERS = {
   object_categories: TERMS,
   object_tags: TERMS,
   geo_tags: TERMS,
+  object_coords: TERMS,
   date_items: TERMS,
   translations: ['resources/translations/'],
   history: ['resources/history/'],

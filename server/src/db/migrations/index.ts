@@ -36,6 +36,7 @@ import * as m0132 from './0132-core-type-fields.js';
 import * as m0133 from './0133-async-jobs.js';
 import * as m0134 from './0134-object-category-params.js';
 import * as m0135 from './0135-tree-params.js';
+import * as m0150 from './0150-location-coords.js';
 
 /** A migration: forward only, told the dialect for what the engines write differently. */
 export interface FolioMigration {
@@ -78,4 +79,5 @@ export const migrations: Record<string, FolioMigration> = {
   '0133-async-jobs': m0133,
   '0134-object-category-params': m0134,
   '0135-tree-params': m0135,
+  '0150-location-coords': m0150,
 };

@@ -10,7 +10,7 @@
 //    ranges (those meeting the date_ranges filter, when given); objects without one are left out,
 //    as BEdita's inner join leaves them (ObjectsTable::dateRangesSubQueryJoin);
 //  - filter[geo][center]=lat,lng (or center[]=lat&center[]=lng) with an optional
-//    filter[geo][radius]=metres: objects with a geo tag within the radius, nearest first
+//    filter[geo][radius]=metres: objects with a geo tag or a location's coords within the radius, nearest first
 //    (GeometryBehavior::findGeo), by the haversine distance in portable SQL; each object's
 //    `meta.extra.distance` says how far (metres).
 // Dates compare as Folio stores them (UTC, one text form), so text order is time order.
@@ -137,6 +137,12 @@ function distance([lat, lng]: [number, number]) {
   return sql<number>`(${num(2 * EARTH_RADIUS)} * asin(sqrt(case when ${h} > 1 then 1 else ${h} end)))`;
 }
 
+/**
+ * Every object's points: its legacy geo tags and a location's coords (terms/coords.ts), as one
+ * derived table `g` (object_id, latitude, longitude).
+ */
+const points = sql<{ object_id: number; latitude: number; longitude: number }>`(select object_id, latitude, longitude from geo_tags where latitude is not null and longitude is not null union all select object_id, latitude, longitude from object_coords)`;
+
 export function geoFilter(raw: unknown, ctx: AppContext) {
   if (!isObject(raw)) throw badRequest('filter[geo] takes center (latitude,longitude) and radius (metres)', 'invalid_filter');
   const unknown = Object.keys(raw).filter((k) => k !== 'center' && k !== 'radius');
@@ -151,7 +157,7 @@ export function geoFilter(raw: unknown, ctx: AppContext) {
   }
   const eb = expressionBuilder<Database, 'objects'>();
   const d = distance(center);
-  let tags = eb.selectFrom('geo_tags as g').whereRef('g.object_id', '=', 'objects.id').where('g.latitude', 'is not', null).where('g.longitude', 'is not', null);
+  let tags = eb.selectFrom(points.as('g')).whereRef('g.object_id', '=', 'objects.id');
   if (radius !== null) tags = tags.where(sql<SqlBool>`${d} <= ${num(radius)}`);
   return {
     where: eb.exists(tags.select(sql`1`.as('one'))),
@@ -159,7 +165,7 @@ export function geoFilter(raw: unknown, ctx: AppContext) {
     /** `meta.extra.distance` (metres, to the nearest geo tag in range), as BEdita's GeometryBehavior selects it. */
     async extra(ids: number[]) {
       if (!ids.length) return new Map<number, Record<string, unknown>>();
-      let q = ctx.db.selectFrom('geo_tags as g').select(['g.object_id', sql<number>`min(${d})`.as('distance')]).where('g.object_id', 'in', ids).where('g.latitude', 'is not', null).where('g.longitude', 'is not', null);
+      let q = ctx.db.selectFrom(points.as('g')).select(['g.object_id', sql<number>`min(${d})`.as('distance')]).where('g.object_id', 'in', ids);
       if (radius !== null) q = q.where(sql<SqlBool>`${d} <= ${num(radius)}`);
       const rows = await q.groupBy('g.object_id').execute();
       return new Map(rows.map((r) => [Number(r.object_id), { distance: Math.round(Number(r.distance) * 1000) / 1000 }]));

@@ -65,12 +65,20 @@ export interface UploadTokensTable {
   expires: string;
 }
 
+/** The point of each object's BEdita coords (a location's), kept by terms/coords.ts. */
+export interface ObjectCoordsTable {
+  object_id: number;
+  latitude: number;
+  longitude: number;
+}
+
 export interface LegacyTables {
   categories: CategoriesTable;
   tags: TagsTable;
   object_categories: ObjectCategoriesTable;
   object_tags: ObjectTagsTable;
   geo_tags: GeoTagsTable;
+  object_coords: ObjectCoordsTable;
   date_items: DateItemsTable;
   upload_tokens: UploadTokensTable;
 }
