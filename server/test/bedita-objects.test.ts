@@ -97,6 +97,7 @@ describe('objects in the BEdita model', () => {
     assert.equal(read.body.data.attributes.nickname, 'gus');
     assert.deepEqual(await ids('/users?filter[city]=Rome'), [b.id]);
     assert.deepEqual(await ids('/users?filter[nickname]=gus'), [a.id]);
+    assert.deepEqual(await ids('/users?q=Bologna'), [a.id]);
     assert.deepEqual((await ids(`/users?sort=title&filter[id]=${a.id},${b.id}`)), [b.id, a.id]);
     assert.deepEqual((await ids(`/users?sort=-publish_start&filter[id]=${a.id},${b.id}`)).length, 2);
     const changed = await patch('/users', 'users', b.id, { city: 'Milan', nickname: null, publish_end: '2040-01-01' });

@@ -442,7 +442,12 @@ export async function listUsers(ctx: AppContext, viewer: Viewer, db: Db, q: List
     base = base.where('users.id', 'in', members);
   }
   const words = q.special.query?.[0]?.trim();
-  if (words) base = base.where(containsText(['users.username', 'users.name', 'users.surname', 'users.email', 'objects.title'], words));
+  if (words) {
+    // The account's fields, and the user's object as any object is searched (body, the type's fields, custom properties).
+    const expr = ctx.dialect.search.expression(words);
+    const account = containsText(['users.username', 'users.name', 'users.surname', 'users.email', 'objects.title'], words);
+    base = base.where((eb) => (expr ? eb.or([account, eb('objects.id', 'in', ctx.dialect.search.ids(expr))]) : account));
+  }
   return listPage(base, q, Object.fromEntries(Object.entries(userListFields(ctx)).map(([name, [, column]]) => [name, column])), 'users.id');
 }
 
