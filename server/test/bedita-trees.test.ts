@@ -134,6 +134,13 @@ describe('trees and relations in the BEdita layout', () => {
     assert.deepEqual(await ids(`/locations/${place.id}/inverse_another_test`), [user.id]);
     const read = await ok(s.request('GET', `/users/${user.id}`, { token: admin }));
     assert.ok(read.body.data.relationships.another_test.links.related.endsWith(`/users/${user.id}/another_test`));
+    // include=<relation> on users, one or many, as on any object.
+    const withPlace = await ok(s.request('GET', `/users/${user.id}?include=another_test,roles`, { token: admin }));
+    assert.deepEqual(withPlace.body.data.relationships.another_test.data, [{ id: place.id, type: 'locations' }]);
+    assert.deepEqual(withPlace.body.included.map((r: { id: string; type: string }) => [r.type, r.id]), [['locations', place.id]]);
+    const listed = await ok(s.request('GET', `/users?filter[id]=${user.id}&include=another_test`, { token: admin }));
+    assert.equal(listed.body.included[0].attributes.title, 'Another location');
+    expectError(await s.request('GET', `/users/${user.id}?include=see_also`, { token: admin }), 400);
     // The user reads its own relations; another user may not.
     const other = await createUser(s, admin, { username: 'someone' });
     expectError(await s.request('GET', `/users/${user.id}/another_test`, { token: other.jwt }), 403);
