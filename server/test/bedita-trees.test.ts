@@ -115,6 +115,11 @@ describe('trees and relations in the BEdita layout', () => {
 
   test('relation params are checked against the relation\'s params JSON Schema: 400, nothing changed', async () => {
     await ok(send('POST', '/model/relations', { type: 'relations', attributes: { name: 'another_test', inverse_name: 'inverse_another_test', params: { type: 'object', properties: { name: { type: 'string' }, age: { type: 'integer', minimum: 0 } }, required: ['name'] } } }));
+    // A relation's params must be a JSON Schema.
+    const bad = await send('POST', '/model/relations', { type: 'relations', attributes: { name: 'bad_params', inverse_name: 'bad_params_of', params: { type: 'no-such-type' } } });
+    expectError(bad, 400);
+    assert.deepEqual(bad.body.error.meta.fields, ['params']);
+    expectError(await send('PATCH', '/model/relations/another_test', { id: 'another_test', type: 'relations', attributes: { params: { required: 'name' } } }), 400);
     await ok(send('PATCH', '/model/relations/another_test/relationships/left_object_types', [{ type: 'object_types', id: 'users' }]));
     await ok(send('PATCH', '/model/relations/another_test/relationships/right_object_types', [{ type: 'object_types', id: 'locations' }]));
     const user = await createUser(s, admin, { username: 'gustavo' });
