@@ -76,6 +76,16 @@ describe('objects in the BEdita model', () => {
     expectError(await s.request('POST', '/model/properties', { token: admin, body: { data: { type: 'properties', attributes: { name: 'city', property_type_name: 'string', object_type_name: 'profiles' } } } }), 400);
   });
 
+  test('a model file naming a core type\'s own field as a custom property applies: the field is kept as it is', async () => {
+    const headers = { Accept: 'application/json', 'Content-Type': 'application/json' };
+    const doc = (await s.request('GET', '/model/project', { token: admin, headers: { Accept: 'application/json' } })).body;
+    doc.properties = [...doc.properties, { name: 'city', object: 'profiles', property: 'string', description: null, required: false }];
+    const res = await s.request('POST', '/model/project', { token: admin, body: doc, headers });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.body.kept.properties, [{ name: 'city', object: 'profiles', reason: 'a field of the core type' }]);
+    assert.ok(!(await s.request('GET', '/model/properties', { token: admin })).body.data.some((p: { attributes: { name: string } }) => p.attributes.name === 'city'));
+  });
+
   test('users are objects: profile fields, custom properties, the publication window; filtered and sorted by any of them', async () => {
     const prop = await s.request('POST', '/model/properties', { token: admin, body: { data: { type: 'properties', attributes: { name: 'nickname', property_type_name: 'string', object_type_name: 'users' } } } });
     assert.equal(prop.status, 201, prop.text);
@@ -87,6 +97,7 @@ describe('objects in the BEdita model', () => {
     assert.equal(read.body.data.attributes.nickname, 'gus');
     assert.deepEqual(await ids('/users?filter[city]=Rome'), [b.id]);
     assert.deepEqual(await ids('/users?filter[nickname]=gus'), [a.id]);
+    assert.deepEqual(await ids('/users?q=Bologna'), [a.id]);
     assert.deepEqual((await ids(`/users?sort=title&filter[id]=${a.id},${b.id}`)), [b.id, a.id]);
     assert.deepEqual((await ids(`/users?sort=-publish_start&filter[id]=${a.id},${b.id}`)).length, 2);
     const changed = await patch('/users', 'users', b.id, { city: 'Milan', nickname: null, publish_end: '2040-01-01' });

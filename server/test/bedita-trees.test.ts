@@ -115,6 +115,11 @@ describe('trees and relations in the BEdita layout', () => {
 
   test('relation params are checked against the relation\'s params JSON Schema: 400, nothing changed', async () => {
     await ok(send('POST', '/model/relations', { type: 'relations', attributes: { name: 'another_test', inverse_name: 'inverse_another_test', params: { type: 'object', properties: { name: { type: 'string' }, age: { type: 'integer', minimum: 0 } }, required: ['name'] } } }));
+    // A relation's params must be a JSON Schema.
+    const bad = await send('POST', '/model/relations', { type: 'relations', attributes: { name: 'bad_params', inverse_name: 'bad_params_of', params: { type: 'no-such-type' } } });
+    expectError(bad, 400);
+    assert.deepEqual(bad.body.error.meta.fields, ['params']);
+    expectError(await send('PATCH', '/model/relations/another_test', { id: 'another_test', type: 'relations', attributes: { params: { required: 'name' } } }), 400);
     await ok(send('PATCH', '/model/relations/another_test/relationships/left_object_types', [{ type: 'object_types', id: 'users' }]));
     await ok(send('PATCH', '/model/relations/another_test/relationships/right_object_types', [{ type: 'object_types', id: 'locations' }]));
     const user = await createUser(s, admin, { username: 'gustavo' });
@@ -134,6 +139,13 @@ describe('trees and relations in the BEdita layout', () => {
     assert.deepEqual(await ids(`/locations/${place.id}/inverse_another_test`), [user.id]);
     const read = await ok(s.request('GET', `/users/${user.id}`, { token: admin }));
     assert.ok(read.body.data.relationships.another_test.links.related.endsWith(`/users/${user.id}/another_test`));
+    // include=<relation> on users, one or many, as on any object.
+    const withPlace = await ok(s.request('GET', `/users/${user.id}?include=another_test,roles`, { token: admin }));
+    assert.deepEqual(withPlace.body.data.relationships.another_test.data, [{ id: place.id, type: 'locations' }]);
+    assert.deepEqual(withPlace.body.included.map((r: { id: string; type: string }) => [r.type, r.id]), [['locations', place.id]]);
+    const listed = await ok(s.request('GET', `/users?filter[id]=${user.id}&include=another_test`, { token: admin }));
+    assert.equal(listed.body.included[0].attributes.title, 'Another location');
+    expectError(await s.request('GET', `/users/${user.id}?include=see_also`, { token: admin }), 400);
     // The user reads its own relations; another user may not.
     const other = await createUser(s, admin, { username: 'someone' });
     expectError(await s.request('GET', `/users/${user.id}/another_test`, { token: other.jwt }), 403);

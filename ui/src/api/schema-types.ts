@@ -48,12 +48,26 @@ export type LinksAttributes = ObjectsAttributes;
 export type LinksMeta = ObjectsMeta;
 
 /** Objects of type locations. */
-export type LocationsAttributes = ObjectsAttributes;
+export interface LocationsAttributes extends ObjectsAttributes {
+  coords: string | null;
+  address: string | null;
+  locality: string | null;
+  postal_code: string | null;
+  country_name: string | null;
+  region: string | null;
+}
 
 export type LocationsMeta = ObjectsMeta;
 
 /** Objects of type media. */
-export type MediaAttributes = ObjectsAttributes;
+export interface MediaAttributes extends ObjectsAttributes {
+  name: string | null;
+  provider: string | null;
+  provider_uid: string | null;
+  provider_url: string | null;
+  provider_thumbnail: string | null;
+  provider_extra: unknown;
+}
 
 export type MediaMeta = ObjectsMeta;
 
@@ -63,22 +77,65 @@ export type NewsAttributes = ObjectsAttributes;
 export type NewsMeta = ObjectsMeta;
 
 /** Objects of type profiles. */
-export type ProfilesAttributes = ObjectsAttributes;
+export interface ProfilesAttributes extends ObjectsAttributes {
+  name: string | null;
+  surname: string | null;
+  email: string | null;
+  person_title: string | null;
+  gender: string | null;
+  birthdate: string | null;
+  deathdate: string | null;
+  company: boolean | null;
+  company_name: string | null;
+  company_kind: string | null;
+  street_address: string | null;
+  city: string | null;
+  zipcode: string | null;
+  country: string | null;
+  state_name: string | null;
+  phone: string | null;
+  website: string | null;
+  national_id_number: string | null;
+  vat_number: string | null;
+  pseudonym: string | null;
+}
 
 export type ProfilesMeta = ObjectsMeta;
 
 /** User accounts */
 export interface UsersAttributes {
+  title: string | null;
+  description: string | null;
+  body: string | null;
+  lang: string | null;
+  status: 'on' | 'draft' | 'off';
+  uname: string;
+  extra: unknown;
+  publish_start: string | null;
+  publish_end: string | null;
+  person_title: string | null;
+  gender: string | null;
+  birthdate: string | null;
+  deathdate: string | null;
+  company: boolean | null;
+  company_name: string | null;
+  company_kind: string | null;
+  street_address: string | null;
+  city: string | null;
+  zipcode: string | null;
+  country: string | null;
+  state_name: string | null;
+  phone: string | null;
+  website: string | null;
+  national_id_number: string | null;
+  vat_number: string | null;
+  pseudonym: string | null;
+  user_preferences: unknown;
   username: string;
   password?: string;
-  uname: string;
   email: string | null;
   name: string | null;
   surname: string | null;
-  title: string | null;
-  description: string | null;
-  lang: string | null;
-  status: 'on' | 'draft' | 'off';
   blocked: boolean;
   readonly last_login: string | null;
   readonly last_login_err: string | null;

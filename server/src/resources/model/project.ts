@@ -8,7 +8,7 @@ import type { AppContext } from '../../context.js';
 import { ApiError, badRequest } from '../../http/errors.js';
 import { validateAttributes } from '../accounts/schemas.js';
 import { allApplications, createApplication, updateApplication, deleteApplication, type ApplicationRow } from '../applications/service.js';
-import { model, reloadModel } from '../objects/model.js';
+import { model, reloadModel, typeByName } from '../objects/model.js';
 import { validatePermissions } from '../permissions/rules.js';
 import { allRoles, createRole, deleteRole, updateRole, usersOfRole, type RoleInput, type RoleRow } from '../roles/service.js';
 import { allTerms, createTerm, removeTerm, termUses, updateTerm, type TermKind, type TermRow } from '../terms/vocabulary.js';
@@ -51,7 +51,9 @@ function plan(ctx: AppContext, wanted: ProjectModel, current: Required<ProjectMo
     if (!items) continue;
     const have = new Map(current[section].map((i) => [keyOf(section, i), i]));
     const want = new Set(items.map((i) => keyOf(section, i)));
-    const creates = items.filter((i) => !have.has(keyOf(section, i)));
+    // A property a core type has as its own field (BEdita's static ones: profiles' `city`…) is there already.
+    const ownField = (i: ProjectItem) => section === 'properties' && !!typeByName(ctx, String(i.object))?.properties.some((x) => x.isStatic && x.name === i.name);
+    const creates = items.filter((i) => !have.has(keyOf(section, i)) && !ownField(i));
     const updates = items.flatMap((item) => {
       const before = have.get(keyOf(section, item));
       const changes = before ? changesOf(ctx, section, item, before) : {};
@@ -60,7 +62,10 @@ function plan(ctx: AppContext, wanted: ProjectModel, current: Required<ProjectMo
     const absent = current[section].filter((i) => !want.has(keyOf(section, i)));
     const isCore = (i: ProjectItem) => (section === 'object_types' && coreTypes.has(String(i.name))) || (section === 'roles' && coreRoles.has(String(i.name)));
     const removes = options.delete ? absent.filter((i) => !isCore(i)) : [];
-    const kept = absent.filter((i) => !removes.includes(i)).map((i) => ({ ...refOf(section, i), reason: isCore(i) ? CORE_REASON : 'not in the file (removed only with delete)' }));
+    const kept = [
+      ...absent.filter((i) => !removes.includes(i)).map((i) => ({ ...refOf(section, i), reason: isCore(i) ? CORE_REASON : 'not in the file (removed only with delete)' })),
+      ...items.filter((i) => !have.has(keyOf(section, i)) && ownField(i)).map((i) => ({ ...refOf(section, i), reason: 'a field of the core type' })),
+    ];
     if (creates.length) {
       p.create.set(section, creates);
       p.diff.create[section] = creates;

@@ -4,7 +4,7 @@ import type { Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
 import { nowIso } from '../../db/time.js';
-import { badRequest, forbidden, notFound } from '../../http/errors.js';
+import { ApiError, badRequest, forbidden, notFound } from '../../http/errors.js';
 import { relationshipLinks, resourceUrl, type Resource } from '../../http/jsonapi.js';
 import { CORE_ATTRIBUTES, META_FIELDS, findRelation, model, typeByName, type ObjectType, type RelationDef } from '../objects/model.js';
 import { SYSTEM, visibleObjectsTable } from '../objects/read.js';
@@ -70,8 +70,19 @@ function checkSideProperties(ctx: AppContext, names: string[], types: ObjectType
   }
 }
 
+/** A relation's `params` is the JSON Schema its links' params must match: one Ajv cannot compile is 400. */
+function checkParamsSchema(ctx: AppContext, params: unknown): void {
+  if (params === undefined || params === null || !Object.keys(params as object).length) return;
+  try {
+    ctx.schemas.ajv.compile(params as Record<string, unknown>);
+  } catch (err) {
+    throw new ApiError(400, 'invalid_params', `"params" must be a JSON Schema: ${(err as Error).message}`, undefined, { fields: ['params'] });
+  }
+}
+
 export async function createRelation(ctx: AppContext, attributes: Record<string, unknown>): Promise<RelationDef> {
   const a = validateAgainstSchema(ctx, 'model:relations', 1, RELATION_SCHEMA, attributes, false);
+  checkParamsSchema(ctx, a.params);
   checkRelationNames(ctx, a.name as string, a.inverse_name as string);
   const now = nowIso();
   const id = await writeModel(ctx, async (trx) => {
@@ -96,6 +107,7 @@ export async function createRelation(ctx: AppContext, attributes: Record<string,
 
 export async function updateRelation(ctx: AppContext, r: RelationDef, attributes: Record<string, unknown>): Promise<RelationDef> {
   const a = validateAgainstSchema(ctx, 'model:relations', 1, RELATION_SCHEMA, attributes, true);
+  checkParamsSchema(ctx, a.params);
   const name = (a.name as string | undefined) ?? r.name;
   const inverse = (a.inverse_name as string | undefined) ?? r.inverseName;
   checkRelationNames(ctx, name, inverse, r);

@@ -45,7 +45,8 @@ export interface DateRange {
 export interface LabelledTerm {
   name: string;
   labels: Record<string, string>;
-  params?: string | null;
+  /** BEdita's `object_categories.params` (JSON). */
+  params?: unknown;
   label: string;
 }
 
@@ -153,7 +154,7 @@ export async function loadTerms(db: Db, ids: number[], areaId: number | null = n
   ]);
   for (const [id, rows] of group(cats, (r) => r.object_id)) {
     out.get(id)!.categories = rows.map((r) => ({ id: r.id, area_id: areaId, label: r.label, name: r.name }));
-    out.get(id)!.labelled.categories = rows.map((r) => ({ name: r.name, labels: labelsOf(r.labels, r.label), params: r.params ?? null, label: r.label }));
+    out.get(id)!.labelled.categories = rows.map((r) => ({ name: r.name, labels: labelsOf(r.labels, r.label), params: r.params === null || r.params === undefined ? null : parseJson<unknown>(r.params, r.params), label: r.label }));
   }
   for (const [id, rows] of group(tags, (r) => r.object_id)) {
     out.get(id)!.tags = rows.map((r) => ({ label: r.label, name: r.name }));

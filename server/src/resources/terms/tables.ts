@@ -22,7 +22,7 @@ export interface CategoriesTable extends TagsTable {
 export interface ObjectCategoriesTable {
   object_id: number;
   category_id: number;
-  /** BEdita's params of the category on the object (text as written), or null. */
+  /** BEdita's params of the category on the object (JSON), or null. */
   params?: string | null;
 }
 

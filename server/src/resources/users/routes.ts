@@ -20,7 +20,7 @@ import { listRoles, rolesByUser, ROLE_LIST_SPEC, serializeRole, type RoleRow } f
 import { expectedVersion } from '../../http/if-match.js';
 import { apply, type ObjectChanges } from '../objects/kernel.js';
 import { type ObjectInput } from '../objects/write.js';
-import { getUser, listUsers, serializeUser, userListSpec } from './service.js';
+import { getUser, includeUserRelations, listUsers, serializeUser, userIncludes, userListSpec } from './service.js';
 import { typeByName } from '../objects/model.js';
 import { objectWriteInput } from '../objects/schema.js';
 import type { AuthInfo } from '../../identity.js';
@@ -85,10 +85,11 @@ function assertSelfOrAdmin(req: Request, id: number): void {
 export function userRoutes(ctx: AppContext): RouteDef[] {
   const roles: IncludableRelation<RoleRow> = { name: 'roles', type: 'roles', load: (ids) => rolesByUser(ctx.db, ids), serialize: serializeRole };
   const sendOne = async (req: Request, res: Response, id: number, status = 200) => {
-    const { include } = parseListQuery(req, { fields: {}, includes: ['roles'] });
+    const { include } = parseListQuery(req, { fields: {}, includes: userIncludes(ctx) });
     const user = await getUser(ctx, req.auth, ctx.db, id);
     const { resources, included } = await serializeWithIncluded(req, [user], (r, u) => serializeUser(ctx, r, u), include, roles);
-    sendAccountResource(ctx, req, res, 'users', resources[0], { status, included, version: user.version });
+    const objects = await includeUserRelations(readContext(req), ctx, [user], resources, include);
+    sendAccountResource(ctx, req, res, 'users', resources[0], { status, included: objects.length ? [...(included ?? []), ...objects] : included, version: user.version });
   };
   return [
     {
@@ -100,7 +101,8 @@ export function userRoutes(ctx: AppContext): RouteDef[] {
         const q = parseListQuery(req, userListSpec(ctx));
         const { rows, count } = await listUsers(ctx, req.auth, ctx.db, q, { ids });
         const { resources, included } = await serializeWithIncluded(req, rows, (r, u) => serializeUser(ctx, r, u), q.include, roles);
-        sendList(req, res, resources, { count, page: q.page, pageSize: q.pageSize }, { included, meta: { schema: schemaMeta(ctx, 'users', baseUrl(req)) } });
+        const objects = await includeUserRelations(readContext(req), ctx, rows, resources, q.include);
+        sendList(req, res, resources, { count, page: q.page, pageSize: q.pageSize }, { included: objects.length ? [...(included ?? []), ...objects] : included, meta: { schema: schemaMeta(ctx, 'users', baseUrl(req)) } });
       },
     },
     {
@@ -134,7 +136,7 @@ export function userRoutes(ctx: AppContext): RouteDef[] {
         assertSelfOrAdmin(req, id);
         await getUser(ctx, req.auth, ctx.db, id);
         // The answer's parameters are checked before the write: a refused request changes nothing.
-        parseListQuery(req, { fields: {}, includes: ['roles'] });
+        parseListQuery(req, { fields: {}, includes: userIncludes(ctx) });
         await apply(ctx, { action: 'update', target: { key: id, type: 'users' }, actor: req.auth, changes: await userPatch(req, ctx, id), expectedVersion: expectedVersion(req) });
         await sendOne(req, res, id);
       },
@@ -158,7 +160,7 @@ export function userRoutes(ctx: AppContext): RouteDef[] {
         assertSelfOrAdmin(req, id);
         await getUser(ctx, req.auth, ctx.db, id);
         // The answer's parameters are checked before the write: a refused request changes nothing.
-        parseListQuery(req, { fields: {}, includes: ['roles'] });
+        parseListQuery(req, { fields: {}, includes: userIncludes(ctx) });
         const q = parseListQuery(req, { ...ROLE_LIST_SPEC, includes: [] });
         const { rows, count } = await listRoles(ctx.db, q, { userId: id });
         sendList(req, res, rows.map((r) => serializeRole(req, r)), { count, page: q.page, pageSize: q.pageSize });

@@ -17,9 +17,13 @@ import type { ObjectExtension } from '../objects/extensions.js';
 import { inTransaction, whenCommitted, type WriteGuard } from '../objects/pipeline.js';
 import { apply } from '../objects/kernel.js';
 import { generatedUname } from '../objects/uname.js';
-import { relationNamesOf, typeByName, visibleProperties } from '../objects/model.js';
+import { relationNamesOf, typeById, typeByName, visibleProperties } from '../objects/model.js';
+import { relatedPairs } from '../objects/relations.js';
+import type { ObjectRow } from '../objects/rows.js';
+import { serializeObjects } from '../objects/serialize.js';
+import type { ReadContext } from '../../http/read-context.js';
 import { parseJson } from '../objects/write.js';
-import { SYSTEM, visibleObjectsTable, type Viewer, type VisibleOptions } from '../objects/read.js';
+import { getObjectsByIds, SYSTEM, visibleObjectsTable, type Viewer, type VisibleOptions } from '../objects/read.js';
 import { validateAttributes } from '../accounts/schemas.js';
 import { containsText } from '../accounts/search.js';
 import { accountKey, hasInvisibleCharacters } from './account-key.js';
@@ -402,7 +406,33 @@ function userListFields(ctx: AppContext): Record<string, [FieldKind, ColumnRef]>
 }
 
 export function userListSpec(ctx: AppContext): ListSpec {
-  return { ...USER_LIST_SPEC, fields: Object.fromEntries(Object.entries(userListFields(ctx)).map(([name, [kind]]) => [name, kind])) };
+  return { ...USER_LIST_SPEC, fields: Object.fromEntries(Object.entries(userListFields(ctx)).map(([name, [kind]]) => [name, kind])), includes: userIncludes(ctx) };
+}
+
+/** What user answers may include: their roles, and the objects of the relations whose sides name users. */
+export const userIncludes = (ctx: AppContext): string[] => ['roles', ...relationNamesOf(ctx, 'users').map((r) => r.name)];
+
+/**
+ * include=<relation> on users: each user's related objects the reader may read, as the
+ * relationship's `data` and in `included`, serialised as any object.
+ */
+export async function includeUserRelations(rc: ReadContext, ctx: AppContext, rows: UserRow[], resources: Resource[], include: string[]): Promise<Resource[]> {
+  const usersType = typeByName(ctx, 'users');
+  const names = include.filter((name) => name !== 'roles');
+  if (!usersType || !names.length) return [];
+  const owners = rows.map((r) => ({ id: r.id, object_type_id: usersType.id }));
+  const included = new Map<number, ObjectRow>();
+  for (const name of names) {
+    const pairs = await relatedPairs(ctx, owners, name);
+    const related = new Map((await getObjectsByIds(ctx, [...new Set(pairs.map((p) => p.relatedId))], { viewer: rc.viewer })).map((r) => [r.id, r]));
+    resources.forEach((resource, i) => {
+      const rel = resource.relationships?.[name];
+      if (!rel) return;
+      rel.data = pairs.filter((p) => p.objectId === rows[i].id && related.has(p.relatedId)).map((p) => ({ id: String(p.relatedId), type: typeById(ctx, related.get(p.relatedId)!.object_type_id)!.name }));
+    });
+    for (const r of related.values()) included.set(r.id, r);
+  }
+  return (await serializeObjects(rc, ctx, [...included.values()])).data;
 }
 
 const USER_COLUMNS: Record<string, string> = {
@@ -442,7 +472,12 @@ export async function listUsers(ctx: AppContext, viewer: Viewer, db: Db, q: List
     base = base.where('users.id', 'in', members);
   }
   const words = q.special.query?.[0]?.trim();
-  if (words) base = base.where(containsText(['users.username', 'users.name', 'users.surname', 'users.email', 'objects.title'], words));
+  if (words) {
+    // The account's fields, and the user's object as any object is searched (body, the type's fields, custom properties).
+    const expr = ctx.dialect.search.expression(words);
+    const account = containsText(['users.username', 'users.name', 'users.surname', 'users.email', 'objects.title'], words);
+    base = base.where((eb) => (expr ? eb.or([account, eb('objects.id', 'in', ctx.dialect.search.ids(expr))]) : account));
+  }
   return listPage(base, q, Object.fromEntries(Object.entries(userListFields(ctx)).map(([name, [, column]]) => [name, column])), 'users.id');
 }
 
