@@ -217,4 +217,27 @@ describe("BEdita 5's query language", () => {
     assert.deepEqual(ids(await get(`/objects?filter[parent]=${box}&sort=id`, admin)), [a, b, c]);
     assert.deepEqual(ids(await get(`/objects?filter[parent]=${box}&sort=-title`, admin)), [c, b, a]);
   });
+
+  test('a location\'s coords (WKT POINT, as BEdita writes them) place it for filter[geo]; other coords are 400 and change nothing', async () => {
+    const bologna = await make('locations', { title: 'Two Towers', status: 'on', coords: 'POINT(11.3464055 44.4944183)' });
+    const milan = await make('locations', { title: 'Duomo', status: 'on', coords: 'POINT(9.1916 45.4642)' });
+    const near = await get('/locations?filter[geo][center]=44.4944183,11.3464055', admin);
+    assert.deepEqual(ids(near), [bologna, milan], 'nearest first');
+    assert.equal(near.body.data[0].meta.extra.distance, 0);
+    assert.deepEqual(ids(await get('/locations?filter[geo][center]=44.4944183,11.3464055&filter[geo][radius]=1000', admin)), [bologna]);
+    // Moving it moves it; clearing it takes it off the map.
+    assert.equal((await s.request('PATCH', `/locations/${milan}`, { token: admin, body: { data: { type: 'locations', id: milan, attributes: { coords: 'POINT(11.35 44.49)' } } } })).status, 200);
+    assert.deepEqual(ids(await get('/locations?filter[geo][center]=44.4944183,11.3464055&filter[geo][radius]=1000', admin)), [bologna, milan]);
+    assert.equal((await s.request('PATCH', `/locations/${milan}`, { token: admin, body: { data: { type: 'locations', id: milan, attributes: { coords: null } } } })).status, 200);
+    assert.deepEqual(ids(await get('/locations?filter[geo][center]=44.4944183,11.3464055', admin)), [bologna]);
+    for (const bad of ['44.49,11.34', 'POINT(11.34)', 'LINESTRING(1 2, 3 4)', 'POINT(a b)']) {
+      expectError(await s.request('PATCH', `/locations/${bologna}`, { token: admin, body: { data: { type: 'locations', id: bologna, attributes: { coords: bad } } } }), 400);
+    }
+    assert.equal((await get(`/locations/${bologna}`, admin)).body.data.attributes.coords, 'POINT(11.3464055 44.4944183)');
+    // Trashed, it is off the map; purged, its point goes with it.
+    assert.equal((await s.request('DELETE', `/locations/${bologna}`, { token: admin })).status, 204);
+    assert.deepEqual(ids(await get('/locations?filter[geo][center]=44.4944183,11.3464055', admin)), []);
+    assert.equal((await s.request('DELETE', `/trash/${bologna}`, { token: admin })).status, 204);
+    assert.equal(await s.server.ctx.db.selectFrom('object_coords').select('object_id').where('object_id', '=', Number(bologna)).executeTakeFirst(), undefined);
+  });
 });
