@@ -226,6 +226,10 @@ describe('BEdita accounts', () => {
     assert.equal(first.status, 200, first.text);
     const me = await s.request('GET', '/auth/user', { token: first.body.meta.jwt });
     assert.equal(me.body.data.attributes.username, `uuid-${uuid}`);
+    // meta.external_auth names the provider, as BEdita's users carry it.
+    assert.deepEqual(me.body.data.meta.external_auth, [{ auth_provider: 'uuid' }]);
+    const listed = await s.request('GET', `/users?fields=username&filter[id]=${me.body.data.id}`, { token: admin });
+    assert.deepEqual(listed.body.data[0].meta, { external_auth: [{ auth_provider: 'uuid' }] }, 'kept by fields=, as BEdita keeps it');
     const second = await s.request('POST', '/auth', { headers: { ...json, Authorization: `UUID ${uuid}` }, body: { auth_provider: 'uuid' } });
     const again = await s.request('GET', '/auth/user', { token: second.body.meta.jwt });
     assert.equal(again.body.data.id, me.body.data.id, 'the same account');

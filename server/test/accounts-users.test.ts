@@ -53,7 +53,7 @@ describe('/users and /roles', () => {
           body: null, extra: null, publish_start: null, publish_end: null,
           person_title: null, gender: null, birthdate: null, deathdate: null, company: null, company_name: null, company_kind: null, street_address: null, city: null, zipcode: null, country: null, state_name: null, phone: null, website: null, national_id_number: null, vat_number: null, pseudonym: null, user_preferences: null,
         },
-        meta: { verified: null, locked: false, created: aDate, modified: aDate, published: aDate, created_by: 1, modified_by: 1 },
+        meta: { verified: null, external_auth: [], locked: false, created: aDate, modified: aDate, published: aDate, created_by: 1, modified_by: 1 },
         links: { self },
         relationships: { roles: { links: { related: `${self}/roles`, self: `${self}/relationships/roles` } } },
       },

@@ -62,7 +62,7 @@ describe('one composition root', () => {
       for (const ext of ['users', 'folders', 'terms', 'translations', 'stream-links', 'media-streams', 'object-perms', 'annotations']) {
         assert.ok(ctx.objects.extensions.some((e) => e.name === ext), `extension ${ext}`);
       }
-      assert.deepEqual(ctx.objects.observers.map((o) => o.name).sort(), ['history', 'webhooks']);
+      assert.deepEqual(ctx.objects.observers.map((o) => o.name).sort(), ['coords', 'history', 'webhooks']);
     }
   });
 

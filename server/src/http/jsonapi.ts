@@ -90,8 +90,11 @@ export function parseFieldsets(req: Pick<Request, 'query'>): Fieldsets | null {
   return { byType, common: common.length ? fieldList(common) : null };
 }
 
-/** Meta a sparse fieldset never takes away: a related object's place in its relation. */
-const KEPT_META = new Set(['relation']);
+/**
+ * Meta a sparse fieldset never takes away, as BEdita keeps it: a related object's place in its
+ * relation, a user's external logins.
+ */
+const KEPT_META = new Set(['relation', 'external_auth']);
 
 function applyFieldsets(req: Request, data: Resource[], included: Resource[]): void {
   const sets = parseFieldsets(req);

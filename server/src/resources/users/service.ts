@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import type { Request } from 'express';
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
 import { answeredInstant, nowIso } from '../../db/time.js';
@@ -68,6 +68,13 @@ export function selectUsers(ctx: AppContext, viewer: Viewer, db: Db = ctx.db, op
       'objects.publish_start',
       'objects.publish_end',
       'objects.properties',
+      // The providers the user logs in through besides a password (BEdita's external_auth).
+      (eb) =>
+        eb
+          .selectFrom('external_auth')
+          .select(ctx.dialect.aggregates.joinedIds(sql.ref('external_auth.auth_provider'), sql.ref('external_auth.auth_provider')).as('p'))
+          .whereRef('external_auth.user_id', '=', 'users.id')
+          .as('external_auth'),
     ]);
 }
 
@@ -106,6 +113,8 @@ export function serializeUser(ctx: AppContext, req: Request, u: UserRow): Resour
     },
     meta: {
       verified: u.verified,
+      // As BEdita's users carry their external_auth: the providers they log in through.
+      external_auth: (u.external_auth ?? '').split(',').filter(Boolean).map((auth_provider) => ({ auth_provider })),
       locked: Boolean(u.locked),
       created: u.created,
       modified: u.modified,
