@@ -736,7 +736,11 @@ describe('BEdita integration tests on BEdita\'s fixtures', () => {
       ['inverse', [{ priority: 3, inv_priority: 2 }], '/documents/3/relationships/inverse_test', [{ id: '2', type: 'documents', meta: { relation: { priority: 3 } } }], '/documents/3/inverse_test'],
     ];
     for (const [name, expected, save, data, read] of rows) {
-      test(`testPriority [${name}]`, async () => {
+      const skip =
+        name === 'inverse'
+          ? "Folio decides otherwise (decisions.md, BEdita compatibility): a link written again from its other side with only `priority` keeps its place on the first side (inv_priority stays 1); BEdita's PriorityBehavior moves it last there (2)"
+          : false;
+      test(`testPriority [${name}]`, { skip }, async () => {
         const res = await s.request('POST', save, { token: fx.admin, body: { data } });
         assert.equal(res.status, 200, res.text);
         const list = await get(read);

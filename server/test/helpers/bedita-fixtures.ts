@@ -163,8 +163,17 @@ export async function seedBEditaFixtures(s: TestServer): Promise<BEditaFixtures>
     categoryIds.set(name, c.data.id);
   }
   await call('POST', '/model/tags', { data: { type: 'tags', attributes: { name: 'first-tag', label: 'First tag', labels: { default: 'First tag' }, enabled: true } } });
-  await call('PATCH', '/documents/2', { data: { type: 'documents', id: '2', attributes: { categories: [{ name: 'first-cat', params: '100' }, { name: 'second-cat' }, { name: 'disabled-cat' }] } } });
+  await call('PATCH', '/documents/2', { data: { type: 'documents', id: '2', attributes: { categories: [{ name: 'first-cat' }, { name: 'second-cat' }, { name: 'disabled-cat' }] } } });
   await call('PATCH', '/profiles/4', { data: { type: 'profiles', id: '4', attributes: { tags: [{ name: 'first-tag' }] } } });
+  // ObjectCategoriesFixture gives object 2's first-cat the params "100". No API writes an
+  // object's category params (BEdita's neither: its categories are written by name), so this one
+  // value is set in the database, as BEdita's fixture sets it.
+  await s.server.ctx.db
+    .updateTable('object_categories')
+    .set({ params: JSON.stringify('100') })
+    .where('object_id', '=', 2)
+    .where('category_id', '=', Number(categoryIds.get('first-cat')))
+    .execute();
   for (const [name, , enabled] of categories) {
     if (!enabled) await call('PATCH', `/model/categories/${categoryIds.get(name)}`, { data: { type: 'categories', id: categoryIds.get(name), attributes: { enabled: false } } });
   }

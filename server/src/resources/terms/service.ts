@@ -347,11 +347,16 @@ async function tagIds(db: Db, tags: Array<{ name: string; label: string | null }
   return [...new Set(ids)];
 }
 
+/** The object's terms become `ids`: a category it keeps keeps its params (as BEdita keeps a link's join data). */
 async function linkTerms(db: Db, table: 'object_categories' | 'object_tags', objectId: number, ids: number[]): Promise<void> {
+  if (table === 'object_categories') {
+    const kept = new Map((await db.selectFrom('object_categories').select(['category_id', 'params']).where('object_id', '=', objectId).execute()).map((r) => [Number(r.category_id), r.params]));
+    await db.deleteFrom(table).where('object_id', '=', objectId).execute();
+    if (ids.length) await db.insertInto(table).values(ids.map((category_id) => ({ object_id: objectId, category_id, params: kept.get(category_id) ?? null }))).execute();
+    return;
+  }
   await db.deleteFrom(table).where('object_id', '=', objectId).execute();
-  if (!ids.length) return;
-  if (table === 'object_categories') await db.insertInto(table).values(ids.map((category_id) => ({ object_id: objectId, category_id }))).execute();
-  else await db.insertInto(table).values(ids.map((tag_id) => ({ object_id: objectId, tag_id }))).execute();
+  if (ids.length) await db.insertInto(table).values(ids.map((tag_id) => ({ object_id: objectId, tag_id }))).execute();
 }
 
 /** Replace the kinds of terms named in `input` for one object (inside the caller's transaction). */
