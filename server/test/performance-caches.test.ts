@@ -147,7 +147,8 @@ describe('response cache, read cache, group commit and unames', () => {
   test('concurrent creates commit together, and a bad one fails alone', async () => {
     const before = (await t.request('GET', '/documents', { token })).body.meta.pagination.count as number;
     const bodies = Array.from({ length: 24 }, (_, i) => (i % 6 === 5 ? doc({ title: `Batch ${i}`, no_such_attribute: 1 }) : doc({ title: `Batch ${i}` })));
-    const answers = await Promise.all(bodies.map((body) => t.request('POST', '/documents', { token, body })));
+    // Strict handling, as the admin UI asks: the unknown attribute is refused, not ignored.
+    const answers = await Promise.all(bodies.map((body) => t.request('POST', '/documents', { token, body, headers: { Prefer: 'handling=strict' } })));
     const failed = answers.filter((a) => a.status !== 201);
     assert.equal(failed.length, 4);
     for (const f of failed) assert.equal(f.status, 400);
