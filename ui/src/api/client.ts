@@ -205,16 +205,16 @@ async function rawFetch(url: string, init: RequestInit): Promise<Response> {
   }
 }
 
-const writeListeners = new Set<(path: string) => void>();
+const writeListeners = new Set<(path: string, method: string) => void>();
 
-/** Called with the path of every write that succeeded (the query cache marks what it changed as stale). */
-export function onApiWrite(listener: (path: string) => void): () => void {
+/** Called with the path and method of every write that succeeded (the query cache marks what it changed as stale). */
+export function onApiWrite(listener: (path: string, method: string) => void): () => void {
   writeListeners.add(listener);
   return () => writeListeners.delete(listener);
 }
 
-function wrote(path: string) {
-  for (const l of writeListeners) l(path);
+function wrote(path: string, method: string) {
+  for (const l of writeListeners) l(path, method);
 }
 
 /** Exchange the refresh token for a new pair; false (and session dropped) when that fails. */
@@ -331,7 +331,7 @@ async function callTagged(method: string, path: string, opts: CallOptions = {}):
     throw err;
   }
   const etag = res.headers.get('ETag');
-  if (method !== 'GET') wrote(path);
+  if (method !== 'GET') wrote(path, method);
   if (res.status === 204) return { body: null, etag };
   const text = await res.text();
   return { body: text ? JSON.parse(text) : null, etag };
@@ -399,6 +399,12 @@ export const api = {
   /** The JSON Schema of a type (GET /model/schema/{type}). */
   schema: (type: string): Promise<JsonSchema> =>
     call('GET', `/model/schema/${encodeURIComponent(type)}`, { accept: 'application/schema+json' }),
+};
+
+/** The trash (`/trash`): what a user may delete comes back with a restore; only admins purge. */
+export const trash = {
+  restore: (id: string) => api.patch(`/trash/${encodeURIComponent(id)}`, { id, type: 'objects' }),
+  purge: (id: string) => api.remove(`/trash/${encodeURIComponent(id)}`),
 };
 
 /** Objects of one type, read and written with the types of its attributes. */
@@ -509,7 +515,7 @@ export async function uploadMedia(mediaType: string, file: File, onProgress: (fr
     });
   let res = await send();
   if (res.status === 401 && (await renewSession())) res = await send();
-  if (res.status < 400) wrote(`/${mediaType}`);
+  if (res.status < 400) wrote(`/${mediaType}`, 'POST');
   let body: any = null;
   try {
     body = res.text ? JSON.parse(res.text) : null;

@@ -7,7 +7,7 @@
 // types the categories, tags and date ranges, have their own controls, checked before the save is
 // sent.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { api, ApiError, drafts, ConflictError, errorMessage, etagVersion, nameObjects, type Resource, type SingleResult } from '../../api/client';
+import { api, ApiError, drafts, trash, ConflictError, errorMessage, etagVersion, nameObjects, type Resource, type SingleResult } from '../../api/client';
 import { ConfirmButton, Dialog } from '../../components/dialog';
 import { ErrorNote, Loading } from '../../components/feedback';
 import { SelectField, STATUS_OPTIONS, StatusBadge, useFieldError, type Values } from '../../components/fields';
@@ -16,7 +16,7 @@ import { Save, Trash2 } from '../../components/icons';
 import { isMediaType, useObjectTypes } from '../../components/model';
 import { forceNavigate, href } from '../../components/route';
 import { SchemaFields, attributesFromForm, changedAttributes, useSchema, type FormProperty } from '../../components/schema-form';
-import { useToast } from '../../components/toast';
+import { useToast, type Toaster } from '../../components/toast';
 import { StickyHead } from '../../components/sticky-head';
 import { useSaveShortcut, useUnsavedChanges } from '../../components/unsaved';
 import { MediaDetails, withMediaHints } from '../media/MediaDetails';
@@ -39,6 +39,18 @@ import { SAVED_TO_DRAFT, type IntoDraft } from './into-draft';
 
 /** A published object that the user may update but not publish: their changes go into its draft. */
 const inDraftMode = (rights: Rights, type: string, object: Resource) => object.attributes.status === 'on' && may(rights, 'update', type, object) && !may(rights, 'publish', type, object);
+
+/** Brings an object the user just trashed back, and them back to its page. */
+async function undoTrash(toast: Toaster, type: string, object: Resource) {
+  try {
+    await trash.restore(object.id);
+  } catch (e) {
+    toast.error(nameObjects(e, [object]), `“${titleOf(object)}” is still in the trash`);
+    return;
+  }
+  toast.success(`“${titleOf(object)}” restored.`, { next: true });
+  forceNavigate(href('objects', type, object.id));
+}
 
 /** Questions already answered for the save in progress. */
 type Asked = { slug?: boolean; holes?: boolean };
@@ -385,10 +397,10 @@ function ObjectForm({
           label="Move to trash"
           icon={<Trash2 aria-hidden size={16} />}
           title="Move this object to the trash?"
-          message={<p>You can restore it from the trash later.</p>}
+          message={<p>You can restore it from the trash later, or undo right after.</p>}
           action={() => api.remove(path, { ifMatch: etag }).catch((e) => Promise.reject(nameObjects(e, [object])))}
           onDone={() => {
-            toast.success(`“${titleOf(object)}” moved to the trash.`, { next: true });
+            toast.success(`“${titleOf(object)}” moved to the trash.`, { next: true, action: { label: 'Undo', run: () => void undoTrash(toast, type, object) } });
             forceNavigate(href('objects', type));
           }}
           disabled={locked}
