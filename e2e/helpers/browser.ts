@@ -103,10 +103,15 @@ export async function signInAsAdmin(page: Page, hash = ''): Promise<void> {
   await signInAs(page, ADMIN.username, ADMIN.password, hash);
 }
 
+/** Forget the admin's session in this browser (every tab of the page's context), without signing out. */
+export async function forgetSession(page: Page): Promise<void> {
+  await page.evaluate(() => ['folio.session', 'folio.username', 'folio.session.ended'].forEach((k) => localStorage.removeItem(k)));
+}
+
 /** Open the admin (a fresh session) and sign in as this user through the login form. */
 export async function signInAs(page: Page, username: string, password: string, hash = ''): Promise<void> {
   await page.goto('/admin/' + hash);
-  await page.evaluate(() => sessionStorage.clear());
+  await forgetSession(page);
   await page.reload();
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(password);
