@@ -471,6 +471,7 @@ export const api = {
 
 /** The trash (`/trash`): what a user may delete comes back with a restore; only admins purge. */
 export const trash = {
+  get: (id: string) => api.get(`/trash/${encodeURIComponent(id)}`),
   restore: (id: string) => api.patch(`/trash/${encodeURIComponent(id)}`, { id, type: 'objects' }),
   purge: (id: string) => api.remove(`/trash/${encodeURIComponent(id)}`),
 };

@@ -167,6 +167,8 @@ export default function RichTextEditor({ labelId, describedBy, value, onChange }
     const locked = Boolean(box.current?.closest('fieldset:disabled'));
     if (locked !== readOnly) setReadOnly(locked);
     if (editor && !editor.isDestroyed && editor.isEditable === locked) editor.setEditable(!locked, false);
+    // Announced as read only, as the disabled fields around it are.
+    if (editor && !editor.isDestroyed) editor.view.dom.setAttribute('aria-readonly', String(locked));
   });
   if (!editor || !state) return <div className="rte rte-loading">Loading the editor…</div>;
   const chain = () => editor.chain().focus();
