@@ -120,7 +120,7 @@ describe('permissions in the admin UI', () => {
 
     // Someone else's document: readable, not changeable, no trash.
     await page.goto(`/admin/#/objects/documents/${adminDoc}`);
-    await page.getByText('Your roles let you read this object, not change it.').waitFor();
+    await page.getByText(/Read only: your roles let you change the documents you created, and someone else created this one/).waitFor();
     assert.equal(await page.getByRole('button', { name: 'Move to trash' }).count(), 0);
     assert.equal(await page.getByRole('button', { name: 'Save changes' }).count(), 0);
     assert.equal(await page.getByRole('button', { name: /^Add to / }).count(), 0, 'no relationship writes on it either');

@@ -14,7 +14,7 @@ import { SelectField, STATUS_OPTIONS, StatusBadge, useFieldError, type Values } 
 import { formatDate, titleOf } from '../../components/format';
 import { LockKeyhole, RotateCcw, Save, Trash2 } from '../../components/icons';
 import { useAction } from '../../components/use-list';
-import { isMediaType, useObjectTypes } from '../../components/model';
+import { isMediaType, typeLabel, useObjectTypes } from '../../components/model';
 import { forceNavigate, href } from '../../components/route';
 import { SchemaFields, attributesFromForm, changedAttributes, useSchema, type FormProperty } from '../../components/schema-form';
 import { useToast, type Toaster } from '../../components/toast';
@@ -137,7 +137,7 @@ export function ObjectEditor({ type, id }: { type: string; id: string }) {
   return (
     <section>
       <p className="back">
-        <a href={href('objects', type)}>‹ {type}</a>
+        <a href={href('objects', type)}>‹ {typeLabel(types, type)}</a>
       </p>
       <ObjectForm
         key={version}

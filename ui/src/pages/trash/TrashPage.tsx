@@ -13,6 +13,7 @@ import { formatDate, titleOf } from '../../components/format';
 import { HistoryPanel } from '../../components/history-panel';
 import { useAction, useList } from '../../components/use-list';
 import { useRights } from '../../components/rights';
+import { typeLabel, useObjectTypes } from '../../components/model';
 
 const { restore, purge } = trash;
 
@@ -24,6 +25,7 @@ export function TrashPage() {
   const { busy, error, run } = useAction();
   const toast = useToast();
   const admin = useRights().admin;
+  const { types } = useObjectTypes();
   /** Apply to each id in turn; stops at the first failure, which is then shown. */
   const each = async (ids: string[], fn: (id: string) => Promise<unknown>, done: string) => {
     let count = 0;
@@ -76,7 +78,7 @@ export function TrashPage() {
         selection={{ selected, onChange: setSelected, rowLabel: (o) => `Select ${titleOf(o)}` }}
         columns={[
           { header: 'Title', cell: (o) => titleOf(o) },
-          { header: 'Type', cell: (o) => String(o.attributes.type ?? o.meta.type ?? o.type) },
+          { header: 'Type', cell: (o) => typeLabel(types, String(o.attributes.type ?? o.meta.type ?? o.type), true) },
           { header: 'Trashed', cell: (o) => formatDate(o.meta.deleted ?? o.meta.trashed ?? o.meta.modified) },
         ]}
         actions={(o) => (
