@@ -2,7 +2,7 @@
 // axe-core with no serious or critical violation, in the light and in the dark theme.
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
-import { createObject, expectNoSeriousA11yViolations, signInAsAdmin, startE2E, type E2E } from './helpers/browser.js';
+import { createObject, expectNoSeriousA11yViolations, forgetSession, signInAsAdmin, startE2E, type E2E } from './helpers/browser.js';
 
 describe('admin pages pass axe-core', () => {
   let e: E2E;
@@ -48,7 +48,7 @@ describe('admin pages pass axe-core', () => {
     test(`the login page (${scheme})`, async () => {
       await e.page.emulateMedia({ colorScheme: scheme });
       await e.page.goto('/admin/');
-      await e.page.evaluate(() => sessionStorage.clear());
+      await forgetSession(e.page);
       await e.page.reload();
       await e.page.getByRole('button', { name: 'Sign in' }).waitFor();
       await expectNoSeriousA11yViolations(e.page, `login (${scheme})`);

@@ -57,7 +57,7 @@ describe('admin objects, relations and trash', () => {
     await form.getByLabel('Status').selectOption('on');
     await untilNewToast(page, 'Changes saved.', () => form.getByRole('button', { name: 'Save changes' }).click());
     await page.getByRole('heading', { name: 'First document' }).locator('..').getByText('on', { exact: true }).waitFor();
-    await page.getByRole('link', { name: '‹ documents' }).click();
+    await page.getByRole('link', { name: '‹ Documents' }).click();
     await page.getByLabel('Status').selectOption('draft');
     await page.getByText('No object matches these filters.').waitFor();
     await page.getByLabel('Status').selectOption('on');

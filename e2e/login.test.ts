@@ -7,7 +7,7 @@ import type { Page, Request, Route } from 'playwright-core';
 import { ADMIN, type TestServer } from '../server/test/helpers/server.js';
 import { signInAsAdmin, startE2E, type E2E } from './helpers/browser.js';
 
-const storedRenew = (page: Page) => page.evaluate(() => JSON.parse(sessionStorage.getItem('folio.session') ?? 'null')?.renew as string | undefined);
+const storedRenew = (page: Page) => page.evaluate(() => JSON.parse(localStorage.getItem('folio.session') ?? 'null')?.renew as string | undefined);
 
 /** Revoke the page's current refresh token (retrying when the page rotated it meanwhile). */
 async function revokeSession(page: Page, server: TestServer) {
@@ -110,9 +110,9 @@ describe('admin sign-in', () => {
   test('the session is renewed with the refresh token before the access token expires', async () => {
     const { page } = e;
     const first = await storedRenew(page);
-    const firstExpires = await page.evaluate(() => JSON.parse(sessionStorage.getItem('folio.session') ?? 'null')?.expires as number);
+    const firstExpires = await page.evaluate(() => JSON.parse(localStorage.getItem('folio.session') ?? 'null')?.expires as number);
     assert.ok(Number.isFinite(firstExpires), 'the session records when its access token expires');
-    await page.waitForFunction((old) => JSON.parse(sessionStorage.getItem('folio.session') ?? 'null')?.renew !== old, first, { timeout: 60_000 });
+    await page.waitForFunction((old) => JSON.parse(localStorage.getItem('folio.session') ?? 'null')?.renew !== old, first, { timeout: 60_000 });
     // Past the first token's lifetime (by the clock, a second beyond its exp), API calls still succeed.
     await page.waitForFunction((expires) => Date.now() > expires + 1000, firstExpires, { timeout: 60_000 });
     await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Users' }).click();

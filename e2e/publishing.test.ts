@@ -100,7 +100,7 @@ describe('admin scheduled publishing, categories, tags and date ranges', () => {
     await page.goto('/admin/#/home');
     const scheduled = page.getByRole('region', { name: 'Scheduled' });
     await scheduled.getByRole('link', { name: 'Launch note' }).waitFor();
-    assert.match(await scheduled.getByRole('listitem').first().innerText(), /Launch note.*documents.*Goes live.*2030/s);
+    assert.match(await scheduled.getByRole('listitem').first().innerText(), /Launch note.*Document.*Goes live.*2030/s);
     await expectNoSeriousA11yViolations(page, 'home with the Scheduled section');
   });
 

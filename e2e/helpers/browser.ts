@@ -103,10 +103,15 @@ export async function signInAsAdmin(page: Page, hash = ''): Promise<void> {
   await signInAs(page, ADMIN.username, ADMIN.password, hash);
 }
 
+/** Forget the admin's session in this browser (every tab of the page's context), without signing out. */
+export async function forgetSession(page: Page): Promise<void> {
+  await page.evaluate(() => ['folio.session', 'folio.username', 'folio.session.ended'].forEach((k) => localStorage.removeItem(k)));
+}
+
 /** Open the admin (a fresh session) and sign in as this user through the login form. */
 export async function signInAs(page: Page, username: string, password: string, hash = ''): Promise<void> {
   await page.goto('/admin/' + hash);
-  await page.evaluate(() => sessionStorage.clear());
+  await forgetSession(page);
   await page.reload();
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(password);
@@ -214,4 +219,30 @@ export async function untilEqual<T>(read: () => Promise<T>, want: T, what: strin
     if (seen && /^timed out/.test((err as Error).message)) assert.deepEqual(seen.value, want, (err as Error).message);
     throw err;
   }
+}
+
+/**
+ * The page as it is now at 1024×700 and 1366×850, light and dark: a full-page screenshot of each
+ * (test-artifacts/<name>-<width>-<theme>.png, toasts closed first) and axe on each. Ends light.
+ */
+export async function shotsAtBothSizes(page: Page, name: string): Promise<void> {
+  const dismiss = page.getByRole('button', { name: 'Dismiss notification' });
+  for (const [w, h] of [[1024, 700], [1366, 850]] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      while (await dismiss.count()) await dismiss.first().click();
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: path.join(artifacts, `${name}-${w}-${scheme}.png`), fullPage: true });
+      await expectNoSeriousA11yViolations(page, `${name} at ${w} in the ${scheme} theme`);
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+/** A browser context of its own (its own storage: another person's browser) at this size. */
+export async function contextAt(e: E2E, width: number, height: number) {
+  const context = await e.browser.newContext({ viewport: { width, height }, baseURL: e.server.url });
+  context.setDefaultTimeout(30_000);
+  return context;
 }

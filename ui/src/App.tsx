@@ -15,7 +15,7 @@ import { ThemeSwitch } from './components/theme';
 import { ToastProvider } from './components/toast';
 import { LeavePrompt } from './components/unsaved';
 import { LoginForm, LoginPage } from './pages/login/LoginForm';
-import { pages } from './pages';
+import { mayOpen, pages } from './pages';
 import { PreviewPage, previewTarget } from './pages/preview/PreviewPage';
 
 export function App() {
@@ -53,7 +53,7 @@ function Shell({ expired }: { expired: boolean }) {
   );
   const area = route[0] ?? 'home';
   const page = pages.find((p) => p.path === area) ?? pages[0];
-  const allowed = !page.adminOnly || rights.admin;
+  const allowed = mayOpen(page, rights);
   const Page = page.component;
   useEffect(() => {
     document.title = `${page.label} · Folio admin`;
@@ -92,7 +92,7 @@ function Shell({ expired }: { expired: boolean }) {
         <nav className="sidebar" aria-label="Areas">
           <ul>
             {pages
-              .filter((p) => (rights.admin || !p.adminOnly) && !p.hidden)
+              .filter((p) => mayOpen(p, rights) && !p.hidden)
               .map((p) => (
                 <li key={p.path}>
                   <a href={href(p.path)} aria-current={p.path === page.path ? 'page' : undefined}>

@@ -1,5 +1,7 @@
 // The admin UI's only way to the server: a typed client over the public JSON API. It keeps the
-// session (access + refresh token) in sessionStorage, renews it before the access token expires,
+// session (access + refresh token) in localStorage, shared by the tabs of one browser (storage
+// events tell each tab of a sign-in, a renewal or a sign-out in another), renews it before the
+// access token expires, one tab at a time,
 // and turns every failure into an ApiError carrying the error body's title and detail. Single
 // objects come with their ETag; saves send it back as If-Match, and a 412 is a ConflictError.
 import { readableError, type ReadableError } from './error-text';
@@ -106,15 +108,22 @@ const USERNAME_KEY = 'folio.username';
 const RENEW_MARGIN_MS = 60_000;
 const JSONAPI = 'application/vnd.api+json';
 
-function readSession(): Session | null {
+/** Why the session ended, for the other tabs: `none` (signed out) or `expired`. */
+const ENDED_KEY = 'folio.session.ended';
+/** Fallback lease on renewal where the Web Locks API is missing (plain http off localhost): `<tab>:<until>`. */
+const RENEWING_KEY = 'folio.session.renewing';
+const TAB_ID = Math.random().toString(36).slice(2);
+
+function parseSession(raw: string | null): Session | null {
   try {
-    const raw = sessionStorage.getItem(STORAGE_KEY);
     const stored = raw ? (JSON.parse(raw) as Session) : null;
     return stored && typeof stored.jwt === 'string' ? { ...stored, margin: stored.margin ?? RENEW_MARGIN_MS } : null;
   } catch {
     return null;
   }
 }
+
+const readSession = () => parseSession(localStorage.getItem(STORAGE_KEY));
 
 /** When the access token expires and when to renew it, from its `exp` and `iat` claims. */
 function tokenTimes(jwt: string): { expires: number; margin: number } {
@@ -145,9 +154,9 @@ function setState(next: SessionState) {
   for (const l of listeners) l(next);
 }
 
-/** The username of the last sign-in in this tab (to prefill the form when a session expires). */
+/** The username of the last sign-in in this browser (to prefill the form when a session expires). */
 export function lastUsername(): string {
-  return sessionStorage.getItem(USERNAME_KEY) ?? '';
+  return localStorage.getItem(USERNAME_KEY) ?? '';
 }
 
 export function sessionState(): SessionState {
@@ -161,16 +170,65 @@ export function onSessionChange(listener: (state: SessionState) => void): () => 
 
 function storeSession(jwt: string, renew: string) {
   session = { jwt, renew, ...tokenTimes(jwt) };
-  sessionStorage.setItem(STORAGE_KEY, JSON.stringify(session));
+  localStorage.setItem(STORAGE_KEY, JSON.stringify(session));
   scheduleRenewal();
 }
 
+/** Ends the session in this tab and, through storage events, in the others (`expired` keeps their pages under the sign-in dialog). */
 function dropSession(next: SessionState) {
+  forgetSession(next);
+  localStorage.setItem(ENDED_KEY, next);
+  localStorage.removeItem(STORAGE_KEY);
+}
+
+function forgetSession(next: SessionState) {
   session = null;
-  sessionStorage.removeItem(STORAGE_KEY);
   if (renewTimer) clearTimeout(renewTimer);
   renewTimer = null;
   setState(next);
+}
+
+/** Another tab signed in, renewed or ended the session: this tab follows. */
+function followOtherTab(e: StorageEvent) {
+  if (e.key !== STORAGE_KEY && e.key !== null) return;
+  const stored = readSession();
+  if (stored) {
+    session = stored;
+    scheduleRenewal();
+    if (state !== 'active') setState('active');
+  } else if (session || state === 'active') forgetSession(localStorage.getItem(ENDED_KEY) === 'expired' ? 'expired' : 'none');
+}
+
+if (typeof window !== 'undefined') window.addEventListener('storage', followOtherTab);
+
+/**
+ * Runs `renew` while no other tab of this browser renews: each refresh token is good for one
+ * renewal, so two tabs sending the same one would end the session. Web Locks where there are; a
+ * lease in localStorage elsewhere (waiting at most 10 s for a tab that holds one). The lock is
+ * kept a second after the answer: another tab's copy of localStorage takes a moment to show the
+ * new pair, and the next tab in line must read it, not the spent one.
+ */
+function oneTabAtATime<T>(renew: () => Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const held = async () => {
+      await renew().then(resolve, reject);
+      await new Promise((r) => setTimeout(r, 1_000));
+    };
+    if (typeof navigator !== 'undefined' && navigator.locks) {
+      navigator.locks.request('folio.session.renew', held).catch(reject);
+      return;
+    }
+    const leased = () => {
+      const [tab, until] = (localStorage.getItem(RENEWING_KEY) ?? '').split(':');
+      return Boolean(tab) && tab !== TAB_ID && Number(until) > Date.now();
+    };
+    const attempt = () => {
+      if (leased()) return void setTimeout(attempt, 100);
+      localStorage.setItem(RENEWING_KEY, `${TAB_ID}:${Date.now() + 10_000}`);
+      void held().finally(() => localStorage.removeItem(RENEWING_KEY));
+    };
+    attempt();
+  });
 }
 
 function scheduleRenewal() {
@@ -205,28 +263,38 @@ async function rawFetch(url: string, init: RequestInit): Promise<Response> {
   }
 }
 
-const writeListeners = new Set<(path: string) => void>();
+const writeListeners = new Set<(path: string, method: string) => void>();
 
-/** Called with the path of every write that succeeded (the query cache marks what it changed as stale). */
-export function onApiWrite(listener: (path: string) => void): () => void {
+/** Called with the path and method of every write that succeeded (the query cache marks what it changed as stale). */
+export function onApiWrite(listener: (path: string, method: string) => void): () => void {
   writeListeners.add(listener);
   return () => writeListeners.delete(listener);
 }
 
-function wrote(path: string) {
-  for (const l of writeListeners) l(path);
+function wrote(path: string, method: string) {
+  for (const l of writeListeners) l(path, method);
 }
 
 /** Exchange the refresh token for a new pair; false (and session dropped) when that fails. */
 async function renewSession(): Promise<boolean> {
   if (!session) return false;
-  renewing ??= (async () => {
-    const current = session;
-    if (!current) return false;
+  const mine = session.renew;
+  renewing ??= oneTabAtATime(async () => {
+    // Another tab may have renewed (or ended the session) while this one waited: take its pair.
+    const stored = readSession();
+    if (!stored) {
+      if (session) forgetSession(localStorage.getItem(ENDED_KEY) === 'expired' ? 'expired' : 'none');
+      return false;
+    }
+    if (stored.renew !== mine) {
+      session = stored;
+      scheduleRenewal();
+      return true;
+    }
     try {
       const res = await rawFetch('/auth', {
         method: 'POST',
-        headers: { Accept: JSONAPI, 'Content-Type': 'application/json', Authorization: `Bearer ${current.renew}` },
+        headers: { Accept: JSONAPI, 'Content-Type': 'application/json', Authorization: `Bearer ${stored.renew}` },
         body: JSON.stringify({ grant_type: 'refresh_token' }),
       });
       if (!res.ok) {
@@ -238,10 +306,10 @@ async function renewSession(): Promise<boolean> {
       return true;
     } catch {
       return false;
-    } finally {
-      renewing = null;
     }
-  })();
+  }).finally(() => {
+    renewing = null;
+  });
   return renewing;
 }
 
@@ -334,7 +402,7 @@ async function callTagged(method: string, path: string, opts: CallOptions = {}):
     throw err;
   }
   const etag = res.headers.get('ETag');
-  if (method !== 'GET') wrote(path);
+  if (method !== 'GET') wrote(path, method);
   if (res.status === 204) return { body: null, etag };
   const text = await res.text();
   return { body: text ? JSON.parse(text) : null, etag };
@@ -404,6 +472,13 @@ export const api = {
     call('GET', `/model/schema/${encodeURIComponent(type)}`, { accept: 'application/schema+json' }),
 };
 
+/** The trash (`/trash`): what a user may delete comes back with a restore; only admins purge. */
+export const trash = {
+  get: (id: string) => api.get(`/trash/${encodeURIComponent(id)}`),
+  restore: (id: string) => api.patch(`/trash/${encodeURIComponent(id)}`, { id, type: 'objects' }),
+  purge: (id: string) => api.remove(`/trash/${encodeURIComponent(id)}`),
+};
+
 /** Objects of one type, read and written with the types of its attributes. */
 export function objectsOf<T extends string>(type: T) {
   type A = AttributesOf<T>;
@@ -449,15 +524,16 @@ export async function signIn(username: string, password: string): Promise<void> 
   });
   if (!res.ok) throw await parseError(res);
   const body = await res.json();
+  // The username first: the other tabs read it when the session appears (their cache follows the user).
+  localStorage.setItem(USERNAME_KEY, username);
   storeSession(body.meta.jwt, body.meta.renew);
-  sessionStorage.setItem(USERNAME_KEY, username);
   setState('active');
 }
 
 /** Revoke the refresh token and forget the session. */
 export async function signOut(): Promise<void> {
   const current = session;
-  sessionStorage.removeItem(USERNAME_KEY);
+  localStorage.removeItem(USERNAME_KEY);
   dropSession('none');
   if (current) {
     try {
@@ -512,7 +588,7 @@ export async function uploadMedia(mediaType: string, file: File, onProgress: (fr
     });
   let res = await send();
   if (res.status === 401 && (await renewSession())) res = await send();
-  if (res.status < 400) wrote(`/${mediaType}`);
+  if (res.status < 400) wrote(`/${mediaType}`, 'POST');
   let body: any = null;
   try {
     body = res.text ? JSON.parse(res.text) : null;

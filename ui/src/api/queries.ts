@@ -16,6 +16,8 @@ export const queryClient = new QueryClient({
   },
 });
 
+type CachedQuery = { queryKey: QueryKey };
+
 type Shape = 'list' | 'one' | 'all';
 
 /** The cache key of a read: `['api', path, query, shape]`. */
@@ -32,13 +34,20 @@ const familyOf = (path: unknown) => String(path).split(/[/?]/).find(Boolean) ?? 
  */
 const CONTAINED = [['applications', 'admin', 'config'], ['webhooks'], ['backups']];
 
-/** Mark as stale what a write to `path` may have changed. */
-export function invalidateAfterWrite(path: string): Promise<void> {
+/** Mark as stale what a write to `path` may have changed. Reads of an object just deleted (its
+ *  translations, history, relations) are marked but not asked again: they could only answer 404. */
+export function invalidateAfterWrite(path: string, method = 'PATCH'): Promise<void> {
   const group = CONTAINED.find((g) => g.includes(familyOf(path)));
-  return queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'api' && (!group || group.includes(familyOf(q.queryKey[1]))) });
+  const gone = method === 'DELETE' && /^\/[^/?]+\/[^/?]+$/.test(path) ? path : null;
+  const underGone = (key: unknown) => gone !== null && (String(key) === gone || String(key).startsWith(`${gone}/`));
+  const changed = (q: CachedQuery) => q.queryKey[0] === 'api' && (!group || group.includes(familyOf(q.queryKey[1])));
+  return Promise.all([
+    queryClient.invalidateQueries({ predicate: (q) => changed(q) && !underGone(q.queryKey[1]) }),
+    gone ? queryClient.invalidateQueries({ predicate: (q) => changed(q) && underGone(q.queryKey[1]), refetchType: 'none' }) : null,
+  ]).then(() => undefined);
 }
 
-onApiWrite((path) => void invalidateAfterWrite(path));
+onApiWrite((path, method) => void invalidateAfterWrite(path, method));
 // Signed out, or another user signs in where a session expired: nothing read for the previous
 // user is shown to the next.
 let cachedFor = lastUsername();

@@ -112,9 +112,18 @@ export const STATUS_OPTIONS: Array<[string, string]> = [
   ['off', 'Off'],
 ];
 
-export function StatusBadge({ status }: { status: unknown }) {
+/** A user's status in an account's words: `on` is an account that signs in, not a published page. */
+export const USER_STATUS_OPTIONS: Array<[string, string]> = [
+  ['on', 'Active'],
+  ['draft', 'Not activated yet'],
+  ['off', 'Off (cannot sign in)'],
+];
+
+/** `words`: the status's words (USER_STATUS_OPTIONS), instead of its value. */
+export function StatusBadge({ status, words }: { status: unknown; words?: Array<[string, string]> }) {
   const s = String(status ?? '');
-  return <span className={`badge ${s}`}>{s || '—'}</span>;
+  const word = words?.find(([v]) => v === s)?.[1].replace(/ \(.*\)$/, '');
+  return <span className={`badge ${s}`}>{word ?? (s || '—')}</span>;
 }
 
 /** Empty strings become null, so cleared fields are cleared on the server too. */
@@ -195,7 +204,7 @@ export function TypeOptions({ types }: { types: ObjectType[] }) {
     <>
       {types.map((t) => (
         <option key={t.name} value={t.name}>
-          {t.name}
+          {t.label}
         </option>
       ))}
     </>

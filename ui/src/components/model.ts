@@ -7,6 +7,10 @@ export interface ObjectType {
   id: string;
   name: string;
   singular: string;
+  /** Human words for menus and lists: the type's `label` or its name without underscores ("News items"). */
+  label: string;
+  /** The same for one object ("News item"). */
+  singularLabel: string;
   parent: string | null;
   abstract: boolean;
   enabled: boolean;
@@ -16,12 +20,20 @@ export interface ObjectType {
 /** Types the admin edits elsewhere (their own pages) or that have no objects of their own. */
 export const MEDIA_TYPES_PARENT = 'media';
 
+/** A machine name in words: `news_items` → "News items". */
+export function humanName(name: string): string {
+  const words = name.replace(/_/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
 function toType(r: Resource): ObjectType {
   const a = r.attributes;
   return {
     id: r.id,
     name: String(a.name),
     singular: String(a.singular ?? a.name),
+    label: typeof a.label === 'string' && a.label ? a.label : humanName(String(a.name)),
+    singularLabel: humanName(String(a.singular ?? a.name)),
     parent: (a.parent_name as string | null) ?? null,
     abstract: Boolean(a.is_abstract),
     enabled: a.enabled === undefined ? true : Boolean(a.enabled),
@@ -45,6 +57,13 @@ export function useObjectTypes(): { types: ObjectType[] | null; error: unknown }
 /** Concrete types whose objects can be created and listed at /{type}. */
 export function concreteTypes(types: ObjectType[] | null): ObjectType[] {
   return (types ?? []).filter((t) => !t.abstract && t.enabled).sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** The human name of a type ("News items"), its machine name in words until the model is read;
+ *  `one`: of one object of it ("News item"), as a row of a list names its type. */
+export function typeLabel(types: ObjectType[] | null, name: string, one = false): string {
+  const type = types?.find((t) => t.name === name);
+  return (one ? type?.singularLabel : type?.label) ?? humanName(name);
 }
 
 export function isMediaType(types: ObjectType[] | null, name: string): boolean {

@@ -2,7 +2,8 @@
 // title and detail after a failure. Successes leave after a few seconds, failures stay longer;
 // each can be closed. A toast belongs to the page it was raised on and goes when the user leaves
 // it (`next`: raised just before going to another page, it belongs to that one); a new failure
-// replaces the previous one rather than piling up. They sit in the sidebar's column, over no form.
+// replaces the previous one rather than piling up. They sit at the foot of the sidebar, wide enough
+// to read in a line or two; one may offer a button (Undo).
 // The region is a live region, so screen readers hear them too.
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { errorMessage } from '../api/client';
@@ -16,16 +17,25 @@ interface Toast {
   detail?: string;
   /** The route path it belongs to; null: the next page shown. */
   page: string | null;
+  /** A button beside the text (Undo), which closes the toast when pressed. */
+  action?: ToastAction;
   /** A failure's own title and detail, without the context before them: the same failure told twice is told once. */
   core?: string;
+}
+
+export interface ToastAction {
+  label: string;
+  run: () => void;
 }
 
 export interface ToastOptions {
   /** Raised before navigating away: shown on the page that comes next. */
   next?: boolean;
+  /** A button in the toast (Undo); the toast then stays longer, to leave time to press it. */
+  action?: ToastAction;
 }
 
-interface Toaster {
+export interface Toaster {
   success(text: string, opts?: ToastOptions): void;
   /** The error's title and detail (or `text` before them). */
   error(err: unknown, text?: string, opts?: ToastOptions): void;
@@ -42,7 +52,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const next = useRef(1);
   const dismiss = useCallback((id: number) => setToasts((all) => all.filter((t) => t.id !== id)), []);
   const push = useCallback(
-    (t: Omit<Toast, 'id' | 'page'>, opts: ToastOptions = {}) => {
+    (t: Omit<Toast, 'id' | 'page' | 'action'>, opts: ToastOptions = {}) => {
       const id = next.current++;
       const page = opts.next ? null : currentPath().join('/');
       // One failure at a time, and one of each text: the newest replaces the others. The same
@@ -50,10 +60,10 @@ export function ToastProvider({ children }: { children: ReactNode }) {
       // context) leaves the first telling in place.
       setToasts((all) => {
         if (t.core && all.some((o) => o.kind === 'error' && o.core === t.core)) return all;
-        return [...all.filter((o) => (t.kind !== 'error' || o.kind !== 'error') && o.text !== t.text).slice(-2), { ...t, id, page }];
+        return [...all.filter((o) => (t.kind !== 'error' || o.kind !== 'error') && o.text !== t.text).slice(-2), { ...t, id, page, action: opts.action }];
       });
-      // Failures stay longer (and can be closed); neither waits for ever.
-      setTimeout(() => dismiss(id), t.kind === 'success' ? 6000 : 20000);
+      // Failures and offers to undo stay longer (and can be closed); none waits for ever.
+      setTimeout(() => dismiss(id), t.kind === 'success' && !opts.action ? 6000 : opts.action ? 12000 : 20000);
     },
     [dismiss],
   );
@@ -85,6 +95,18 @@ export function ToastProvider({ children }: { children: ReactNode }) {
               {t.text}
               {t.detail ? <span className="toast-detail"> — {t.detail}</span> : null}
             </span>
+            {t.action ? (
+              <button
+                type="button"
+                className="small toast-action"
+                onClick={() => {
+                  dismiss(t.id);
+                  t.action?.run();
+                }}
+              >
+                {t.action.label}
+              </button>
+            ) : null}
             <button type="button" className="icon-button" aria-label="Dismiss notification" onClick={() => dismiss(t.id)}>
               <X aria-hidden size={16} />
             </button>

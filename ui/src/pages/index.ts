@@ -1,7 +1,8 @@
 // The areas of the admin, in sidebar order. To add an area: write pages/<area>/<Area>Page.tsx
 // (a component taking `route`, the path segments after the area's own) and add one line here.
-// `adminOnly` areas are listed only for users with the admin role.
+// `adminOnly` areas are listed only for users with the admin role (and those `openTo` lets in).
 import type { ComponentType } from 'react';
+import type { Rights } from '../components/rights';
 import { ApplicationsPage } from './applications/ApplicationsPage';
 import { BackupsPage } from './backups/BackupsPage';
 import { ConfigPage } from './config/ConfigPage';
@@ -31,14 +32,24 @@ export interface PageDef {
   adminOnly?: boolean;
   /** Reached from elsewhere (the user's name in the top bar), not from the sidebar. */
   hidden?: boolean;
+  /** Who else may use it (besides admins), by their rights: listed and opened for them only. */
+  openTo?: (rights: Rights) => boolean;
 }
+
+/** Whether the user may open the area (admins open every one). */
+export function mayOpen(page: PageDef, rights: Rights): boolean {
+  return rights.admin || (page.openTo ? page.openTo(rights) : !page.adminOnly);
+}
+
+/** Anyone who may move some objects to the trash restores them from it (their own ones with `delete:own`). */
+const mayTrashSome = (rights: Rights) => Object.values(rights.byType).some((actions) => actions.includes('delete') || actions.includes('delete:own'));
 
 export const pages: PageDef[] = [
   { path: 'home', label: 'Home', icon: Home, component: HomePage },
   { path: 'objects', label: 'Objects', icon: FileText, component: ObjectsPage },
   { path: 'folders', label: 'Folders', icon: Folder, component: FoldersPage },
   { path: 'media', label: 'Media', icon: Image, component: MediaPage },
-  { path: 'trash', label: 'Trash', icon: Trash2, component: TrashPage, adminOnly: true },
+  { path: 'trash', label: 'Trash', icon: Trash2, component: TrashPage, adminOnly: true, openTo: mayTrashSome },
   { path: 'users', label: 'Users', icon: Users, component: UsersPage, adminOnly: true },
   { path: 'roles', label: 'Roles', icon: ShieldCheck, component: RolesPage, adminOnly: true },
   { path: 'relations', label: 'Relations', icon: Link2, component: RelationsPage, adminOnly: true },

@@ -5,6 +5,7 @@
 // then the image button). Keyboard: Ctrl/Cmd+B, I, K (link), Z/Shift+Z; the toolbar is one tab
 // stop with arrow keys between its buttons.
 import { Extension } from '@tiptap/core';
+import { DOMSerializer } from '@tiptap/pm/model';
 import { NodeSelection, Plugin, type EditorState, type Transaction } from '@tiptap/pm/state';
 import { EditorContent, useEditor, useEditorState, type Editor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
@@ -72,6 +73,17 @@ function plainSpaces(state: EditorState): Transaction | null {
   return tr;
 }
 
+/**
+ * The editor's HTML, serialised into a document of its own. `editor.getHTML()` builds the nodes in
+ * the page's document, where each <img> starts downloading its `src` at once, without the session.
+ */
+function htmlOf(editor: Editor): string {
+  const inert = document.implementation.createHTMLDocument();
+  const container = inert.createElement('div');
+  container.append(DOMSerializer.fromSchema(editor.schema).serializeFragment(editor.state.doc.content, { document: inert }));
+  return container.innerHTML;
+}
+
 export default function RichTextEditor({ labelId, describedBy, value, onChange }: { labelId: string; describedBy?: string; value: string; onChange: (html: string) => void }) {
   const [linkOpen, setLinkOpen] = useState(false);
   /** The image dialog: closed, choosing a new image, or editing the selected one. */
@@ -121,7 +133,7 @@ export default function RichTextEditor({ labelId, describedBy, value, onChange }
       },
     },
     onUpdate: ({ editor: e }) => {
-      emitted.current = e.isEmpty ? '' : e.getHTML();
+      emitted.current = e.isEmpty ? '' : htmlOf(e);
       // The values typed since the last one set from outside (a few hundred at most).
       if (echoes.current.size > 500) echoes.current.clear();
       echoes.current.add(emitted.current);
@@ -167,6 +179,8 @@ export default function RichTextEditor({ labelId, describedBy, value, onChange }
     const locked = Boolean(box.current?.closest('fieldset:disabled'));
     if (locked !== readOnly) setReadOnly(locked);
     if (editor && !editor.isDestroyed && editor.isEditable === locked) editor.setEditable(!locked, false);
+    // Announced as read only, as the disabled fields around it are.
+    if (editor && !editor.isDestroyed) editor.view.dom.setAttribute('aria-readonly', String(locked));
   });
   if (!editor || !state) return <div className="rte rte-loading">Loading the editor…</div>;
   const chain = () => editor.chain().focus();

@@ -8,10 +8,10 @@ import { Empty, ErrorNote, Loading } from '../../components/feedback';
 import { StatusBadge } from '../../components/fields';
 import { formatDate, titleOf } from '../../components/format';
 import { FileText, Plus } from '../../components/icons';
-import { concreteTypes, useObjectTypes, type ObjectType } from '../../components/model';
+import { concreteTypes, typeLabel, useObjectTypes, type ObjectType } from '../../components/model';
 import { href } from '../../components/route';
 import { useList, type PagedList } from '../../components/use-list';
-import { editorTypes } from '../objects/object-types';
+import { editorTypes, singularOf } from '../objects/object-types';
 import { may, useRights } from '../../components/rights';
 import { DraftList } from '../drafts/DraftList';
 
@@ -22,6 +22,9 @@ export function HomePage() {
   const rights = useRights();
   const { types, error } = useObjectTypes();
   const listed = editorTypes(types);
+  // The button makes what the user may make: documents first, else the first type they may create.
+  const creatable = listed.filter((t) => may(rights, 'create', t.name));
+  const creates = creatable.find((t) => t.name === 'documents') ?? creatable[0];
   const typeFilter = listed.length ? listed.map((t) => t.name).join(',') : null;
   const recent = useList(typeFilter ? '/objects' : null, { 'filter[type]': typeFilter, sort: '-modified' }, 8);
   const drafts = useList(typeFilter && user ? '/objects' : null, { 'filter[type]': typeFilter, 'filter[status]': 'draft', 'filter[created_by]': user?.id, sort: '-modified' }, 8);
@@ -30,9 +33,9 @@ export function HomePage() {
       <div className="page-head">
         <h1>Welcome{user ? `, ${user.name || user.username}` : ''}</h1>
         <span className="spacer" />
-        {listed.some((t) => t.name === 'documents') && may(rights, 'create', 'documents') ? (
-          <a className="button primary" href={href('objects', 'documents', 'new')}>
-            <Plus aria-hidden size={16} /> New document
+        {creates ? (
+          <a className="button primary" href={href('objects', creates.name, 'new')}>
+            <Plus aria-hidden size={16} /> New {singularOf(types, creates.name)}
           </a>
         ) : null}
       </div>
@@ -61,6 +64,7 @@ export function HomePage() {
 }
 
 function RecentList({ list, empty }: { list: PagedList; empty: string }) {
+  const { types } = useObjectTypes();
   if (list.error) return <ErrorNote error={list.error} />;
   if (!list.result) return <Loading />;
   if (!list.result.data.length) return <Empty icon={<FileText size={28} />}>{empty}</Empty>;
@@ -69,7 +73,7 @@ function RecentList({ list, empty }: { list: PagedList; empty: string }) {
       {list.result.data.map((o: Resource) => (
         <li key={`${o.type}-${o.id}`}>
           <a href={href('objects', o.type, o.id)}>{titleOf(o)}</a>
-          <span className="muted">{o.type}</span>
+          <span className="muted">{typeLabel(types, o.type, true)}</span>
           <StatusBadge status={o.attributes.status} />
           <span className="muted when">{formatDate(o.meta.modified)}</span>
         </li>
@@ -81,6 +85,7 @@ function RecentList({ list, empty }: { list: PagedList; empty: string }) {
 /** The next publication bounds to come: objects going live or expiring, soonest first. */
 function ScheduledList({ types }: { types: string[] }) {
   const rights = useRights();
+  const model = useObjectTypes().types;
   const readable = types.filter((t) => may(rights, 'read', t)).join(',');
   const now = useMemo(() => new Date().toISOString(), []);
   const path = readable ? '/objects' : null;
@@ -107,7 +112,7 @@ function ScheduledList({ types }: { types: string[] }) {
       {events.map(({ o, at, what }) => (
         <li key={`${o.type}-${o.id}-${what}`}>
           <a href={href('objects', o.type, o.id)}>{titleOf(o)}</a>
-          <span className="muted">{o.type}</span>
+          <span className="muted">{typeLabel(model, o.type, true)}</span>
           <span className={`badge ${what === 'Expires' ? 'expired' : 'scheduled'}`}>{what}</span>
           <span className="muted when">{formatDate(at)}</span>
         </li>
@@ -137,7 +142,7 @@ function TypeCounts({ types }: { types: ObjectType[] }) {
         <li key={t.name}>
           <a href={t.name === 'folders' ? href('folders') : href('objects', t.name)}>
             <span className="count">{counts[t.name] ?? '–'}</span>
-            <span>{t.name}</span>
+            <span>{t.label}</span>
           </a>
         </li>
       ))}
@@ -154,6 +159,9 @@ function DraftsSections() {
   const rights = useRights();
   const { types } = useObjectTypes();
   const listed = editorTypes(types);
+  // The button makes what the user may make: documents first, else the first type they may create.
+  const creatable = listed.filter((t) => may(rights, 'create', t.name));
+  const creates = creatable.find((t) => t.name === 'documents') ?? creatable[0];
   const publisher = rights.admin || listed.some((t) => may(rights, 'publish', t.name));
   const editor = rights.admin || listed.some((t) => may(rights, 'update', t.name));
   const review = useList(publisher ? '/drafts' : null, { 'filter[submitted]': 'true', sort: 'modified' }, 20);

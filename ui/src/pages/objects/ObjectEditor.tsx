@@ -7,16 +7,17 @@
 // types the categories, tags and date ranges, have their own controls, checked before the save is
 // sent.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { api, ApiError, drafts, ConflictError, errorMessage, etagVersion, nameObjects, type Resource, type SingleResult } from '../../api/client';
+import { api, ApiError, drafts, trash, ConflictError, errorMessage, etagVersion, nameObjects, type Resource, type SingleResult } from '../../api/client';
 import { ConfirmButton, Dialog } from '../../components/dialog';
 import { ErrorNote, Loading } from '../../components/feedback';
 import { SelectField, STATUS_OPTIONS, StatusBadge, useFieldError, type Values } from '../../components/fields';
 import { formatDate, titleOf } from '../../components/format';
-import { Save, Trash2 } from '../../components/icons';
-import { isMediaType, useObjectTypes } from '../../components/model';
+import { LockKeyhole, RotateCcw, Save, Trash2 } from '../../components/icons';
+import { useAction } from '../../components/use-list';
+import { isMediaType, typeLabel, useObjectTypes } from '../../components/model';
 import { forceNavigate, href } from '../../components/route';
 import { SchemaFields, attributesFromForm, changedAttributes, useSchema, type FormProperty } from '../../components/schema-form';
-import { useToast } from '../../components/toast';
+import { useToast, type Toaster } from '../../components/toast';
 import { StickyHead } from '../../components/sticky-head';
 import { useSaveShortcut, useUnsavedChanges } from '../../components/unsaved';
 import { MediaDetails, withMediaHints } from '../media/MediaDetails';
@@ -39,6 +40,26 @@ import { SAVED_TO_DRAFT, type IntoDraft } from './into-draft';
 
 /** A published object that the user may update but not publish: their changes go into its draft. */
 const inDraftMode = (rights: Rights, type: string, object: Resource) => object.attributes.status === 'on' && may(rights, 'update', type, object) && !may(rights, 'publish', type, object);
+
+/** Brings an object the user just trashed back, and them back to its page. */
+async function undoTrash(toast: Toaster, type: string, object: Resource) {
+  try {
+    await trash.restore(object.id);
+  } catch (e) {
+    toast.error(nameObjects(e, [object]), `“${titleOf(object)}” is still in the trash`);
+    return;
+  }
+  toast.success(`“${titleOf(object)}” restored.`, { next: true });
+  forceNavigate(href('objects', type, object.id));
+}
+
+/** Why the user may read this object but not change it (said above the form), null when they may change it. */
+function readOnlyReason(rights: Rights, type: string, object: Resource): string | null {
+  if (may(rights, 'update', type, object)) return null;
+  const restricted = (object.meta.perms as { roles?: string[] } | undefined)?.roles?.length ? ' It is also restricted to some roles.' : '';
+  if ((rights.byType[type] ?? []).includes('update:own')) return `Read only: your roles let you change the ${type} you created, and someone else created this one.${restricted}`;
+  return `Read only: your roles let you read ${type}, not change them.${restricted} Ask an administrator if you need to.`;
+}
 
 /** Questions already answered for the save in progress. */
 type Asked = { slug?: boolean; holes?: boolean };
@@ -88,7 +109,15 @@ export function ObjectEditor({ type, id }: { type: string; id: string }) {
       () => {},
     );
 
+  // Not found: it may be in the trash (moved there from another tab, or a bookmark).
+  const [trashed, setTrashed] = useState<Resource | null>(null);
+  useEffect(() => {
+    setTrashed(null);
+    if (loadError instanceof ApiError && loadError.status === 404) trash.get(id).then((r) => setTrashed(r.data), () => {});
+  }, [loadError, id]);
+
   const error = schemaError ?? loadError;
+  if (trashed) return <TrashedObject type={type} object={trashed} onRestored={() => (setLoadError(null), reload())} />;
   if (error) return <ErrorNote error={error} />;
   // The form starts from the draft's values or the live ones by the user's rights: read them first.
   if (!properties || !object || !rights.loaded) return <Loading />;
@@ -108,7 +137,7 @@ export function ObjectEditor({ type, id }: { type: string; id: string }) {
   return (
     <section>
       <p className="back">
-        <a href={href('objects', type)}>‹ {type}</a>
+        <a href={href('objects', type)}>‹ {typeLabel(types, type)}</a>
       </p>
       <ObjectForm
         key={version}
@@ -128,6 +157,34 @@ export function ObjectEditor({ type, id }: { type: string; id: string }) {
       <AnnotationsPanel object={object} />
       <ObjectPermsPanel object={object} etag={etag} onSaved={onSaved} />
       <HistoryPanel objectPath={`/${type}/${object.id}`} refresh={object} onRestored={reload} canRestore={may(rights, 'update', type, object)} />
+    </section>
+  );
+}
+
+/** An object in the trash, opened by its address: said so, with its restore (GET /trash/{id} answered, so the user may). */
+function TrashedObject({ type, object, onRestored }: { type: string; object: Resource; onRestored: () => void }) {
+  const { busy, error, run } = useAction();
+  const toast = useToast();
+  const restore = () =>
+    void run(async () => {
+      await trash.restore(object.id);
+      toast.success(`“${titleOf(object)}” restored.`);
+      onRestored();
+    });
+  return (
+    <section>
+      <p className="back">
+        <a href={href('objects', type)}>‹ {type}</a>
+      </p>
+      <h1>{titleOf(object)}</h1>
+      <div className="readonly-banner" role="note">
+        <LockKeyhole aria-hidden size={18} />
+        <span>“{titleOf(object)}” is in the trash: it cannot be read or changed until it is restored.</span>
+        <button type="button" onClick={restore} disabled={busy}>
+          <RotateCcw aria-hidden size={16} /> Restore
+        </button>
+      </div>
+      <ErrorNote error={error} />
     </section>
   );
 }
@@ -354,6 +411,7 @@ function ObjectForm({
   const canWrite = may(rights, 'update', type, object);
   const canPublish = may(rights, 'publish', type, object);
   const canDelete = may(rights, 'delete', type, object);
+  const readOnly = readOnlyReason(rights, type, object);
   const published = object.attributes.status === 'on';
   const statusOptions = canPublish || published ? STATUS_OPTIONS : STATUS_OPTIONS.filter(([v]) => v !== 'on');
 
@@ -385,10 +443,10 @@ function ObjectForm({
           label="Move to trash"
           icon={<Trash2 aria-hidden size={16} />}
           title="Move this object to the trash?"
-          message={<p>You can restore it from the trash later.</p>}
+          message={<p>You can restore it from the trash later, or undo right after.</p>}
           action={() => api.remove(path, { ifMatch: etag }).catch((e) => Promise.reject(nameObjects(e, [object])))}
           onDone={() => {
-            toast.success(`“${titleOf(object)}” moved to the trash.`, { next: true });
+            toast.success(`“${titleOf(object)}” moved to the trash.`, { next: true, action: { label: 'Undo', run: () => void undoTrash(toast, type, object) } });
             forceNavigate(href('objects', type));
           }}
           disabled={locked}
@@ -414,8 +472,14 @@ function ObjectForm({
       {draftMode && !draft ? (
         <p className="notice draft-note">This {object.type.replace(/s$/, '')} is published: your changes are saved as a draft for a publisher to review.</p>
       ) : null}
+      {readOnly ? (
+        <div className="readonly-banner" role="note" id={`${formId}-readonly`}>
+          <LockKeyhole aria-hidden size={18} />
+          <span>{readOnly}</span>
+        </div>
+      ) : null}
       {media}
-      <form id={formId} className="panel" onSubmit={submit} aria-label="Edit object" ref={form} noValidate>
+      <form id={formId} className="panel" onSubmit={submit} aria-label="Edit object" ref={form} noValidate aria-describedby={readOnly ? `${formId}-readonly` : undefined}>
         {/* Read-only for users whose roles do not allow changing it. */}
         <fieldset className="plain" disabled={!canWrite}>
         <div className="form-grid">
@@ -450,9 +514,7 @@ function ObjectForm({
               Save changes
             </button>
           </div>
-        ) : (
-          <p className="muted">Your roles let you read this object, not change it.</p>
-        )}
+        ) : null}
       </form>
       {question?.kind === 'slug' ? (
         <Dialog title="Change the address of a published page?" onClose={() => setQuestion(null)}>

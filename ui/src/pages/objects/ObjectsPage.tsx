@@ -14,7 +14,7 @@ import { ListView } from '../../components/list-view';
 import { SelectField, STATUS_OPTIONS, StatusBadge, SearchBox, TypeOptions } from '../../components/fields';
 import { formatDate, titleOf } from '../../components/format';
 import { FileText, Plus } from '../../components/icons';
-import { useObjectTypes } from '../../components/model';
+import { typeLabel, useObjectTypes } from '../../components/model';
 import { forceNavigate, href, navigate, useHashQuery } from '../../components/route';
 import { SortHeader } from '../../components/sort-header';
 import { useToast } from '../../components/toast';
@@ -89,7 +89,7 @@ function ObjectList({ type, creating = false }: { type: string; creating?: boole
   return (
     <section>
       <div className="page-head">
-        <h1>{type ? type.charAt(0).toUpperCase() + type.slice(1) : 'Objects'}</h1>
+        <h1>{type ? typeLabel(types, type) : 'Objects'}</h1>
         <span className="spacer" />
         {canCreate ? (
           <button type="button" className="primary" onClick={() => setShowCreate(true)} disabled={!choices.length}>
@@ -181,6 +181,7 @@ function ObjectTable({
   selected: Map<string, Resource>;
   onSelect: (s: Map<string, Resource>) => void;
 }) {
+  const { types } = useObjectTypes();
   const key = (o: Resource) => `${o.type}/${o.id}`;
   const all = objects.length > 0 && objects.every((o) => selected.has(key(o)));
   const languages = usePageLanguages(objects);
@@ -215,7 +216,7 @@ function ObjectTable({
               <td>
                 <a href={href('objects', o.type, o.id)}>{titleOf(o)}</a>
               </td>
-              <td>{o.type}</td>
+              <td>{typeLabel(types, o.type, true)}</td>
               <td className="status-cell">
                 <StatusBadge status={o.attributes.status} />
                 <PublicationChip attributes={o.attributes} />
@@ -311,7 +312,7 @@ function CreateObjectDialog({ type, onClose }: { type: string; onClose: () => vo
             <select value={chosen} onChange={(e) => setChosen(e.target.value)}>
               {choices.map((t) => (
                 <option key={t.name} value={t.name}>
-                  {t.singular}
+                  {t.singularLabel}
                 </option>
               ))}
             </select>

@@ -7,7 +7,7 @@ export function editorTypes(types: ObjectType[] | null): ObjectType[] {
   return concreteTypes(types).filter((t) => !OWN_AREA.has(t.name));
 }
 
-/** "document" for documents (the type's `singular`). */
+/** "document" for documents, "news item" for news_items (the type's `singular`, in words). */
 export function singularOf(types: ObjectType[] | null, name: string): string {
-  return types?.find((t) => t.name === name)?.singular ?? name.replace(/s$/, '');
+  return (types?.find((t) => t.name === name)?.singular ?? name.replace(/s$/, '')).replace(/_/g, ' ');
 }

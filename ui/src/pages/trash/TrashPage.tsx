@@ -1,6 +1,8 @@
 // Trash: trashed objects with type and date; restore or delete permanently, one or the selected.
+// Editors see what they may delete (their own ones with `delete:own`) and restore it; deleting for
+// good and the history of a trashed object stay with administrators, and the page says so.
 import { useState } from 'react';
-import { api, type Resource } from '../../api/client';
+import { trash, type Resource } from '../../api/client';
 import { DataTable } from '../../components/data-table';
 import { ConfirmButton, DeleteButton, Dialog } from '../../components/dialog';
 import { ErrorNote } from '../../components/feedback';
@@ -10,9 +12,10 @@ import { useToast } from '../../components/toast';
 import { formatDate, titleOf } from '../../components/format';
 import { HistoryPanel } from '../../components/history-panel';
 import { useAction, useList } from '../../components/use-list';
+import { useRights } from '../../components/rights';
+import { typeLabel, useObjectTypes } from '../../components/model';
 
-const restore = (id: string) => api.patch(`/trash/${id}`, { id, type: 'objects' });
-const purge = (id: string) => api.remove(`/trash/${id}`);
+const { restore, purge } = trash;
 
 export function TrashPage() {
   const list = useList('/trash');
@@ -21,6 +24,8 @@ export function TrashPage() {
   const [historyOf, setHistoryOf] = useState<Resource | null>(null);
   const { busy, error, run } = useAction();
   const toast = useToast();
+  const admin = useRights().admin;
+  const { types } = useObjectTypes();
   /** Apply to each id in turn; stops at the first failure, which is then shown. */
   const each = async (ids: string[], fn: (id: string) => Promise<unknown>, done: string) => {
     let count = 0;
@@ -50,6 +55,7 @@ export function TrashPage() {
         <button type="button" onClick={() => void each(chosen, restore, 'restored')} disabled={!chosen.length || busy}>
           <RotateCcw aria-hidden size={16} /> Restore selected
         </button>
+        {admin ? (
         <ConfirmButton
           label="Delete selected permanently"
           title="Delete permanently?"
@@ -58,7 +64,11 @@ export function TrashPage() {
           action={() => each(chosen, purge, 'deleted permanently')}
           disabled={!chosen.length || busy}
         />
+        ) : null}
       </PageHead>
+      {admin ? null : (
+        <p className="notice">These are the trashed objects you may restore. Only administrators delete for good, so nothing is lost by mistake.</p>
+      )}
       <ErrorNote error={error} />
       <DataTable
         label="Trash"
@@ -68,17 +78,20 @@ export function TrashPage() {
         selection={{ selected, onChange: setSelected, rowLabel: (o) => `Select ${titleOf(o)}` }}
         columns={[
           { header: 'Title', cell: (o) => titleOf(o) },
-          { header: 'Type', cell: (o) => String(o.attributes.type ?? o.meta.type ?? o.type) },
+          { header: 'Type', cell: (o) => typeLabel(types, String(o.attributes.type ?? o.meta.type ?? o.type), true) },
           { header: 'Trashed', cell: (o) => formatDate(o.meta.deleted ?? o.meta.trashed ?? o.meta.modified) },
         ]}
         actions={(o) => (
           <>
+            {admin ? (
             <button type="button" className="small" onClick={() => setHistoryOf(o)} aria-label={`History of ${titleOf(o)}`}>
               History
             </button>
+            ) : null}
             <button type="button" className="small" onClick={() => void each([o.id], restore, 'restored')} disabled={busy} aria-label={`Restore ${titleOf(o)}`}>
               Restore
             </button>
+            {admin ? (
             <DeleteButton
               label="Delete permanently"
               title="Delete permanently?"
@@ -89,6 +102,7 @@ export function TrashPage() {
               }
               action={() => each([o.id], purge, 'deleted permanently')}
             />
+            ) : null}
           </>
         )}
       />

@@ -9,7 +9,7 @@ import { ErrorNote, Loading, Notice } from '../../components/feedback';
 import { DataTable } from '../../components/data-table';
 import { BackLink, PageHead } from '../../components/page-head';
 import { useResource } from '../../components/use-resource';
-import { Field, SelectField, STATUS_OPTIONS, StatusBadge, nullIfEmpty, type Values, FormFooter, SearchBox, useFieldError } from '../../components/fields';
+import { Field, SelectField, USER_STATUS_OPTIONS, StatusBadge, nullIfEmpty, type Values, FormFooter, SearchBox, useFieldError } from '../../components/fields';
 import { formatDate } from '../../components/format';
 import { useCurrentUser } from '../../components/current-user';
 import { href, navigate } from '../../components/route';
@@ -50,7 +50,7 @@ function UserList() {
           },
           { header: 'Name', cell: (u) => [u.attributes.name, u.attributes.surname].filter(Boolean).join(' ') || '—' },
           { header: 'Email', cell: (u) => u.attributes.email ?? '—' },
-          { header: 'Status', cell: (u) => <StatusBadge status={u.attributes.status} /> },
+          { header: 'Status', cell: (u) => <StatusBadge status={u.attributes.status} words={USER_STATUS_OPTIONS} /> },
           { header: 'Last login', cell: (u) => formatDate(u.attributes.last_login) },
         ]}
       />
@@ -66,7 +66,7 @@ function ProfileFields({ values, onChange }: { values: Values; onChange: (v: Val
       <Field label="Name" name="name" values={values} onChange={onChange} />
       <Field label="Surname" name="surname" values={values} onChange={onChange} />
       <Field label="Email" name="email" type="email" values={values} onChange={onChange} />
-      <SelectField label="Status" name="status" values={values} onChange={onChange} options={STATUS_OPTIONS} />
+      <SelectField label="Status" name="status" values={values} onChange={onChange} options={USER_STATUS_OPTIONS} />
     </>
   );
 }
@@ -164,7 +164,7 @@ function UserDetail({ id }: { id: string }) {
       <BackLink area="users" label="Users" />
       <div className="page-head">
         <h1>{user.attributes.username}</h1>
-        <StatusBadge status={user.attributes.status} />
+        <StatusBadge status={user.attributes.status} words={USER_STATUS_OPTIONS} />
         {user.attributes.blocked ? <span className="badge warn">blocked</span> : null}
         <span className="spacer" />
         <ConfirmButton

@@ -131,12 +131,7 @@ function WebhookList() {
         <form className="panel" onSubmit={create} aria-label="New webhook">
           <h2>New webhook</h2>
           <WebhookFields values={values} onChange={setValues} />
-          <div className="actions">
-            <button type="button" onClick={() => setOpen(false)}>
-              Cancel
-            </button>
-          </div>
-          <FormFooter error={error} busy={busy} label="Create webhook" />
+          <FormFooter error={error} busy={busy} label="Create webhook" onCancel={() => setOpen(false)} />
         </form>
       ) : null}
       <ErrorNote error={toggle.error} />
