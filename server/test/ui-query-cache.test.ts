@@ -1,6 +1,6 @@
 // The admin UI's query cache (ui/src/api/queries.ts) over its API client, against a real server:
 // the client runs here as in the browser (its relative URLs sent to the test server, its session in
-// an in-memory sessionStorage). A slow network that delivers an earlier search's answer after the
+// an in-memory localStorage, as the tabs of a browser share it). A slow network that delivers an earlier search's answer after the
 // later one's, even though the cache gave that request up, never replaces the newer answer; a write
 // marks as stale what it may change and nothing of a family it cannot touch.
 import assert from 'node:assert/strict';
@@ -41,7 +41,7 @@ describe('admin UI query cache', () => {
     s = await startServer();
     const store = new Map<string, string>();
     Object.assign(globalThis, {
-      sessionStorage: {
+      localStorage: {
         getItem: (k: string) => store.get(k) ?? null,
         setItem: (k: string, v: string) => void store.set(k, String(v)),
         removeItem: (k: string) => void store.delete(k),
