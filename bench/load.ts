@@ -42,6 +42,8 @@ process.once('message', async (spec: LoadSpec) => {
     p99: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
     non2xx: result.non2xx,
+    // What driving the load cost this process (the benchmark counts it as its own, not the machine's other work).
+    cpuSeconds: (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
   };
   process.send?.(figures, () => process.exit(0));
 });

@@ -6,7 +6,10 @@
 // Options for working on one figure: `--data DIR` keeps the seeded data dir (and reuses it when
 // it holds a seed already); `--only a,b` runs the scenarios whose names contain a or b;
 // `--seconds N` sets each scenario's duration; `--documents N` seeds N documents (the rest as the size says); `--db postgres` runs Folio and the reference server
-// on PostgreSQL (a database on FOLIO_BENCH_PG_URL, or on a server it starts itself).
+// on PostgreSQL (a database on FOLIO_BENCH_PG_URL, or on a server it starts itself);
+// `--baseline FILE` names the 20,000-document run (a JSON result) the uncached reads of a bigger
+// run are compared with (default: the latest such run on the same database in bench/results/).
+// Each row prints its target, the reference's own CPU per request and how busy the machine was.
 // Folio is served from its bundled build (server/dist/*.bundle.js, rebuilt first), as `npm start` runs it.
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,7 +17,24 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { entrySize } from '../scripts/ui-entry-size.mjs';
-import { LIST_QUERY, checkTargets, formatReport, missedTargets, scenarios, uncachedScenarios, type BenchReport, type LoadFigures, type LoadSpec, type Readers, type Scenario, type ScenarioResult } from './lib/scenarios.js';
+import {
+  LIST_QUERY,
+  UNCACHED_ANONYMOUS,
+  UNCACHED_SIGNED_IN,
+  checkTargets,
+  formatReport,
+  missedTargets,
+  scenarios,
+  uncachedScenarios,
+  type Baseline,
+  type BenchReport,
+  type LoadFigures,
+  type LoadSpec,
+  type MachineLoad,
+  type Readers,
+  type Scenario,
+  type ScenarioResult,
+} from './lib/scenarios.js';
 import { FULL, QUICK, seed, type SeedResult } from './lib/seed.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -29,6 +49,7 @@ const only = option('--only')?.split(',');
 const seconds = Number(option('--seconds') ?? (quick ? 3 : 10));
 const database = option('--db') ?? 'sqlite';
 const documents = option('--documents') ? Number(option('--documents')) : undefined;
+const baselineFile = option('--baseline');
 /** A wrong option: one line, exit 2. */
 function usage(message: string): never {
   console.error(`bench: ${message}`);
@@ -136,7 +157,21 @@ function cpuSeconds(pid: number): number | null {
   }
 }
 
-async function runLoad(spec: LoadSpec, serverPid: number, alongside?: LoadSpec): Promise<LoadFigures & { peakRssMb: number | null; cpuUsPerRequest: number | null }> {
+/** Busy and total clock ticks of every core since boot (Linux /proc/stat); null elsewhere. */
+function machineTicks(): { busy: number; total: number } | null {
+  try {
+    const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const total = fields.slice(0, 8).reduce((a, b) => a + b, 0);
+    // idle and iowait are the idle ones.
+    return { busy: total - fields[3] - (fields[4] ?? 0), total };
+  } catch {
+    return null;
+  }
+}
+
+const cores = os.cpus().length;
+
+async function runLoad(spec: LoadSpec, serverPid: number, alongside?: LoadSpec): Promise<LoadFigures & { peakRssMb: number | null; cpuUsPerRequest: number | null; machine: MachineLoad | null }> {
   const load = child('load.ts', []);
   const second = alongside ? child('load.ts', []) : null;
   let peak: number | null = null;
@@ -145,13 +180,26 @@ async function runLoad(spec: LoadSpec, serverPid: number, alongside?: LoadSpec):
     if (r !== null) peak = Math.max(peak ?? 0, r);
   }, 100);
   const cpuBefore = cpuSeconds(serverPid);
+  const ticksBefore = machineTicks();
+  const ownBefore = process.cpuUsage();
   if (second && alongside) second.send(alongside);
   load.send(spec);
-  const [figures] = await Promise.all([message<LoadFigures>(load), second ? message<LoadFigures>(second) : null]);
+  const [figures, secondFigures] = await Promise.all([message<LoadFigures>(load), second ? message<LoadFigures>(second) : null]);
   const cpuAfter = cpuSeconds(serverPid);
+  const ticksAfter = machineTicks();
+  const own = process.cpuUsage(ownBefore);
   clearInterval(sampler);
   const cpuUsPerRequest = cpuBefore === null || cpuAfter === null || !figures.requests ? null : ((cpuAfter - cpuBefore) * 1e6) / figures.requests;
-  return { ...figures, peakRssMb: peak, cpuUsPerRequest };
+  let machine: MachineLoad | null = null;
+  if (ticksBefore && ticksAfter && ticksAfter.total > ticksBefore.total) {
+    // The ticks of every core: their share that was busy, in cores; what the benchmark's own
+    // processes used (the server, the load generators, this one) is taken out for "other".
+    const elapsed = (ticksAfter.total - ticksBefore.total) / cores / ticksPerSecond;
+    const busyCores = ((ticksAfter.busy - ticksBefore.busy) / (ticksAfter.total - ticksBefore.total)) * cores;
+    const ours = (cpuAfter ?? 0) - (cpuBefore ?? 0) + (figures.cpuSeconds ?? 0) + (secondFigures?.cpuSeconds ?? 0) + (own.user + own.system) / 1e6;
+    machine = { cores, busyCores, otherCores: Math.max(0, busyCores - ours / elapsed) };
+  }
+  return { ...figures, peakRssMb: peak, cpuUsPerRequest, machine };
 }
 
 const stop = (p: ChildProcess) => new Promise<void>((resolve) => (p.exitCode !== null ? resolve() : (p.once('exit', () => resolve()), p.kill('SIGTERM'))));
@@ -305,8 +353,31 @@ async function emptyCaches(url: string, adminToken: string, documentId: number):
   if (!res.ok) throw new Error(`PATCH to empty the caches failed: ${res.status}`);
 }
 
+/** The uncached reads of a 20,000-document run on this database: --baseline, or the latest in bench/results/. */
+function findBaseline(db: string, documents: number): Baseline | null {
+  const dir = path.join(here, 'results');
+  const files = baselineFile ? [path.resolve(baselineFile)] : fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort().reverse().map((f) => path.join(dir, f)) : [];
+  const names = [UNCACHED_ANONYMOUS, UNCACHED_SIGNED_IN, 'uncached GET API key'].flatMap((n) => [`${n} (after seeding)`, `${n} (after restart)`]);
+  for (const file of files) {
+    let report: BenchReport;
+    try {
+      report = JSON.parse(fs.readFileSync(file, 'utf8'));
+    } catch {
+      if (baselineFile) usage(`--baseline ${baselineFile} is no benchmark result`);
+      continue;
+    }
+    const smaller = report.seed?.sizes?.documents;
+    if ((report.database ?? 'sqlite') !== db || !smaller || smaller >= documents || (!baselineFile && smaller !== 20_000)) continue;
+    const cpu: Record<string, number> = {};
+    for (const s of report.scenarios) if (names.includes(s.name) && s.cpuUsPerRequest) cpu[s.name] = s.cpuUsPerRequest;
+    if (Object.keys(cpu).length) return { file: path.relative(process.cwd(), file), documents: smaller, cpuUsPerRequest: cpu };
+  }
+  return null;
+}
+
 async function main() {
   const startedAt = new Date().toISOString();
+  const loadAtStart = os.loadavg()[0];
   const dataDir = keptDir ? path.resolve(keptDir) : fs.mkdtempSync(path.join(os.tmpdir(), 'folio-bench-'));
   const seedFile = path.join(dataDir, 'bench-seed.json');
   const pgDatabase = database === 'postgres' ? await postgresDatabase() : null;
@@ -361,7 +432,16 @@ async function main() {
       const f = await runLoad({ ...rest, url: target + p, connections: 10, seconds: rest.once ? Math.max(seconds, UNCACHED_SECONDS) : seconds }, pid, side);
       const compared = results.find((r) => r.name === s.comparedTo);
       const cpuRatio = compared?.cpuUsPerRequest && f.cpuUsPerRequest ? compared.cpuUsPerRequest / f.cpuUsPerRequest : null;
-      const result: ScenarioResult = { name: s.name, target: s.target, ...f, ratio: compared ? f.rps / compared.rps : null, cpuRatio: compared ? cpuRatio : null, cpuTarget: s.cpuTarget };
+      const result: ScenarioResult = {
+        name: s.name,
+        target: s.target,
+        ...f,
+        ratio: compared ? f.rps / compared.rps : null,
+        cpuRatio: compared ? cpuRatio : null,
+        cpuTarget: s.cpuTarget,
+        p99Target: s.p99Target,
+        refCpuUsPerRequest: compared ? (compared.cpuUsPerRequest ?? null) : undefined,
+      };
       if (s.creates) {
         // Nothing lost: every answered create is in the database. Requests still in flight when
         // the load stopped may add a few more (at most one per connection), never fewer.
@@ -432,6 +512,8 @@ async function main() {
       uiFirstLoadKb: uiFirstLoadKb(),
       uncachedRssMb,
       scenarios: results,
+      loadAverage: { start: loadAtStart, end: os.loadavg()[0], cores },
+      baseline: seeded.result.sizes.documents > 20_000 ? findBaseline(database, seeded.result.sizes.documents) : undefined,
     };
     report.targets = checkTargets(report);
     console.log('\n' + formatReport(report));

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startServer, type TestServer } from '../../server/test/helpers/server.js';
-import { formatReport, missedTargets, type BenchReport } from '../lib/scenarios.js';
+import { checkTargets, formatReport, missedTargets, type BenchReport, type ScenarioResult } from '../lib/scenarios.js';
 import { seed, type SeedResult } from '../lib/seed.js';
 
 describe('benchmark seed and report', () => {
@@ -73,5 +73,61 @@ describe('benchmark seed and report', () => {
     assert.deepEqual(new Set(column).size, 1, `the descriptions start in one column:\n${rows.join('\n')}`);
     assert.equal(missedTargets(targets), 1);
     assert.equal(missedTargets(targets.filter((t) => t.met !== false)), 0, 'not measured is not missed');
+  });
+
+  test("issue 48's targets: each figure beside its target, anonymous against signed in, the scale against a smaller run, the seed's pace", () => {
+    const row = (name: string, cpu: number, extra: Partial<ScenarioResult> = {}): ScenarioResult => ({
+      name,
+      target: 'folio',
+      requests: 100,
+      rps: 100,
+      p50: 1,
+      p99: 2,
+      errors: 0,
+      non2xx: 0,
+      peakRssMb: 50,
+      ratio: null,
+      cpuUsPerRequest: cpu,
+      ...extra,
+    });
+    const report = {
+      startedAt: 'now',
+      mode: 'full',
+      database: 'sqlite',
+      seed: { sizes: { ...seeded.sizes, documents: 1_000_000 }, bigFolderId: 1, searchWord: 'x', seconds: 420, searchMatches: 3 },
+      seedRssMb: 1,
+      idleRssMb: 80,
+      startToFirstAnswerMs: 500,
+      startInProcessMs: 1,
+      deepPage: 500,
+      page500VsPage1: null,
+      loadAverage: { start: 0.5, end: 1.5, cores: 2 },
+      baseline: { file: 'bench/results/small.json', documents: 20_000, cpuUsPerRequest: { 'uncached GET /documents/{id} (after restart)': 200 } },
+      scenarios: [
+        row('uncached GET /documents/{id} (after restart)', 320, { cpuRatio: 0.3, cpuTarget: 0.5, refCpuUsPerRequest: 96, machine: { cores: 2, busyCores: 1.4, otherCores: 0.2 } }),
+        row('uncached GET signed in (after restart)', 280),
+        row('list pages, sort=-id (after restart)', 900, { p99: 61, p99Target: 50 }),
+      ],
+    } as BenchReport;
+    report.targets = checkTargets(report);
+    const verdict = (what: RegExp) => {
+      const t = report.targets!.find((x) => what.test(x.what));
+      assert.ok(t, `a target matching ${what} among:\n${report.targets!.map((x) => x.what).join('\n')}`);
+      return t!;
+    };
+    assert.equal(verdict(/^uncached GET \/documents\/\{id\} \(after restart\): CPU per request at most 2\.0x/).met, false, 'a CPU share of 0.3 misses the target of 0.5');
+    assert.equal(verdict(/no more than signed in/).met, false, 'anonymous reads at 320 µs are dearer than signed-in ones at 280');
+    assert.equal(verdict(/at 1000000 documents at most 1\.5x its cost at 20000/).figure, '1.60x');
+    assert.equal(verdict(/at 1000000 documents at most 1\.5x/).met, false, '320 against 200 µs is 1.6 times');
+    assert.equal(verdict(/^list pages, sort=-id \(after restart\): p99 under 50 ms/).met, false, 'a p99 of 61 ms misses 50 ms');
+    assert.equal(verdict(/seeding a million/).met, false, 'a million seeded in 420 s is over five minutes');
+    const text = formatReport(report);
+    assert.match(text, /uncached GET \/documents\/\{id\} \(after restart\).*\s320\s+96\s+0\.30\s+≥ 0\.5\s+1\.4\/2 \(0\.2\)/, `the row shows its CPU, the reference's, the share, the target and the machine:\n${text}`);
+    assert.match(text, /1-minute load average 0\.50 as the run started, 1\.50 as it ended/);
+    assert.match(text, /seeded at 2381 documents\/s \(a million would take 7\.0 min/);
+    assert.match(text, /compared with: bench\/results\/small\.json \(20000 documents\)/);
+    // A small seed is not judged on the million's pace.
+    const small = checkTargets({ ...report, seed: { ...report.seed, sizes: { ...report.seed.sizes, documents: 20_000 } }, baseline: undefined });
+    assert.equal(small.find((t) => /seeding a million/.test(t.what))?.met, null, 'a 20,000-document seed is not judged against the million');
   });
 });
