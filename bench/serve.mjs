@@ -4,8 +4,10 @@
 // purpose, so that neither start time nor memory includes a TypeScript loader. Reports its URL.
 import path from 'node:path';
 import v8 from 'node:v8';
-import { createServer } from '../server/dist/app.bundle.js';
-import { loadConfig } from '../server/dist/config.bundle.js';
+// FOLIO_BENCH_UNBUNDLED=1: the compiled files one by one instead (a profile then names each file).
+const unbundled = process.env.FOLIO_BENCH_UNBUNDLED === '1';
+const { createServer } = await import(unbundled ? '../server/dist/app.js' : '../server/dist/app.bundle.js');
+const { loadConfig } = await import(unbundled ? '../server/dist/config.js' : '../server/dist/config.bundle.js');
 
 export const BENCH_ADMIN = { username: 'bench-admin', password: 'bench-admin-password' };
 
