@@ -7,7 +7,7 @@
 // it holds a seed already); `--only a,b` runs the scenarios whose names contain a or b;
 // `--seconds N` sets each scenario's duration; `--documents N` seeds N documents (the rest as the size says); `--db postgres` runs Folio and the reference server
 // on PostgreSQL (a database on FOLIO_BENCH_PG_URL, or on a server it starts itself);
-// `--baseline FILE` names the 20,000-document run (a JSON result) the uncached reads of a bigger
+// `--seed-only` (with --data) seeds and stops; `--baseline FILE` names the 20,000-document run (a JSON result) the uncached reads of a bigger
 // run are compared with (default: the latest such run on the same database in bench/results/).
 // Each row prints its target, the reference's own CPU per request and how busy the machine was.
 // Folio is served from its bundled build (server/dist/*.bundle.js, rebuilt first), as `npm start` runs it.
@@ -50,6 +50,7 @@ const seconds = Number(option('--seconds') ?? (quick ? 3 : 10));
 const database = option('--db') ?? 'sqlite';
 const documents = option('--documents') ? Number(option('--documents')) : undefined;
 const baselineFile = option('--baseline');
+const seedOnly = argv.includes('--seed-only');
 /** A wrong option: one line, exit 2. */
 function usage(message: string): never {
   console.error(`bench: ${message}`);
@@ -58,6 +59,7 @@ function usage(message: string): never {
 if (documents !== undefined && !(Number.isInteger(documents) && documents >= 100)) usage('--documents is a whole number, at least 100');
 if (database !== 'sqlite' && database !== 'postgres') usage('--db is sqlite or postgres');
 if (database === 'postgres' && keptDir) usage('--data keeps a SQLite data set; it cannot be combined with --db postgres');
+if (seedOnly && !keptDir) usage('--seed-only needs --data DIR (where the seed is kept)');
 const tsx = ['--import', 'tsx'];
 
 /** The node options `npm start` gives the server (package.json's start script): the measured server runs with them too. */
@@ -411,6 +413,10 @@ async function main() {
       seeded = { result, rss: rssMb(folio.process.pid!) };
       console.log(`seeded in ${result.seconds.toFixed(1)} s`);
       if (keptDir) fs.writeFileSync(seedFile, JSON.stringify(seeded));
+      if (seedOnly) {
+        console.log(`seeded at ${(result.sizes.documents / result.seconds).toFixed(0)} documents/s; server RSS ${seeded.rss?.toFixed(0) ?? '-'} MB; kept in ${dataDir}`);
+        return;
+      }
     }
     // The reference is started afresh with each start of Folio: both phases compare two
     // processes that started together (a reference warmed by the first phase made Folio's
