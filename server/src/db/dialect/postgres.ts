@@ -176,10 +176,13 @@ const search: ObjectSearch = {
       for each row execute function folio_translations_search()`.execute(db);
   },
 
-  translationRanks: (expr, lang, drafts) =>
-    sql`(select object_id as search_id, -ts_rank(document, to_tsquery(folio_ts_config(${lang}), ${expr})) * 0.1 as search_rank
-      from translations_search where lang = ${lang}${draftTranslationsWhere(drafts)}
-      and document @@ to_tsquery(folio_ts_config(${lang}), ${expr}))`,
+  // In any language, each translation's words are read with its own language's configuration.
+  translationRanks: (expr, lang, drafts) => {
+    const config = lang === null ? sql`folio_ts_config(lang)` : sql`folio_ts_config(${lang})`;
+    return sql`(select object_id as search_id, -ts_rank(document, to_tsquery(${config}, ${expr})) * 0.1 as search_rank
+      from translations_search where ${lang === null ? sql`true` : sql`lang = ${lang}`}${draftTranslationsWhere(drafts)}
+      and document @@ to_tsquery(${config}, ${expr}))`;
+  },
 };
 
 /** What a stored date-time / date must look like before PostgreSQL is asked to read it. */
