@@ -3,8 +3,8 @@
 // Stored as <table><tbody><tr><th>/<td>…; colspan/rowspan only when a cell spans more than one.
 // Tab and Shift+Tab move between cells; at the last cell Tab leaves the editor, as elsewhere.
 import { Extension, Node, type Editor } from '@tiptap/core';
-import { addColumnAfter, addColumnBefore, addRowAfter, addRowBefore, deleteColumn, deleteRow, deleteTable, goToNextCell, isInTable, tableEditing, toggleHeaderRow, type CellSelection } from '@tiptap/pm/tables';
-import type { Command, EditorState } from '@tiptap/pm/state';
+import { addColumnAfter, addColumnBefore, addRowAfter, addRowBefore, deleteColumn, deleteRow, deleteTable, goToNextCell, isInTable, tableEditing, toggleHeader, type CellSelection } from '@tiptap/pm/tables';
+import { TextSelection, type Command, type EditorState } from '@tiptap/pm/state';
 
 /** What prosemirror-tables reads of a cell: its spans (and widths, which Folio never sets). */
 const cellAttributes = () => ({
@@ -67,10 +67,21 @@ export const TableExtensions = [TableNode, TableRow, TableHeader, TableCell, Tab
 /** A new table of `rows` × `cols` with a header row, at the cursor. */
 export function insertTable(editor: Editor, rows = 3, cols = 3): void {
   const row = (type: string) => ({ type: 'tableRow', content: Array.from({ length: cols }, () => ({ type, content: [{ type: 'paragraph' }] })) });
+  const start = editor.state.selection.from;
   editor
     .chain()
     .focus()
     .insertContent({ type: 'table', content: [row('tableHeader'), ...Array.from({ length: rows - 1 }, () => row('tableCell'))] })
+    // The cursor into the new table's first cell (insertContent leaves it after the table).
+    .command(({ tr }) => {
+      let cell = -1;
+      tr.doc.nodesBetween(Math.max(0, start - 2), tr.doc.content.size, (node, pos) => {
+        if (cell < 0 && node.type.name === 'tableHeader') cell = pos;
+        return cell < 0;
+      });
+      if (cell >= 0) tr.setSelection(TextSelection.near(tr.doc.resolve(cell + 1)));
+      return true;
+    })
     .run();
 }
 
@@ -84,7 +95,10 @@ export const TABLE_COMMANDS: Array<{ label: string; command: Command }> = [
   { label: 'Delete column', command: deleteColumn },
 ];
 
-export { deleteTable, isInTable, toggleHeaderRow };
+export { deleteTable, isInTable };
+
+/** The table's first row made header cells, or plain cells again (wherever the cursor is). */
+export const toggleHeaderRow = toggleHeader('row');
 
 /** Whether the cursor's table starts with a header row. */
 export function hasHeaderRow(state: EditorState): boolean {
