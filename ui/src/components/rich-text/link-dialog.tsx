@@ -2,7 +2,7 @@
 // by title), either of them optionally opening in a new tab. A link to an object is stored as
 // `<a href="/objects/{id}" data-object-id="{id}">`: the href is the API's own address of the
 // object (it survives a change of uname or title), the attribute lets an API client find every
-// such link and rewrite it to its own page's address (docs/admin-ui.md, "Rich text").
+// such link and rewrite it to its own page's address (docs/decisions.md, "Admin UI", rich text).
 // A new tab is `target="_blank" rel="noopener noreferrer"`.
 import { Extension, type Editor } from '@tiptap/core';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
@@ -131,7 +131,7 @@ export function LinkDialog({ editor, initial, onClose }: { editor: Editor; initi
                 'No object chosen yet.'
               )}
             </p>
-            <ObjectPicker label="Find an object by title" pickLabel="Choose" onPick={pick} exclude={(r) => r.id === chosen?.id} />
+            <ObjectPicker label="Find an object by title" pickLabel="Choose" onPick={pick} />
           </>
         )}
         <label className="inline">
