@@ -44,14 +44,14 @@ export function linkOf(editor: Editor): LinkValue {
 /** The API's address of object `id`, which every client can read. */
 export const objectHref = (id: string) => `/objects/${encodeURIComponent(id)}`;
 
-type Chosen = { id: string; type: string; title: string; status?: unknown };
+type Chosen = { id: string; title: string; status?: unknown };
 
 export function LinkDialog({ editor, initial, onClose }: { editor: Editor; initial: LinkValue; onClose: () => void }) {
   const editing = Boolean(initial.href);
   const [mode, setMode] = useState<'web' | 'object'>(initial.objectId ? 'object' : 'web');
   const [url, setUrl] = useState(initial.objectId ? '' : initial.href);
   const [newTab, setNewTab] = useState(initial.newTab);
-  const [chosen, setChosen] = useState<Chosen | null>(initial.objectId ? { id: initial.objectId, type: '', title: `Object #${initial.objectId}` } : null);
+  const [chosen, setChosen] = useState<Chosen | null>(initial.objectId ? { id: initial.objectId, title: `Object #${initial.objectId}` } : null);
   const [problem, setProblem] = useState('');
   const applyButton = useRef<HTMLButtonElement>(null);
 
@@ -60,7 +60,7 @@ export function LinkDialog({ editor, initial, onClose }: { editor: Editor; initi
     if (!initial.objectId) return;
     let live = true;
     api.get(`/objects/${encodeURIComponent(initial.objectId)}`).then(
-      (r) => live && setChosen({ id: r.data.id, type: r.data.type, title: titleOf(r.data), status: r.data.attributes.status }),
+      (r) => live && setChosen({ id: r.data.id, title: titleOf(r.data), status: r.data.attributes.status }),
       () => undefined,
     );
     return () => {
@@ -95,7 +95,7 @@ export function LinkDialog({ editor, initial, onClose }: { editor: Editor; initi
     onClose();
   };
   const pick = (r: Resource) => {
-    setChosen({ id: r.id, type: r.type, title: titleOf(r), status: r.attributes.status });
+    setChosen({ id: r.id, title: titleOf(r), status: r.attributes.status });
     setProblem('');
     applyButton.current?.focus();
   };
@@ -125,7 +125,7 @@ export function LinkDialog({ editor, initial, onClose }: { editor: Editor; initi
             <p className="link-chosen" role="status">
               {chosen ? (
                 <>
-                  Links to <strong>{chosen.title}</strong> {chosen.type ? <span className="muted">({chosen.type})</span> : null} {chosen.status ? <StatusBadge status={chosen.status} /> : null}
+                  Links to <strong>{chosen.title}</strong> {chosen.status ? <StatusBadge status={chosen.status} /> : null}
                 </>
               ) : (
                 'No object chosen yet.'
