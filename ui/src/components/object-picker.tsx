@@ -14,12 +14,15 @@ export function ObjectPicker({
   types,
   busy,
   label = 'Find objects',
+  pickLabel = 'Add',
   exclude,
 }: {
   onPick: (r: Resource) => void;
   types?: string[];
   busy?: boolean;
   label?: string;
+  /** The word on each found object's button. */
+  pickLabel?: string;
   exclude?: (r: Resource) => boolean;
 }) {
   const [text, setText] = useState('');
@@ -50,8 +53,8 @@ export function ObjectPicker({
               <span>
                 {titleOf(r)} <span className="muted">({r.type})</span> <StatusBadge status={r.attributes.status} />
               </span>
-              <button type="button" className="small" onClick={() => onPick(r)} disabled={busy} aria-label={`Add ${titleOf(r)}`}>
-                Add
+              <button type="button" className="small" onClick={() => onPick(r)} disabled={busy} aria-label={`${pickLabel} ${titleOf(r)}`}>
+                {pickLabel}
               </button>
             </li>
           ))}

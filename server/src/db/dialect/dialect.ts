@@ -42,10 +42,11 @@ export interface ObjectSearch {
   /** Creates the index of translations' fields and its triggers (migration 0094). */
   createTranslationIndex(db: Kysely<any>): Promise<void>;
   /**
-   * `(search_id, search_rank)` of the objects whose translation in `lang` matches `expr` (`on`
-   * translations, and those `drafts` lets in), ranked like `ranks` (a translation weighs as a body).
+   * `(search_id, search_rank)` of the objects whose translation in `lang` (`null`: in any
+   * language) matches `expr` (`on` translations, and those `drafts` lets in), ranked like `ranks`
+   * (a translation weighs as a body).
    */
-  translationRanks(expr: string, lang: string, drafts: DraftTranslations): RawBuilder<{ search_id: number; search_rank: number }>;
+  translationRanks(expr: string, lang: string | null, drafts: DraftTranslations): RawBuilder<{ search_id: number; search_rank: number }>;
 }
 
 /**

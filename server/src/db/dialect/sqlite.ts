@@ -407,7 +407,7 @@ const search: ObjectSearch = {
 
   translationRanks: (expr, lang, drafts) =>
     sql`(select object_id as search_id, bm25(translations_fts) as search_rank from translations_fts
-      where translations_fts match ${expr} and lang = ${lang}${draftTranslationsWhere(drafts)})`,
+      where translations_fts match ${expr}${lang === null ? sql`` : sql` and lang = ${lang}`}${draftTranslationsWhere(drafts)})`,
 };
 
 const json: JsonText = {

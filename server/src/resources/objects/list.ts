@@ -239,7 +239,7 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
   const extSorts = Object.assign({}, ...ctx.objects.extensions.map((ext) => ext.sorts ?? {})) as NonNullable<ObjectExtension['sorts']>;
   const includes = new Set([...types.flatMap((t) => relationNamesOf(ctx, t.name).map((r) => r.name)), ...extensionIncludeNames(ctx)]);
   // filter[<relation name>]=<id>: objects related to that object by that relation (BEdita).
-  const ownFilters = ['type', 'query', 'mine', 'history_editor'];
+  const ownFilters = ['type', 'query', 'search_translations', 'mine', 'history_editor'];
   const relationFilters = new Map<string, Array<{ relation: RelationDef; inverse: boolean }>>();
   for (const t of types) {
     for (const r of relationNamesOf(ctx, t.name)) {
@@ -326,15 +326,19 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
     // Ranking joins the matches with their rank instead (never both: SQLite then runs the search
     // twice and, for a signed-in reader, took seconds).
     const ranked = !!searchText && q.defaultSorted;
-    // With `lang`, a search also matches that language's translations (the reader's readable ones).
-    const lang = rc.lang;
+    // With `lang`, a search also matches that language's translations (the reader's readable ones);
+    // with `filter[search_translations]`, those of every language.
+    const everyLanguage = q.special.search_translations ? yesNo(q.special.search_translations, 'search_translations') : false;
+    if (everyLanguage && !q.special.query) throw badRequest('filter[search_translations] goes with a search (q or filter[query])', 'invalid_filter');
+    const lang = everyLanguage ? null : rc.lang;
+    const inTranslations = everyLanguage || !!lang;
     // Translations not `on` count only for readers of their object in every status.
-    const everyStatus = lang && searchText ? everyStatusWhere(ctx, viewer, eb) : null;
+    const everyStatus = inTranslations && searchText ? everyStatusWhere(ctx, viewer, eb) : null;
     const drafts: DraftTranslations = everyStatus === null ? 'all' : viewer.userId === null ? 'none' : visibleObjects(ctx, SYSTEM, ctx.db, { trashed: 'any' }).select('objects.id').where(everyStatus);
     const matchIds = (expr: string) =>
-      lang ? sql<number>`(select * from ${search.ids(expr)} as o union select search_id from ${search.translationRanks(expr, lang, drafts)} as t)` : search.ids(expr);
+      inTranslations ? sql<number>`(select * from ${search.ids(expr)} as o union select search_id from ${search.translationRanks(expr, lang, drafts)} as t)` : search.ids(expr);
     const matchRanks = (expr: string) =>
-      lang
+      inTranslations
         ? sql<{ search_id: number; search_rank: number }>`(select search_id, min(search_rank) as search_rank from (select * from ${search.ranks(expr)} as o union all select * from ${search.translationRanks(expr, lang, drafts)} as t) as u group by search_id)`
         : search.ranks(expr);
     const matching = searchText ? base.where('objects.id', 'in', matchIds(searchText)) : base;

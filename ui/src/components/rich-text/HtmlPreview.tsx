@@ -2,8 +2,11 @@
 // editor writes are rebuilt as React elements; anything else keeps its text. Images show as
 // their alt text, so a preview fetches nothing.
 import { Fragment, type ReactNode } from 'react';
+import './text-blocks.css';
 
-const KEEP = new Set(['p', 'h2', 'h3', 'h4', 'strong', 'b', 'em', 'i', 'ul', 'ol', 'li', 'br', 'blockquote', 'code', 'pre', 'a', 'figure', 'figcaption']);
+const KEEP = new Set(['p', 'h2', 'h3', 'h4', 'strong', 'b', 'em', 'i', 'ul', 'ol', 'li', 'br', 'blockquote', 'code', 'pre', 'a', 'figure', 'figcaption', 'table', 'thead', 'tbody', 'tr', 'th', 'td']);
+/** Cells keep their spans, and nothing else. */
+const spans = (el: Element) => ({ colSpan: Number(el.getAttribute('colspan')) || undefined, rowSpan: Number(el.getAttribute('rowspan')) || undefined });
 
 function rebuild(node: Node, key: number): ReactNode {
   if (node.nodeType === Node.TEXT_NODE) return node.textContent;
@@ -21,6 +24,14 @@ function rebuild(node: Node, key: number): ReactNode {
       <span key={key} className="preview-link" title={el.getAttribute('href') ?? undefined}>
         {children}
       </span>
+    );
+  }
+  if (tag === 'th' || tag === 'td') {
+    const Cell = tag;
+    return (
+      <Cell key={key} {...spans(el)}>
+        {children}
+      </Cell>
     );
   }
   const Tag = tag as 'p';

@@ -1,19 +1,24 @@
-// The rich-text editor (TipTap/ProseMirror), loaded on first use: headings, bold, italic, lists,
-// links and images from the media library; it stores clean HTML (<h2>, <p>, <strong>, <em>,
-// <ul>/<ol>, <a href>, <img src alt>, <figure><img src alt><figcaption>) and '' when empty. An
-// image takes its alt text and caption from the image object, editable for each use (select it,
-// then the image button). Keyboard: Ctrl/Cmd+B, I, K (link), Z/Shift+Z; the toolbar is one tab
+// The rich-text editor (TipTap/ProseMirror), loaded on first use: headings (levels 2–4), bold,
+// italic, lists, quotes, tables, links (to a web address or to an object of the site, optionally
+// in a new tab) and images from the media library; it stores clean HTML (<h2>–<h4>, <p>,
+// <strong>, <em>, <ul>/<ol>, <blockquote>, <table><tbody><tr><th>/<td>, <a href> with
+// `data-object-id` for an object and `target="_blank" rel="noopener noreferrer"` for a new tab,
+// <img src alt>, <figure><img src alt><figcaption>) and '' when empty. An image takes its alt text
+// and caption from the image object, editable for each use (select it, then the image button).
+// Keyboard: Ctrl/Cmd+B, I, K (link), Z/Shift+Z; Tab between table cells; each toolbar is one tab
 // stop with arrow keys between its buttons.
 import { Extension } from '@tiptap/core';
 import { DOMSerializer } from '@tiptap/pm/model';
 import { NodeSelection, Plugin, type EditorState, type Transaction } from '@tiptap/pm/state';
 import { EditorContent, useEditor, useEditorState, type Editor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
-import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
-import { Dialog } from '../dialog';
-import { Bold, Heading2, Heading3, ImagePlus, Italic, Link, List, ListOrdered, Pilcrow, Redo2, Undo2, Unlink } from '../icons';
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { Bold, Heading2, Heading3, Heading4, ImagePlus, Italic, Link, List, ListOrdered, Pilcrow, Quote, Redo2, Table, Undo2, Unlink } from '../icons';
 import { FIGURE, ImageFigure, SessionImage } from './image-nodes';
+import { LinkDialog, LinkTargets, linkOf } from './link-dialog';
 import { MediaLibraryDialog, type PlacedImage } from './MediaLibraryDialog';
+import { deleteTable, hasHeaderRow, insertTable, isInTable, TABLE_COMMANDS, TableExtensions, toggleHeaderRow } from './table-nodes';
+import './text-blocks.css';
 
 /** The image the selection holds (a plain one or one with a caption), as the dialog edits it. */
 function selectedImage(editor: Editor): PlacedImage | null {
@@ -108,6 +113,8 @@ export default function RichTextEditor({ labelId, describedBy, value, onChange }
       }),
       SessionImage.configure({ inline: false }),
       ImageFigure,
+      ...TableExtensions,
+      LinkTargets,
       Extension.create({
         name: 'plainSpaces',
         addProseMirrorPlugins: () => [new Plugin({ appendTransaction: (trs, _old, state) => (trs.some((t) => t.docChanged) && !trs.some((t) => t.getMeta('composition')) ? plainSpaces(state) : null) })],
@@ -160,11 +167,15 @@ export default function RichTextEditor({ labelId, describedBy, value, onChange }
             italic: e.isActive('italic'),
             h2: e.isActive('heading', { level: 2 }),
             h3: e.isActive('heading', { level: 3 }),
+            h4: e.isActive('heading', { level: 4 }),
+            quote: e.isActive('blockquote'),
+            table: isInTable(e.state),
+            headerRow: hasHeaderRow(e.state),
             paragraph: e.isActive('paragraph'),
             bullet: e.isActive('bulletList'),
             ordered: e.isActive('orderedList'),
             link: e.isActive('link'),
-            href: (e.getAttributes('link').href as string | undefined) ?? '',
+            linkAttrs: linkOf(e),
             image: selectedImage(e) !== null,
             canUndo: e.can().undo(),
             canRedo: e.can().redo(),
@@ -186,6 +197,10 @@ export default function RichTextEditor({ labelId, describedBy, value, onChange }
   const chain = () => editor.chain().focus();
 
   // The toolbar is one tab stop: arrows move between its buttons.
+  const runTable = (command: (typeof TABLE_COMMANDS)[number]['command']) => {
+    command(editor.state, editor.view.dispatch);
+    editor.commands.focus();
+  };
   const onToolbarKey = (e: KeyboardEvent<HTMLDivElement>) => {
     if (!['ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(e.key)) return;
     const buttons = [...e.currentTarget.querySelectorAll<HTMLButtonElement>('button:not(:disabled)')];
@@ -202,12 +217,15 @@ export default function RichTextEditor({ labelId, describedBy, value, onChange }
         <ToolButton label="Paragraph" icon={<Pilcrow size={16} />} active={state.paragraph} onClick={() => chain().setParagraph().run()} tabStop />
         <ToolButton label="Heading" icon={<Heading2 size={16} />} active={state.h2} onClick={() => chain().toggleHeading({ level: 2 }).run()} />
         <ToolButton label="Subheading" icon={<Heading3 size={16} />} active={state.h3} onClick={() => chain().toggleHeading({ level: 3 }).run()} />
+        <ToolButton label="Minor heading (level 4)" icon={<Heading4 size={16} />} active={state.h4} onClick={() => chain().toggleHeading({ level: 4 }).run()} />
         <span className="tool-sep" aria-hidden />
         <ToolButton label="Bold" icon={<Bold size={16} />} active={state.bold} onClick={() => chain().toggleBold().run()} />
         <ToolButton label="Italic" icon={<Italic size={16} />} active={state.italic} onClick={() => chain().toggleItalic().run()} />
         <span className="tool-sep" aria-hidden />
         <ToolButton label="Bulleted list" icon={<List size={16} />} active={state.bullet} onClick={() => chain().toggleBulletList().run()} />
         <ToolButton label="Numbered list" icon={<ListOrdered size={16} />} active={state.ordered} onClick={() => chain().toggleOrderedList().run()} />
+        <ToolButton label="Quote" icon={<Quote size={16} />} active={state.quote} onClick={() => chain().toggleBlockquote().run()} />
+        <ToolButton label={state.table ? 'Table (the cursor is in one)' : 'Insert a table'} icon={<Table size={16} />} active={state.table} disabled={state.table} onClick={() => insertTable(editor)} />
         <span className="tool-sep" aria-hidden />
         <ToolButton label="Link" icon={<Link size={16} />} active={state.link} onClick={() => setLinkOpen(true)} />
         <ToolButton label="Remove link" icon={<Unlink size={16} />} disabled={!state.link} onClick={() => chain().extendMarkRange('link').unsetLink().run()} />
@@ -222,8 +240,23 @@ export default function RichTextEditor({ labelId, describedBy, value, onChange }
         <ToolButton label="Redo" icon={<Redo2 size={16} />} disabled={!state.canRedo} onClick={() => chain().redo().run()} />
       </div>
       )}
+      {!readOnly && state.table ? (
+        <div className="rte-toolbar rte-table-toolbar" role="toolbar" aria-label="Table" onKeyDown={onToolbarKey}>
+          {TABLE_COMMANDS.map(({ label, command }, i) => (
+            <button key={label} type="button" className="small" tabIndex={i === 0 ? 0 : -1} disabled={!command(editor.state)} onClick={() => runTable(command)}>
+              {label}
+            </button>
+          ))}
+          <button type="button" className="small" tabIndex={-1} aria-pressed={state.headerRow} onClick={() => runTable(toggleHeaderRow)}>
+            Header row
+          </button>
+          <button type="button" className="small danger" tabIndex={-1} onClick={() => runTable(deleteTable)}>
+            Delete table
+          </button>
+        </div>
+      ) : null}
       <EditorContent editor={editor} />
-      {linkOpen ? <LinkDialog editor={editor} initial={state.href} onClose={() => setLinkOpen(false)} /> : null}
+      {linkOpen ? <LinkDialog editor={editor} initial={state.linkAttrs} onClose={() => setLinkOpen(false)} /> : null}
       {imageDialog ? (
         <MediaLibraryDialog
           editing={imageDialog.editing}
@@ -239,41 +272,5 @@ export default function RichTextEditor({ labelId, describedBy, value, onChange }
         />
       ) : null}
     </div>
-  );
-}
-
-function LinkDialog({ editor, initial, onClose }: { editor: Editor; initial: string; onClose: () => void }) {
-  const [url, setUrl] = useState(initial);
-  const close = () => {
-    onClose();
-    editor.commands.focus();
-  };
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    e.stopPropagation();
-    const href = /^(https?:|mailto:|\/|#)/i.test(url.trim()) ? url.trim() : `https://${url.trim()}`;
-    const chain = editor.chain().focus().extendMarkRange('link');
-    if (editor.state.selection.empty && !editor.isActive('link')) {
-      chain.insertContent({ type: 'text', text: url.trim(), marks: [{ type: 'link', attrs: { href } }] }).run();
-    } else chain.setLink({ href }).run();
-    onClose();
-  };
-  return (
-    <Dialog title={initial ? 'Edit link' : 'Add a link'} onClose={close}>
-      <form className="stack" onSubmit={submit} aria-label="Link">
-        <label>
-          Link address
-          <input type="text" inputMode="url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://example.org/page" required />
-        </label>
-        <div className="actions">
-          <button type="button" onClick={close}>
-            Cancel
-          </button>
-          <button type="submit" className="primary">
-            {initial ? 'Update link' : 'Add link'}
-          </button>
-        </div>
-      </form>
-    </Dialog>
   );
 }

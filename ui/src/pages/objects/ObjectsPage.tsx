@@ -67,6 +67,8 @@ function ObjectList({ type, creating = false }: { type: string; creating?: boole
     type ? `/${type}` : choices.length ? '/objects' : null,
     {
       q: q || undefined,
+      // A word only a translation holds finds its object too (docs/decisions.md, "Translations").
+      'filter[search_translations]': q ? 'true' : undefined,
       'filter[status]': status || undefined,
       ...scheduleFilter(schedule, now),
       'filter[has_draft]': hasDraft || undefined,
@@ -98,7 +100,7 @@ function ObjectList({ type, creating = false }: { type: string; creating?: boole
         ) : null}
       </div>
       <ErrorNote error={typesError} />
-      <SearchBox key={q} label="Search" placeholder="Title, description, body" initial={q} onSearch={(text) => setParams({ q: text, page: null })}>
+      <SearchBox key={q} label="Search" placeholder="Title, description, body, translations" initial={q} onSearch={(text) => setParams({ q: text, page: null })}>
         <label>
           Type
           <select value={type} onChange={(e) => navigate('objects', ...(e.target.value ? [e.target.value] : []))}>

@@ -14,7 +14,7 @@ import { ConfirmButton, Dialog } from '../../components/dialog';
 import { ErrorNote, Loading } from '../../components/feedback';
 import { STATUS_OPTIONS } from '../../components/fields';
 import { plainText } from '../../components/format';
-import { Plus, Save, Trash2 } from '../../components/icons';
+import { Copy, Plus, Save, Trash2 } from '../../components/icons';
 import { HtmlPreview } from '../../components/rich-text/HtmlPreview';
 import { RichTextField } from '../../components/rich-text/RichTextField';
 import { fieldLabel, type FormProperty } from '../../components/schema-form';
@@ -443,6 +443,26 @@ function TranslationEditor({
   };
   const setField = (name: string, value: string) => setDraft((d) => ({ ...d, fields: { ...d.fields, [name]: value } }));
 
+  // "Fill from the original": the original's text (a body with its images) copied into the
+  // translation's fields, for the translator to write over. Fields that already hold other text
+  // are replaced only when ticked in a confirmation.
+  const [replacing, setReplacing] = useState<FormProperty[] | null>(null);
+  const originalOf = (name: string) => {
+    const v = (intoDraft?.draft ?? object).attributes[name];
+    return v === null || v === undefined ? '' : String(v);
+  };
+  const fillable = fields.filter((f) => originalOf(f.name).trim() !== '' && draft.fields[f.name] !== originalOf(f.name));
+  const fillFrom = (names: string[]) => {
+    setDraft((d) => ({ ...d, fields: { ...d.fields, ...Object.fromEntries(names.map((n) => [n, originalOf(n)])) } }));
+    setReplacing(null);
+    toast.success(names.length ? `${names.length === 1 ? 'One field' : `${names.length} fields`} filled from the original: write the ${language} text over ${names.length === 1 ? 'it' : 'them'}.` : 'Nothing filled.');
+  };
+  const startFill = () => {
+    const holding = fillable.filter((f) => (draft.fields[f.name] ?? '').trim() !== '');
+    if (holding.length) setReplacing(holding);
+    else fillFrom(fillable.map((f) => f.name));
+  };
+
   return (
     <form ref={form} className="translation-editor" onSubmit={submit} onKeyDown={onKeyDown} aria-label={`${language} translation`} noValidate>
       <div className="translation-toolbar">
@@ -456,6 +476,11 @@ function TranslationEditor({
           </span>
         ) : null}
         <span className="spacer" />
+        {!readOnly ? (
+          <button type="button" onClick={startFill} disabled={!fillable.length} title={fillable.length ? undefined : 'Every field already holds the original or the original is empty'}>
+            <Copy aria-hidden size={16} /> Fill from the original
+          </button>
+        ) : null}
         <label className="inline-select">
           Translation status
           <select value={draft.status} disabled={readOnly} onChange={(e) => setDraft((d) => ({ ...d, status: e.target.value as TranslationStatus }))}>
@@ -519,6 +544,15 @@ function TranslationEditor({
           </button>
         ) : null}
       </div>
+      {replacing ? (
+        <FillDialog
+          language={language}
+          empty={fillable.filter((f) => !replacing.includes(f)).map((f) => f.name)}
+          holding={replacing}
+          onCancel={() => setReplacing(null)}
+          onFill={fillFrom}
+        />
+      ) : null}
       {conflict ? (
         <ConflictDialog
           what={`the ${language} translation`}
@@ -536,6 +570,46 @@ function TranslationEditor({
         />
       ) : null}
     </form>
+  );
+}
+
+/** Which fields that hold text of their own the original replaces (none ticked at first). */
+function FillDialog({ language, empty, holding, onCancel, onFill }: { language: string; empty: string[]; holding: FormProperty[]; onCancel: () => void; onFill: (names: string[]) => void }) {
+  const [ticked, setTicked] = useState<Set<string>>(new Set());
+  const names = [...empty, ...holding.filter((f) => ticked.has(f.name)).map((f) => f.name)];
+  return (
+    <Dialog title="Fill from the original" onClose={onCancel}>
+      <form
+        className="stack"
+        onSubmit={(e) => {
+          e.preventDefault();
+          e.stopPropagation();
+          onFill(names);
+        }}
+      >
+        <p className="dialog-body">
+          {empty.length ? `${empty.map(fieldLabel).join(', ')}: filled from the original. ` : ''}
+          These fields already hold {language} text. Tick those the original should replace.
+        </p>
+        <fieldset className="choices">
+          <legend>Replace with the original</legend>
+          {holding.map((f) => (
+            <label className="inline" key={f.name}>
+              <input type="checkbox" checked={ticked.has(f.name)} onChange={(e) => setTicked((t) => (e.target.checked ? new Set(t).add(f.name) : new Set([...t].filter((n) => n !== f.name))))} />
+              {fieldLabel(f.name)}
+            </label>
+          ))}
+        </fieldset>
+        <div className="actions">
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={!names.length}>
+            {names.length === 1 ? 'Fill one field' : `Fill ${names.length} fields`}
+          </button>
+        </div>
+      </form>
+    </Dialog>
   );
 }
 
