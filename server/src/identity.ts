@@ -35,3 +35,21 @@ export interface AuthInfo {
 }
 
 export const ANONYMOUS: AuthInfo = Object.freeze({ userId: null, roles: [], isAdmin: false, applicationId: null }) as AuthInfo;
+
+/** Anonymous callers once it is known whether any object permission exists (as a user's auth info knows it). */
+const ANONYMOUS_OPEN: AuthInfo = Object.freeze({ ...ANONYMOUS, restrictions: false });
+const ANONYMOUS_RESTRICTED: AuthInfo = Object.freeze({ ...ANONYMOUS, restrictions: true });
+
+/**
+ * `auth` knowing whether object permissions exist: without it, every list an anonymous caller or
+ * an application asked for carried the object-permission condition (a subquery per row, three
+ * times the cost of a deep page at 20,000 documents) even on sites that have none.
+ */
+export function withRestrictions(auth: AuthInfo, restrictions: boolean): AuthInfo {
+  if (auth.restrictions === restrictions) return auth;
+  if (auth === ANONYMOUS) return restrictions ? ANONYMOUS_RESTRICTED : ANONYMOUS_OPEN;
+  return { ...auth, restrictions };
+}
+
+/** A caller without a user or an application (ANONYMOUS, whether or not it knows about object permissions). */
+export const isAnonymous = (auth: AuthInfo) => auth.userId === null && auth.applicationId === null && !auth.isAdmin;

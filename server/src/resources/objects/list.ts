@@ -156,14 +156,71 @@ interface ListPlan {
   rows?: CompiledQuery<ObjectRow>;
   /** What structured filters compute per listed object (geo: the distance). */
   extras: Array<(ids: number[]) => Promise<Map<number, Record<string, unknown>>>>;
+  /** Deep pages found from an anchor instead of skipping every row before them (see Anchors). */
+  anchors?: Anchors;
 }
+
+/**
+ * Deep pages. An OFFSET makes the database walk every row before the page (measured at 20,000
+ * documents: 6-17 ms for the last page; at a million, every page past the middle took longer than
+ * a reader waits). A list sorted on columns that are never null keeps, per shape and until the next
+ * write, the sort values of every ANCHOR_STEP-th row (an anchor); a page past the first step starts
+ * after the nearest anchor before it (`(sort values) after (anchor)`, the order's own comparison)
+ * and skips fewer than ANCHOR_STEP rows. Anchors are found as pages need them, ANCHOR_STEP rows
+ * further each (the first deep page of a shape walks as far as an OFFSET would, once).
+ */
+interface Anchors {
+  /** The sort values of the row ANCHOR_STEP - 1 rows on from the start (first) or from an anchor (next). */
+  first: CompiledQuery<Record<string, unknown>>;
+  next: CompiledQuery<Record<string, unknown>>;
+  /** The page's ids and rows, after an anchor, OFFSET rows on. */
+  ids: CompiledQuery<{ id: number }>;
+  rows?: CompiledQuery<ObjectRow>;
+  /** How many sort values an anchor holds (the sort's columns and the id). */
+  width: number;
+}
+
+/** Rows between two anchors: a deep page skips fewer than this many. */
+export const ANCHOR_STEP = 1000;
+
+/** Sort fields an anchor may hold: columns that are never null (a null compares with nothing). */
+const ANCHORED_FIELDS = new Set(['id', 'created', 'modified']);
+
+/** Stand for an anchor's values in a plan's parameters, as OFFSET stands for the offset. */
+const ANCHOR_VALUES = Array.from({ length: 4 }, (_, i) => Object.freeze({ anchor: i }) as unknown as number);
 
 /** Stands for the page's offset in a plan's parameters (compiled as a parameter like any value). */
 const OFFSET = Object.freeze({ offset: 'of the page' }) as unknown as number;
 
-/** `query` with `offset` where OFFSET stands. */
-function atOffset<Row>(query: CompiledQuery<Row>, offset: number): CompiledQuery<Row> {
-  return { ...query, parameters: query.parameters.map((p) => (p === OFFSET ? offset : p)) };
+/** `query` with `offset` where OFFSET stands (and an anchor's values where ANCHOR_VALUES stand). */
+function atOffset<Row>(query: CompiledQuery<Row>, offset: number, anchor: readonly unknown[] = []): CompiledQuery<Row> {
+  return {
+    ...query,
+    parameters: query.parameters.map((p) => {
+      if (p === OFFSET) return offset;
+      const at = ANCHOR_VALUES.indexOf(p as number);
+      return at < 0 ? p : anchor[at];
+    }),
+  };
+}
+
+/**
+ * The anchor before the `index`-th (0-based) step of a list: the sort values of its row number
+ * (index + 1) × ANCHOR_STEP - 1, found from the nearest anchor already known; null when the list
+ * has no such row (it changed meanwhile: the caller pages with an OFFSET instead).
+ */
+async function anchorAt(ctx: AppContext, key: string, anchors: Anchors, index: number): Promise<unknown[] | null> {
+  // One list of anchors per shape, kept in the read cache: dropped at the next write.
+  const known = await ctx.readCache.get(`anchors\u0000${key}`, async () => ({ values: [] as unknown[][] }));
+  while (known.values.length <= index) {
+    const k = known.values.length;
+    const step = k === 0 ? anchors.first : atOffset(anchors.next, 0, known.values[k - 1]);
+    const row = (await ctx.db.executeQuery(step)).rows[0];
+    if (!row) return null;
+    // Another request may have found it meanwhile.
+    if (known.values.length === k) known.values.push(Array.from({ length: anchors.width }, (_, i) => row[`anchor_${i}`]));
+  }
+  return known.values[index];
 }
 
 /** Plans kept per shape; bounded by count, the least recently used dropped first. */
@@ -364,13 +421,44 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
       const whole = withListValues(ctx, visibleObjects(ctx, SYSTEM, ctx.db, { trashed: 'any' }).selectAll('objects').where('objects.id', 'in', paged));
       rows = applySort(whole, sort, columns, 'objects.id').compile() as CompiledQuery<ObjectRow>;
     }
-    return { count, ids: paged.compile() as CompiledQuery<{ id: number }>, rows, extras };
+    let anchors: Anchors | undefined;
+    if (key !== null && sortedByRow && sort.every((s) => ANCHORED_FIELDS.has(s.field) && columns[s.field] === `objects.${s.field}`)) {
+      // The order's columns, the id last unless sorted on already (applySort's tie-breaker, ascending).
+      const order = sort.map((s) => ({ column: `objects.${s.field}`, desc: s.desc }));
+      if (!sort.some((s) => s.field === 'id')) order.push({ column: 'objects.id', desc: false });
+      if (order.length <= ANCHOR_VALUES.length) {
+        // Rows after the anchor in this order: (a > x) or (a = x and b > y) …, `<` where descending.
+        const after = (e: typeof eb) =>
+          e.or(order.map((o, k) => e.and([...order.slice(0, k).map((p, i) => e(sql.ref(p.column), '=', ANCHOR_VALUES[i])), e(sql.ref(o.column), o.desc ? '<' : '>', ANCHOR_VALUES[k])])));
+        const values = matching.select(order.map((o, i) => sql.ref(o.column).as(`anchor_${i}`)));
+        const step = (q: typeof values) => applySort(q, sort, columns, 'objects.id').limit(1).offset(ANCHOR_STEP - 1).compile() as CompiledQuery<Record<string, unknown>>;
+        const pagedAfter = idsQuery.where(after).limit(q.pageSize).offset(OFFSET);
+        anchors = {
+          first: step(values),
+          next: step(values.where(after)),
+          ids: pagedAfter.compile() as CompiledQuery<{ id: number }>,
+          rows: rows && (applySort(withListValues(ctx, visibleObjects(ctx, SYSTEM, ctx.db, { trashed: 'any' }).selectAll('objects').where('objects.id', 'in', pagedAfter)), sort, columns, 'objects.id').compile() as CompiledQuery<ObjectRow>),
+          width: order.length,
+        };
+      }
+    }
+    return { count, ids: paged.compile() as CompiledQuery<{ id: number }>, rows, extras, anchors };
   }
 
   const countQuery = plan.count;
   const count = await cachedRead(ctx, countQuery, async () => Number((await ctx.db.executeQuery(countQuery)).rows[0]?.n ?? 0));
-  const pageQuery = atOffset(plan.ids, q.offset);
-  const rowsQuery = plan.rows && atOffset(plan.rows, q.offset);
+  let pageQuery = atOffset(plan.ids, q.offset);
+  let rowsQuery = plan.rows && atOffset(plan.rows, q.offset);
+  // A page past the first anchor starts after the nearest anchor before it.
+  const step = Math.floor(q.offset / ANCHOR_STEP) - 1;
+  if (plan.anchors && key !== null && step >= 0 && q.offset < count) {
+    const anchor = await anchorAt(ctx, key, plan.anchors, step);
+    if (anchor) {
+      const rest = q.offset - (step + 1) * ANCHOR_STEP;
+      pageQuery = atOffset(plan.anchors.ids, rest, anchor);
+      rowsQuery = plan.anchors.rows && atOffset(plan.anchors.rows, rest, anchor);
+    }
+  }
   let read: ObjectRow[] | undefined;
   const pageIds =
     count === 0

@@ -16,6 +16,7 @@ import type { Database } from '../../db/tables.js';
 import { nowIso } from '../../db/time.js';
 import { ApiError, badRequest, conflict, forbidden, notFound, unauthorized } from '../../http/errors.js';
 import { ANONYMOUS, type AuthInfo } from '../../http/request.js';
+import { isAnonymous } from '../../identity.js';
 import { isUuid, streamFile } from '../../storage/storage.js';
 import { receiveToTemp, UploadAbortedError, UploadTooLargeError, type ReceivedFile } from '../../storage/receive.js';
 import { probeImage } from '../../thumbs/sharp-pipeline.js';
@@ -271,7 +272,7 @@ export class StreamService {
 
   async readableByAnyone(auth: AuthInfo, s: StreamView): Promise<boolean> {
     // An anonymous request was let through by this very check (readableStream).
-    if (auth === ANONYMOUS) return true;
+    if (isAnonymous(auth)) return true;
     return (await this.canRead(ANONYMOUS, [s])).has(s.uuid);
   }
 

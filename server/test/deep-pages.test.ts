@@ -1,0 +1,103 @@
+// Deep pages of object lists (issue 48): a page past the first ANCHOR_STEP rows starts after an
+// anchor (the sort values of every ANCHOR_STEP-th row, kept per list shape until the next write)
+// instead of skipping every row before it. Whatever the sort (id, created, modified, either
+// direction, with a filter), the page size, the reader (anonymous, signed in) and the writes in
+// between, every page holds exactly the rows an OFFSET gives (the database's own order, read
+// here in one statement).
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startServer, type TestServer } from './helpers/server.js';
+import { ANCHOR_STEP } from '../src/resources/objects/list.js';
+
+const ATOMIC = 'application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"';
+
+describe('deep pages of object lists', () => {
+  let t: TestServer;
+  let token: string;
+  /** Published documents: more than two steps of anchors, a few in draft and in other languages. */
+  const TOTAL = ANCHOR_STEP * 2 + 150;
+
+  before(async () => {
+    t = await startServer();
+    token = await t.adminToken();
+    for (let start = 0; start < TOTAL; start += 100) {
+      const operations = Array.from({ length: Math.min(100, TOTAL - start) }, (_, i) => {
+        const n = start + i;
+        return { op: 'add', data: { type: 'documents', attributes: { title: `Deep ${n}`, status: n % 17 === 0 ? 'draft' : 'on', lang: n % 5 === 0 ? 'it' : 'en' } } };
+      });
+      const res = await t.request('POST', '/operations', { token, body: { 'atomic:operations': operations }, headers: { 'Content-Type': ATOMIC, Accept: ATOMIC } });
+      assert.equal(res.status, 200, res.text);
+    }
+  });
+  after(() => t?.close());
+
+  /** Every id of the list in its order, page by page at `size`, the pages asked in `order`. */
+  async function paged(query: string, size: number, pages: number[], auth?: string): Promise<Map<number, string[]>> {
+    const out = new Map<number, string[]>();
+    for (const page of pages) {
+      const res = await t.request('GET', `/documents?${query}&page_size=${size}&page=${page}`, auth ? { token: auth } : {});
+      assert.equal(res.status, 200, res.text);
+      out.set(page, res.body.data.map((d: { id: string }) => d.id));
+    }
+    return out;
+  }
+
+  /** The whole list in one walk of pages of 100 (the first step has no anchor: plain OFFSET). */
+  async function whole(query: string, auth?: string): Promise<string[]> {
+    const first = await t.request('GET', `/documents?${query}&page_size=100`, auth ? { token: auth } : {});
+    const count = first.body.meta.pagination.count as number;
+    const ids: string[] = [];
+    for (let page = 1; page <= Math.ceil(count / 100); page++) ids.push(...(await paged(query, 100, [page], auth)).get(page)!);
+    assert.equal(ids.length, count, `${query}: every row once`);
+    assert.equal(new Set(ids).size, count, `${query}: no row twice`);
+    return ids;
+  }
+
+  test('every deep page holds what an offset gives, for each anchored sort, asked out of order', async () => {
+    for (const [query, auth] of [
+      ['sort=-id', undefined],
+      ['sort=id', token],
+      ['sort=-created', undefined],
+      ['sort=modified&filter[lang]=en', undefined],
+      ['sort=-modified', token],
+    ] as Array<[string, string | undefined]>) {
+      const all = await whole(query, auth);
+      assert.ok(all.length > ANCHOR_STEP + 100, `${query}: the list runs well past the first anchor (${all.length} rows)`);
+      // Page size 7 does not divide the step: pages straddle anchors. Deep pages first, then earlier ones.
+      const size = 7;
+      const last = Math.ceil(all.length / size);
+      const pages = [last, Math.floor(ANCHOR_STEP / size) + 1, last - 1, Math.floor((2 * ANCHOR_STEP) / size), Math.floor((2 * ANCHOR_STEP) / size) + 1, 3, Math.floor(ANCHOR_STEP / size)];
+      const got = await paged(query, size, pages, auth);
+      for (const page of pages) {
+        assert.deepEqual(got.get(page), all.slice((page - 1) * size, page * size), `${query}: page ${page} of ${size}`);
+      }
+    }
+  });
+
+  test('anonymous readers page only what they may see, and a write in between moves the pages with it', async () => {
+    const published = await whole('sort=-id');
+    const everything = await whole('sort=-id', token);
+    assert.ok(everything.length > published.length, 'drafts are in the admin list only');
+    // A deep page, then a write that removes rows before it (the anchors are dropped with the write).
+    const size = 20;
+    const page = Math.floor(ANCHOR_STEP / size) + 10;
+    assert.deepEqual((await paged('sort=-id', size, [page])).get(page), published.slice((page - 1) * size, page * size), 'before the write');
+    const trashed = published.slice(5, 25);
+    for (const id of trashed) assert.equal((await t.request('DELETE', `/documents/${id}`, { token })).status, 204);
+    const left = published.filter((id) => !trashed.includes(id));
+    assert.deepEqual((await paged('sort=-id', size, [page])).get(page), left.slice((page - 1) * size, page * size), 'after twenty rows before the page went to the trash');
+    // A new document goes first in -id order: every deep page moves one on.
+    const made = await t.request('POST', '/documents', { token, body: { data: { type: 'documents', attributes: { title: 'Newest', status: 'on' } } } });
+    assert.equal(made.status, 201, made.text);
+    assert.deepEqual((await paged('sort=-id', size, [page])).get(page), [made.body.data.id, ...left].slice((page - 1) * size, page * size), 'after a create');
+  });
+
+  test('a page past the end is empty, a page just at an anchor is whole', async () => {
+    const all = await whole('sort=-id');
+    const size = 50;
+    const atAnchor = ANCHOR_STEP / size + 1;
+    const got = await paged('sort=-id', size, [atAnchor, Math.ceil(all.length / size) + 3]);
+    assert.deepEqual(got.get(atAnchor), all.slice(ANCHOR_STEP, ANCHOR_STEP + size), 'the page that starts at the first anchor');
+    assert.deepEqual(got.get(Math.ceil(all.length / size) + 3), [], 'past the last page');
+  });
+});
