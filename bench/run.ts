@@ -404,12 +404,19 @@ async function main() {
       console.log(`seeding ${quick ? 'quick' : 'full'} data set in ${dataDir} through POST /operations …`);
       let shown = 0;
       const sizes = { ...(quick ? QUICK : FULL), ...(documents ? { documents } : {}) };
-      const result = await seed(folio.url, token, sizes, (done, total) => {
-        if (done - shown >= total / 10 || done === total) {
-          shown = done;
-          process.stdout.write(`  ${done}/${total} objects\n`);
-        }
-      });
+      const url = folio.url;
+      const result = await seed(
+        url,
+        token,
+        sizes,
+        (done, total) => {
+          if (done - shown >= total / 10 || done === total) {
+            shown = done;
+            process.stdout.write(`  ${done}/${total} objects\n`);
+          }
+        },
+        async () => (token = await signIn(url, { username: 'bench-admin', password: 'bench-admin-password' })),
+      );
       seeded = { result, rss: rssMb(folio.process.pid!) };
       console.log(`seeded in ${result.seconds.toFixed(1)} s`);
       if (keptDir) fs.writeFileSync(seedFile, JSON.stringify(seeded));

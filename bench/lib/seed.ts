@@ -46,22 +46,36 @@ const ATOMIC = 'application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"';
 
 type Call = (method: string, path: string, body: unknown, contentType?: string) => Promise<any>;
 
-function caller(url: string, adminToken: string): Call {
+/**
+ * Calls as the admin; with `renew`, signs in again when the access token expired (a million
+ * documents take longer to seed than an access token lives) and sends the request once more.
+ */
+function caller(url: string, adminToken: string, renew?: () => Promise<string>): Call {
+  let token = adminToken;
   return async (method, path, body, contentType = JSONAPI) => {
-    const res = await fetch(url + path, {
-      method,
-      headers: { Authorization: `Bearer ${adminToken}`, 'Content-Type': contentType, Accept: contentType },
-      body: JSON.stringify(body),
-    });
+    const send = () =>
+      fetch(url + path, {
+        method,
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': contentType, Accept: contentType === ATOMIC ? ATOMIC : JSONAPI },
+        // Bytes (an upload) as they are, anything else as JSON.
+        body: body instanceof Uint8Array ? (body as Uint8Array<ArrayBuffer>) : JSON.stringify(body),
+      });
+    let res = await send();
+    if (res.status === 401 && renew) {
+      const answer = await res.text();
+      if (!/expired_token/.test(answer)) throw new Error(`${method} ${path} failed: 401 ${answer}`);
+      token = await renew();
+      res = await send();
+    }
     if (!res.ok) throw new Error(`${method} ${path} failed: ${res.status} ${await res.text()}`);
     return res.status === 204 ? null : res.json();
   };
 }
 
-/** `progress(done, total)` is told after each batch of objects. */
-export async function seed(url: string, adminToken: string, sizes: SeedSizes, progress?: (done: number, total: number) => void): Promise<SeedResult> {
+/** `progress(done, total)` is told after each batch of objects; `renew` gives a new admin token when the one in use expired. */
+export async function seed(url: string, adminToken: string, sizes: SeedSizes, progress?: (done: number, total: number) => void, renew?: () => Promise<string>): Promise<SeedResult> {
   const started = Date.now();
-  const call = caller(url, adminToken);
+  const call = caller(url, adminToken, renew);
   const operations = async (ops: unknown[]) => (await call('POST', '/operations', { 'atomic:operations': ops }, ATOMIC))['atomic:results'] as Array<{ data?: { id: string } }>;
   const text = textSource(42);
   const rnd = prng(7);
@@ -124,13 +138,8 @@ export async function seed(url: string, adminToken: string, sizes: SeedSizes, pr
     const png = await sharp({ create: { width: 320 + (i % 7) * 10, height: 240, channels: 3, background: { r: (i * 37) % 256, g: (i * 91) % 256, b: 120 } } })
       .png()
       .toBuffer();
-    const res = await fetch(`${url}/images/upload/picture-${i}.png`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${adminToken}`, 'Content-Type': 'image/png', Accept: JSONAPI },
-      body: new Uint8Array(png),
-    });
-    if (res.status !== 201) throw new Error(`image upload failed: ${res.status} ${await res.text()}`);
-    const id = Number(((await res.json()) as { data: { id: string } }).data.id);
+    const uploaded = (await call('POST', `/images/upload/picture-${i}.png`, new Uint8Array(png), 'image/png')) as { data: { id: string } };
+    const id = Number(uploaded.data.id);
     // Publish it so anonymous thumbnail requests see it.
     await call('PATCH', `/images/${id}`, { data: { id: String(id), type: 'images', attributes: { status: 'on' } } });
     imageIds.push(id);

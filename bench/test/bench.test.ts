@@ -130,4 +130,23 @@ describe('benchmark seed and report', () => {
     const small = checkTargets({ ...report, seed: { ...report.seed, sizes: { ...report.seed.sizes, documents: 20_000 } }, baseline: undefined });
     assert.equal(small.find((t) => /seeding a million/.test(t.what))?.met, null, 'a 20,000-document seed is not judged against the million');
   });
+
+  test('a seed that outlives its access token signs in again and goes on', async () => {
+    // Access tokens of one second: the seed's first token expires while it writes.
+    const short = await startServer({ FOLIO_ACCESS_TOKEN_TTL: '1' });
+    try {
+      let renewed = 0;
+      const first = await short.adminToken();
+      await new Promise((r) => setTimeout(r, 1100));
+      const result = await seed(short.url, first, { documents: 20, others: 2, folders: 2, folderItems: 2, relations: 2, images: 1 }, undefined, async () => {
+        renewed++;
+        return (await short.login()).jwt;
+      });
+      assert.ok(renewed >= 1, `signed in again ${renewed} times`);
+      assert.equal(result.documentIds.length, 20);
+      assert.equal(result.imageIds.length, 1, 'the upload went through too');
+    } finally {
+      await short.close();
+    }
+  });
 });
