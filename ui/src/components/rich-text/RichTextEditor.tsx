@@ -2,7 +2,7 @@
 // links and images from the media library; it stores clean HTML (<h2>, <p>, <strong>, <em>,
 // <ul>/<ol>, <a href>, <img src alt>, <figure><img src alt><figcaption>) and '' when empty. An
 // image takes its alt text and caption from the image object, editable for each use (select it,
-// then the image button). Keyboard: Ctrl/Cmd+B, I, K (link), Z/Shift+Z; the toolbar is one tab
+// then the image button), with its size and alignment (classes, see image-nodes.ts). Keyboard: Ctrl/Cmd+B, I, K (link), Z/Shift+Z; the toolbar is one tab
 // stop with arrow keys between its buttons.
 import { Extension } from '@tiptap/core';
 import { DOMSerializer } from '@tiptap/pm/model';
@@ -12,7 +12,7 @@ import StarterKit from '@tiptap/starter-kit';
 import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { Dialog } from '../dialog';
 import { Bold, Heading2, Heading3, ImagePlus, Italic, Link, List, ListOrdered, Pilcrow, Redo2, Undo2, Unlink } from '../icons';
-import { FIGURE, ImageFigure, SessionImage } from './image-nodes';
+import { FIGURE, ImageFigure, SessionImage, type ImageAlign, type ImageSize } from './image-nodes';
 import { MediaLibraryDialog, type PlacedImage } from './MediaLibraryDialog';
 
 /** The image the selection holds (a plain one or one with a caption), as the dialog edits it. */
@@ -21,12 +21,12 @@ function selectedImage(editor: Editor): PlacedImage | null {
   if (!(selection instanceof NodeSelection)) return null;
   const { type, attrs } = selection.node;
   if (type.name !== 'image' && type.name !== FIGURE) return null;
-  return { src: String(attrs.src ?? ''), alt: String(attrs.alt ?? ''), caption: type.name === FIGURE ? String(attrs.caption ?? '') : '' };
+  return { src: String(attrs.src ?? ''), alt: String(attrs.alt ?? ''), caption: type.name === FIGURE ? String(attrs.caption ?? '') : '', size: attrs.size as ImageSize, align: attrs.align as ImageAlign };
 }
 
-/** The node of an image placed with its alt text: in a figure when it has a caption. */
-function imageNode(image: PlacedImage) {
-  return image.caption ? { type: FIGURE, attrs: { src: image.src, alt: image.alt, caption: image.caption } } : { type: 'image', attrs: { src: image.src, alt: image.alt } };
+/** The node of an image placed with its alt text, size and alignment: in a figure when it has a caption. */
+function imageNode({ src, alt, caption, size, align }: PlacedImage) {
+  return caption ? { type: FIGURE, attrs: { src, alt, caption, size, align } } : { type: 'image', attrs: { src, alt, size, align } };
 }
 
 /** `tabStop`: the toolbar's one place in the tab order (the others are reached with arrows). */
