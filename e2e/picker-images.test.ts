@@ -183,6 +183,12 @@ describe('images in pickers and in the body', () => {
     await zone.dispatchEvent('dragover', { dataTransfer: dropped });
     await untilNewToast(page, '“harbour-map.png” added to Poster.', () => zone.dispatchEvent('drop', { dataTransfer: dropped }));
     await poster.getByRole('list').filter({ has: page.getByRole('link', { name: 'harbour-map.png' }) }).waitFor();
+    // The poster shows its thumbnail beside its title too.
+    await page.waitForFunction(() => {
+      const img = document.querySelector('.related li .pick-thumb img') as HTMLImageElement | null;
+      return Boolean(img?.complete && img.naturalWidth > 0 && img.src.startsWith('blob:'));
+    });
+    await shotsAtBothSizes(page, 'picker-images-poster-added');
     const posters = (await e.server.request('GET', `/documents/${docId}/poster`, { token })).body.data as Array<{ attributes: { title: string } }>;
     assert.deepEqual(posters.map((p) => p.attributes.title), ['harbour-map.png'], 'the dropped image is the poster');
     assert.deepEqual(bare, [], 'no thumbnail or image asked for without the session');

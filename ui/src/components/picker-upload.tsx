@@ -3,7 +3,7 @@
 // button; it goes up through the same call the Media page uses (POST /{type}/upload/{name}) with
 // a progress bar, a refusal is said beside it, and the new media object is handed to `onUploaded`
 // (which selects or adds it). One file at a time: a picker picks one.
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { uploadMedia, type Resource } from '../api/client';
 import { ErrorNote } from './feedback';
 import { Upload } from './icons';
@@ -22,6 +22,21 @@ export function PickerUpload({ types, accept, onUploaded }: { types: string[]; a
   const [upload, setUpload] = useState<{ name: string; progress: number; error: unknown } | null>(null);
   const input = useRef<HTMLInputElement>(null);
   const busy = Boolean(upload && !upload.error);
+  // A file dropped beside the zone (the dialog's list, the page) is not opened by the browser in
+  // place of the admin, losing what was typed.
+  useEffect(() => {
+    const keep = (e: DragEvent) => {
+      if (!e.dataTransfer?.types.includes('Files') || (e.target as Element | null)?.closest?.('.picker-upload')) return;
+      e.preventDefault();
+      e.dataTransfer.dropEffect = 'none';
+    };
+    window.addEventListener('dragover', keep);
+    window.addEventListener('drop', keep);
+    return () => {
+      window.removeEventListener('dragover', keep);
+      window.removeEventListener('drop', keep);
+    };
+  }, []);
 
   const start = async (file: File | undefined) => {
     if (input.current) input.current.value = '';
