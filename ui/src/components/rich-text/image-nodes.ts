@@ -13,6 +13,7 @@ import type { Node as PmNode } from '@tiptap/pm/model';
 import { Plugin } from '@tiptap/pm/state';
 import type { NodeView } from '@tiptap/pm/view';
 import { fileObjectUrl, relativeUrl } from '../../api/client';
+import './image-layout.css';
 
 /** The session's copies of the files shown (`blob:` URLs by path), so a node drawn again (an undo,
  *  the editor leaving the page) does not fetch its file again. The oldest go past a hundred. */

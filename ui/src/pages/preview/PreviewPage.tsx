@@ -5,6 +5,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { drafts, publicPoster, type Resource } from '../../api/client';
 import { ErrorNote, Loading } from '../../components/feedback';
 import { formatDate, titleOf } from '../../components/format';
+import '../../components/rich-text/image-layout.css';
 import './preview.css';
 
 /** The preview asked for by the address, if any: `/admin/preview/{id}?token=` or `#/preview/{id}?token=`. */
