@@ -192,6 +192,25 @@ describe('images in pickers and in the body', () => {
     const posters = (await e.server.request('GET', `/documents/${docId}/poster`, { token })).body.data as Array<{ attributes: { title: string } }>;
     assert.deepEqual(posters.map((p) => p.attributes.title), ['harbour-map.png'], 'the dropped image is the poster');
     assert.deepEqual(bare, [], 'no thumbnail or image asked for without the session');
+    // "See also" takes any type: its picker is for finding, with no upload zone.
+    const seeAlso = page.getByRole('group', { name: 'See also' });
+    await seeAlso.getByRole('button', { name: /^See also/ }).click();
+    await seeAlso.getByRole('button', { name: 'Add to See also' }).click();
+    await seeAlso.getByRole('search').waitFor();
+    assert.equal(await seeAlso.getByLabel('Upload a new file…').count(), 0, 'no upload in the See also picker');
+  });
+
+  test('an editor who may not create images finds them in the dialog, without an upload zone', async () => {
+    await createRestrictedUser(e.server, 'olaf', 'olaf-password-1', { documents: ['read', 'create', 'update'], images: ['read'] });
+    const other = await contextAt(e, 1024, 700);
+    const p = await other.newPage();
+    await signInAs(p, 'olaf', 'olaf-password-1', `#/objects/documents/${docId}`);
+    await p.getByRole('textbox', { name: 'Body' }).getByText('A walk of two hours.').click();
+    await p.getByRole('toolbar', { name: 'Formatting' }).getByRole('button', { name: 'Image from the media library' }).click();
+    const dialog = p.getByRole('dialog', { name: 'Insert an image' });
+    await dialog.getByRole('button', { name: 'Insert Pier at noon' }).waitFor();
+    assert.equal(await dialog.getByLabel('Upload a new file…').count(), 0, 'no upload without the right to create images');
+    await other.close();
   });
 
   test('an image opened from Media stays in the Media area; its back link returns to the filtered library', async () => {

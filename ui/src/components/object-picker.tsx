@@ -1,9 +1,9 @@
 // Find existing objects by text (GET /objects?q=…) and pick one: used to add related objects
 // and folder contents. `exclude` hides what may not be picked (the object itself, what is
 // already related); `types` limits the search to the types the relation allows. Media found show
-// their thumbnail beside the title (fetched with the session); when the types allowed include
-// media types the user may create (a poster: images), a new file can be uploaded right here and is
-// picked at once.
+// their thumbnail beside the title (fetched with the session); when the types allowed are media
+// types (a poster: images; attachments) and the user may create some, a new file can be uploaded
+// right here and is picked at once.
 import { useState, type FormEvent } from 'react';
 import type { Resource } from '../api/client';
 import { Empty, ErrorNote, Loading, Pager } from './feedback';
@@ -41,7 +41,9 @@ export function ObjectPicker({
     media.map((r) => r.id),
     'small',
   );
-  const uploadTypes = (types ?? []).filter((t) => isMediaType(model, t) && may(rights, 'create', t));
+  // Only a picker of media (a poster, attachments): one that takes any type ("See also") is for finding.
+  const ofMedia = Boolean(types?.length) && types!.every((t) => isMediaType(model, t));
+  const uploadTypes = ofMedia ? types!.filter((t) => may(rights, 'create', t)) : [];
   const accept = uploadTypes.every((t) => t === 'images') ? 'image/*' : undefined;
   const submit = (e: FormEvent) => {
     e.preventDefault();
