@@ -3,9 +3,10 @@
 // there), places it small on the right with the text beside it, and after a save and a reload changes
 // it to medium on the left with a caption — the body stores classes on the image, as
 // docs/decisions.md says; the poster picker shows the images' thumbnails (fetched with the session)
-// and takes a new one dropped on it; an image opened from Media stays in the Media area and its back
-// link returns to the library with its filters. Photographed at 1024×700 and 1366×850 in both
-// themes, checked with axe.
+// and takes a new one dropped on it, then shows the poster's thumbnail ("See also", which takes any
+// type, offers no upload, nor does the image dialog to an editor who may not create images); an
+// image opened from Media stays in the Media area and its back link returns to the library with its
+// filters. Photographed at 1024×700 and 1366×850 in both themes, checked with axe.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { BrowserContext, Page, Request } from 'playwright-core';
@@ -133,7 +134,7 @@ describe('images in pickers and in the body', () => {
     const placed = page.locator('.rte-content img.image-small.image-right');
     await placed.waitFor();
     await placed.click();
-    await page.getByRole('toolbar', { name: 'Formatting' }).getByRole('button', { name: 'Alt text and caption of this image' }).click();
+    await page.getByRole('toolbar', { name: 'Formatting' }).getByRole('button', { name: 'Alt text, caption, size and alignment of this image' }).click();
     const edit = page.getByRole('dialog', { name: 'Image in the text' });
     assert.ok(await edit.getByRole('radio', { name: 'Small' }).isChecked(), 'the dialog reads the stored size');
     assert.ok(await edit.getByRole('radio', { name: 'Right, text beside' }).isChecked(), 'the dialog reads the stored alignment');

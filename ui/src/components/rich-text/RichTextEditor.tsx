@@ -212,7 +212,7 @@ export default function RichTextEditor({ labelId, describedBy, value, onChange }
         <ToolButton label="Link" icon={<Link size={16} />} active={state.link} onClick={() => setLinkOpen(true)} />
         <ToolButton label="Remove link" icon={<Unlink size={16} />} disabled={!state.link} onClick={() => chain().extendMarkRange('link').unsetLink().run()} />
         <ToolButton
-          label={state.image ? 'Alt text and caption of this image' : 'Image from the media library'}
+          label={state.image ? 'Alt text, caption, size and alignment of this image' : 'Image from the media library'}
           icon={<ImagePlus size={16} />}
           active={state.image}
           onClick={() => setImageDialog({ editing: selectedImage(editor) })}
