@@ -234,5 +234,13 @@ describe('images in pickers and in the body', () => {
     assert.equal(back.get('q'), 'pier', 'the search is kept');
     assert.equal(await page.getByRole('search').getByLabel('Search media').inputValue(), 'pier', 'the search box shows the search');
     assert.equal(await page.getByRole('search').getByLabel('Type').inputValue(), 'images', 'the type menu shows images');
+
+    // A file just uploaded on the Media page opens there too.
+    await page.getByRole('region', { name: 'Upload' }).getByLabel('Choose files…').setInputFiles({ name: 'buoy.png', mimeType: 'image/png', buffer: await png(300, 300, '#f1c40f') });
+    await page.getByRole('link', { name: 'Open buoy.png' }).click();
+    await page.getByRole('heading', { name: 'buoy.png', level: 1 }).waitFor();
+    assert.match(await page.evaluate(() => window.location.hash), /^#\/media\/images\/\d+\?/, 'the new image opens in the Media area');
+    await page.getByRole('link', { name: '‹ Media' }).click();
+    assert.equal(await page.getByRole('search').getByLabel('Search media').inputValue(), 'pier', 'back in the library as it was left');
   });
 });
