@@ -259,7 +259,7 @@ describe('every screen and dialog of the admin', () => {
           name: 'Image in the text',
           open: async (p) => {
             await p.getByRole('textbox', { name: 'Body' }).locator('img').click();
-            await p.getByRole('toolbar', { name: 'Formatting' }).getByRole('button', { name: 'Alt text and caption of this image' }).click();
+            await p.getByRole('toolbar', { name: 'Formatting' }).getByRole('button', { name: 'Alt text, caption, size and alignment of this image' }).click();
             return { returnsTo: '.rte' };
           },
         },

@@ -188,7 +188,7 @@ describe('media library, alt text and caption', () => {
 
     // A placed image is edited by selecting it: the caption goes, so the figure becomes an image.
     await page.locator('.rte-content figure').click();
-    await tools.getByRole('button', { name: 'Alt text and caption of this image' }).click();
+    await tools.getByRole('button', { name: 'Alt text, caption, size and alignment of this image' }).click();
     const edit = page.getByRole('dialog', { name: 'Image in the text' });
     assert.equal(await edit.getByLabel('Caption').inputValue(), 'The old harbour, 1962, from the pier.');
     await edit.getByLabel('Alt text', { exact: true }).fill('Boats in the harbour at first light');
@@ -200,7 +200,7 @@ describe('media library, alt text and caption', () => {
 
     // Caption back, published: an anonymous read of the body keeps the figure, alt and caption.
     await page.locator('.rte-content > img[alt="Boats in the harbour at first light"]').click();
-    await tools.getByRole('button', { name: 'Alt text and caption of this image' }).click();
+    await tools.getByRole('button', { name: 'Alt text, caption, size and alignment of this image' }).click();
     await edit.getByLabel('Caption').fill('First light.');
     await edit.getByRole('button', { name: 'Update image' }).click();
     await page.locator('.rte-content figure figcaption', { hasText: 'First light.' }).waitFor();

@@ -1,13 +1,21 @@
 // Find existing objects by text (GET /objects?q=…) and pick one: used to add related objects
 // and folder contents. `exclude` hides what may not be picked (the object itself, what is
-// already related); `types` limits the search to the types the relation allows.
+// already related); `types` limits the search to the types the relation allows. Media found show
+// their thumbnail beside the title (fetched with the session); when the types allowed are media
+// types (a poster: images; attachments) and the user may create some, a new file can be uploaded
+// right here and is picked at once.
 import { useState, type FormEvent } from 'react';
 import type { Resource } from '../api/client';
 import { Empty, ErrorNote, Loading, Pager } from './feedback';
 import { StatusBadge } from './fields';
 import { titleOf } from './format';
 import { Search } from './icons';
+import { isMediaType, useObjectTypes } from './model';
+import { PickerUpload } from './picker-upload';
+import { may, useRights } from './rights';
+import { ThumbnailImage, useThumbnails } from './thumbnail';
 import { useList } from './use-list';
+import './picker.css';
 
 export function ObjectPicker({
   onPick,
@@ -29,6 +37,17 @@ export function ObjectPicker({
   const [query, setQuery] = useState<string | null>(null);
   const list = useList(query === null ? null : '/objects', { q: query || undefined, 'filter[type]': types?.length ? types.join(',') : undefined }, 10);
   const shown = list.result ? list.result.data.filter((r) => !exclude?.(r)) : null;
+  const { types: model } = useObjectTypes();
+  const rights = useRights();
+  const media = (shown ?? []).filter((r) => isMediaType(model, r.type));
+  const thumbs = useThumbnails(
+    media.map((r) => r.id),
+    'small',
+  );
+  // Only a picker of media (a poster, attachments): one that takes any type ("See also") is for finding.
+  const ofMedia = Boolean(types?.length) && types!.every((t) => isMediaType(model, t));
+  const uploadTypes = ofMedia ? types!.filter((t) => may(rights, 'create', t)) : [];
+  const accept = uploadTypes.every((t) => t === 'images') ? 'image/*' : undefined;
   const submit = (e: FormEvent) => {
     e.preventDefault();
     e.stopPropagation();
@@ -36,6 +55,7 @@ export function ObjectPicker({
   };
   return (
     <div className="picker">
+      {uploadTypes.length ? <PickerUpload types={uploadTypes} accept={accept} onUploaded={onPick} /> : null}
       <form className="toolbar" role="search" onSubmit={submit}>
         <label className="grow">
           {label}
@@ -50,7 +70,12 @@ export function ObjectPicker({
         <ul className="pick-list">
           {shown.map((r) => (
             <li key={r.id}>
-              <span>
+              {isMediaType(model, r.type) ? (
+                <span className="pick-thumb" aria-hidden="true">
+                  <ThumbnailImage thumb={thumbs.get(r.id)} alt="" />
+                </span>
+              ) : null}
+              <span className="grow">
                 {titleOf(r)} <span className="muted">({r.type})</span> <StatusBadge status={r.attributes.status} />
               </span>
               <button type="button" className="small" onClick={() => onPick(r)} disabled={busy} aria-label={`${pickLabel} ${titleOf(r)}`}>

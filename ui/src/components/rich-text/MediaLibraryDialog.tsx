@@ -1,6 +1,8 @@
 // Place an image in a text: choose it from the media library (GET /images, newest first,
-// searchable; each shows its thumbnail), then say how it is used here — its alt text and caption,
-// taken from the image (`alt_text`, `description`) and editable for this use only. The same
+// searchable; each shows its thumbnail) or upload a new one right here (for those who may create
+// images; the new image is then chosen), then say how it is used here — its alt text and caption,
+// taken from the image (`alt_text`, `description`) and editable for this use only, its size and
+// its alignment. The same
 // second step edits an image already in the text. Keyboard: type, Enter to search, Tab to an
 // image, Enter; then the fields, Enter to insert.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
@@ -10,8 +12,11 @@ import { Empty, ErrorNote, Loading, Pager } from '../feedback';
 import { FieldProblem } from '../fields';
 import { titleOf } from '../format';
 import { Image as ImageIcon } from '../icons';
+import { PickerUpload } from '../picker-upload';
+import { may, useRights } from '../rights';
 import { ThumbnailImage, useThumbnails } from '../thumbnail';
 import { useList } from '../use-list';
+import { IMAGE_ALIGNS, IMAGE_SIZES, type ImageAlign, type ImageSize } from './image-nodes';
 import './image-dialog.css';
 
 /** An image as a text uses it. */
@@ -19,13 +24,18 @@ export interface PlacedImage {
   src: string;
   alt: string;
   caption: string;
+  size: ImageSize;
+  align: ImageAlign;
 }
 
-/** What the image itself says, the defaults of every use. */
-export function imageDefaults(image: Resource): { alt: string; caption: string } {
+/** What the image itself says, the defaults of every use (full width, centred). */
+export function imageDefaults(image: Resource): Omit<PlacedImage, 'src'> {
   const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
-  return { alt: text(image.attributes.alt_text), caption: text(image.attributes.description) };
+  return { alt: text(image.attributes.alt_text), caption: text(image.attributes.description), size: 'full', align: 'center' };
 }
+
+const SIZE_LABELS: Record<ImageSize, string> = { small: 'Small', medium: 'Medium', full: 'Full width' };
+const ALIGN_LABELS: Record<ImageAlign, string> = { left: 'Left, text beside', center: 'Centre', right: 'Right, text beside' };
 
 export function MediaLibraryDialog({ editing, onPlace, onClose }: { editing?: PlacedImage | null; onPlace: (image: PlacedImage) => void; onClose: () => void }) {
   const [chosen, setChosen] = useState<Resource | null>(null);
@@ -42,6 +52,7 @@ function ImageChoice({ onChoose, onClose }: { onChoose: (image: Resource) => voi
   const [query, setQuery] = useState('');
   const list = useList('/images', { q: query || undefined, sort: query ? undefined : '-modified' }, 12);
   const items = list.result?.data ?? [];
+  const mayUpload = may(useRights(), 'create', 'images');
   const thumbs = useThumbnails(
     items.map((i) => i.id),
     'small',
@@ -53,6 +64,7 @@ function ImageChoice({ onChoose, onClose }: { onChoose: (image: Resource) => voi
   };
   return (
     <Dialog title="Insert an image" onClose={onClose} wide>
+      {mayUpload ? <PickerUpload types={['images']} accept="image/*" onUploaded={onChoose} /> : null}
       <form className="toolbar" role="search" onSubmit={search}>
         <label className="grow">
           Find images
@@ -63,7 +75,7 @@ function ImageChoice({ onChoose, onClose }: { onChoose: (image: Resource) => voi
       <ErrorNote error={list.error} />
       {list.loading && !list.result ? <Loading /> : null}
       {list.result && !items.length ? (
-        <Empty icon={<ImageIcon size={28} />}>{query ? 'No image matches.' : 'No images yet. Upload them under Media.'}</Empty>
+        <Empty icon={<ImageIcon size={28} />}>{query ? 'No image matches.' : mayUpload ? 'No images yet: upload one above.' : 'No images yet.'}</Empty>
       ) : null}
       <ul className="image-choices">
         {items.map((m) => {
@@ -105,7 +117,7 @@ function ImageUseForm({
   title: string;
   src: string;
   image?: Resource;
-  initial: { alt: string; caption: string };
+  initial: Omit<PlacedImage, 'src'>;
   submitLabel: string;
   onBack?: () => void;
   onPlace: (image: PlacedImage) => void;
@@ -115,9 +127,11 @@ function ImageUseForm({
   // An image already in a text with alt="" was marked decorative; a new one starts described.
   const [decorative, setDecorative] = useState(!image && initial.alt === '');
   const [caption, setCaption] = useState(initial.caption);
+  const [size, setSize] = useState<ImageSize>(initial.size);
+  const [align, setAlign] = useState<ImageAlign>(initial.align);
   const [problem, setProblem] = useState<string | null>(null);
   const altInput = useRef<HTMLInputElement>(null);
-  const ids = { altHint: useId(), altProblem: useId(), captionHint: useId() };
+  const ids = { altHint: useId(), altProblem: useId(), captionHint: useId(), alignHint: useId() };
   const thumbs = useThumbnails(image ? [image.id] : [], 'small');
   const defaults = image ? imageDefaults(image) : null;
   useEffect(() => {
@@ -132,7 +146,7 @@ function ImageUseForm({
       altInput.current?.focus();
       return;
     }
-    onPlace({ src, alt: decorative ? '' : alt.trim(), caption: caption.trim() });
+    onPlace({ src, alt: decorative ? '' : alt.trim(), caption: caption.trim(), size, align });
   };
 
   const altHint = !image
@@ -180,6 +194,29 @@ function ImageUseForm({
         </label>
         <span className="hint" id={ids.captionHint}>
           {captionHint}
+        </span>
+        <div className="image-layout">
+          <fieldset>
+            <legend>Size</legend>
+            {IMAGE_SIZES.map((v) => (
+              <label className="inline" key={v}>
+                <input type="radio" name="image-size" value={v} checked={size === v} onChange={() => setSize(v)} />
+                {SIZE_LABELS[v]}
+              </label>
+            ))}
+          </fieldset>
+          <fieldset aria-describedby={ids.alignHint}>
+            <legend>Alignment</legend>
+            {IMAGE_ALIGNS.map((v) => (
+              <label className="inline" key={v}>
+                <input type="radio" name="image-align" value={v} checked={align === v} onChange={() => setAlign(v)} />
+                {ALIGN_LABELS[v]}
+              </label>
+            ))}
+          </fieldset>
+        </div>
+        <span className="hint" id={ids.alignHint}>
+          {size === 'full' ? 'A full-width image has no text beside it: choose Small or Medium for that.' : 'On the left or right, the text flows beside the image.'}
         </span>
         <div className="actions">
           {onBack ? (

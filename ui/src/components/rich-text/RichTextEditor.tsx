@@ -4,7 +4,8 @@
 // <strong>, <em>, <ul>/<ol>, <blockquote>, <table><tbody><tr><th>/<td>, <a href> with
 // `data-object-id` for an object and `target="_blank" rel="noopener noreferrer"` for a new tab,
 // <img src alt>, <figure><img src alt><figcaption>) and '' when empty. An image takes its alt text
-// and caption from the image object, editable for each use (select it, then the image button).
+// and caption from the image object, editable for each use (select it, then the image button),
+// with its size and alignment (classes, see image-nodes.ts).
 // Keyboard: Ctrl/Cmd+B, I, K (link), Z/Shift+Z; Tab between table cells; each toolbar is one tab
 // stop with arrow keys between its buttons.
 import { Extension } from '@tiptap/core';
@@ -14,7 +15,7 @@ import { EditorContent, useEditor, useEditorState, type Editor } from '@tiptap/r
 import StarterKit from '@tiptap/starter-kit';
 import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Bold, Heading2, Heading3, Heading4, ImagePlus, Italic, Link, List, ListOrdered, Pilcrow, Quote, Redo2, Table, Undo2, Unlink } from '../icons';
-import { FIGURE, ImageFigure, SessionImage } from './image-nodes';
+import { FIGURE, ImageFigure, SessionImage, type ImageAlign, type ImageSize } from './image-nodes';
 import { LinkDialog, LinkTargets, linkOf } from './link-dialog';
 import { MediaLibraryDialog, type PlacedImage } from './MediaLibraryDialog';
 import { deleteTable, hasHeaderRow, insertTable, isInTable, TABLE_COMMANDS, TableExtensions, toggleHeaderRow } from './table-nodes';
@@ -26,12 +27,12 @@ function selectedImage(editor: Editor): PlacedImage | null {
   if (!(selection instanceof NodeSelection)) return null;
   const { type, attrs } = selection.node;
   if (type.name !== 'image' && type.name !== FIGURE) return null;
-  return { src: String(attrs.src ?? ''), alt: String(attrs.alt ?? ''), caption: type.name === FIGURE ? String(attrs.caption ?? '') : '' };
+  return { src: String(attrs.src ?? ''), alt: String(attrs.alt ?? ''), caption: type.name === FIGURE ? String(attrs.caption ?? '') : '', size: attrs.size as ImageSize, align: attrs.align as ImageAlign };
 }
 
-/** The node of an image placed with its alt text: in a figure when it has a caption. */
-function imageNode(image: PlacedImage) {
-  return image.caption ? { type: FIGURE, attrs: { src: image.src, alt: image.alt, caption: image.caption } } : { type: 'image', attrs: { src: image.src, alt: image.alt } };
+/** The node of an image placed with its alt text, size and alignment: in a figure when it has a caption. */
+function imageNode({ src, alt, caption, size, align }: PlacedImage) {
+  return caption ? { type: FIGURE, attrs: { src, alt, caption, size, align } } : { type: 'image', attrs: { src, alt, size, align } };
 }
 
 /** `tabStop`: the toolbar's one place in the tab order (the others are reached with arrows). */
@@ -230,7 +231,7 @@ export default function RichTextEditor({ labelId, describedBy, value, onChange }
         <ToolButton label="Link" icon={<Link size={16} />} active={state.link} onClick={() => setLinkOpen(true)} />
         <ToolButton label="Remove link" icon={<Unlink size={16} />} disabled={!state.link} onClick={() => chain().extendMarkRange('link').unsetLink().run()} />
         <ToolButton
-          label={state.image ? 'Alt text and caption of this image' : 'Image from the media library'}
+          label={state.image ? 'Alt text, caption, size and alignment of this image' : 'Image from the media library'}
           icon={<ImagePlus size={16} />}
           active={state.image}
           onClick={() => setImageDialog({ editing: selectedImage(editor) })}

@@ -2,13 +2,18 @@
 // (<figure><img src alt><figcaption>…</figcaption></figure>). Both keep the stored path
 // (/streams/download/…) in the HTML and show the file through the session, since a draft's file
 // is not public. The caption is plain text, edited in the image dialog (not inline), as the
-// image's own caption is.
+// image's own caption is. Each image has a size (small, medium, or full width: the default) and an
+// alignment (left or right, the text wrapping beside it, or centred: the default), stored as
+// classes on the image's outermost element — the <figure> when it has a caption, else the <img>:
+// `image-small` / `image-medium`, `image-left` / `image-center` / `image-right`. The defaults
+// add no class, so bodies written before read as they did.
 import { Node } from '@tiptap/core';
 import Image from '@tiptap/extension-image';
 import type { Node as PmNode } from '@tiptap/pm/model';
 import { Plugin } from '@tiptap/pm/state';
 import type { NodeView } from '@tiptap/pm/view';
 import { fileObjectUrl, relativeUrl } from '../../api/client';
+import './image-layout.css';
 
 /** The session's copies of the files shown (`blob:` URLs by path), so a node drawn again (an undo,
  *  the editor leaving the page) does not fetch its file again. The oldest go past a hundred. */
@@ -59,26 +64,72 @@ function sessionViews(name: string, view: (node: PmNode) => NodeView) {
   };
 }
 
+export const IMAGE_SIZES = ['small', 'medium', 'full'] as const;
+export const IMAGE_ALIGNS = ['left', 'center', 'right'] as const;
+export type ImageSize = (typeof IMAGE_SIZES)[number];
+export type ImageAlign = (typeof IMAGE_ALIGNS)[number];
+const DEFAULT_SIZE: ImageSize = 'full';
+const DEFAULT_ALIGN: ImageAlign = 'center';
+
+/** The size and alignment an element's classes give (the defaults without one). */
+function layoutOf(el: Element): { size: ImageSize; align: ImageAlign } {
+  const has = (name: string) => el.classList.contains(`image-${name}`);
+  return { size: IMAGE_SIZES.find(has) ?? DEFAULT_SIZE, align: IMAGE_ALIGNS.find(has) ?? DEFAULT_ALIGN };
+}
+
+/** The classes of a size and an alignment ('' for the defaults). */
+export function layoutClass(size: unknown, align: unknown): string {
+  return [size && size !== DEFAULT_SIZE ? `image-${size}` : '', align && align !== DEFAULT_ALIGN ? `image-${align}` : ''].filter(Boolean).join(' ');
+}
+
+/** The attributes size and align, read from and written as classes. */
+const layoutAttributes = {
+  size: { default: DEFAULT_SIZE, parseHTML: (el: HTMLElement) => layoutOf(el).size, renderHTML: () => ({}) },
+  align: { default: DEFAULT_ALIGN, parseHTML: (el: HTMLElement) => layoutOf(el).align, renderHTML: () => ({}) },
+};
+
 /** A node as these views read it. */
 type ImageNode = { type: { name: string }; attrs: Record<string, unknown> };
 
 const attrString = (node: ImageNode, name: string) => String(node.attrs[name] ?? '');
 
+/** The element's classes for the node's size and alignment. */
+function showLayout(el: HTMLElement, n: ImageNode) {
+  // Only its own classes: ProseMirror marks a selected node with one of its own.
+  for (const c of [...el.classList]) if (c.startsWith('image-')) el.classList.remove(c);
+  const classes = layoutClass(n.attrs.size, n.attrs.align);
+  if (classes) el.classList.add(...classes.split(' '));
+  if (!el.classList.length) el.removeAttribute('class');
+}
+
 /** An image, drawn through the session. */
 function imageView(node: PmNode): NodeView {
   const { img, show } = sessionImage();
-  show(attrString(node, 'src'), attrString(node, 'alt'));
+  const render = (n: ImageNode) => {
+    show(attrString(n, 'src'), attrString(n, 'alt'));
+    showLayout(img, n);
+  };
+  render(node);
   return {
     dom: img,
     update: (n) => {
       if (n.type.name !== node.type.name) return false;
-      show(attrString(n, 'src'), attrString(n, 'alt'));
+      render(n);
       return true;
     },
   };
 }
 
-export const SessionImage = Image.extend(sessionViews('image', imageView));
+export const SessionImage = Image.extend({
+  addAttributes() {
+    return { ...this.parent?.(), ...layoutAttributes };
+  },
+  renderHTML({ HTMLAttributes, node }) {
+    const classes = layoutClass(node.attrs.size, node.attrs.align);
+    return ['img', { ...HTMLAttributes, ...(classes ? { class: classes } : {}) }];
+  },
+  ...sessionViews('image', imageView),
+});
 
 export const FIGURE = 'imageFigure';
 
@@ -94,6 +145,7 @@ export const ImageFigure = Node.create({
       src: { default: null },
       alt: { default: '' },
       caption: { default: '' },
+      ...layoutAttributes,
     };
   },
   parseHTML() {
@@ -104,14 +156,16 @@ export const ImageFigure = Node.create({
         getAttrs: (el) => {
           const img = (el as HTMLElement).querySelector('img');
           if (!img?.getAttribute('src')) return false;
-          return { src: img.getAttribute('src'), alt: img.getAttribute('alt') ?? '', caption: ((el as HTMLElement).querySelector('figcaption')?.textContent ?? '').trim() };
+          return { src: img.getAttribute('src'), alt: img.getAttribute('alt') ?? '', caption: ((el as HTMLElement).querySelector('figcaption')?.textContent ?? '').trim(), ...layoutOf(el as HTMLElement) };
         },
       },
     ];
   },
   renderHTML({ node }) {
     const img = ['img', { src: node.attrs.src, alt: node.attrs.alt ?? '' }];
-    return node.attrs.caption ? ['figure', {}, img, ['figcaption', {}, node.attrs.caption]] : ['figure', {}, img];
+    const classes = layoutClass(node.attrs.size, node.attrs.align);
+    const attrs = classes ? { class: classes } : {};
+    return node.attrs.caption ? ['figure', attrs, img, ['figcaption', {}, node.attrs.caption]] : ['figure', attrs, img];
   },
   ...sessionViews(FIGURE, figureView),
 });
@@ -124,6 +178,7 @@ function figureView(node: PmNode): NodeView {
   dom.append(img, caption);
   const render = (n: ImageNode) => {
     show(attrString(n, 'src'), attrString(n, 'alt'));
+    showLayout(dom, n);
     caption.textContent = attrString(n, 'caption');
     caption.hidden = !caption.textContent;
   };

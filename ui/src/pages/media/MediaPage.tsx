@@ -2,6 +2,8 @@
 // with a progress bar, and browse the library: search (q), type (/media for all, /{type} for
 // one), folder (filter[parent], or filter[ancestor] with its subfolders), images without alt text,
 // whether they have a draft (filter[has_draft], for those who may change media), and sort — all kept in the URL's hash, so Back, Forward and a reload keep them.
+// A media object opens in the Media area (#/media/{type}/{id}, the library's filters kept in its
+// query), and its back link returns to the library as it was left.
 import { useRef, useState } from 'react';
 import { uploadMedia, type Resource } from '../../api/client';
 import { ErrorNote, Loading } from '../../components/feedback';
@@ -10,9 +12,11 @@ import { SearchBox, SelectField, StatusBadge } from '../../components/fields';
 import { titleOf } from '../../components/format';
 import { concreteTypes, isMediaType, useObjectTypes } from '../../components/model';
 import { href, useHashQuery } from '../../components/route';
+import { ObjectEditor } from '../objects/ObjectEditor';
 import { DRAFT_FILTER_OPTIONS } from '../objects/into-draft';
 import { CircleAlert, Image as ImageIcon, Upload } from '../../components/icons';
 import { ThumbnailImage, useThumbnails } from '../../components/thumbnail';
+import { guessType } from '../../components/picker-upload';
 import { useToast } from '../../components/toast';
 import { useList } from '../../components/use-list';
 import { may, useRights } from '../../components/rights';
@@ -41,7 +45,23 @@ function noMatch(what: string, q: string, narrowed: boolean): string {
   return `No ${what} match “${q}”${narrowed ? ' with these filters' : ''}.`;
 }
 
-export function MediaPage() {
+/** A hash with the library's filters as its query. */
+function withQuery(hash: string, params: Record<string, string>): string {
+  const qs = new URLSearchParams(params).toString();
+  return hash + (qs ? `?${qs}` : '');
+}
+
+/** A media object's page in the Media area: `#/media/{type}/{id}?{the library's filters}`. */
+const mediaHref = (type: string, id: string, params: Record<string, string>) => withQuery(href('media', type, id), params);
+
+export function MediaPage({ route = [] }: { route?: string[] }) {
+  const [type, id] = route;
+  const [params] = useHashQuery();
+  if (type && id) return <ObjectEditor key={`${type}/${id}`} type={type} id={id} back={{ href: withQuery(href('media'), params), label: 'Media' }} />;
+  return <MediaLibrary />;
+}
+
+function MediaLibrary() {
   const { types, error: typesError } = useObjectTypes();
   const mediaTypes = concreteTypes(types).filter((t) => isMediaType(types, t.name));
   const rights = useRights();
@@ -86,7 +106,7 @@ export function MediaPage() {
       <h1>Media</h1>
       <ErrorNote error={typesError} />
       {/* Uploading creates a media object: offered only for the media types the user may create. */}
-      {creatable.length ? <Uploader mediaTypes={creatable} onUploaded={() => setVersion((v) => v + 1)} /> : null}
+      {creatable.length ? <Uploader mediaTypes={creatable} params={params} onUploaded={() => setVersion((v) => v + 1)} /> : null}
       <div className="media-filters">
       <SearchBox key={q} label="Search media" placeholder="Title, caption or alt text" initial={q} onSearch={(text) => setParams({ q: text, page: null })}>
         <label>
@@ -158,17 +178,10 @@ export function MediaPage() {
         }
         label="Media pages"
       >
-        {(items) => <MediaGrid items={items} included={list.result?.included ?? []} />}
+        {(items) => <MediaGrid items={items} included={list.result?.included ?? []} params={params} />}
       </ListView>
     </section>
   );
-}
-
-/** The type an uploaded file most likely belongs to. */
-function guessType(file: File, available: string[]): string {
-  const major = file.type.split('/')[0];
-  const wanted = { image: 'images', audio: 'audio', video: 'videos' }[major] ?? 'files';
-  return available.includes(wanted) ? wanted : (available[0] ?? 'files');
 }
 
 interface UploadItem {
@@ -184,7 +197,7 @@ interface UploadItem {
  * Drop several files (or choose them): each is uploaded in turn with its own progress bar, then
  * links to its new media object. "Create as" picks the media type, or guesses from the file.
  */
-function Uploader({ mediaTypes, onUploaded }: { mediaTypes: string[]; onUploaded: () => void }) {
+function Uploader({ mediaTypes, params, onUploaded }: { mediaTypes: string[]; params: Record<string, string>; onUploaded: () => void }) {
   const [type, setType] = useState('');
   const [uploads, setUploads] = useState<UploadItem[]>([]);
   const [over, setOver] = useState(false);
@@ -267,7 +280,7 @@ function Uploader({ mediaTypes, onUploaded }: { mediaTypes: string[]; onUploaded
                 {u.error ? (
                   <ErrorNote error={u.error} />
                 ) : u.created ? (
-                  <a href={href('objects', u.created.type, u.created.id)}>Open {titleOf(u.created)}</a>
+                  <a href={mediaHref(u.created.type, u.created.id, params)}>Open {titleOf(u.created)}</a>
                 ) : (
                   `${Math.round(u.progress * 100)}%`
                 )}
@@ -286,7 +299,7 @@ function streamOf(m: Resource, included: Resource[]): Resource | undefined {
   return included.find((r) => r.type === 'streams' && ids.includes(r.id));
 }
 
-function MediaGrid({ items, included }: { items: Resource[]; included: Resource[] }) {
+function MediaGrid({ items, included, params }: { items: Resource[]; included: Resource[]; params: Record<string, string> }) {
   const thumbs = useThumbnails(
     items.map((i) => i.id),
     'medium',
@@ -303,11 +316,11 @@ function MediaGrid({ items, included }: { items: Resource[]; included: Resource[
         const altText = typeof m.attributes.alt_text === 'string' ? m.attributes.alt_text : '';
         return (
           <li key={m.id} className="media-card">
-            <a className="thumb" href={href('objects', m.type, m.id)} tabIndex={-1} aria-hidden="true">
+            <a className="thumb" href={mediaHref(m.type, m.id, params)} tabIndex={-1} aria-hidden="true">
               <ThumbnailImage thumb={thumbs.get(m.id)} alt={altText || titleOf(m)} />
             </a>
             <div className="caption">
-              <a href={href('objects', m.type, m.id)}>{titleOf(m)}</a>
+              <a href={mediaHref(m.type, m.id, params)}>{titleOf(m)}</a>
               <div className="muted">
                 {m.type} <StatusBadge status={m.attributes.status} />
                 {m.type === 'images' && !altText ? <span className="badge missing">no alt text</span> : null}

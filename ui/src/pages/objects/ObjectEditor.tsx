@@ -67,7 +67,9 @@ type Asked = { slug?: boolean; holes?: boolean };
 /** Fields the editor shows in their own groups rather than in the generated form. */
 const WINDOW = new Set(['publish_start', 'publish_end']);
 
-export function ObjectEditor({ type, id }: { type: string; id: string }) {
+/** `back`: where the page's back link (and a move to the trash) leads, when not to the type's list
+ *  (a media object opened from Media goes back to the library, its filters kept). */
+export function ObjectEditor({ type, id, back }: { type: string; id: string; back?: { href: string; label: string } }) {
   const { properties, error: schemaError } = useSchema(type);
   const { types } = useObjectTypes();
   const rights = useRights();
@@ -137,9 +139,10 @@ export function ObjectEditor({ type, id }: { type: string; id: string }) {
   return (
     <section>
       <p className="back">
-        <a href={href('objects', type)}>‹ {typeLabel(types, type)}</a>
+        <a href={back?.href ?? href('objects', type)}>‹ {back?.label ?? typeLabel(types, type)}</a>
       </p>
       <ObjectForm
+        listHref={back?.href ?? href('objects', type)}
         key={version}
         type={type}
         object={object}
@@ -199,7 +202,9 @@ function ObjectForm({
   draft,
   onDraft,
   media,
+  listHref,
 }: {
+  listHref: string;
   type: string;
   object: Resource;
   etag: string | null;
@@ -447,7 +452,7 @@ function ObjectForm({
           action={() => api.remove(path, { ifMatch: etag }).catch((e) => Promise.reject(nameObjects(e, [object])))}
           onDone={() => {
             toast.success(`“${titleOf(object)}” moved to the trash.`, { next: true, action: { label: 'Undo', run: () => void undoTrash(toast, type, object) } });
-            forceNavigate(href('objects', type));
+            forceNavigate(listHref);
           }}
           disabled={locked}
           buttonTitle={locked ? 'A locked object cannot be deleted' : undefined}

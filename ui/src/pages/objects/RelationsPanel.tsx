@@ -2,19 +2,23 @@
 // label from the other side) and collapsed while empty; add by searching among the types the
 // relation allows, leaving out the object itself and what is already related; remove. A published
 // object changed by a user without `publish` changes in its draft: each relation then shows the
-// list the draft holds, and adding or removing saves the whole list into the draft.
+// list the draft holds, and adding or removing saves the whole list into the draft. Related media
+// (a poster) show their thumbnail beside the title.
 import { useEffect, useId, useState } from 'react';
 import { api, nameObjects, type Resource } from '../../api/client';
 import { Empty, ErrorNote, Pager } from '../../components/feedback';
 import { StatusBadge } from '../../components/fields';
 import { titleOf } from '../../components/format';
 import { ChevronDown, ChevronRight, Plus, X } from '../../components/icons';
+import { isMediaType, useObjectTypes } from '../../components/model';
 import { ObjectPicker } from '../../components/object-picker';
+import { ThumbnailImage, useThumbnails } from '../../components/thumbnail';
 import { href } from '../../components/route';
 import { useToast } from '../../components/toast';
 import { useList } from '../../components/use-list';
 import { may, useRights } from '../../components/rights';
 import { changedInDraft, draftRelation, linkOf, SAVED_TO_DRAFT, useObjectsByIds, type IntoDraft } from './into-draft';
+import '../../components/picker.css';
 
 const NOT_RELATIONS = new Set(['parents', 'parent', 'children', 'roles', 'streams', 'translations']);
 
@@ -85,6 +89,11 @@ function Relation({ object, name, info, readOnly, onWritten, intoDraft }: { obje
   const [allowed, setAllowed] = useState<string[] | undefined>(undefined);
   const toast = useToast();
   const bodyId = useId();
+  const { types: model } = useObjectTypes();
+  const thumbs = useThumbnails(
+    items.filter((r) => isMediaType(model, r.type)).map((r) => r.id),
+    'small',
+  );
   const count = held ? held.length : (list.result?.pagination.count ?? 0);
   // Open when it has something, collapsed while empty (until the user opens it).
   const expanded = open ?? count > 0;
@@ -168,6 +177,11 @@ function Relation({ object, name, info, readOnly, onWritten, intoDraft }: { obje
         <ul className="related">
           {items.map((r) => (
             <li key={`${r.type}-${r.id}`}>
+              {isMediaType(model, r.type) ? (
+                <span className="pick-thumb" aria-hidden="true">
+                  <ThumbnailImage thumb={thumbs.get(r.id)} alt="" />
+                </span>
+              ) : null}
               <a className="grow" href={href('objects', r.type, r.id)}>
                 {titleOf(r)}
               </a>

@@ -5,6 +5,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { drafts, publicPoster, type Resource } from '../../api/client';
 import { ErrorNote, Loading } from '../../components/feedback';
 import { formatDate, titleOf } from '../../components/format';
+import '../../components/rich-text/image-layout.css';
 import '../../components/rich-text/text-blocks.css';
 import './preview.css';
 
