@@ -2,6 +2,7 @@
 // answers, `included`, and sparse fieldsets (`fields[type]=a,b`) applied to whatever is sent.
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
+import fresh from 'fresh';
 import { ApiError, badRequest, MAX_IDENTIFIERS, tooManyIdentifiers } from './errors.js';
 import { baseUrl, homeUrl, pageUrl, selfUrl } from './links.js';
 
@@ -113,14 +114,39 @@ function applyFieldsets(req: Request, data: Resource[], included: Resource[]): v
   }
 }
 
+/** express's default ETag of a body (weak: its length in bytes and the start of its SHA-1), which lists have always carried. */
+const weakETag = (body: string) => `W/"${Buffer.byteLength(body).toString(16)}-${createHash('sha1').update(body).digest('base64').slice(0, 27)}"`;
+
 function send(res: Response, status: number, doc: unknown, headers?: Record<string, string>, version?: number) {
-  for (const [k, v] of Object.entries(headers ?? {})) res.setHeader(k, v);
-  if (!res.getHeader('Content-Type')) res.type('application/vnd.api+json');
+  if (headers) for (const k in headers) res.setHeader(k, headers[k]);
+  if (!res.getHeader('Content-Type')) res.setHeader('Content-Type', 'application/vnd.api+json');
   const body = JSON.stringify(doc);
-  if (version !== undefined) res.setHeader('ETag', `"v${version}-${createHash('sha1').update(body).digest('base64url').slice(0, 16)}"`);
-  // A Buffer: express adds `; charset=utf-8` to string bodies, and JSON:API forbids media type
-  // parameters (BEdita's clients compare the type exactly).
-  res.status(status).send(Buffer.from(body));
+  // The object's strong ETag; one the route set (a draft's); else express's weak one.
+  const set = res.getHeader('ETag');
+  const etag = version !== undefined ? `"v${version}-${createHash('sha1').update(body).digest('base64url').slice(0, 16)}"` : typeof set === 'string' ? set : weakETag(body);
+  res.setHeader('ETag', etag);
+  // A response whose send() the response cache wraps (response-cache.ts: it stores the bytes):
+  // through express, as a Buffer (express adds `; charset=utf-8` to string bodies, and JSON:API
+  // forbids media type parameters).
+  if (Object.hasOwn(res, 'send')) {
+    res.status(status).send(Buffer.from(body));
+    return;
+  }
+  // Otherwise written as express's send() would (Content-Length, 304 for a fresh GET or HEAD, no
+  // body for HEAD), without its checks and the copy to a Buffer: node writes the headers and the
+  // text in one go.
+  res.statusCode = status;
+  const req = res.req;
+  const read = req.method === 'GET' || req.method === 'HEAD';
+  if (read && ((status >= 200 && status < 300) || status === 304) && fresh(req.headers, { etag })) {
+    res.statusCode = 304;
+    res.removeHeader('Content-Type');
+    res.end();
+    return;
+  }
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  if (req.method === 'HEAD') res.end();
+  else res.end(body);
 }
 
 export function sendResource(req: Request, res: Response, data: Resource | null, opts: DocumentOptions = {}): void {

@@ -25,6 +25,8 @@ import { readContext } from '../../http/read-context.js';
 
 /** include= of a single object: names of its type's relations. */
 function includeOf(req: Request, ctx: AppContext, row: ObjectRow): string[] {
+  // No query string, nothing to include (most reads): the list query's parser is not asked.
+  if (!req.url.includes('?')) return [];
   const names = [...relationNamesOf(ctx, typeById(ctx, row.object_type_id)!.name).map((r) => r.name), ...extensionIncludeNames(ctx)];
   return parseListQuery(req, { fields: {}, includes: names }).include;
 }
