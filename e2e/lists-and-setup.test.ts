@@ -1,0 +1,97 @@
+// Admin UI, lists that answer "whose?" and setting up (issue 46). A restricted editor's objects
+// list names who created and who last changed each row, keeps "Mine" and a folder's objects with
+// its filters, shows media rows' thumbnails, and the editor's uploads stay out of Home's "My
+// drafts"; the Users list has a Roles column. Photographed at 1024×700 and 1366×850 in both
+// themes, checked with axe.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { tinyPng } from '../server/test/helpers/fixtures.js';
+import { contextAt, createObject, createRestrictedUser, shotsAtBothSizes, signInAs, signInAsAdmin, startE2E, untilEqual, type E2E } from './helpers/browser.js';
+
+describe('lists and setting up', () => {
+  let e: E2E;
+  let lena: string;
+  let folderId: string;
+
+  before(async () => {
+    e = await startE2E();
+    const admin = await e.server.adminToken();
+    lena = await createRestrictedUser(e.server, 'lena', 'lena-password-1', { documents: ['read', 'create', 'update'], images: ['read', 'create', 'update'], folders: ['read'] });
+    const create = async (token: string, title: string) => {
+      const r = await e.server.request('POST', '/documents', { token, body: { data: { type: 'documents', attributes: { title } } } });
+      assert.equal(r.status, 201, r.text);
+      return String(r.body.data.id);
+    };
+    const mine = await create(lena, 'Lena’s harbour story');
+    await create(lena, 'Lena’s market notes');
+    await createObject(e.server, 'documents', { title: 'Admin’s tide tables' });
+    // The admin changes Lena's story last.
+    const changed = await e.server.request('PATCH', `/documents/${mine}`, { token: admin, body: { data: { type: 'documents', id: mine, attributes: { description: 'Checked' } } } });
+    assert.equal(changed.status, 200, changed.text);
+    folderId = await createObject(e.server, 'folders', { title: 'Harbour' });
+    const put = await e.server.request('POST', `/folders/${folderId}/relationships/children`, { token: admin, body: { data: [{ type: 'documents', id: mine }] } });
+    assert.ok(put.status < 300, `the story goes into the folder: ${put.text}`);
+    const up = await e.server.request('POST', '/images/upload/harbour.png', { token: lena, raw: await tinyPng(3), headers: { 'Content-Type': 'image/png' } });
+    assert.equal(up.status, 201, up.text);
+  });
+  after(async () => {
+    await e?.close();
+  });
+
+  test('an editor sees whose each object is, keeps hers with "Mine", a folder’s with its filter, and media thumbnails', async () => {
+    const context = await contextAt(e, 1366, 850);
+    const page = await context.newPage();
+    await signInAs(page, 'lena', 'lena-password-1', '#/objects');
+    const table = page.getByRole('main').getByRole('table');
+    const row = (title: string) => table.getByRole('row').filter({ has: page.getByRole('link', { name: title, exact: true }) });
+    await row('Lena’s harbour story').waitFor();
+    const headers = await table.getByRole('columnheader').allInnerTexts();
+    assert.ok(headers.some((h) => /created by/i.test(h)), `a "Created by" column: ${headers.join(', ')}`);
+    assert.ok(headers.some((h) => /modified by/i.test(h)), `a "Modified by" column: ${headers.join(', ')}`);
+    const cells = async (title: string) => {
+      const texts = await row(title).getByRole('cell').allInnerTexts();
+      const at = (name: RegExp) => texts[headers.findIndex((h) => name.test(h))];
+      return { created: at(/created by/i), modified: at(/modified by/i) };
+    };
+    await untilEqual(() => cells('Lena’s harbour story'), { created: 'lena', modified: 'admin' }, 'who wrote and who last changed the story');
+    assert.deepEqual(await cells('Admin’s tide tables'), { created: 'admin', modified: 'admin' }, 'the admin’s document is the admin’s');
+    // The image's row shows its thumbnail before its title.
+    await row('harbour.png').locator('.row-thumb img').waitFor();
+    await shotsAtBothSizes(page, 'lists-objects-authors');
+
+    const titles = () => table.getByRole('row').locator('td:nth-child(2) a').allInnerTexts();
+    await page.getByRole('combobox', { name: 'Mine' }).selectOption({ label: 'Created by me' });
+    await untilEqual(async () => (await titles()).sort(), ['Lena’s harbour story', 'Lena’s market notes', 'harbour.png'].sort(), 'what Lena created');
+    await page.getByRole('combobox', { name: 'Mine' }).selectOption({ label: 'Last changed by me' });
+    await untilEqual(async () => (await titles()).sort(), ['Lena’s market notes', 'harbour.png'].sort(), 'what Lena changed last');
+    await page.getByRole('combobox', { name: 'Mine' }).selectOption({ label: 'Anyone’s' });
+    await page.getByRole('combobox', { name: 'Folder' }).selectOption({ label: 'Harbour' });
+    await untilEqual(titles, ['Lena’s harbour story'], 'the objects in the Harbour folder');
+    assert.match(page.url(), new RegExp(`folder=${folderId}`), 'the folder filter is kept in the address');
+    await shotsAtBothSizes(page, 'lists-objects-folder-filter');
+    await context.close();
+  });
+
+  test("an editor's uploaded images stay out of Home's \"My drafts\"", async () => {
+    const context = await contextAt(e, 1024, 700);
+    const page = await context.newPage();
+    await signInAs(page, 'lena', 'lena-password-1');
+    const drafts = page.getByRole('region', { name: 'My drafts' });
+    await drafts.getByRole('link', { name: 'Lena’s market notes' }).waitFor();
+    await drafts.getByRole('link', { name: 'Lena’s harbour story' }).waitFor();
+    assert.equal(await drafts.getByRole('link', { name: 'harbour.png' }).count(), 0, 'the upload is not among the drafts');
+    await shotsAtBothSizes(page, 'lists-home-drafts');
+    await context.close();
+  });
+
+  test('the Users list names each user’s roles', async () => {
+    const { page } = e;
+    await signInAsAdmin(page, '#/users');
+    const row = (name: string) => page.getByRole('row').filter({ has: page.getByRole('link', { name, exact: true }) });
+    await row('lena').getByText('lena_role', { exact: true }).waitFor();
+    await row('admin').locator('.role-chips').getByText('admin', { exact: true }).waitFor();
+    const headers = await page.getByRole('table', { name: 'Users' }).getByRole('columnheader').allInnerTexts();
+    assert.ok(headers.some((h) => /^roles$/i.test(h.trim())), `a Roles column: ${headers.join(', ')}`);
+    await shotsAtBothSizes(page, 'lists-users-roles');
+  });
+});
