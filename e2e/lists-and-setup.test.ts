@@ -1,7 +1,8 @@
 // Admin UI, lists that answer "whose?" and setting up (issue 46). A restricted editor's objects
 // list names who created and who last changed each row, keeps "Mine" and a folder's objects with
 // its filters, shows media rows' thumbnails, and the editor's uploads stay out of Home's "My
-// drafts"; the Users list has a Roles column. Photographed at 1024×700 and 1366×850 in both
+// drafts"; the Users list has a Roles column. A publisher publishing a folder is offered its
+// sub-folders and the drafts in it (with counts), and told what their roles leave a draft. Photographed at 1024×700 and 1366×850 in both
 // themes, checked with axe.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -93,5 +94,51 @@ describe('lists and setting up', () => {
     const headers = await page.getByRole('table', { name: 'Users' }).getByRole('columnheader').allInnerTexts();
     assert.ok(headers.some((h) => /^roles$/i.test(h.trim())), `a Roles column: ${headers.join(', ')}`);
     await shotsAtBothSizes(page, 'lists-users-roles');
+  });
+
+  test('a publisher publishing a folder is offered its sub-folders and contents, and told what stays a draft', async () => {
+    const admin = await e.server.adminToken();
+    await createRestrictedUser(e.server, 'pia', 'pia-password-1', { folders: ['read', 'update', 'publish'], documents: ['read', 'update', 'publish'], events: ['read'] });
+    const summer = await createObject(e.server, 'folders', { title: 'Summer issue' });
+    const sub = await e.server.request('POST', '/folders', { token: admin, body: { data: { type: 'folders', attributes: { title: 'Interviews' }, relationships: { parent: { data: { type: 'folders', id: summer } } } } } });
+    assert.equal(sub.status, 201, sub.text);
+    const interviews = String(sub.body.data.id);
+    const editorial = await createObject(e.server, 'documents', { title: 'Editorial' });
+    const party = await createObject(e.server, 'events', { title: 'Launch party' });
+    const ana = await createObject(e.server, 'documents', { title: 'Interview with Ana' });
+    const file = async (folder: string, type: string, id: string) => {
+      const r = await e.server.request('POST', `/folders/${folder}/relationships/children`, { token: admin, body: { data: [{ type, id }] } });
+      assert.ok(r.status < 300, `filed ${type} ${id}: ${r.text}`);
+    };
+    await file(summer, 'documents', editorial);
+    await file(summer, 'events', party);
+    await file(interviews, 'documents', ana);
+
+    const context = await contextAt(e, 1366, 850);
+    const page = await context.newPage();
+    await signInAs(page, 'pia', 'pia-password-1', `#/folders/${summer}`);
+    await page.getByRole('heading', { name: 'Summer issue' }).waitFor();
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Publish “Summer issue”' });
+    await dialog.getByText('This folder holds 1 sub-folder and 3 objects that are still a draft').waitFor();
+    assert.ok(await dialog.getByRole('checkbox', { name: 'Publish its 1 sub-folder' }).isChecked(), 'the sub-folder is offered, ticked');
+    assert.ok(await dialog.getByRole('checkbox', { name: 'Publish the 3 objects in it and its sub-folders' }).isChecked(), 'the contents are offered, ticked');
+    // Pia may not publish events: the dialog says so before anything is written.
+    await dialog.getByRole('note').getByText('Launch party').waitFor();
+    await shotsAtBothSizes(page, 'lists-publish-folder-dialog');
+    await dialog.getByRole('button', { name: 'Publish 4 items' }).click();
+    await page.getByText('Folder “Summer issue” published with 3 items it holds. 1 you may not publish stays a draft.').waitFor();
+    const status = async (type: string, id: string) => (await e.server.request('GET', `/${type}/${id}`, { token: admin })).body.data.attributes.status;
+    assert.deepEqual(
+      { summer: await status('folders', summer), interviews: await status('folders', interviews), editorial: await status('documents', editorial), ana: await status('documents', ana), party: await status('events', party) },
+      { summer: 'on', interviews: 'on', editorial: 'on', ana: 'on', party: 'draft' },
+      'the folder, its sub-folder and the documents are published; the event stays a draft',
+    );
+    // The outcome as a list of the folder's objects (the folder tree open on a sub-folder is left
+    // out: axe finds its expanded items' names shorter than their text, a known fault of the tree).
+    await page.goto(`/admin/#/objects?folder=${summer}`);
+    await page.getByRole('main').getByRole('row').filter({ has: page.getByRole('link', { name: 'Launch party' }) }).getByText('draft').waitFor();
+    await shotsAtBothSizes(page, 'lists-publish-folder-done');
+    await context.close();
   });
 });
