@@ -2,7 +2,10 @@
 // list names who created and who last changed each row, keeps "Mine" and a folder's objects with
 // its filters, shows media rows' thumbnails, and the editor's uploads stay out of Home's "My
 // drafts"; the Users list has a Roles column. A publisher publishing a folder is offered its
-// sub-folders and the drafts in it (with counts), and told what their roles leave a draft. Photographed at 1024×700 and 1366×850 in both
+// sub-folders and the drafts in it (with counts), and told what their roles leave a draft. An admin
+// creating a type goes straight on to the roles that may use it and the relations it is in, and
+// edits, relabels and reorders its custom properties; an editor without the right to change
+// folders sees "Add to folder…" disabled with the reason. Photographed at 1024×700 and 1366×850 in both
 // themes, checked with axe.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -139,6 +142,84 @@ describe('lists and setting up', () => {
     await page.goto(`/admin/#/objects?folder=${summer}`);
     await page.getByRole('main').getByRole('row').filter({ has: page.getByRole('link', { name: 'Launch party' }) }).getByText('draft').waitFor();
     await shotsAtBothSizes(page, 'lists-publish-folder-done');
+    await context.close();
+  });
+
+  test('an admin creating a type is offered roles and relations, and edits, relabels and reorders its properties', async () => {
+    const admin = await e.server.adminToken();
+    const cooks = await e.server.request('POST', '/roles', { token: admin, body: { data: { type: 'roles', attributes: { name: 'cooks', permissions: { documents: ['read'] } } } } });
+    assert.equal(cooks.status, 201, cooks.text);
+    const relation = await e.server.request('POST', '/model/relations', { token: admin, body: { data: { type: 'relations', attributes: { name: 'served_with', inverse_name: 'served_alongside', label: 'Served with', inverse_label: 'Served alongside' } } } });
+    assert.equal(relation.status, 201, relation.text);
+    const { page } = e;
+    await page.setViewportSize({ width: 1366, height: 850 });
+    await signInAsAdmin(page, '#/model');
+    const form = page.getByRole('form', { name: 'New object type' });
+    await form.getByLabel('Name').fill('recipes');
+    await form.getByLabel('Singular').fill('recipe');
+    await form.getByRole('button', { name: 'Create type' }).click();
+    const setup = page.getByRole('region', { name: 'Next: who may use Recipes, and what they relate to' });
+    await setup.waitFor();
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Next: who may use Recipes, and what they relate to', 'the setup heading has the focus');
+    await setup.getByRole('note').getByText('No role may use Recipes yet').waitFor();
+    await shotsAtBothSizes(page, 'setup-new-type');
+    for (const action of ['Read', 'Create', 'Change']) await setup.getByRole('checkbox', { name: `${action} Recipes (cooks)` }).check();
+    await setup.getByRole('button', { name: 'Save what roles may do' }).click();
+    await page.getByText('What one role may do with Recipes is saved.').waitFor();
+    await setup.getByRole('note').waitFor({ state: 'detached' });
+    const role = await e.server.request('GET', `/roles/${cooks.body.data.id}`, { token: admin });
+    assert.deepEqual(role.body.data.attributes.permissions, { documents: ['read'], recipes: ['read', 'create', 'update'] }, 'the role may now use recipes');
+    await setup.getByRole('checkbox', { name: 'Recipes have “Served with”' }).check();
+    await page.getByText('Recipes can have “Served with” now.').waitFor();
+    const left = await e.server.request('GET', `/model/relations/${relation.body.data.id}/left_object_types`, { token: admin });
+    assert.deepEqual(left.body.data.map((t: { attributes: { name: string } }) => t.attributes.name), ['recipes'], 'recipes are on the relation’s left');
+
+    // Custom properties: edited, relabelled, reordered.
+    for (const [name, type] of [['serves', 'integer'], ['cooking_time', 'integer']]) {
+      const r = await e.server.request('POST', '/model/properties', { token: admin, body: { data: { type: 'properties', attributes: { name, property_type_name: type, object_type_name: 'recipes' } } } });
+      assert.equal(r.status, 201, r.text);
+    }
+    await page.goto('/admin/#/model/recipes');
+    await page.reload();
+    const props = page.getByRole('table', { name: 'Custom properties' });
+    await props.getByRole('cell', { name: 'cooking_time', exact: true }).waitFor();
+    await props.getByRole('button', { name: 'Edit Cooking time' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit property cooking_time' });
+    await edit.getByLabel('Label').fill('Cooking time (minutes)');
+    await edit.getByLabel('Description').fill('From oven on to table');
+    await edit.getByLabel('Required').check();
+    await shotsAtBothSizes(page, 'setup-edit-property');
+    await edit.getByRole('button', { name: 'Save property' }).click();
+    await props.getByRole('cell', { name: 'Cooking time (minutes)', exact: true }).waitFor();
+    await props.getByRole('button', { name: 'Move Cooking time (minutes) up' }).click();
+    const names = () => props.locator('tbody tr td:first-child').allInnerTexts();
+    await untilEqual(names, ['cooking_time', 'serves'], 'cooking time placed first');
+    assert.ok(await props.getByRole('button', { name: 'Move Cooking time (minutes) up' }).isDisabled(), 'the first cannot move up');
+    await shotsAtBothSizes(page, 'setup-properties');
+    // The object form follows: the label, first, required.
+    const created = await createObject(e.server, 'recipes', { title: 'Fish soup', cooking_time: 40 });
+    await page.goto(`/admin/#/objects/recipes/${created}`);
+    const objectForm = page.getByRole('form', { name: 'Edit object' });
+    await objectForm.getByLabel('Cooking time (minutes) *').waitFor();
+    const labels = await objectForm.locator('label').allInnerTexts();
+    const at = (text: RegExp) => labels.findIndex((l) => text.test(l));
+    assert.ok(at(/^Cooking time \(minutes\)/) >= 0 && at(/^Cooking time \(minutes\)/) < at(/^Serves/), `cooking time before serves: ${labels.join(' | ')}`);
+  });
+
+  test('an editor without the right to change folders sees "Add to folder…" disabled, and why', async () => {
+    const list = await e.server.request('GET', '/documents?filter[title]=Lena’s market notes', { token: lena });
+    const id = list.body.data[0].id;
+    const context = await contextAt(e, 1024, 700);
+    const page = await context.newPage();
+    await signInAs(page, 'lena', 'lena-password-1', `#/objects/documents/${id}`);
+    const folders = page.getByRole('region', { name: 'Folders' });
+    await folders.getByText('Your roles do not let you change any folder').waitFor();
+    const button = folders.getByRole('button', { name: 'Add to folder…' });
+    assert.ok(await button.isDisabled(), 'Add to folder… is there, disabled');
+    const described = await button.getAttribute('aria-describedby');
+    assert.match(await page.locator(`[id="${described}"]`).innerText(), /update folders/, 'the button’s description is the reason');
+    await folders.scrollIntoViewIfNeeded();
+    await shotsAtBothSizes(page, 'setup-add-to-folder-disabled');
     await context.close();
   });
 });

@@ -18,6 +18,7 @@ import { useAction, useList } from '../../components/use-list';
 import { may, useRights } from '../../components/rights';
 import { findHoles, PublishCheckDialog, publishHoles, type Hole } from '../objects/publish-check';
 import { typeLabel, useObjectTypes } from '../../components/model';
+import { UnavailableAction } from '../../components/unavailable';
 import { FolderTree } from './FolderTree';
 import { draftsBelow, publishEach, PublishBelowDialog, type Below } from './PublishBelowDialog';
 import { folderPath, parentIdOf, useFolderTree, type FolderTreeData } from './folder-tree-data';
@@ -253,6 +254,12 @@ function FolderDetail({ id, version, tree, onTreeChange }: { id: string; version
               <Eye aria-hidden size={16} /> Publish
             </button>
           )
+        ) : rights.loaded ? (
+          <UnavailableAction
+            label={folder.attributes.status === 'on' ? 'Unpublish' : 'Publish'}
+            icon={folder.attributes.status === 'on' ? <EyeOff aria-hidden size={16} /> : <Eye aria-hidden size={16} />}
+            reason="Your roles do not let you publish folders."
+          />
         ) : null}
         {canUpdate ? (
           <>
