@@ -107,7 +107,8 @@ function RoleChoices({ typeName, label, rows, onSaved }: { typeName: string; lab
   };
   if (!rows.length) return <p className="muted">There are no roles besides admin yet: create one in Roles to let editors use {label}.</p>;
   return (
-    <div className="table-wrap">
+    <>
+      <div className="table-wrap">
       <table aria-label={`What each role may do with ${label}`}>
         <thead>
           <tr>
@@ -144,13 +145,14 @@ function RoleChoices({ typeName, label, rows, onSaved }: { typeName: string; lab
           ))}
         </tbody>
       </table>
+      </div>
       <ErrorNote error={error} />
       <div className="actions">
         <button type="button" className="primary" disabled={busy || !changed.length} onClick={() => void save()}>
           Save what roles may do
         </button>
       </div>
-    </div>
+    </>
   );
 }
 
@@ -198,10 +200,13 @@ function RelationChoices({ typeName, label, relations, onSaved }: { typeName: st
           const inverse = String(rel.attributes.inverse_label ?? rel.attributes.inverse_name);
           return (
             <li key={rel.id}>
-              <span className="relation-name">{name}</span>
-              <span className="muted">
-                {sideNames(rel, 'left_object_types').map(nameOf).join(', ') || 'no type'} → {sideNames(rel, 'right_object_types').map(nameOf).join(', ') || 'no type'}
-              </span>
+              <div>
+                <span className="relation-name">{name}</span>{' '}
+                <span className="muted">
+                  {sideNames(rel, 'left_object_types').map(nameOf).join(', ') || 'no type yet'} → {sideNames(rel, 'right_object_types').map(nameOf).join(', ') || 'no type yet'}
+                </span>
+              </div>
+              <div className="relation-sides">
               <label className="inline">
                 <input type="checkbox" checked={has(rel, 'left_object_types')} disabled={busy} onChange={(e) => void set(rel, 'left_object_types', e.target.checked)} />
                 {label} have “{name}”
@@ -210,6 +215,7 @@ function RelationChoices({ typeName, label, relations, onSaved }: { typeName: st
                 <input type="checkbox" checked={has(rel, 'right_object_types')} disabled={busy} onChange={(e) => void set(rel, 'right_object_types', e.target.checked)} />
                 {label} are “{inverse}”
               </label>
+              </div>
             </li>
           );
         })}
