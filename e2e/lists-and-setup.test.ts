@@ -5,7 +5,12 @@
 // sub-folders and the drafts in it (with counts), and told what their roles leave a draft. An admin
 // creating a type goes straight on to the roles that may use it and the relations it is in, and
 // edits, relabels and reorders its custom properties; an editor without the right to change
-// folders sees "Add to folder…" disabled with the reason. Photographed at 1024×700 and 1366×850 in both
+// folders sees "Add to folder…" disabled with the reason. Words and looks: webhook type boxes
+// and status chips read as words; Home's "Scheduled" shows an editor's draft given a start, and the
+// "Scheduled" filter leaves the status free; a reader's read-only window has truly disabled Clear
+// buttons and a body reached with Tab; the tag input has the fields' font; the translation's body
+// box is as tall as the original's; the selected language chip is the accent, not red, in the dark
+// theme. Photographed at 1024×700 and 1366×850 in both
 // themes, checked with axe.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -221,5 +226,84 @@ describe('lists and setting up', () => {
     await folders.scrollIntoViewIfNeeded();
     await shotsAtBothSizes(page, 'setup-add-to-folder-disabled');
     await context.close();
+  });
+
+  test('words and looks: scheduled drafts, webhook types, read-only window and body, tag font, translation box and chip', async () => {
+    const admin = await e.server.adminToken();
+    // Lena schedules a draft: Home's Scheduled shows it, and the Scheduled filter keeps any status.
+    const start = new Date(Date.now() + 30 * 86_400_000).toISOString();
+    const planned = await e.server.request('POST', '/documents', { token: lena, body: { data: { type: 'documents', attributes: { title: 'Regatta preview', publish_start: start } } } });
+    assert.equal(planned.status, 201, planned.text);
+    const context = await contextAt(e, 1366, 850);
+    const page = await context.newPage();
+    await signInAs(page, 'lena', 'lena-password-1');
+    const scheduled = page.getByRole('region', { name: 'Scheduled' });
+    await scheduled.getByRole('link', { name: 'Regatta preview' }).waitFor();
+    assert.match(await scheduled.getByRole('listitem').filter({ hasText: 'Regatta preview' }).innerText(), /Goes live once published/, 'the draft is scheduled once published');
+    await shotsAtBothSizes(page, 'words-home-scheduled-draft');
+    await page.goto('/admin/#/objects?schedule=scheduled');
+    await page.getByRole('main').getByRole('link', { name: 'Regatta preview' }).waitFor();
+    assert.equal(await page.getByRole('combobox', { name: 'Status' }).inputValue(), '', 'the status filter stays "Any status"');
+    assert.ok(await page.getByRole('combobox', { name: 'Status' }).isEnabled(), 'the status filter can still be chosen');
+    await context.close();
+
+    // The admin's webhook form names types in words.
+    const { page: adminPage } = e;
+    await signInAsAdmin(adminPage, '#/webhooks');
+    await adminPage.getByRole('button', { name: 'New webhook' }).click();
+    const form = adminPage.getByRole('form', { name: 'New webhook' });
+    await form.getByRole('checkbox', { name: 'Documents', exact: true }).waitFor();
+    assert.equal(await form.getByRole('checkbox', { name: 'documents', exact: true }).count(), 0, 'no machine name among the type boxes');
+
+    // A document with a window, tags, a body and an Italian translation.
+    const documents = await e.server.request('GET', '/model/object_types/documents', { token: admin });
+    const tagged = await e.server.request('PATCH', `/model/object_types/${documents.body.data.id}`, { token: admin, body: { data: { type: 'object_types', id: documents.body.data.id, attributes: { associations: ['Tags'] } } } });
+    assert.equal(tagged.status, 200, tagged.text);
+    const doc = await createObject(e.server, 'documents', {
+      title: 'Ferry timetable',
+      body: '<p>Boats leave every hour.</p><p>Last boat at ten.</p><p>Tickets on board.</p><p>Bikes travel free.</p>',
+      publish_start: new Date(Date.now() + 86_400_000).toISOString(),
+      publish_end: new Date(Date.now() + 10 * 86_400_000).toISOString(),
+      tags: [{ name: 'ferry', label: 'ferry' }],
+    });
+    const it = await e.server.request('POST', '/translations', { token: admin, body: { data: { type: 'translations', attributes: { object_id: Number(doc), lang: 'it', status: 'draft', translated_fields: { title: 'Orario dei traghetti' } } } } });
+    assert.equal(it.status, 201, it.text);
+    await adminPage.goto(`/admin/#/objects/documents/${doc}`);
+    const tagInput = adminPage.getByLabel('Add a tag');
+    await tagInput.waitFor();
+    const fontOf = (l: ReturnType<typeof adminPage.locator>) => l.evaluate((el) => { const c = getComputedStyle(el); return `${c.fontFamily} ${c.fontSize} ${c.fontWeight}`; });
+    assert.equal(await fontOf(tagInput), await fontOf(adminPage.getByRole('form', { name: 'Edit object' }).getByRole('textbox', { name: /^Title/ }).first()), 'the tag input has the title field’s font');
+    await adminPage.emulateMedia({ colorScheme: 'dark' });
+    await adminPage.getByRole('list', { name: 'Languages' }).getByRole('button', { name: /^Italian/ }).click();
+    const chip = adminPage.getByRole('list', { name: 'Languages' }).getByRole('button', { name: /^Italian/ });
+    assert.equal(await chip.getAttribute('aria-pressed'), 'true');
+    const [r, g, b] = (await chip.evaluate((el) => getComputedStyle(el).backgroundColor)).match(/\d+/g)!.map(Number);
+    assert.ok(!(r > g + 40 && r > b + 40), `the selected chip is not red in the dark theme (rgb ${r}, ${g}, ${b})`);
+    const boxes = adminPage.locator('.translation-grid');
+    await boxes.waitFor();
+    const original = await boxes.locator('.original-text.rich-preview').first().boundingBox();
+    const translated = await boxes.locator('.translation-input .rte-content').first().boundingBox();
+    assert.ok(original && translated && translated.height >= original.height - 2, `the translation's body box (${translated?.height}px) is as tall as the original's (${original?.height}px)`);
+    await adminPage.emulateMedia({ colorScheme: 'light' });
+    await shotsAtBothSizes(adminPage, 'words-translation-chip');
+
+    // A reader: the window's Clear buttons truly disabled, the body reached with Tab.
+    await createRestrictedUser(e.server, 'rita', 'rita-password-1', { documents: ['read'] });
+    const readerContext = await contextAt(e, 1024, 700);
+    const reader = await readerContext.newPage();
+    await signInAs(reader, 'rita', 'rita-password-1', `#/objects/documents/${doc}`);
+    const clear = reader.getByRole('button', { name: 'Clear “Publish from”' });
+    await clear.waitFor();
+    assert.notEqual(await clear.getAttribute('disabled'), null, 'Clear carries the disabled attribute');
+    assert.ok(await clear.isDisabled(), 'Clear is disabled');
+    await reader.getByRole('link', { name: /^‹/ }).first().focus();
+    let reached = false;
+    for (let i = 0; i < 40 && !reached; i++) {
+      await reader.keyboard.press('Tab');
+      reached = await reader.evaluate(() => document.activeElement?.getAttribute('aria-readonly') === 'true' && document.activeElement?.getAttribute('contenteditable') === 'false');
+    }
+    assert.ok(reached, 'Tab reaches the read-only body');
+    await shotsAtBothSizes(reader, 'words-read-only-body-focused');
+    await readerContext.close();
   });
 });

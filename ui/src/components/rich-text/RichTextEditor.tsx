@@ -96,6 +96,8 @@ export default function RichTextEditor({ labelId, describedBy, value, onChange }
   /** HTML this editor emitted since a value was last set from outside: echoes, never to be set back. */
   const echoes = useRef(new Set<string>());
   const editor = useEditor({
+    // Read only too, the text is reached with Tab and read (tiptap drops the tab stop otherwise).
+    coreExtensionOptions: { tabindex: { value: '0' } },
     extensions: [
       StarterKit.configure({
         heading: { levels: [2, 3, 4] },
