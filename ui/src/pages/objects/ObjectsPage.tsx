@@ -26,6 +26,7 @@ import { SortHeader } from '../../components/sort-header';
 import { useToast } from '../../components/toast';
 import { useAction, useList } from '../../components/use-list';
 import { may, useRights } from '../../components/rights';
+import { UnavailableAction } from '../../components/unavailable';
 import { BulkBar } from './BulkBar';
 import { ObjectEditor } from './ObjectEditor';
 import { editorTypes, singularOf } from './object-types';
@@ -130,6 +131,8 @@ function ObjectList({ type, creating = false }: { type: string; creating?: boole
           <button type="button" className="primary" onClick={() => setShowCreate(true)} disabled={!choices.length}>
             <Plus aria-hidden size={16} /> New {type ? singularOf(types, type) : 'object'}
           </button>
+        ) : rights.loaded && type ? (
+          <UnavailableAction label={`New ${singularOf(types, type)}`} icon={<Plus aria-hidden size={16} />} reason={`Your roles let you read ${typeLabel(types, type).toLowerCase()}, not create them.`} />
         ) : null}
       </div>
       <ErrorNote error={typesError} />
