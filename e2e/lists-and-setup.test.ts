@@ -159,6 +159,9 @@ describe('lists and setting up', () => {
     const { page } = e;
     await page.setViewportSize({ width: 1366, height: 850 });
     await signInAsAdmin(page, '#/model');
+    // Types read as words, their machine names beside.
+    await page.getByRole('table', { name: 'Object types' }).getByRole('link', { name: 'News', exact: true }).waitFor();
+    await shotsAtBothSizes(page, 'setup-type-list');
     const form = page.getByRole('form', { name: 'New object type' });
     await form.getByLabel('Name').fill('recipes');
     await form.getByLabel('Singular').fill('recipe');

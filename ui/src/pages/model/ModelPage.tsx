@@ -72,7 +72,7 @@ function TypeList() {
               </>
             ),
           },
-          { header: 'One of them', cell: (t) => t.singularLabel },
+          { header: 'Singular', cell: (t) => t.singularLabel },
           { header: 'Parent', cell: (t) => (t.parent ? typeLabel(types, t.parent) : '—') },
           { header: 'Description', cell: (t) => t.description ?? '—' },
         ]}
