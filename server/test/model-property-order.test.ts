@@ -1,7 +1,8 @@
 // Custom properties editable, relabelled and ordered (issue 46): PATCH /model/properties/{id}
 // changes `label`, `description`, `required` and `position` (not the name, type or owner); the
 // schema of the type (/model/schema/{type}) lists them in that order, each label its `title`,
-// and so does the admin's form built from it. Positions are kept in the database (migration 0151).
+// and so does the admin's form built from it. Positions are kept in the database (migration 0151),
+// and the model file (/model/project) carries label and position when set, both ways.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { expectError, startServer, type TestServer } from './helpers/server.js';
@@ -63,5 +64,20 @@ describe('custom properties: labels and order', () => {
     expectError(rename, 400, 'immutable_field');
     const zero = await s.request('PATCH', `/model/properties/${ids.serves}`, { token: admin, body: { data: { type: 'properties', id: ids.serves, attributes: { position: 0 } } } });
     assert.equal(zero.status, 400, zero.text);
+  });
+
+  test('the model file exports label and position when set, and applies them', async () => {
+    const JSON_HEADERS = { Accept: 'application/json', 'Content-Type': 'application/json' };
+    const exported = await s.request('GET', '/model/project', { token: admin, headers: { Accept: 'application/json' } });
+    assert.equal(exported.status, 200, exported.text);
+    const byName = (doc: { properties: Array<Record<string, unknown>> }, name: string) => doc.properties.find((p) => p.object === 'recipes' && p.name === name)!;
+    assert.equal(byName(exported.body, 'cooking_time').label, 'Cooking time (minutes)');
+    assert.equal(byName(exported.body, 'cooking_time').position, 1);
+    assert.ok(!('label' in byName(exported.body, 'serves')), 'no label key when none is set');
+    const doc = { properties: [{ ...byName(exported.body, 'difficulty'), label: 'How hard', position: 4 }] };
+    const applied = await s.request('POST', '/model/project', { token: admin, body: doc, headers: JSON_HEADERS });
+    assert.equal(applied.status, 200, applied.text);
+    const after = await s.request('GET', `/model/properties/${ids.difficulty}`, { token: admin });
+    assert.deepEqual({ label: after.body.data.attributes.label, position: after.body.data.attributes.position }, { label: 'How hard', position: 4 });
   });
 });
