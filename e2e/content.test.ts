@@ -21,7 +21,7 @@ describe('admin objects, relations and trash', () => {
     await form.getByLabel('Property name').fill('rating');
     await form.getByLabel('Property type').selectOption('integer');
     await form.getByRole('button', { name: 'Add property' }).click();
-    await page.getByRole('cell', { name: 'rating' }).waitFor();
+    await page.getByRole('cell', { name: 'rating', exact: true }).waitFor();
     await e.shot('object-type');
   });
 

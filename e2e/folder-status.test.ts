@@ -49,7 +49,10 @@ describe('folder status and publishing', () => {
     await signInAs(page, 'fred', 'fred-password-1', `#/folders/${folder}`);
     await page.getByRole('heading', { name: 'Spring issue' }).waitFor();
     await page.getByRole('form', { name: 'Rename folder' }).waitFor();
-    assert.equal(await page.getByRole('button', { name: 'Publish' }).count(), 0);
+    // Publish is where it would be, disabled, with the reason as its description.
+    assert.ok(await page.getByRole('button', { name: 'Publish' }).isDisabled(), 'Publish is disabled');
+    assert.equal(await page.getByRole('button', { name: 'Publish' }).getAttribute('aria-describedby') !== null, true, 'Publish says why not');
+    await page.getByText('Your roles do not let you publish folders.').waitFor();
     assert.equal(await page.getByRole('button', { name: 'Unpublish' }).count(), 0);
     await e.shot('folder-editor-no-publish', { viewport: true });
   });

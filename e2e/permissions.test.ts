@@ -103,10 +103,12 @@ describe('permissions in the admin UI', () => {
     // The Trash: with `delete:own` she restores what she moved there.
     assert.deepEqual(areas, ['Home', 'Objects', 'Folders', 'Media', 'Trash']);
 
-    // Documents: New is there; events: not (no create).
+    // Documents: New is there; events: greyed, saying why (no create).
     await page.goto('/admin/#/objects/events');
     await page.getByRole('heading', { name: 'Events' }).waitFor();
-    assert.equal(await page.getByRole('button', { name: /^New / }).count(), 0);
+    await page.getByText('Your roles let you read events, not create them.').waitFor();
+    assert.equal(await page.getByRole('button', { name: /^New / }).count(), 1, 'one New button, for the reason');
+    assert.ok(await page.getByRole('button', { name: /^New / }).isDisabled(), 'New event is disabled');
     await page.goto('/admin/#/objects/documents');
     await page.getByRole('button', { name: 'New document' }).first().click();
     const create = page.getByRole('form', { name: 'Create object' });

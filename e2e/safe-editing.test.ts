@@ -258,10 +258,11 @@ describe('safe publishing, validation before saving, actions that follow rights'
     assert.equal(await picker.isVisible(), true, 'a greyed folder is not chosen');
     await picker.getByRole('button', { name: 'Cancel' }).click();
 
-    // The object page: no "Add to folder…" when no folder may change.
+    // The object page: "Add to folder…" disabled, saying why, when no folder may change.
     await page.goto(`/admin/#/objects/documents/${ownId}`);
     await page.getByRole('heading', { name: 'Wendy draft' }).waitFor();
-    assert.equal(await page.getByRole('button', { name: 'Add to folder…' }).count(), 0);
+    await page.getByText('Your roles do not let you change any folder').waitFor();
+    assert.ok(await page.getByRole('button', { name: 'Add to folder…' }).isDisabled(), 'Add to folder… is disabled');
 
     // The role loses `delete` while the page is open: the refusal names the document and the right.
     const cut = await e.server.request('PATCH', `/roles/${role}`, { token, body: { data: { id: role, type: 'roles', attributes: { permissions: { documents: ['read', 'create', 'update'], folders: ['read'], '*': ['read'] } } } } });

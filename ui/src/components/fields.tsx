@@ -123,7 +123,7 @@ export const USER_STATUS_OPTIONS: Array<[string, string]> = [
 export function StatusBadge({ status, words }: { status: unknown; words?: Array<[string, string]> }) {
   const s = String(status ?? '');
   const word = words?.find(([v]) => v === s)?.[1].replace(/ \(.*\)$/, '');
-  return <span className={`badge ${s}`}>{word ?? (s || '—')}</span>;
+  return <span className={`badge word ${s}`}>{word ?? (s || '—')}</span>;
 }
 
 /** Empty strings become null, so cleared fields are cleared on the server too. */

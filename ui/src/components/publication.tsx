@@ -29,7 +29,7 @@ export function PublicationChip({ attributes }: { attributes: Record<string, unk
   if (!state) return null;
   const text = state === 'scheduled' ? `Goes live ${formatDate(attributes.publish_start)}` : `Ended ${formatDate(attributes.publish_end)}`;
   return (
-    <span className={`badge ${state}`} title={text}>
+    <span className={`badge word ${state}`} title={text}>
       {state}
       <span className="visually-hidden"> ({text})</span>
     </span>

@@ -100,6 +100,8 @@ export function formProperties(schema: JsonSchema, htmlNames: Set<string> = new 
         options: (flat.enumValues ?? []).filter((v) => v !== null).map(String),
         maxLength: flat.maxLength,
         description: p.description,
+        // A custom property's label (the schema's title), when the model gives one.
+        ...(p.title && kind !== 'terms' && kind !== 'ranges' ? { label: p.title } : {}),
       };
     });
 }

@@ -37,6 +37,7 @@ import * as m0133 from './0133-async-jobs.js';
 import * as m0134 from './0134-object-category-params.js';
 import * as m0135 from './0135-tree-params.js';
 import * as m0150 from './0150-location-coords.js';
+import * as m0151 from './0151-property-label-position.js';
 
 /** A migration: forward only, told the dialect for what the engines write differently. */
 export interface FolioMigration {
@@ -80,4 +81,5 @@ export const migrations: Record<string, FolioMigration> = {
   '0134-object-category-params': m0134,
   '0135-tree-params': m0135,
   '0150-location-coords': m0150,
+  '0151-property-label-position': m0151,
 };

@@ -46,8 +46,9 @@ export const FIELDS: Record<Section, { fields: string[]; ignored?: string[] }> =
     ignored: ['core_type', 'alias'],
   },
   relations: { fields: ['label', 'inverse_name', 'inverse_label', 'description', 'params', 'left', 'right'] },
-  // BEdita's properties carry is_nullable, read_only, default_value and label, which Folio has not.
-  properties: { fields: ['property', 'description', 'required'], ignored: ['is_nullable', 'read_only', 'default_value', 'label', 'enabled', 'is_static'] },
+  // BEdita's properties carry is_nullable, read_only and default_value, which Folio has not;
+  // `label` and `position` only when set (a file without them changes neither).
+  properties: { fields: ['property', 'description', 'required', 'label', 'position'], ignored: ['is_nullable', 'read_only', 'default_value', 'enabled', 'is_static'] },
   categories: { fields: ['label', 'labels', 'parent', 'enabled'] },
   tags: { fields: ['label', 'labels', 'enabled'] },
 };
@@ -91,7 +92,9 @@ export async function exportProject(ctx: AppContext): Promise<Required<ProjectMo
         right: [...r.right].sort(),
       }))
       .sort(byName),
-    properties: allProperties(ctx).map((p) => ({ name: p.name, object: p.objectTypeName, property: p.type, description: p.description, required: p.required })).sort(byName),
+    properties: allProperties(ctx)
+      .map((p) => ({ name: p.name, object: p.objectTypeName, property: p.type, description: p.description, required: p.required, ...(p.label ? { label: p.label } : {}), ...(p.position !== null ? { position: p.position } : {}) }))
+      .sort(byName),
     categories: categories.map((row) => termItem(ctx, 'categories', row, categories)).sort(byName),
     tags: tags.map((row) => termItem(ctx, 'tags', row, tags)).sort(byName),
   };

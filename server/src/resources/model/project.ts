@@ -198,11 +198,11 @@ async function write(ctx: AppContext, wanted: ProjectModel, p: Plan): Promise<vo
   }
 
   // Custom properties, then the hidden lists that may name them.
-  const toProperty = (item: ProjectItem) => ({ ...pick(item, ['name', 'description', 'required']), ...(item.object !== undefined ? { object_type_name: item.object } : {}), ...(item.property !== undefined ? { property_type_name: item.property } : {}) });
+  const toProperty = (item: ProjectItem) => ({ ...pick(item, ['name', 'description', 'required', 'label', 'position']), ...(item.object !== undefined ? { object_type_name: item.object } : {}), ...(item.property !== undefined ? { property_type_name: item.property } : {}) });
   for (const item of creates('properties')) await step('properties', item, wanted, () => createProperty(ctx, toProperty(item)));
   for (const { item, changes } of updates('properties')) {
     const prop = allProperties(ctx).find((x) => x.name === item.name && x.objectTypeName === item.object)!;
-    await step('properties', item, wanted, () => updateProperty(ctx, prop, { ...changed(changes, item, ['description', 'required']), ...('property' in changes ? { property_type_name: item.property } : {}) }));
+    await step('properties', item, wanted, () => updateProperty(ctx, prop, { ...changed(changes, item, ['description', 'required', 'label', 'position']), ...('property' in changes ? { property_type_name: item.property } : {}) }));
   }
   for (const item of deferredHidden) await step('object_types', item, wanted, () => updateObjectType(ctx, m().types.get(String(item.name))!, { hidden: item.hidden }));
 

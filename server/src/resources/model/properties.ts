@@ -1,5 +1,5 @@
-// Custom properties (`/model/properties`): create, update, delete (their stored values go with
-// them), and the list of every type's own ones.
+// Custom properties (`/model/properties`): create, update (description, required, label, position),
+// delete (their stored values go with them), and the list of every type's own ones, in order.
 import type { Request } from 'express';
 import type { AppContext } from '../../context.js';
 import { nowIso } from '../../db/time.js';
@@ -16,6 +16,8 @@ export const PROPERTY_SCHEMA: ResourceSchema = resourceSchema({
   object_type_name: { type: 'string', maxLength: 64, isMeta: false },
   description: { type: ['string', 'null'], isMeta: false },
   required: { type: 'boolean', default: false, isMeta: false },
+  label: { type: ['string', 'null'], maxLength: 255, isMeta: false },
+  position: { type: ['integer', 'null'], minimum: 1, isMeta: false },
   created: { type: 'string', format: 'date-time', isMeta: true },
   modified: { type: 'string', format: 'date-time', isMeta: true },
 }, ['name', 'property_type_name', 'object_type_name']);
@@ -31,7 +33,7 @@ export function serializeProperty(req: Request, p: PropertyDef): Resource {
   return {
     id: String(p.id),
     type: 'properties',
-    attributes: { name: p.name, property_type_name: p.type, object_type_name: p.objectTypeName, description: p.description, required: p.required },
+    attributes: { name: p.name, property_type_name: p.type, object_type_name: p.objectTypeName, description: p.description, required: p.required, label: p.label, position: p.position },
     meta: { created: p.created, modified: p.modified },
     links: { self: resourceUrl(req, `/model/properties/${p.id}`) },
   };
@@ -66,6 +68,8 @@ export async function createProperty(ctx: AppContext, attributes: Record<string,
         object_type_id: owner.id,
         description: (a.description as string | null | undefined) ?? null,
         required: (a.required as boolean | undefined) ?? false,
+        label: (a.label as string | null | undefined) || null,
+        position: (a.position as number | null | undefined) ?? null,
         created: now,
         modified: now,
       })
@@ -86,6 +90,8 @@ export async function updateProperty(ctx: AppContext, p: PropertyDef, attributes
   const set: Record<string, unknown> = {};
   if (a.description !== undefined) set.description = a.description;
   if (a.required !== undefined) set.required = a.required;
+  if (a.label !== undefined) set.label = (a.label as string | null) || null;
+  if (a.position !== undefined) set.position = a.position;
   if (Object.keys(set).length) {
     await writeModel(ctx, async (trx) => {
       await trx.updateTable('properties').set({ ...set, modified: nowIso() }).where('id', '=', p.id).execute();

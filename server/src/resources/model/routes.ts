@@ -239,8 +239,18 @@ export async function modelRoutes(ctx: AppContext): Promise<RouteDef[]> {
           req,
           res,
           [...allProperties(ctx), ...staticProperties(ctx)],
-          { id: 'integer', name: 'string', property_type_name: 'string', object_type_name: 'string', description: 'string', required: 'boolean' },
-          (p, f) => ({ id: isStatic(p) ? null : p.id, name: p.name, property_type_name: p.type, object_type_name: p.objectTypeName, description: p.description, required: p.required })[f],
+          { id: 'integer', name: 'string', property_type_name: 'string', object_type_name: 'string', description: 'string', required: 'boolean', label: 'string', position: 'integer' },
+          (p, f) =>
+            ({
+              id: isStatic(p) ? null : p.id,
+              name: p.name,
+              property_type_name: p.type,
+              object_type_name: p.objectTypeName,
+              description: p.description,
+              required: p.required,
+              label: isStatic(p) ? null : p.label,
+              position: isStatic(p) ? null : p.position,
+            })[f],
           (p) => (isStatic(p) ? serializeStaticProperty(req, p) : serializeProperty(req, p)),
           {
             // BEdita 5: `static` (core fields), `dynamic` (custom properties) or `both`; Folio lists the custom ones by default.

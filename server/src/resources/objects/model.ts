@@ -45,6 +45,10 @@ export interface PropertyDef {
   params: Record<string, unknown>;
   description: string | null;
   required: boolean;
+  /** The name editors read (null: none given). */
+  label: string | null;
+  /** Its place among its type's properties (null: after the placed ones). */
+  position: number | null;
   /** One of the core type's own fields (BEdita's static properties): not changed through /model/properties. */
   isStatic: boolean;
   /** The type that declares it (sub-types inherit it). */
@@ -113,7 +117,10 @@ const jsonList = (text: string | null): string[] => {
 
 async function loadModel(db: Db): Promise<Model> {
   const typeRows = await db.selectFrom('object_types').selectAll().orderBy('id').execute();
-  const propRows = await db.selectFrom('properties').selectAll().orderBy('id').execute();
+  // Placed properties first, by position; the others after them, by creation.
+  const propRows = (await db.selectFrom('properties').selectAll().orderBy('id').execute()).sort(
+    (a, b) => (a.position ?? Number.MAX_SAFE_INTEGER) - (b.position ?? Number.MAX_SAFE_INTEGER) || Number(a.id) - Number(b.id),
+  );
   const relRows = await db.selectFrom('relations').selectAll().orderBy('id').execute();
   const sideRows = await db.selectFrom('relation_types').selectAll().orderBy('id').execute();
   const propertyTypeRows = await db.selectFrom('property_types').selectAll().orderBy('id').execute();
@@ -144,6 +151,8 @@ async function loadModel(db: Db): Promise<Model> {
           params: propertyTypes.get(p.property_type_name)?.params ?? {},
           description: p.description,
           required: Boolean(p.required),
+          label: p.label ?? null,
+          position: p.position === null || p.position === undefined ? null : Number(p.position),
           isStatic: Boolean(p.is_static),
           objectTypeName: rowsById.get(typeId)!.name,
           created: p.created,

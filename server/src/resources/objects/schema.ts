@@ -127,7 +127,7 @@ export function objectTypeSchema(type: ObjectType): ResourceSchema {
     publish_end: { type: ['string', 'null'], format: 'date-time', isMeta: false },
   };
   for (const p of visibleProperties(type)) {
-    properties[p.name] = { ...nullableFragment(p.params), ...(p.description ? { description: p.description } : {}), isMeta: false };
+    properties[p.name] = { ...nullableFragment(p.params), ...(p.label ? { title: p.label } : {}), ...(p.description ? { description: p.description } : {}), isMeta: false };
   }
   // Associations shown as properties, as BEdita's ObjectType::associationProperties (the terms
   // extension takes them out of a write before this schema checks it).

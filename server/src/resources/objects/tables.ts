@@ -10,6 +10,10 @@ export interface PropertiesTable {
   object_type_id: number;
   description: string | null;
   required: Bool;
+  /** The name editors read (null: the machine name in words). */
+  label: string | null;
+  /** Its place among its type's properties (null: after the placed ones, by creation). */
+  position: number | null;
   /** One of the type's own fields (BEdita's static properties), not a custom one. */
   is_static: Generated<Bool>;
   created: string;

@@ -193,6 +193,8 @@ export default function RichTextEditor({ labelId, describedBy, value, onChange }
     if (editor && !editor.isDestroyed && editor.isEditable === locked) editor.setEditable(!locked, false);
     // Announced as read only, as the disabled fields around it are.
     if (editor && !editor.isDestroyed) editor.view.dom.setAttribute('aria-readonly', String(locked));
+    // Read only, the text keeps a tab stop, so a keyboard or screen reader user reaches and reads it.
+    if (editor && !editor.isDestroyed && locked) editor.view.dom.setAttribute('tabindex', '0');
   });
   if (!editor || !state) return <div className="rte rte-loading">Loading the editor…</div>;
   const chain = () => editor.chain().focus();

@@ -38,7 +38,7 @@ export function FolderTree(props: TreeProps) {
   const [expanded, setExpanded] = useState<Set<string>>(new Set());
   const [focused, setFocused] = useState<string | null>(null);
   const [over, setOver] = useState<string | null>(null);
-  const items = useRef(new Map<string, HTMLLIElement>());
+  const items = useRef(new Map<string, HTMLDivElement>());
   const typed = useRef({ text: '', at: 0 });
 
   // The selected folder's ancestors stay open, and a revealed folder opens down to itself.
@@ -156,27 +156,28 @@ export function FolderTree(props: TreeProps) {
       const open = expanded.has(node.id);
       const labelId = `tree-${props.label.replace(/\W/g, '')}-${node.id}`;
       return (
-        <li
-          key={node.id}
-          role="treeitem"
-          aria-labelledby={labelId}
-          aria-describedby={node.resource.attributes.status !== 'on' ? `${labelId}-status` : undefined}
-          aria-expanded={hasChildren ? open : undefined}
-          aria-selected={selected === node.id}
-          aria-disabled={row.disabled || undefined}
-          aria-level={row.level}
-          aria-setsize={row.setSize}
-          aria-posinset={row.pos}
-          tabIndex={tabStop === node.id ? 0 : -1}
-          ref={(el) => {
-            if (el) items.current.set(node.id, el);
-            else items.current.delete(node.id);
-          }}
-          onFocus={(e) => {
-            if (e.target === e.currentTarget) setFocused(node.id);
-          }}
-        >
+        // The row is the tree item and owns its open sub-folders' group (aria-owns): the item's text is
+        // then its own name, not its sub-folders' too (axe: a name that holds the visible text).
+        <li key={node.id} role="none">
           <div
+            role="treeitem"
+            aria-labelledby={labelId}
+            aria-describedby={node.resource.attributes.status !== 'on' ? `${labelId}-status` : undefined}
+            aria-expanded={hasChildren ? open : undefined}
+            aria-selected={selected === node.id}
+            aria-disabled={row.disabled || undefined}
+            aria-level={row.level}
+            aria-setsize={row.setSize}
+            aria-posinset={row.pos}
+            aria-owns={open && hasChildren ? `${labelId}-group` : undefined}
+            tabIndex={tabStop === node.id ? 0 : -1}
+            ref={(el) => {
+              if (el) items.current.set(node.id, el);
+              else items.current.delete(node.id);
+            }}
+            onFocus={(e) => {
+              if (e.target === e.currentTarget) setFocused(node.id);
+            }}
             className={`tree-row${selected === node.id ? ' selected' : ''}${over === node.id ? ' drop-target' : ''}${row.disabled ? ' disabled' : ''}`}
             draggable={Boolean(props.onMove)}
             onDragStart={(e) => {
@@ -214,7 +215,11 @@ export function FolderTree(props: TreeProps) {
             ) : null}
             {row.disabled && props.canPick && !props.canPick(node) ? <span className="visually-hidden"> (you may not change this folder)</span> : null}
           </div>
-          {open && hasChildren ? <ul role="group">{renderLevel(node.children)}</ul> : null}
+          {open && hasChildren ? (
+            <ul role="group" id={`${labelId}-group`}>
+              {renderLevel(node.children)}
+            </ul>
+          ) : null}
         </li>
       );
     });

@@ -1,6 +1,7 @@
 // Folders: the tree on the left; the selected folder on the right — rename, move (dialog or drag
 // and drop), make root, delete, new subfolder, and its contents (add existing, remove, reorder).
-// Every change reloads the tree and says what happened in a toast.
+// Every change reloads the tree and says what happened in a toast. Publishing a folder that holds
+// drafts offers to publish them too (PublishBelowDialog).
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, nameObjects, type Resource } from '../../api/client';
 import { ConfirmButton, Dialog } from '../../components/dialog';
@@ -16,7 +17,10 @@ import { useSaveShortcut, useUnsavedChanges } from '../../components/unsaved';
 import { useAction, useList } from '../../components/use-list';
 import { may, useRights } from '../../components/rights';
 import { findHoles, PublishCheckDialog, publishHoles, type Hole } from '../objects/publish-check';
+import { typeLabel, useObjectTypes } from '../../components/model';
+import { UnavailableAction } from '../../components/unavailable';
 import { FolderTree } from './FolderTree';
+import { draftsBelow, publishEach, PublishBelowDialog, type Below } from './PublishBelowDialog';
 import { folderPath, parentIdOf, useFolderTree, type FolderTreeData } from './folder-tree-data';
 
 const parentRel = (id: string) => `/folders/${id}/relationships/parent`;
@@ -137,7 +141,7 @@ function FolderDetail({ id, version, tree, onTreeChange }: { id: string; version
 
   const dirty = Boolean(folder) && (values.title ?? '') !== (folder?.attributes.title ?? '');
   /** Run a change; on success reload the tree and say so, on failure say why. */
-  const change = async (fn: () => Promise<unknown>, message: string, failure: string, show?: string | null) => {
+  const change = async (fn: () => Promise<unknown>, message: string | (() => string), failure: string, show?: string | null) => {
     let failed: unknown = null;
     await action.run(async () => {
       try {
@@ -150,7 +154,7 @@ function FolderDetail({ id, version, tree, onTreeChange }: { id: string; version
     if (failed) toast.error(nameObjects(failed, folder ? [folder] : []), failure);
     else {
       onTreeChange(show);
-      toast.success(message);
+      toast.success(typeof message === 'string' ? message : message());
     }
     return !failed;
   };
@@ -169,8 +173,12 @@ function FolderDetail({ id, version, tree, onTreeChange }: { id: string; version
   const canPublish = may(rights, 'publish', 'folders', folder);
   const [holes, setHoles] = useState<Hole[] | null>(null);
   const [fixing, setFixing] = useState<{ busy: boolean; error: unknown }>({ busy: false, error: null });
-  /** Set the folder's status; publishing first asks about what it uses that the public cannot see. */
-  const setStatus = async (status: 'on' | 'draft', checked = false) => {
+  const [below, setBelow] = useState<Below | null>(null);
+  /**
+   * Set the folder's status; publishing first asks about what it uses that the public cannot see,
+   * then offers the drafts it holds (`also`: those chosen, undefined until asked).
+   */
+  const setStatus = async (status: 'on' | 'draft', checked = false, also?: { publish: Resource[]; skipped: Resource[] }) => {
     if (status === 'on' && !checked && folder) {
       let found: Hole[] = [];
       try {
@@ -182,16 +190,30 @@ function FolderDetail({ id, version, tree, onTreeChange }: { id: string; version
       if (found.length) return setHoles(found);
     }
     setHoles(null);
-    await change(
+    if (status === 'on' && !also) {
+      let found: Below;
+      try {
+        found = await draftsBelow(id);
+      } catch (e) {
+        toast.error(e, 'The folder was not published');
+        return;
+      }
+      if (found.folders.length || found.objects.length) return setBelow(found);
+    }
+    setBelow(null);
+    let refused: Array<{ item: Resource; reason: string }> = [];
+    const published = await change(
       async () => {
         const saved = await api.update(`/folders/${id}`, 'folders', id, { status }, undefined, { ifMatch: etag });
         setEtag(saved.etag);
         setFolder(saved.data);
+        if (also?.publish.length) refused = await publishEach(also.publish);
       },
-      status === 'on' ? `Folder “${titleOf(folder!)}” published.` : `Folder “${titleOf(folder!)}” is a draft again: the public no longer sees it.`,
+      status === 'on' ? () => publishedMessage(folder!, also, refused.length) : `Folder “${titleOf(folder!)}” is a draft again: the public no longer sees it.`,
       status === 'on' ? 'The folder was not published' : 'The folder was not unpublished',
       id,
     );
+    if (published && refused.length) toast.error(new Error(refused.map((r) => `“${titleOf(r.item)}”: ${r.reason}`).join('; ')), `${refused.length === 1 ? 'One item was' : `${refused.length} items were`} not published`);
   };
   const publishThemToo = async (found: Hole[]) => {
     setFixing({ busy: true, error: null });
@@ -232,6 +254,12 @@ function FolderDetail({ id, version, tree, onTreeChange }: { id: string; version
               <Eye aria-hidden size={16} /> Publish
             </button>
           )
+        ) : rights.loaded ? (
+          <UnavailableAction
+            label={folder.attributes.status === 'on' ? 'Unpublish' : 'Publish'}
+            icon={folder.attributes.status === 'on' ? <EyeOff aria-hidden size={16} /> : <Eye aria-hidden size={16} />}
+            reason="Your roles do not let you publish folders."
+          />
         ) : null}
         {canUpdate ? (
           <>
@@ -303,6 +331,16 @@ function FolderDetail({ id, version, tree, onTreeChange }: { id: string; version
           onPublishAll={() => void publishThemToo(holes)}
         />
       ) : null}
+      {below ? (
+        <PublishBelowDialog
+          folder={folder}
+          below={below}
+          rights={rights}
+          busy={action.busy}
+          onCancel={() => setBelow(null)}
+          onPublish={(publish, skipped) => void setStatus('on', true, { publish, skipped })}
+        />
+      ) : null}
       {moving ? (
         <Dialog title={`Move “${titleOf(folder)}”`} onClose={() => setMoving(false)}>
           <p className="muted">Choose the new parent folder (arrow keys and Enter work too).</p>
@@ -313,9 +351,19 @@ function FolderDetail({ id, version, tree, onTreeChange }: { id: string; version
   );
 }
 
+/** What publishing a folder (and what it holds) did, in a sentence. */
+function publishedMessage(folder: Resource, also: { publish: Resource[]; skipped: Resource[] } | undefined, refused: number): string {
+  const done = (also?.publish.length ?? 0) - refused;
+  const skipped = also?.skipped.length ?? 0;
+  const parts = [`Folder “${titleOf(folder)}” published`];
+  if (done > 0) parts.push(`with ${done} ${done === 1 ? 'item' : 'items'} it holds`);
+  return parts.join(' ') + '.' + (skipped ? ` ${skipped} you may not publish ${skipped === 1 ? 'stays a draft' : 'stay drafts'}.` : '');
+}
+
 /** `readOnly`: the user may not change the folder (its contents are part of it). */
 function FolderContents({ id, folder, version, readOnly, onChange }: { id: string; folder: Resource; version: number; readOnly: boolean; onChange: () => void }) {
   const list = useList(`/folders/${id}/children`, {}, 20, version);
+  const { types } = useObjectTypes();
   const [adding, setAdding] = useState(false);
   const { busy, error, run } = useAction();
   const toast = useToast();
@@ -364,7 +412,7 @@ function FolderContents({ id, folder, version, readOnly, onChange }: { id: strin
               <a className="grow" href={r.type === 'folders' ? href('folders', r.id) : href('objects', r.type, r.id)}>
                 {titleOf(r)}
               </a>
-              <span className="muted">{r.type}</span>
+              <span className="muted">{typeLabel(types, r.type, true)}</span>
               <StatusBadge status={r.attributes.status} />
               {readOnly ? null : (
                 <>

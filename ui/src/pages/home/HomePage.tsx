@@ -1,6 +1,8 @@
 // Home: what an editor looks for first — their own drafts, what changed lately, what goes live or
 // expires next (published objects with a window, of the types the user may read), and how many
-// objects of each type there are (each a way into its list).
+// objects of each type there are (each a way into its list). "My drafts" leaves media out: an
+// upload is a draft until published, and a batch of them would push the writing off the panel
+// (Media lists them). "Scheduled" shows drafts given a start too (they go live once published).
 import { useEffect, useMemo, useState } from 'react';
 import { api, type Resource } from '../../api/client';
 import { useCurrentUser } from '../../components/current-user';
@@ -8,7 +10,7 @@ import { Empty, ErrorNote, Loading } from '../../components/feedback';
 import { StatusBadge } from '../../components/fields';
 import { formatDate, titleOf } from '../../components/format';
 import { FileText, Plus } from '../../components/icons';
-import { concreteTypes, typeLabel, useObjectTypes, type ObjectType } from '../../components/model';
+import { concreteTypes, isMediaType, typeLabel, useObjectTypes, type ObjectType } from '../../components/model';
 import { href } from '../../components/route';
 import { useList, type PagedList } from '../../components/use-list';
 import { editorTypes, singularOf } from '../objects/object-types';
@@ -27,7 +29,9 @@ export function HomePage() {
   const creates = creatable.find((t) => t.name === 'documents') ?? creatable[0];
   const typeFilter = listed.length ? listed.map((t) => t.name).join(',') : null;
   const recent = useList(typeFilter ? '/objects' : null, { 'filter[type]': typeFilter, sort: '-modified' }, 8);
-  const drafts = useList(typeFilter && user ? '/objects' : null, { 'filter[type]': typeFilter, 'filter[status]': 'draft', 'filter[created_by]': user?.id, sort: '-modified' }, 8);
+  const written = listed.filter((t) => !isMediaType(types, t.name));
+  const writtenFilter = written.length ? written.map((t) => t.name).join(',') : null;
+  const drafts = useList(writtenFilter && user ? '/objects' : null, { 'filter[type]': writtenFilter, 'filter[status]': 'draft', 'filter[created_by]': user?.id, sort: '-modified' }, 8);
   return (
     <section>
       <div className="page-head">
@@ -89,9 +93,9 @@ function ScheduledList({ types }: { types: string[] }) {
   const readable = types.filter((t) => may(rights, 'read', t)).join(',');
   const now = useMemo(() => new Date().toISOString(), []);
   const path = readable ? '/objects' : null;
-  const base = { 'filter[type]': readable, 'filter[status]': 'on' };
-  const starting = useList(path, { ...base, 'filter[publish_start][gt]': now, sort: 'publish_start' }, SCHEDULED_SHOWN);
-  const ending = useList(path, { ...base, 'filter[publish_end][gt]': now, sort: 'publish_end' }, SCHEDULED_SHOWN);
+  // Starts of any status but off: an editor's draft given a start is scheduled too, once published.
+  const starting = useList(path, { 'filter[type]': readable, 'filter[status]': 'on,draft', 'filter[publish_start][gt]': now, sort: 'publish_start' }, SCHEDULED_SHOWN);
+  const ending = useList(path, { 'filter[type]': readable, 'filter[status]': 'on', 'filter[publish_end][gt]': now, sort: 'publish_end' }, SCHEDULED_SHOWN);
   // Drafts scheduled to be published (the drafts list has no filter on that instant: the newest ones are read).
   const changes = useList(rights.admin || types.some((t) => may(rights, 'update', t)) ? '/drafts' : null, { sort: '-modified' }, 100);
   const error = starting.error ?? ending.error;
@@ -100,7 +104,7 @@ function ScheduledList({ types }: { types: string[] }) {
   if (!starting.result || !ending.result) return <Loading />;
   const scheduledChanges = (changes.result?.data ?? []).filter((o) => (o.meta.draft as { publish_at?: string | null } | undefined)?.publish_at);
   const events = [
-    ...starting.result.data.map((o) => ({ o, at: String(o.attributes.publish_start), what: 'Goes live' })),
+    ...starting.result.data.map((o) => ({ o, at: String(o.attributes.publish_start), what: o.attributes.status === 'on' ? 'Goes live' : 'Goes live once published' })),
     ...ending.result.data.map((o) => ({ o, at: String(o.attributes.publish_end), what: 'Expires' })),
     ...scheduledChanges.map((o) => ({ o, at: String((o.meta.draft as { publish_at: string }).publish_at), what: 'Changes go live' })),
   ]

@@ -1,14 +1,20 @@
 // Object types and their custom properties (/model/object_types, /model/properties), and the
-// property types those properties use (/model/property_types); the whole model as a file.
+// property types those properties use (/model/property_types); the whole model as a file. Types
+// read as words (their labels; the machine name beside); a new type opens on its roles and
+// relations (TypeSetup); custom properties are edited (label, description, required) and
+// reordered (their `position`), not only deleted.
 import { useState, type FormEvent } from 'react';
-import { api } from '../../api/client';
-import { ConfirmButton, DeleteButton } from '../../components/dialog';
+import { api, type Resource } from '../../api/client';
+import { ConfirmButton, DeleteButton, Dialog } from '../../components/dialog';
+import { ArrowDown, ArrowUp } from '../../components/icons';
+import { useToast } from '../../components/toast';
+import { TypeSetup } from './TypeSetup';
 import { ErrorNote, Loading } from '../../components/feedback';
 import { DataTable } from '../../components/data-table';
 import { useResource } from '../../components/use-resource';
 import { Field, SelectField, nullIfEmpty, type Values, FormFooter } from '../../components/fields';
-import { invalidateObjectTypes, useObjectTypes } from '../../components/model';
-import { href, navigate } from '../../components/route';
+import { invalidateObjectTypes, typeLabel, useObjectTypes } from '../../components/model';
+import { forceNavigate, href, navigate, useHashQuery } from '../../components/route';
 import { useAction, useList } from '../../components/use-list';
 import { ModelFilePanel } from './ModelFile';
 import { PropertyTypesSection, choicesOf, usePropertyTypes } from './PropertyTypes';
@@ -30,7 +36,8 @@ function TypeList() {
     const r = await create.run(() => api.create('/model/object_types', 'object_types', attributes));
     if (r) {
       invalidateObjectTypes();
-      navigate('model', String(r.data.attributes.name));
+      // Straight on to who may use it and what it relates to.
+      forceNavigate(`${href('model', String(r.data.attributes.name))}?setup=1`);
     }
   };
 
@@ -42,7 +49,7 @@ function TypeList() {
         <div className="form-grid">
           <Field label="Name" name="name" values={values} onChange={setValues} required hint="plural, lower_snake_case, e.g. recipes" />
           <Field label="Singular" name="singular" values={values} onChange={setValues} required hint="e.g. recipe" />
-          <SelectField label="Parent type" name="parent_name" values={values} onChange={setValues} options={parents.map((t) => [t.name, t.name])} />
+          <SelectField label="Parent type" name="parent_name" values={values} onChange={setValues} options={parents.map((t) => [t.name, t.label])} />
           <Field label="Description" name="description" values={values} onChange={setValues} />
         </div>
         <FormFooter error={create.error} busy={create.busy} label="Create type" />
@@ -59,19 +66,57 @@ function TypeList() {
             header: 'Name',
             cell: (t) => (
               <>
-                <a href={href('model', t.name)}>{t.name}</a> {t.abstract ? <span className="badge">abstract</span> : null}{' '}
+                <a href={href('model', t.name)}>{t.label}</a> <code className="muted machine-name">{t.name}</code>{' '}
+                {t.abstract ? <span className="badge" title="Abstract: its objects are those of its sub-types">group of types</span> : null}{' '}
                 {!t.enabled ? <span className="badge warn">disabled</span> : null}
               </>
             ),
           },
-          { header: 'Singular', cell: (t) => t.singular },
-          { header: 'Parent', cell: (t) => t.parent ?? '—' },
+          { header: 'Singular', cell: (t) => t.singularLabel },
+          { header: 'Parent', cell: (t) => (t.parent ? typeLabel(types, t.parent) : '—') },
           { header: 'Description', cell: (t) => t.description ?? '—' },
         ]}
       />
       <ModelFilePanel />
       <PropertyTypesSection />
     </section>
+  );
+}
+
+/** A machine name in words, as a form labels a property without a label ("cooking_time" → "Cooking time"). */
+function fieldWords(name: string): string {
+  const words = name.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+const propertyName = (p: Resource) => String(p.attributes.label || fieldWords(String(p.attributes.name)));
+
+/** A property's label, description and whether it is required (its name and type stay: BEdita keeps them). */
+function EditPropertyDialog({ property, onClose, onSaved }: { property: Resource; onClose: () => void; onSaved: () => void }) {
+  const [values, setValues] = useState<Values>({ label: property.attributes.label ?? '', description: property.attributes.description ?? '', required: Boolean(property.attributes.required) });
+  const { busy, error, run } = useAction();
+  const toast = useToast();
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const attributes = { label: String(values.label ?? '').trim() || null, description: String(values.description ?? '').trim() || null, required: Boolean(values.required) };
+    if (await run(() => api.update(`/model/properties/${property.id}`, 'properties', property.id, attributes))) {
+      invalidateObjectTypes();
+      toast.success(`Property “${String(property.attributes.name)}” saved.`);
+      onSaved();
+    }
+  };
+  return (
+    <Dialog title={`Edit property ${String(property.attributes.name)}`} onClose={onClose}>
+      <form className="stack" onSubmit={submit} aria-label="Edit property">
+        <p className="muted">
+          Its name <code>{String(property.attributes.name)}</code> and type ({String(property.attributes.property_type_name)}) stay: they are how the API and stored values know it.
+        </p>
+        <Field label="Label" name="label" values={values} onChange={setValues} hint={`What editors read; empty: “${fieldWords(String(property.attributes.name))}”`} />
+        <Field label="Description" name="description" values={values} onChange={setValues} />
+        <Field label="Required" name="required" type="checkbox" values={values} onChange={setValues} />
+        <FormFooter error={error} busy={busy} label="Save property" onCancel={onClose} />
+      </form>
+    </Dialog>
   );
 }
 
@@ -84,6 +129,10 @@ const ASSOCIATIONS: Array<[string, string, string]> = [
 
 function TypeDetail({ name }: { name: string }) {
   const { resource: type, values, setValues, loadError, notice, save, submit: write } = useResource(`/model/object_types/${name}`);
+  const { types } = useObjectTypes();
+  const [params] = useHashQuery();
+  // A new type: the setup panel comes first (its heading takes the focus, so it is read out).
+  const justCreated = params.setup === '1';
   const associations: string[] = values.associations ?? [];
   const toggle = (association: string, on: boolean) => {
     const next = on ? [...associations.filter((a) => a !== association), association] : associations.filter((a) => a !== association);
@@ -107,8 +156,11 @@ function TypeDetail({ name }: { name: string }) {
     <section>
       <BackLink area="model" label="Object types" />
       <div className="page-head">
-        <h1>{name}</h1>
-        {type.attributes.is_abstract ? <span className="badge">abstract</span> : null}
+        <h1>{typeLabel(types, name)}</h1>
+        <code className="muted machine-name" title="Its name in the API">
+          {name}
+        </code>
+        {type.attributes.is_abstract ? <span className="badge">group of types</span> : null}
         <span className="spacer" />
         <ConfirmButton
           label="Delete type"
@@ -125,6 +177,7 @@ function TypeDetail({ name }: { name: string }) {
           }}
         />
       </div>
+      {justCreated ? <TypeSetup typeName={name} justCreated /> : null}
       <form className="panel" onSubmit={submit} aria-label="Object type">
         <div className="form-grid">
           <Field label="Singular" name="singular" values={values} onChange={setValues} required />
@@ -151,12 +204,35 @@ function TypeDetail({ name }: { name: string }) {
         <FormFooter error={save.error} notice={notice} busy={save.busy} label="Save changes" />
       </form>
       <Properties typeName={name} />
+      {justCreated ? null : <TypeSetup typeName={name} justCreated={false} />}
     </section>
   );
 }
 
 function Properties({ typeName }: { typeName: string }) {
   const list = useList('/model/properties', { 'filter[object_type_name]': typeName }, 100);
+  const [editing, setEditing] = useState<Resource | null>(null);
+  const toast = useToast();
+  const move = useAction();
+  // In their order: placed ones by position, the others after them by creation (as the schema lists them).
+  const ordered = [...(list.result?.data ?? [])].sort(
+    (a, b) => (Number(a.attributes.position) || Infinity) - (Number(b.attributes.position) || Infinity) || Number(a.id) - Number(b.id),
+  );
+  /** Move one property up or down: every property of the type gets its place (1, 2, …). */
+  const reorder = async (p: Resource, by: -1 | 1) => {
+    const from = ordered.findIndex((x) => x.id === p.id);
+    const next = [...ordered];
+    next.splice(from, 1);
+    next.splice(from + by, 0, p);
+    const done = await move.run(async () => {
+      for (const [i, x] of next.entries()) {
+        if (Number(x.attributes.position) !== i + 1) await api.update(`/model/properties/${x.id}`, 'properties', x.id, { position: i + 1 });
+      }
+      return true;
+    });
+    await list.reload();
+    if (done) toast.success(`“${propertyName(p)}” moved ${by < 0 ? 'up' : 'down'}: forms show it ${ordered.length > 1 ? `at place ${from + by + 1} of ${ordered.length}` : 'first'}.`);
+  };
   const [values, setValues] = useState<Values>({ property_type_name: 'string' });
   const { busy, error, run } = useAction();
   const { types: propertyTypes, error: typesError } = usePropertyTypes();
@@ -181,18 +257,32 @@ function Properties({ typeName }: { typeName: string }) {
   return (
     <section>
       <h2>Custom properties</h2>
+      <p className="muted">In the order the object form shows them; a label is the name editors read.</p>
+      <ErrorNote error={move.error} />
       <DataTable
         label="Custom properties"
-        pagerLabel="Property pages"
-        list={list}
+        rows={list.result ? ordered : null}
+        error={list.error}
+        loading={list.loading}
         empty="No custom properties."
         columns={[
           { header: 'Name', cell: (p) => p.attributes.name },
+          { header: 'Label', cell: (p) => p.attributes.label ?? <span className="muted">{fieldWords(String(p.attributes.name))}</span> },
           { header: 'Type', cell: (p) => p.attributes.property_type_name },
-          { header: 'Required', cell: (p) => (p.attributes.required ? 'yes' : 'no') },
+          { header: 'Required', cell: (p) => (p.attributes.required ? 'Yes' : 'No') },
           { header: 'Description', cell: (p) => p.attributes.description ?? '—' },
         ]}
         actions={(p) => (
+          <span className="row-actions">
+            <button type="button" className="small" aria-label={`Move ${propertyName(p)} up`} disabled={move.busy || ordered[0]?.id === p.id} onClick={() => void reorder(p, -1)}>
+              <ArrowUp aria-hidden size={14} />
+            </button>
+            <button type="button" className="small" aria-label={`Move ${propertyName(p)} down`} disabled={move.busy || ordered[ordered.length - 1]?.id === p.id} onClick={() => void reorder(p, 1)}>
+              <ArrowDown aria-hidden size={14} />
+            </button>
+            <button type="button" className="small" aria-label={`Edit ${propertyName(p)}`} onClick={() => setEditing(p)}>
+              Edit
+            </button>
           <DeleteButton
             title="Delete this property?"
             message={
@@ -202,8 +292,19 @@ function Properties({ typeName }: { typeName: string }) {
             }
             action={() => api.remove(`/model/properties/${p.id}`)}
           />
+          </span>
         )}
       />
+      {editing ? (
+        <EditPropertyDialog
+          property={editing}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            setEditing(null);
+            void list.reload();
+          }}
+        />
+      ) : null}
       <form className="panel" onSubmit={add} aria-label="New property">
         <h3>New property</h3>
         <div className="form-grid">

@@ -9,6 +9,7 @@ import { titleOf } from '../../components/format';
 import { Folder, FolderPlus, X } from '../../components/icons';
 import { href } from '../../components/route';
 import { may, useRights } from '../../components/rights';
+import { UnavailableAction } from '../../components/unavailable';
 import { useToast } from '../../components/toast';
 import { FolderPickerDialog } from '../folders/FolderPickerDialog';
 import { folderPath, useFolderTree, type FolderNode } from '../folders/folder-tree-data';
@@ -76,11 +77,13 @@ export function FoldersOfObject({ object, readOnly = false, onWritten, intoDraft
         <h2 id="object-folders">Folders</h2>
         {changedInDraft(intoDraft?.draft, 'parents') ? <span className="badge warn">Changed in the draft</span> : null}
         <span className="spacer" />
-        {!canFile ? null : (
+        {canFile ? (
           <button type="button" onClick={() => setPicking(true)} disabled={busy}>
             <FolderPlus aria-hidden size={16} /> Add to folder…
           </button>
-        )}
+        ) : tree !== null && !readOnly ? (
+          <UnavailableAction label="Add to folder…" icon={<FolderPlus aria-hidden size={16} />} reason="Your roles do not let you change any folder (it needs the right to update folders)." />
+        ) : null}
       </div>
       <ErrorNote error={error} />
       {parents && parents.length === 0 ? <Empty icon={<Folder size={28} />}>Not in any folder yet.</Empty> : null}

@@ -491,7 +491,7 @@ function ObjectForm({
           <SelectField label="Status" name="status" values={values} onChange={setValues} options={statusOptions} disabled={locked || !canWrite || (published && !canPublish)} />
           <SchemaFields properties={main} values={values} onChange={setValues} problems={problems} notes={slug.notes} />
         </div>
-        {hasWindow ? <PublicationWindow values={values} onChange={setValues} problems={problems} /> : null}
+        {hasWindow ? <PublicationWindow values={values} onChange={setValues} problems={problems} disabled={!canWrite} /> : null}
         {has('date_ranges', 'ranges') ? (
           <DateRangesField value={(values.date_ranges ?? []) as RangeValue[]} onChange={(v) => setValues({ ...values, date_ranges: v })} problems={problems} />
         ) : null}

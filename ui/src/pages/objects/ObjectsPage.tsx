@@ -6,20 +6,27 @@
 // chip, and the "Schedule" filter finds them (date filters on publish_start / publish_end).
 // Objects with a draft (unpublished changes of a published object) are marked, and the "Draft"
 // filter finds them (filter[has_draft]; one GET /drafts by object ids per page for the marks).
+// Each row says whose it is: who created it and who changed it last (the list asks for the
+// usernames with `author_names=1`); "Mine" keeps the objects one created or last changed, the
+// folder filter those in a folder (filter[parent]); media rows show their thumbnail.
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useCurrentUser } from '../../components/current-user';
+import { ThumbnailImage, useThumbnails } from '../../components/thumbnail';
+import { folderPath, useFolderTree, type FolderNode } from '../folders/folder-tree-data';
 import { api, translations, type DraftMeta, type Resource, type TranslationAttributes } from '../../api/client';
 import { Dialog } from '../../components/dialog';
 import { ErrorNote } from '../../components/feedback';
 import { ListView } from '../../components/list-view';
 import { SelectField, STATUS_OPTIONS, StatusBadge, SearchBox, TypeOptions } from '../../components/fields';
 import { formatDate, titleOf } from '../../components/format';
-import { FileText, Plus } from '../../components/icons';
-import { typeLabel, useObjectTypes } from '../../components/model';
+import { FileText, Image, Plus } from '../../components/icons';
+import { isMediaType, typeLabel, useObjectTypes } from '../../components/model';
 import { forceNavigate, href, navigate, useHashQuery } from '../../components/route';
 import { SortHeader } from '../../components/sort-header';
 import { useToast } from '../../components/toast';
 import { useAction, useList } from '../../components/use-list';
 import { may, useRights } from '../../components/rights';
+import { UnavailableAction } from '../../components/unavailable';
 import { BulkBar } from './BulkBar';
 import { ObjectEditor } from './ObjectEditor';
 import { editorTypes, singularOf } from './object-types';
@@ -32,10 +39,32 @@ const SCHEDULE_OPTIONS: Array<[string, string]> = [
   ['expired', 'Expired'],
 ];
 
-/** The list filters for scheduled or expired objects, as of `now`. */
+const MINE_OPTIONS: Array<[string, string]> = [
+  ['', 'Anyone’s'],
+  ['created', 'Created by me'],
+  ['modified', 'Last changed by me'],
+];
+
+/** The list filter of "Mine": the objects I created, or those I changed last. */
+function mineFilter(mine: string, userId: string | undefined): Record<string, string> {
+  if (!userId) return {};
+  if (mine === 'created') return { 'filter[created_by]': userId };
+  if (mine === 'modified') return { 'filter[modified_by]': userId };
+  return {};
+}
+
+/** The folders in tree order (each after its parent), for a menu that names them by their path. */
+function foldersInOrder(nodes: FolderNode[]): FolderNode[] {
+  return nodes.flatMap((n) => [n, ...foldersInOrder(n.children)]);
+}
+
+/**
+ * The list filters for scheduled or expired objects, as of `now`: by their window alone, so the
+ * status filter still applies (an editor's draft given a start to come is scheduled too).
+ */
 function scheduleFilter(schedule: string, now: string): Record<string, string> {
-  if (schedule === 'scheduled') return { 'filter[status]': 'on', 'filter[publish_start][gt]': now };
-  if (schedule === 'expired') return { 'filter[status]': 'on', 'filter[publish_end][lt]': now };
+  if (schedule === 'scheduled') return { 'filter[publish_start][gt]': now };
+  if (schedule === 'expired') return { 'filter[publish_end][lt]': now };
   return {};
 }
 
@@ -58,6 +87,10 @@ function ObjectList({ type, creating = false }: { type: string; creating?: boole
   const status = params.status ?? '';
   const schedule = params.schedule ?? '';
   const hasDraft = params.draft ?? '';
+  const mine = params.mine ?? '';
+  const folder = params.folder ?? '';
+  const user = useCurrentUser();
+  const { tree } = useFolderTree();
   // "Now" is fixed when the filter is chosen, so the list's query does not change at every render.
   const now = useMemo(() => new Date().toISOString(), [schedule]); // eslint-disable-line react-hooks/exhaustive-deps
   const sort = params.sort ?? DEFAULT_SORT;
@@ -72,16 +105,19 @@ function ObjectList({ type, creating = false }: { type: string; creating?: boole
       'filter[status]': status || undefined,
       ...scheduleFilter(schedule, now),
       'filter[has_draft]': hasDraft || undefined,
+      ...mineFilter(mine, user?.id),
+      'filter[parent]': folder || undefined,
       'filter[type]': type ? undefined : choices.map((t) => t.name).join(','),
       sort,
+      author_names: '1',
     },
     20,
     null,
     [page, (p) => setParams({ page: p > 1 ? p : null })],
   );
   // A new list (filter, page, type) starts with nothing selected.
-  useEffect(() => setSelected(new Map()), [type, q, status, schedule, hasDraft, sort, page]);
-  const filtered = Boolean(q || status || schedule || hasDraft);
+  useEffect(() => setSelected(new Map()), [type, q, status, schedule, hasDraft, mine, folder, sort, page]);
+  const filtered = Boolean(q || status || schedule || hasDraft || mine || folder);
   // "New" only where the user's roles allow creating (any listed type when none is chosen).
   const rights = useRights();
   const canCreate = type ? may(rights, 'create', type) : choices.some((t) => may(rights, 'create', t.name));
@@ -97,6 +133,8 @@ function ObjectList({ type, creating = false }: { type: string; creating?: boole
           <button type="button" className="primary" onClick={() => setShowCreate(true)} disabled={!choices.length}>
             <Plus aria-hidden size={16} /> New {type ? singularOf(types, type) : 'object'}
           </button>
+        ) : rights.loaded && type ? (
+          <UnavailableAction label={`New ${singularOf(types, type)}`} icon={<Plus aria-hidden size={16} />} reason={`Your roles let you read ${typeLabel(types, type).toLowerCase()}, not create them.`} />
         ) : null}
       </div>
       <ErrorNote error={typesError} />
@@ -110,7 +148,7 @@ function ObjectList({ type, creating = false }: { type: string; creating?: boole
         </label>
         <label>
           Status
-          <select value={schedule ? 'on' : status} disabled={Boolean(schedule)} onChange={(e) => setParams({ status: e.target.value, page: null })}>
+          <select value={status} onChange={(e) => setParams({ status: e.target.value, page: null })}>
             <option value="">Any status</option>
             {STATUS_OPTIONS.map(([v, t]) => (
               <option key={v} value={v}>
@@ -121,11 +159,24 @@ function ObjectList({ type, creating = false }: { type: string; creating?: boole
         </label>
         <label>
           Schedule
-          <select value={schedule} onChange={(e) => setParams({ schedule: e.target.value, status: null, page: null })}>
+          <select value={schedule} onChange={(e) => setParams({ schedule: e.target.value, page: null })}>
             <option value="">Any</option>
             {SCHEDULE_OPTIONS.map(([v, t]) => (
               <option key={v} value={v}>
                 {t}
+              </option>
+            ))}
+          </select>
+        </label>
+        <SelectField label="Mine" name="mine" values={{ mine }} options={MINE_OPTIONS} onChange={(v) => setParams({ mine: String(v.mine), page: null })} />
+        <label>
+          Folder
+          <select value={folder} onChange={(e) => setParams({ folder: e.target.value, page: null })}>
+            <option value="">Any folder</option>
+            {folder && !tree?.byId.has(folder) ? <option value={folder}>Folder {folder}</option> : null}
+            {foldersInOrder(tree?.roots ?? []).map((f) => (
+              <option key={f.id} value={f.id}>
+                {folderPath(tree, f.id)}
               </option>
             ))}
           </select>
@@ -139,7 +190,7 @@ function ObjectList({ type, creating = false }: { type: string; creating?: boole
         emptyIcon={<FileText size={28} />}
         emptyAction={
           filtered ? (
-            <button type="button" onClick={() => setParams({ q: null, status: null, schedule: null, draft: null, page: null })}>
+            <button type="button" onClick={() => setParams({ q: null, status: null, schedule: null, draft: null, mine: null, folder: null, page: null })}>
               Clear filters
             </button>
           ) : canCreate ? (
@@ -188,6 +239,13 @@ function ObjectTable({
   const all = objects.length > 0 && objects.every((o) => selected.has(key(o)));
   const languages = usePageLanguages(objects);
   const drafted = usePageDrafts(withDrafts ? objects : []);
+  const media = objects.filter((o) => isMediaType(types, o.type));
+  // The languages column only where a row of the page has a translation (room for whose it is).
+  const translated = objects.some((o) => languages.get(o.id)?.length);
+  const thumbs = useThumbnails(
+    media.map((o) => o.id),
+    'small',
+  );
   const toggle = (o: Resource) => {
     const next = new Map(selected);
     if (next.has(key(o))) next.delete(key(o));
@@ -205,8 +263,10 @@ function ObjectTable({
             <SortHeader field="title" label="Title" sort={sort} onSort={onSort} />
             <th>Type</th>
             <SortHeader field="status" label="Status" sort={sort} onSort={onSort} />
-            <th>Languages</th>
+            {translated ? <th>Languages</th> : null}
+            <th>Created by</th>
             <SortHeader field="modified" label="Modified" sort={sort} onSort={onSort} descendingFirst />
+            <th>Modified by</th>
           </tr>
         </thead>
         <tbody>
@@ -216,7 +276,24 @@ function ObjectTable({
                 <input type="checkbox" aria-label={`Select ${titleOf(o)}`} checked={selected.has(key(o))} onChange={() => toggle(o)} />
               </td>
               <td>
-                <a href={href('objects', o.type, o.id)}>{titleOf(o)}</a>
+                {media.length ? (
+                  <span className="title-with-thumb">
+                    {!isMediaType(types, o.type) ? (
+                      <span className="row-thumb" />
+                    ) : thumbs.get(o.id)?.ready ? (
+                      <span className="row-thumb">
+                        <ThumbnailImage thumb={thumbs.get(o.id)} alt="" />
+                      </span>
+                    ) : (
+                      <span className="row-thumb" role="img" aria-label="No preview yet">
+                        <Image aria-hidden size={18} />
+                      </span>
+                    )}
+                    <a href={href('objects', o.type, o.id)}>{titleOf(o)}</a>
+                  </span>
+                ) : (
+                  <a href={href('objects', o.type, o.id)}>{titleOf(o)}</a>
+                )}
               </td>
               <td>{typeLabel(types, o.type, true)}</td>
               <td className="status-cell">
@@ -228,21 +305,31 @@ function ObjectTable({
                   </span>
                 ) : null}
               </td>
-              <td className="languages-cell">
-                {(languages.get(o.id) ?? []).map((t) => (
-                  <span key={t.lang} className={`badge ${t.status === 'on' ? 'on' : ''}`} title={`${languageName(t.lang)}: ${t.status === 'on' ? 'published' : t.status}`}>
-                    {t.lang}
-                    <span className="visually-hidden"> ({languageName(t.lang)}, {t.status === 'on' ? 'published' : t.status})</span>
-                  </span>
-                ))}
-              </td>
-              <td className="nowrap">{formatDate(o.meta.modified)}</td>
+              {translated ? (
+                <td className="languages-cell">
+                  {(languages.get(o.id) ?? []).map((t) => (
+                    <span key={t.lang} className={`badge ${t.status === 'on' ? 'on' : ''}`} title={`${languageName(t.lang)}: ${t.status === 'on' ? 'published' : t.status}`}>
+                      {t.lang}
+                      <span className="visually-hidden"> ({languageName(t.lang)}, {t.status === 'on' ? 'published' : t.status})</span>
+                    </span>
+                  ))}
+                </td>
+              ) : null}
+              <td className="author-cell">{authorName(o.meta.created_by_name, o.meta.created_by)}</td>
+              <td className="modified-cell">{formatDate(o.meta.modified)}</td>
+              <td className="author-cell">{authorName(o.meta.modified_by_name, o.meta.modified_by)}</td>
             </tr>
           ))}
         </tbody>
       </table>
     </div>
   );
+}
+
+/** A username from the list's `author_names`; a user removed for good (no name) by their number. */
+function authorName(name: unknown, id: unknown): string {
+  if (typeof name === 'string' && name) return name;
+  return id === null || id === undefined ? '—' : `User ${String(id)}`;
 }
 
 /** The translations' languages of a page of objects, by object id (one request per page). */

@@ -17,7 +17,8 @@ export function windowProblems(values: Values): Problems {
   return {};
 }
 
-export function PublicationWindow({ values, onChange, problems }: { values: Values; onChange: (v: Values) => void; problems: Problems }) {
+/** `disabled`: read only (the user may not change the object): the Clear buttons too, not only greyed. */
+export function PublicationWindow({ values, onChange, problems, disabled = false }: { values: Values; onChange: (v: Values) => void; problems: Problems; disabled?: boolean }) {
   const zoneId = useId();
   const bound = (name: 'publish_start' | 'publish_end', label: string, hint: string) => {
     const errorId = `${zoneId}-${name}-error`;
@@ -35,8 +36,9 @@ export function PublicationWindow({ values, onChange, problems }: { values: Valu
             aria-invalid={problem ? true : undefined}
             aria-describedby={`${zoneId} ${problem ? errorId : ''}`.trim()}
             onChange={(e) => onChange({ ...values, [name]: e.target.value })}
+            disabled={disabled}
           />
-          <button type="button" className="small" onClick={() => onChange({ ...values, [name]: '' })} disabled={!values[name]} aria-label={`Clear “${label}”`}>
+          <button type="button" className="small" onClick={() => onChange({ ...values, [name]: '' })} disabled={disabled || !values[name]} aria-label={`Clear “${label}”`}>
             Clear
           </button>
         </div>

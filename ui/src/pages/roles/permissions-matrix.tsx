@@ -21,7 +21,7 @@ function withReach(list: string[], action: Action, reach: Reach): string[] {
 }
 
 /** The key whose rule applies to `name`: its own, else the nearest ancestor's, else `*`. */
-function ruleKey(rules: PermissionRules, name: string, types: ObjectType[]): string | null {
+export function ruleKey(rules: PermissionRules, name: string, types: ObjectType[]): string | null {
   for (let t: ObjectType | undefined = types.find((x) => x.name === name); t; t = types.find((x) => x.name === t!.parent)) {
     if (Object.hasOwn(rules, t.name)) return t.name;
   }

@@ -1,7 +1,7 @@
 // Users: a searchable, paged list; a create form; a detail page to edit, set a password,
 // block, give and take roles, and delete.
 import { useState, type FormEvent } from 'react';
-import { api, users } from '../../api/client';
+import { api, users, type Resource } from '../../api/client';
 import type { UsersAttributes } from '../../api/schema-types';
 import { ConfirmButton } from '../../components/dialog';
 import { HistoryPanel } from '../../components/history-panel';
@@ -24,7 +24,14 @@ export function UsersPage({ route }: { route: string[] }) {
 
 function UserList() {
   const [query, setQuery] = useState('');
-  const list = useList<UsersAttributes>(users.path(), { q: query || undefined });
+  // The roles come with the page (include=roles), so the list says what each user may do.
+  const list = useList<UsersAttributes>(users.path(), { q: query || undefined, include: 'roles' });
+  const included = list.result?.included ?? [];
+  const rolesOf = (u: Resource) =>
+    ((u.relationships?.roles?.data as Array<{ id: string }> | undefined) ?? [])
+      .map((r) => included.find((i) => i.type === 'roles' && i.id === r.id))
+      .filter((r): r is Resource => Boolean(r))
+      .map((r) => String(r.attributes.name));
   return (
     <section>
       <PageHead title="Users">
@@ -50,6 +57,23 @@ function UserList() {
           },
           { header: 'Name', cell: (u) => [u.attributes.name, u.attributes.surname].filter(Boolean).join(' ') || '—' },
           { header: 'Email', cell: (u) => u.attributes.email ?? '—' },
+          {
+            header: 'Roles',
+            cell: (u) => {
+              const names = rolesOf(u);
+              return names.length ? (
+                <span className="role-chips">
+                  {names.map((n) => (
+                    <span key={n} className="badge">
+                      {n}
+                    </span>
+                  ))}
+                </span>
+              ) : (
+                <span className="muted">No role</span>
+              );
+            },
+          },
           { header: 'Status', cell: (u) => <StatusBadge status={u.attributes.status} words={USER_STATUS_OPTIONS} /> },
           { header: 'Last login', cell: (u) => formatDate(u.attributes.last_login) },
         ]}

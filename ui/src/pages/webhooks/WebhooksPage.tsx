@@ -80,13 +80,13 @@ function WebhookFields({ values, onChange }: { values: Values; onChange: (v: Val
       </fieldset>
       <fieldset className="panel">
         <legend>Object types</legend>
-        <p className="muted">None ticked: every type. An abstract type (objects, media) covers its sub-types.</p>
+        <p className="muted">None ticked: every type. A type of all kinds (Objects, Media) covers every kind of it.</p>
         <div className="checks">
           {(types ?? []).map((t) => (
             <label className="inline" key={t.name}>
               <input type="checkbox" checked={chosenTypes.includes(t.name)} onChange={(e) => onChange({ ...values, types: toggled(chosenTypes, t.name, e.target.checked) })} />
-              {t.name}
-              {t.abstract ? <span className="muted"> (abstract)</span> : null}
+              {t.label}
+              {t.abstract ? <span className="muted"> (all kinds)</span> : null}
             </label>
           ))}
         </div>
