@@ -221,6 +221,9 @@ describe('media library, alt text and caption', () => {
     await signInAs(page, 'mira', 'mira-password-1', '#/media?type=images&sort=title');
     await waitShown(['Blue boat', 'Harbour at dawn']);
     assert.equal(await page.getByRole('region', { name: 'Upload' }).count(), 0, 'no upload without the create right');
+    const upload = page.getByRole('button', { name: 'Upload files', exact: true });
+    assert.ok(await upload.isDisabled(), 'Upload files is shown disabled');
+    await page.getByText('Your roles do not let you add media.').waitFor();
     await page.getByRole('search').getByLabel('Folder').selectOption({ label: 'Coast' });
     await waitShown(['Harbour at dawn']);
     await e.shot('media-library-editor', { viewport: true });

@@ -163,6 +163,9 @@ describe('images in pickers and in the body', () => {
     await poster.getByRole('search').getByRole('button', { name: 'Find' }).click();
     const list = poster.locator('.pick-list');
     await list.getByText('Pier at noon').waitFor();
+    // Each result names its type in words ("Image"), not by the machine's plural name.
+    await list.getByText('(Image)').first().waitFor();
+    assert.equal(await list.getByText('(images)').count(), 0, 'no result names its type "images"');
     // Every image found shows its thumbnail beside its title, drawn from the session's copy.
     await page.waitForFunction(() => {
       const rows = [...document.querySelectorAll('.pick-list li')];

@@ -227,10 +227,19 @@ describe('safe publishing, validation before saving, actions that follow rights'
     // Folders: nothing to create, move, delete or fill.
     await page.goto(`/admin/#/folders/${folder}`);
     await page.getByText('Your roles let you see this folder, not change it.').waitFor();
-    for (const name of ['Create', 'Create subfolder', 'Delete folder', 'Move…', 'Make root', 'Add existing objects', 'Rename']) {
+    for (const name of ['Create', 'Create subfolder', 'Delete folder', 'Make root', 'Add existing objects', 'Rename']) {
       assert.equal(await page.getByRole('button', { name, exact: true }).count(), 0, `no ${name}`);
     }
     assert.equal(await page.getByRole('form', { name: 'New root folder' }).count(), 0);
+    // Moving a folder and making a root one are where they would be, disabled, with the reason.
+    for (const [name, why] of [
+      ['Move…', 'Your roles do not let you move folders.'],
+      ['New root folder', 'Your roles do not let you create folders.'],
+    ]) {
+      const button = page.getByRole('button', { name, exact: true });
+      assert.ok(await button.isDisabled(), `${name} is shown disabled`);
+      assert.equal(await button.getAttribute('aria-describedby').then((id) => page.locator(`[id="${id}"]`).innerText()), why, `${name} says why`);
+    }
     await expectNoSeriousA11yViolations(page, 'folders, restricted');
     await shot('rights-folders-editor');
 

@@ -79,7 +79,7 @@ describe('admin translations and choice lists', () => {
     await it.getByText('Unsaved translation').waitFor();
     await it.getByRole('button', { name: 'Save translation' }).click();
     await page.getByRole('status').filter({ hasText: 'Italian translation saved.' }).waitFor();
-    await panel().getByRole('button', { name: /Italian \(it\) on/ }).waitFor();
+    await panel().getByRole('button', { name: /Italian \(it\) on/i }).waitFor();
     assert.deepEqual(await translationsOf(), [
       { lang: 'it', status: 'on', fields: { title: 'Orari di apertura', description: 'Quando la biblioteca è aperta', body: '<p>Aperto <strong>tutti i giorni</strong></p>' } },
     ]);

@@ -10,7 +10,7 @@ import { Empty, ErrorNote, Loading, Pager } from './feedback';
 import { StatusBadge } from './fields';
 import { titleOf } from './format';
 import { Search } from './icons';
-import { isMediaType, useObjectTypes } from './model';
+import { isMediaType, typeLabel, useObjectTypes } from './model';
 import { PickerUpload } from './picker-upload';
 import { may, useRights } from './rights';
 import { ThumbnailImage, useThumbnails } from './thumbnail';
@@ -76,7 +76,7 @@ export function ObjectPicker({
                 </span>
               ) : null}
               <span className="grow">
-                {titleOf(r)} <span className="muted">({r.type})</span> <StatusBadge status={r.attributes.status} />
+                {titleOf(r)} <span className="muted">({typeLabel(model, r.type, true)})</span> <StatusBadge status={r.attributes.status} />
               </span>
               <button type="button" className="small" onClick={() => onPick(r)} disabled={busy} aria-label={`${pickLabel} ${titleOf(r)}`}>
                 {pickLabel}

@@ -90,6 +90,10 @@ export function FoldersPage({ route }: { route: string[] }) {
                 <Plus aria-hidden size={16} /> Create
               </button>
             </form>
+          ) : rights.loaded ? (
+            <div className="toolbar">
+              <UnavailableAction label="New root folder" icon={<Plus aria-hidden size={16} />} reason="Your roles do not let you create folders." />
+            </div>
           ) : null}
           <ErrorNote error={create.error} />
           <FolderTree
@@ -270,6 +274,8 @@ function FolderDetail({ id, version, tree, onTreeChange }: { id: string; version
               Make root
             </button>
           </>
+        ) : rights.loaded ? (
+          <UnavailableAction label="Move…" icon={<FolderInput aria-hidden size={16} />} reason="Your roles do not let you move folders." />
         ) : null}
         {canDelete ? (
           <ConfirmButton

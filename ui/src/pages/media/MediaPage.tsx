@@ -10,11 +10,12 @@ import { ErrorNote, Loading } from '../../components/feedback';
 import { ListView } from '../../components/list-view';
 import { SearchBox, SelectField, StatusBadge } from '../../components/fields';
 import { titleOf } from '../../components/format';
-import { concreteTypes, isMediaType, useObjectTypes } from '../../components/model';
+import { concreteTypes, isMediaType, typeLabel, useObjectTypes } from '../../components/model';
 import { href, useHashQuery } from '../../components/route';
 import { ObjectEditor } from '../objects/ObjectEditor';
 import { DRAFT_FILTER_OPTIONS } from '../objects/into-draft';
 import { CircleAlert, Image as ImageIcon, Upload } from '../../components/icons';
+import { UnavailableAction } from '../../components/unavailable';
 import { ThumbnailImage, useThumbnails } from '../../components/thumbnail';
 import { guessType } from '../../components/picker-upload';
 import { useToast } from '../../components/toast';
@@ -36,8 +37,6 @@ const DEFAULT_SORT = '-created';
 /** With a search, the default order is the best match (no `sort`: the server ranks). */
 const BEST_MATCH = 'relevance';
 
-const TYPE_LABELS: Record<string, string> = { images: 'Images', videos: 'Videos', audio: 'Audio', files: 'Files' };
-const typeLabel = (name: string) => TYPE_LABELS[name] ?? name.charAt(0).toUpperCase() + name.slice(1).replace(/_/g, ' ');
 
 /** What an empty filtered list says: "No images match “boat” in this folder." */
 function noMatch(what: string, q: string, narrowed: boolean): string {
@@ -99,14 +98,20 @@ function MediaLibrary() {
   );
   const filtered = Boolean(q || type || folder || noAlt || hasDraft);
   const folders = tree ? [...tree.byId.keys()].map((id) => ({ id, path: folderPath(tree, id) })).sort((a, b) => a.path.localeCompare(b.path)) : [];
-  const what = type ? typeLabel(type).toLowerCase() : 'media';
+  const what = type ? typeLabel(types, type).toLowerCase() : 'media';
 
   return (
     <section>
       <h1>Media</h1>
       <ErrorNote error={typesError} />
       {/* Uploading creates a media object: offered only for the media types the user may create. */}
-      {creatable.length ? <Uploader mediaTypes={creatable} params={params} onUploaded={() => setVersion((v) => v + 1)} /> : null}
+      {creatable.length ? (
+        <Uploader mediaTypes={creatable} params={params} onUploaded={() => setVersion((v) => v + 1)} />
+      ) : rights.loaded ? (
+        <div className="toolbar">
+          <UnavailableAction label="Upload files" icon={<Upload aria-hidden size={16} />} reason="Your roles do not let you add media." />
+        </div>
+      ) : null}
       <div className="media-filters">
       <SearchBox key={q} label="Search media" placeholder="Title, caption or alt text" initial={q} onSearch={(text) => setParams({ q: text, page: null })}>
         <label>
@@ -115,7 +120,7 @@ function MediaLibrary() {
             <option value="">All media</option>
             {mediaTypes.map((t) => (
               <option key={t.name} value={t.name}>
-                {typeLabel(t.name)}
+                {typeLabel(types, t.name)}
               </option>
             ))}
           </select>
@@ -300,6 +305,7 @@ function streamOf(m: Resource, included: Resource[]): Resource | undefined {
 }
 
 function MediaGrid({ items, included, params }: { items: Resource[]; included: Resource[]; params: Record<string, string> }) {
+  const { types: model } = useObjectTypes();
   const thumbs = useThumbnails(
     items.map((i) => i.id),
     'medium',
@@ -322,7 +328,7 @@ function MediaGrid({ items, included, params }: { items: Resource[]; included: R
             <div className="caption">
               <a href={mediaHref(m.type, m.id, params)}>{titleOf(m)}</a>
               <div className="muted">
-                {m.type} <StatusBadge status={m.attributes.status} />
+                {typeLabel(model, m.type, true)} <StatusBadge status={m.attributes.status} />
                 {m.type === 'images' && !altText ? <span className="badge missing">no alt text</span> : null}
               </div>
               {facts.length ? <div className="muted media-facts-line">{facts.join(' · ')}</div> : null}

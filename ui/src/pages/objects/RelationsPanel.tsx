@@ -10,7 +10,7 @@ import { Empty, ErrorNote, Pager } from '../../components/feedback';
 import { StatusBadge } from '../../components/fields';
 import { titleOf } from '../../components/format';
 import { ChevronDown, ChevronRight, Plus, X } from '../../components/icons';
-import { isMediaType, useObjectTypes } from '../../components/model';
+import { isMediaType, typeLabel, useObjectTypes } from '../../components/model';
 import { ObjectPicker } from '../../components/object-picker';
 import { ThumbnailImage, useThumbnails } from '../../components/thumbnail';
 import { href } from '../../components/route';
@@ -185,7 +185,7 @@ function Relation({ object, name, info, readOnly, onWritten, intoDraft }: { obje
               <a className="grow" href={href('objects', r.type, r.id)}>
                 {titleOf(r)}
               </a>
-              <span className="muted">{r.type}</span>
+              <span className="muted">{typeLabel(model, r.type, true)}</span>
               <StatusBadge status={r.attributes.status} />
               {readOnly ? null : (
                 <button type="button" className="small" onClick={() => void change('DELETE', r)} disabled={busy} aria-label={`Remove ${titleOf(r)} from ${info.label}`}>

@@ -137,7 +137,7 @@ export function TranslationsPanel({
               {have.map((t) => (
                 <li key={t.id}>
                   <button type="button" className="chip-button" aria-pressed={open?.lang === t.attributes.lang} onClick={() => show({ lang: t.attributes.lang, translation: t })}>
-                    {languageName(t.attributes.lang)} <span className="muted">({t.attributes.lang})</span> <span className={`badge ${t.attributes.status}`}>{t.attributes.status}</span>
+                    {languageName(t.attributes.lang)} <span className="muted">({t.attributes.lang})</span> <span className={`badge word ${t.attributes.status}`}>{t.attributes.status}</span>
                     {t.meta.draft ? <span className="badge">unpublished</span> : null}
                   </button>
                 </li>

@@ -3,6 +3,7 @@
 // would not see (draft or off, restricted to roles, gone) is listed in a dialog that offers to
 // publish those too (one POST /operations, all or nothing) before the object's own save. The rule
 // is in docs/admin-ui.md ("Publishing safely").
+import { typeLabel, useObjectTypes } from '../../components/model';
 import { api, nameObjects, type Resource } from '../../api/client';
 import { fieldLabel } from '../../api/error-text';
 import { Dialog } from '../../components/dialog';
@@ -158,6 +159,7 @@ export function PublishCheckDialog({
   onCancel: () => void;
 }) {
   const fixable = holes.filter((h) => !h.blocked).length;
+  const { types: model } = useObjectTypes();
   return (
     <Dialog title="Some of what it uses is not public" onClose={onCancel} wide>
       <div className="dialog-body">
@@ -167,7 +169,7 @@ export function PublishCheckDialog({
         <ul className="holes" aria-label="Not public">
           {holes.map((h) => (
             <li key={`${h.type}-${h.id}`}>
-              <strong>{h.title}</strong> <span className="muted">{h.type}</span> {h.status ? <StatusBadge status={h.status} /> : null}
+              <strong>{h.title}</strong> <span className="muted">{typeLabel(model, h.type, true)}</span> {h.status ? <StatusBadge status={h.status} /> : null}
               <span className="muted"> · {h.uses.join(', ')}</span>
               {h.blocked ? <span className="hole-blocked"> — not published with it: {h.blocked}.</span> : null}
             </li>
