@@ -162,6 +162,9 @@ export async function createObject(server: TestServer, type: string, attributes:
  * it has (Ctrl+B on a loaded machine) would give the pending space the new mark.
  */
 export async function typeInEditor(page: Page, text: string): Promise<void> {
+  // The editor takes the focus back from a dialog or a button a frame later: keys typed before
+  // would go elsewhere (a space into a toolbar button presses it).
+  await page.waitForFunction(() => Boolean(document.activeElement?.closest('.ProseMirror')));
   await page.keyboard.type(text);
   await page.waitForFunction(
     (typed) => {

@@ -13,7 +13,7 @@ import { DOMSerializer } from '@tiptap/pm/model';
 import { NodeSelection, Plugin, type EditorState, type Transaction } from '@tiptap/pm/state';
 import { EditorContent, useEditor, useEditorState, type Editor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
-import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type MouseEvent as ReactMouseEvent, type ReactNode } from 'react';
 import { Bold, Heading2, Heading3, Heading4, ImagePlus, Italic, Link, List, ListOrdered, Pilcrow, Quote, Redo2, Table, Undo2, Unlink } from '../icons';
 import { FIGURE, ImageFigure, SessionImage, type ImageAlign, type ImageSize } from './image-nodes';
 import { LinkDialog, LinkTargets, linkOf } from './link-dialog';
@@ -36,9 +36,13 @@ function imageNode({ src, alt, caption, size, align }: PlacedImage) {
 }
 
 /** `tabStop`: the toolbar's one place in the tab order (the others are reached with arrows). */
+/** A toolbar button's mousedown: the focus (and the caret) stay in the text, so the next key typed
+ *  goes into the text at once, not into the button while the editor takes the focus back a frame later. */
+const keepTextFocus = (e: ReactMouseEvent) => e.preventDefault();
+
 function ToolButton({ label, icon, active, onClick, disabled, tabStop }: { label: string; icon: ReactNode; active?: boolean; onClick: () => void; disabled?: boolean; tabStop?: boolean }) {
   return (
-    <button type="button" className="tool" aria-label={label} title={label} aria-pressed={active} onClick={onClick} disabled={disabled} tabIndex={tabStop ? 0 : -1}>
+    <button type="button" className="tool" aria-label={label} title={label} aria-pressed={active} onMouseDown={keepTextFocus} onClick={onClick} disabled={disabled} tabIndex={tabStop ? 0 : -1}>
       {icon}
     </button>
   );
@@ -246,14 +250,14 @@ export default function RichTextEditor({ labelId, describedBy, value, onChange }
       {!readOnly && state.table ? (
         <div className="rte-toolbar rte-table-toolbar" role="toolbar" aria-label="Table" onKeyDown={onToolbarKey}>
           {TABLE_COMMANDS.map(({ label, command }, i) => (
-            <button key={label} type="button" className="small" tabIndex={i === 0 ? 0 : -1} disabled={!command(editor.state)} onClick={() => runTable(command)}>
+            <button key={label} type="button" className="small" tabIndex={i === 0 ? 0 : -1} disabled={!command(editor.state)} onMouseDown={keepTextFocus} onClick={() => runTable(command)}>
               {label}
             </button>
           ))}
-          <button type="button" className="small" tabIndex={-1} aria-pressed={state.headerRow} onClick={() => runTable(toggleHeaderRow)}>
+          <button type="button" className="small" tabIndex={-1} aria-pressed={state.headerRow} onMouseDown={keepTextFocus} onClick={() => runTable(toggleHeaderRow)}>
             Header row
           </button>
-          <button type="button" className="small danger" tabIndex={-1} onClick={() => runTable(deleteTable)}>
+          <button type="button" className="small danger" tabIndex={-1} onMouseDown={keepTextFocus} onClick={() => runTable(deleteTable)}>
             Delete table
           </button>
         </div>
