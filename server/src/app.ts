@@ -27,7 +27,8 @@ import { createSchemaRegistry } from './resources/objects/schema.js';
 import { StreamService } from './resources/streams/service.js';
 import { ThumbService } from './resources/thumbs/service.js';
 import { errorHandler, notFoundRoute, rawErrorResponse } from './http/errors.js';
-import { methodFallback, mountRoutes } from './http/router.js';
+import { directDispatch, methodFallback, mountRoutes } from './http/router.js';
+import { fixedHeaders } from './http/fixed-headers.js';
 import { families } from './resources/index.js';
 import { ADMIN_ENDPOINTS } from './resources/admin/routes.js';
 import { createKernel, whenCommitted, type KernelParts } from './resources/objects/pipeline.js';
@@ -200,7 +201,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     },
   });
 
-  app.use(
+  const securityHeaders = fixedHeaders(
     helmet({
       contentSecurityPolicy: {
         directives: { 'img-src': ["'self'", 'data:', 'blob:'], 'connect-src': ["'self'"], 'upgrade-insecure-requests': null },
@@ -209,6 +210,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       strictTransportSecurity: false,
     }),
   );
+  app.use(securityHeaders);
   if (config.corsOrigins.length) {
     app.use(
       cors({
@@ -239,8 +241,9 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   });
 
   const followModel = modelFollower(ctx);
-  app.use(authenticate({ tokens: ctx.tokens, secret: ctx.jwtSecret, issuer: config.baseUrl?.replace(/\/$/, '') ?? null, loadIdentity: (userId) => loadAuthInfo(ctx, userId), expiredTokenCode: config.expiredTokenCode }));
-  app.use(async (req, res, next) => {
+  const auth = authenticate({ tokens: ctx.tokens, secret: ctx.jwtSecret, issuer: config.baseUrl?.replace(/\/$/, '') ?? null, loadIdentity: (userId) => loadAuthInfo(ctx, userId), expiredTokenCode: config.expiredTokenCode });
+  app.use(auth);
+  const beforeRoutes: express.RequestHandler = async (req, res, next) => {
     // A request a cacheable route answered before, with nothing written since: answered here,
     // without walking the routes (see http/response-cache.ts).
     // PostgreSQL: the data version is read first, so another instance's writes drop the cache,
@@ -258,11 +261,16 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     for (const check of ctx.requestChecks) await check(req);
     if (ctx.responseCache.serve(req, res)) return;
     next();
-  });
+  };
+  app.use(beforeRoutes);
   for (const family of families) if (family.routes) mountRoutes(app, ctx, await family.routes(ctx));
+  // Reads by id go straight to their route, through the middlewares above (CORS, when configured,
+  // is left to express's path: its answers depend on the request's Origin).
+  const onError = errorHandler(config.debug, log, database.dialect.errors);
+  const direct = config.corsOrigins.length ? null : directDispatch(app, [securityHeaders, auth, beforeRoutes], onError, (p) => p === '/favicon.ico' || p === '/admin' || p.startsWith('/admin/'));
   app.use(methodFallback(ctx.routes));
   app.use(notFoundRoute);
-  app.use(errorHandler(config.debug, log, database.dialect.errors));
+  app.use(onError);
 
   const initialAdmin = await ensureInitialAdmin(ctx);
   // Every kind of job is defined by now (mail, thumbnails): the worker may claim.
@@ -291,7 +299,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       fresh.then(
         () => {
           (req as http.IncomingMessage & { [VERSION_READ]?: true })[VERSION_READ] = true;
-          if (!(rawHits && ctx.responseCache.size && ctx.responseCache.serveRaw(req, res))) app(req, res);
+          answer(req, res);
         },
         // The database is out of reach: the app tries again and reports it.
         () => app(req, res),
@@ -299,7 +307,12 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       return;
     }
     (req as http.IncomingMessage & { [VERSION_READ]?: true })[VERSION_READ] = true;
+    answer(req, res);
+  };
+  /** A cached anonymous answer, else a direct route, else express. */
+  const answer = (req: http.IncomingMessage, res: http.ServerResponse) => {
     if (rawHits && ctx.responseCache.size && ctx.responseCache.serveRaw(req, res)) return;
+    if (direct?.(req as express.Request, res as express.Response)) return;
     app(req, res);
   };
   let server: http.Server | null = null;

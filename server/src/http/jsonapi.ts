@@ -1,6 +1,7 @@
 // JSON API documents: single resources, lists with pagination and page links, `links`-only
 // answers, `included`, and sparse fieldsets (`fields[type]=a,b`) applied to whatever is sent.
-import { createHash } from 'node:crypto';
+// One-shot hashing (no Hash object per answer).
+import { hash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import fresh from 'fresh';
 import { ApiError, badRequest, MAX_IDENTIFIERS, tooManyIdentifiers } from './errors.js';
@@ -115,7 +116,7 @@ function applyFieldsets(req: Request, data: Resource[], included: Resource[]): v
 }
 
 /** express's default ETag of a body (weak: its length in bytes and the start of its SHA-1), which lists have always carried. */
-const weakETag = (body: string) => `W/"${Buffer.byteLength(body).toString(16)}-${createHash('sha1').update(body).digest('base64').slice(0, 27)}"`;
+const weakETag = (body: string) => `W/"${Buffer.byteLength(body).toString(16)}-${hash('sha1', body, 'base64').slice(0, 27)}"`;
 
 function send(res: Response, status: number, doc: unknown, headers?: Record<string, string>, version?: number) {
   if (headers) for (const k in headers) res.setHeader(k, headers[k]);
@@ -123,7 +124,7 @@ function send(res: Response, status: number, doc: unknown, headers?: Record<stri
   const body = JSON.stringify(doc);
   // The object's strong ETag; one the route set (a draft's); else express's weak one.
   const set = res.getHeader('ETag');
-  const etag = version !== undefined ? `"v${version}-${createHash('sha1').update(body).digest('base64url').slice(0, 16)}"` : typeof set === 'string' ? set : weakETag(body);
+  const etag = version !== undefined ? `"v${version}-${hash('sha1', body, 'base64url').slice(0, 16)}"` : typeof set === 'string' ? set : weakETag(body);
   res.setHeader('ETag', etag);
   // A response whose send() the response cache wraps (response-cache.ts: it stores the bytes):
   // through express, as a Buffer (express adds `; charset=utf-8` to string bodies, and JSON:API

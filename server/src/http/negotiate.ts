@@ -17,12 +17,34 @@ const PRODUCES: Record<Exclude<Produces, 'any'>, string[]> = {
   json: ['application/json'],
 };
 
+/**
+ * What req.accepts() chose for an Accept header and a kind of answer (false: none). Clients send
+ * the same few headers over and over, and parsing one cost about 5 µs of an uncached read of
+ * 220 µs (issue 48). Bounded: short headers only, forgotten all at once when full.
+ */
+const chosenFor = new Map<string, string | false>();
+const CHOSEN_MAX = 256;
+const CHOSEN_HEADER_MAX = 200;
+
+function accepted(req: Request, produces: Produces, accept: string, offered: string[]): string | false {
+  if (accept.length > CHOSEN_HEADER_MAX) return req.accepts(offered);
+  const key = `${produces}\u0000${accept}`;
+  let chosen = chosenFor.get(key);
+  if (chosen === undefined) {
+    chosen = req.accepts(offered);
+    if (chosenFor.size >= CHOSEN_MAX) chosenFor.clear();
+    chosenFor.set(key, chosen);
+  }
+  return chosen;
+}
+
 /** The media type to answer with, or a 406. */
 export function negotiate(req: Request, produces: Produces): string | null {
   if (produces === 'any') return null;
   const offered = PRODUCES[produces];
-  if (!req.headers.accept) return offered[0];
-  const chosen = req.accepts(offered);
+  const accept = req.headers.accept;
+  if (!accept) return offered[0];
+  const chosen = accepted(req, produces, accept, offered);
   if (!chosen) {
     throw new ApiError(406, 'not_acceptable', `This endpoint answers with ${offered.join(' or ')}; the Accept header allows none of them`);
   }

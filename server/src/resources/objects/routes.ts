@@ -155,7 +155,7 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
         sendNoContent(res);
       },
     },
-    { method: 'get', path: '/:type/:id', guard: 'anonymous', cache: true, handler: async (req, res) => sendObject(req, res, ctx, await findTyped(req, true)) },
+    { method: 'get', path: '/:type/:id', guard: 'anonymous', cache: true, direct: true, handler: async (req, res) => sendObject(req, res, ctx, await findTyped(req, true)) },
     {
       method: 'patch',
       path: '/:type/:id',
