@@ -86,6 +86,7 @@ export async function seed(url: string, adminToken: string, sizes: SeedSizes, pr
   const total = sizes.documents + sizes.others;
   const otherEvery = sizes.others ? Math.max(1, Math.floor(total / sizes.others)) : Infinity;
   let others = 0;
+  let inFlight: Promise<void> = Promise.resolve();
   for (let done = 0; done < total; done += BATCH) {
     const kinds = Array.from({ length: Math.min(BATCH, total - done) }, (_, i) => {
       const other = (done + i) % otherEvery === otherEvery - 1 && others < sizes.others;
@@ -102,14 +103,25 @@ export async function seed(url: string, adminToken: string, sizes: SeedSizes, pr
       };
       return { op: 'add', data: { type, attributes } };
     });
-    const results = await operations(ops);
-    results.forEach((r, i) => {
-      const id = Number(r.data!.id);
-      all.push({ id, type: kinds[i].type });
-      if (!kinds[i].other) documentIds.push(id);
-    });
-    progress?.(Math.min(done + BATCH, total), total);
+    // The next batch is made while this one is written (one in flight, as an importer reading
+    // its source ahead would do): the server is never idle waiting for this process's text.
+    const sent = operations(ops);
+    const before = inFlight;
+    inFlight = (async () => {
+      const [results] = await Promise.all([sent, before]);
+      results.forEach((r, i) => {
+        const id = Number(r.data!.id);
+        all.push({ id, type: kinds[i].type });
+        if (!kinds[i].other) documentIds.push(id);
+      });
+      progress?.(Math.min(done + BATCH, total), total);
+    })();
+    // Its failure is reported where it is awaited (next turn), not as an unhandled rejection meanwhile.
+    inFlight.catch(() => {});
+    // At most one batch waits behind the one being written.
+    await before;
   }
+  await inFlight;
 
   // see_also relations from the first objects to random others (one to three each).
   for (let done = 0; done < Math.min(sizes.relations, all.length); done += BATCH) {
