@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
-import { contextAt, createObject, createRestrictedUser, shotsAtBothSizes, signInAs, startE2E, typeInEditor, untilEditorSelection, untilEqual, untilNewToast, type E2E } from './helpers/browser.js';
+import { contextAt, createObject, createRestrictedUser, shotsAtBothSizes, signInAs, startE2E, typeInEditor, untilCaretIn, untilEditorFocused, untilEditorSelection, untilEqual, untilNewToast, type E2E } from './helpers/browser.js';
 
 describe('richer text and translations', () => {
   let e: E2E;
@@ -77,6 +77,7 @@ describe('richer text and translations', () => {
     await shotsAtBothSizes(page, 'rich-text-object-link');
     await dialog.getByRole('button', { name: 'Add link' }).click();
     await dialog.waitFor({ state: 'detached' });
+    await untilEditorFocused(page);
     await page.keyboard.press('End');
     await page.keyboard.press('Enter');
 
@@ -87,6 +88,7 @@ describe('richer text and translations', () => {
     await dialog.getByRole('checkbox', { name: 'Open in a new tab' }).check();
     await dialog.getByRole('button', { name: 'Add link' }).click();
     await dialog.waitFor({ state: 'detached' });
+    await untilEditorFocused(page);
     await page.keyboard.press('End');
     await page.keyboard.press('Enter');
 
@@ -105,13 +107,19 @@ describe('richer text and translations', () => {
     assert.equal(await rows.count(), 4, 'a row added below');
     await tableTools.getByRole('button', { name: 'Column right' }).click();
     assert.equal(await page.locator('.rte-content table tr:first-child > *').count(), 4, 'a column added on the right');
-    await page.locator('.rte-content table tr:first-child > :nth-child(4)').click();
+    const newColumn = page.locator('.rte-content table tr:first-child > :nth-child(4)');
+    await newColumn.click();
+    await untilCaretIn(page, newColumn);
     await tableTools.getByRole('button', { name: 'Delete column' }).click();
     assert.equal(await page.locator('.rte-content table tr:first-child > *').count(), 3, 'the new column removed');
-    await page.locator('.rte-content table tr:nth-child(4) > :first-child').click();
+    const newRow = page.locator('.rte-content table tr:nth-child(4) > :first-child');
+    await newRow.click();
+    await untilCaretIn(page, newRow);
     await tableTools.getByRole('button', { name: 'Delete row' }).click();
     assert.equal(await rows.count(), 3, 'the new row removed');
-    await page.locator('.rte-content table tr:nth-child(2) > :first-child').click();
+    const secondRow = page.locator('.rte-content table tr:nth-child(2) > :first-child');
+    await secondRow.click();
+    await untilCaretIn(page, secondRow);
     const header = tableTools.getByRole('button', { name: 'Header row' });
     assert.equal(await header.getAttribute('aria-pressed'), 'true', 'a new table starts with a header row');
     await header.click();
