@@ -165,25 +165,28 @@ export async function typeInEditor(page: Page, text: string): Promise<void> {
   await untilEditorFocused(page).catch(async (err: Error) => {
     throw new Error(`typeInEditor("${text}"): the editor never had the focus (${await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 200))}): ${err.message}`);
   });
-  // At a typist's pace, not all at once: on a loaded machine, a space typed in the same instant
-  // as the next letter at the end of a heading was lost ("Beforeyousail": the editor's turning
-  // of the browser's no-break space into a plain one races the next key; noted in the closing note).
-  await page.keyboard.type(text, { delay: 15 });
-  await page
-    .waitForFunction(
-      (typed) => {
-        const dom = document.activeElement?.closest('.ProseMirror') as (Element & { editor?: { state: { doc: { textContent: string } } } }) | null;
-        return dom?.editor?.state.doc.textContent.replace(/\u00a0/g, ' ').endsWith(typed) ?? false;
-      },
-      text,
-    )
-    .catch(async (err: Error) => {
-      const seen = await page.evaluate(() => {
-        const dom = document.querySelector('.ProseMirror') as (Element & { editor?: { getHTML(): string } }) | null;
-        return { focused: document.activeElement?.outerHTML.slice(0, 160), html: dom?.editor?.getHTML().slice(-300) };
+  // One key at a time, each once the editor holds the text so far: on a loaded machine a space
+  // typed in the same instant as the next letter at the end of a heading was lost
+  // ("Beforeyousail": the editor's turning of the browser's no-break space into a plain one races
+  // the next key; noted in the closing note). A typist never types faster than the page answers.
+  for (let i = 1; i <= text.length; i++) {
+    await page.keyboard.type(text[i - 1]);
+    await page
+      .waitForFunction(
+        (typed) => {
+          const dom = document.activeElement?.closest('.ProseMirror') as (Element & { editor?: { state: { doc: { textContent: string } } } }) | null;
+          return dom?.editor?.state.doc.textContent.replace(/\u00a0/g, ' ').endsWith(typed) ?? false;
+        },
+        text.slice(0, i),
+      )
+      .catch(async (err: Error) => {
+        const seen = await page.evaluate(() => {
+          const dom = document.querySelector('.ProseMirror') as (Element & { editor?: { getHTML(): string } }) | null;
+          return { focused: document.activeElement?.outerHTML.slice(0, 160), html: dom?.editor?.getHTML().slice(-300) };
+        });
+        throw new Error(`typeInEditor("${text}"): the editor does not end with "${text.slice(0, i)}": ${JSON.stringify(seen)}: ${err.message}`);
       });
-      throw new Error(`typeInEditor("${text}"): the editor does not end with it: ${JSON.stringify(seen)}: ${err.message}`);
-    });
+  }
 }
 
 /**
