@@ -223,7 +223,9 @@ export function SchemaFields({
 }: {
   properties: FormProperty[];
   values: Values;
-  onChange: (v: Values) => void;
+  /** Given a change of the values as they are then (a field's update never carries the other
+   *  fields' values of an earlier render back: two changes before a render both stay). */
+  onChange: (change: (old: Values) => Values) => void;
   problems?: Record<string, string>;
   notes?: Record<string, string>;
 }) {
@@ -231,7 +233,7 @@ export function SchemaFields({
     <>
       {properties.map((p) => {
         if (p.kind === 'terms' || p.kind === 'ranges') return null; // the editor's own controls
-        const set = (v: unknown) => onChange({ ...values, [p.name]: v });
+        const set = (v: unknown) => onChange((old) => ({ ...old, [p.name]: v }));
         const text = (p.label ?? fieldLabel(p.name)) + (p.required ? ' *' : '');
         const hintId = `hint-${p.name}`;
         const problemId = `problem-${p.name}`;

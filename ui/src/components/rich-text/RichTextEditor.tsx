@@ -13,7 +13,7 @@ import { DOMSerializer } from '@tiptap/pm/model';
 import { NodeSelection, Plugin, type EditorState, type Transaction } from '@tiptap/pm/state';
 import { EditorContent, useEditor, useEditorState, type Editor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
-import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type MouseEvent as ReactMouseEvent, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent as ReactMouseEvent, type ReactNode } from 'react';
 import { Bold, Heading2, Heading3, Heading4, ImagePlus, Italic, Link, List, ListOrdered, Pilcrow, Quote, Redo2, Table, Undo2, Unlink } from '../icons';
 import { FIGURE, ImageFigure, SessionImage, type ImageAlign, type ImageSize } from './image-nodes';
 import { LinkDialog, LinkTargets, linkOf } from './link-dialog';
@@ -105,8 +105,13 @@ export default function RichTextEditor({ labelId, describedBy, value, onChange }
   const emitted = useRef(value);
   /** HTML this editor emitted since a value was last set from outside: echoes, never to be set back. */
   const echoes = useRef(new Set<string>());
-  const editor = useEditor({
-    extensions: [
+  // The editor's options stay the same objects from render to render: tiptap compares them at
+  // every render and, when they differ (new extension instances, the current value as `content`),
+  // sets them again on the live view, in the middle of the user's typing. The content is the
+  // first value only: later ones go in through the effect below.
+  const first = useRef(value);
+  const extensions = useMemo(
+    () => [
       StarterKit.configure({
         heading: { levels: [2, 3, 4] },
         codeBlock: false,
@@ -134,8 +139,10 @@ export default function RichTextEditor({ labelId, describedBy, value, onChange }
         }),
       }),
     ],
-    content: value,
-    editorProps: {
+    [],
+  );
+  const editorProps = useMemo(
+    () => ({
       attributes: {
         'aria-labelledby': labelId,
         ...(describedBy ? { 'aria-describedby': describedBy } : {}),
@@ -143,7 +150,13 @@ export default function RichTextEditor({ labelId, describedBy, value, onChange }
         'aria-multiline': 'true',
         class: 'rte-content',
       },
-    },
+    }),
+    [labelId, describedBy],
+  );
+  const editor = useEditor({
+    extensions,
+    content: first.current,
+    editorProps,
     onUpdate: ({ editor: e }) => {
       emitted.current = e.isEmpty ? '' : htmlOf(e);
       // The values typed since the last one set from outside (a few hundred at most).

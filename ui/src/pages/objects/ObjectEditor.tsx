@@ -493,12 +493,12 @@ function ObjectForm({
         </div>
         {hasWindow ? <PublicationWindow values={values} onChange={setValues} problems={problems} disabled={!canWrite} /> : null}
         {has('date_ranges', 'ranges') ? (
-          <DateRangesField value={(values.date_ranges ?? []) as RangeValue[]} onChange={(v) => setValues({ ...values, date_ranges: v })} problems={problems} />
+          <DateRangesField value={(values.date_ranges ?? []) as RangeValue[]} onChange={(v) => setValues((old) => ({ ...old, date_ranges: v }))} problems={problems} />
         ) : null}
         {has('categories', 'terms') ? (
-          <CategoriesPicker type={type} value={(values.categories ?? []) as Term[]} onChange={(v) => setValues({ ...values, categories: v })} />
+          <CategoriesPicker type={type} value={(values.categories ?? []) as Term[]} onChange={(v) => setValues((old) => ({ ...old, categories: v }))} />
         ) : null}
-        {has('tags', 'terms') ? <TagsInput value={(values.tags ?? []) as Term[]} onChange={(v) => setValues({ ...values, tags: v })} /> : null}
+        {has('tags', 'terms') ? <TagsInput value={(values.tags ?? []) as Term[]} onChange={(v) => setValues((old) => ({ ...old, tags: v }))} /> : null}
         {advanced.length ? (
           <details className="advanced">
             <summary>Advanced</summary>

@@ -18,7 +18,7 @@ export function windowProblems(values: Values): Problems {
 }
 
 /** `disabled`: read only (the user may not change the object): the Clear buttons too, not only greyed. */
-export function PublicationWindow({ values, onChange, problems, disabled = false }: { values: Values; onChange: (v: Values) => void; problems: Problems; disabled?: boolean }) {
+export function PublicationWindow({ values, onChange, problems, disabled = false }: { values: Values; onChange: (change: (old: Values) => Values) => void; problems: Problems; disabled?: boolean }) {
   const zoneId = useId();
   const bound = (name: 'publish_start' | 'publish_end', label: string, hint: string) => {
     const errorId = `${zoneId}-${name}-error`;
@@ -35,10 +35,13 @@ export function PublicationWindow({ values, onChange, problems, disabled = false
             value={values[name] ?? ''}
             aria-invalid={problem ? true : undefined}
             aria-describedby={`${zoneId} ${problem ? errorId : ''}`.trim()}
-            onChange={(e) => onChange({ ...values, [name]: e.target.value })}
+            onChange={(e) => {
+              const v = e.target.value;
+              onChange((old) => ({ ...old, [name]: v }));
+            }}
             disabled={disabled}
           />
-          <button type="button" className="small" onClick={() => onChange({ ...values, [name]: '' })} disabled={disabled || !values[name]} aria-label={`Clear “${label}”`}>
+          <button type="button" className="small" onClick={() => onChange((old) => ({ ...old, [name]: '' }))} disabled={disabled || !values[name]} aria-label={`Clear “${label}”`}>
             Clear
           </button>
         </div>
