@@ -19,6 +19,9 @@ import { FIGURE, ImageFigure, SessionImage, type ImageAlign, type ImageSize } fr
 import { LinkDialog, LinkTargets, linkOf } from './link-dialog';
 import { MediaLibraryDialog, type PlacedImage } from './MediaLibraryDialog';
 import { deleteTable, hasHeaderRow, insertTable, isInTable, TABLE_COMMANDS, TableExtensions, toggleHeaderRow } from './table-nodes';
+// ProseMirror's own stylesheets, bundled with the editor (tiptap's injected copy is off, see below).
+import 'prosemirror-view/style/prosemirror.css';
+import 'prosemirror-gapcursor/style/gapcursor.css';
 import './text-blocks.css';
 
 /** The image the selection holds (a plain one or one with a caption), as the dialog edits it. */
@@ -153,7 +156,12 @@ export default function RichTextEditor({ labelId, describedBy, value, onChange }
     }),
     [labelId, describedBy],
   );
+  // tiptap injects its stylesheet as one <style> the page's editors share, and takes it out when
+  // an editor goes while no other is in the page yet: the editor created next to it as it mounts
+  // then has none (spaces collapse, the browser types no-break spaces and drops them at the next
+  // letter: words ran together under load). The same rules come with the editor's bundle instead.
   const editor = useEditor({
+    injectCSS: false,
     extensions,
     content: first.current,
     editorProps,
