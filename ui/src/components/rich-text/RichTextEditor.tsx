@@ -59,9 +59,11 @@ function ToolButton({ label, icon, active, onClick, disabled, tabStop }: { label
  * space into the bold word that followed. So at the end of a text (before a mark, a link or the
  * end of the paragraph) or at the start of one, after a letter: a plain space at once (the editor
  * keeps spaces visible). A no-break space typed on purpose inside the text ("10\u00a0km") stays,
- * as do runs of spaces.
+ * as do runs of spaces. The one right before the caret (`caret`, -1 for none) waits: the browser
+ * rebalances the spaces around the caret at the next letter, and a character changed under it
+ * meanwhile was dropped (it goes at the next change elsewhere, and never into the saved HTML).
  */
-function plainSpaces(state: EditorState): Transaction | null {
+function plainSpaces(state: EditorState, caret: number): Transaction | null {
   let tr: Transaction | null = null;
   const isSpace = (c: string | undefined) => c !== undefined && /[\s\u00a0\ufffc]/.test(c);
   state.doc.descendants((block, blockPos) => {
@@ -73,6 +75,7 @@ function plainSpaces(state: EditorState): Transaction | null {
       if (done.has(i) || text[i] !== '\u00a0' || i === 0 || isSpace(text[i - 1]) || isSpace(text[i + 1])) return;
       done.add(i);
       const pos = blockPos + 1 + i;
+      if (pos + 1 === caret) return;
       tr ??= state.tr;
       tr.replaceWith(pos, pos + 1, state.schema.text(' ', state.doc.nodeAt(pos)?.marks ?? []));
     };
@@ -93,7 +96,8 @@ function plainSpaces(state: EditorState): Transaction | null {
 function htmlOf(editor: Editor): string {
   const inert = document.implementation.createHTMLDocument();
   const container = inert.createElement('div');
-  container.append(DOMSerializer.fromSchema(editor.schema).serializeFragment(editor.state.doc.content, { document: inert }));
+  const doc = plainSpaces(editor.state, -1)?.doc ?? editor.state.doc;
+  container.append(DOMSerializer.fromSchema(editor.schema).serializeFragment(doc.content, { document: inert }));
   return container.innerHTML;
 }
 
@@ -130,7 +134,7 @@ export default function RichTextEditor({ labelId, describedBy, value, onChange }
       LinkTargets,
       Extension.create({
         name: 'plainSpaces',
-        addProseMirrorPlugins: () => [new Plugin({ appendTransaction: (trs, _old, state) => (trs.some((t) => t.docChanged) && !trs.some((t) => t.getMeta('composition')) ? plainSpaces(state) : null) })],
+        addProseMirrorPlugins: () => [new Plugin({ appendTransaction: (trs, _old, state) => (trs.some((t) => t.docChanged) && !trs.some((t) => t.getMeta('composition')) ? plainSpaces(state, state.selection.empty ? state.selection.from : -1) : null) })],
       }),
       Extension.create({
         name: 'linkShortcut',
