@@ -224,6 +224,8 @@ function ObjectForm({
   const draftMode = inDraftMode(rightsFirst, type, object);
   const [saved, setSaved] = useState<Values>(() => toValues(draftMode && draft ? draft : object));
   const [values, setValues] = useState<Values>(saved);
+  /** One field's change, made to the values as they are then. */
+  const setField = (name: string) => (v: unknown) => setValues((old) => ({ ...old, [name]: v }));
   // The server's copy this form edits (as form values) and when it was written: what a conflict
   // is compared with.
   const loaded = useRef({ values: saved, modified: object.meta.modified as unknown });
@@ -493,12 +495,12 @@ function ObjectForm({
         </div>
         {hasWindow ? <PublicationWindow values={values} onChange={setValues} problems={problems} disabled={!canWrite} /> : null}
         {has('date_ranges', 'ranges') ? (
-          <DateRangesField value={(values.date_ranges ?? []) as RangeValue[]} onChange={(v) => setValues((old) => ({ ...old, date_ranges: v }))} problems={problems} />
+          <DateRangesField value={(values.date_ranges ?? []) as RangeValue[]} onChange={setField('date_ranges')} problems={problems} />
         ) : null}
         {has('categories', 'terms') ? (
-          <CategoriesPicker type={type} value={(values.categories ?? []) as Term[]} onChange={(v) => setValues((old) => ({ ...old, categories: v }))} />
+          <CategoriesPicker type={type} value={(values.categories ?? []) as Term[]} onChange={setField('categories')} />
         ) : null}
-        {has('tags', 'terms') ? <TagsInput value={(values.tags ?? []) as Term[]} onChange={(v) => setValues((old) => ({ ...old, tags: v }))} /> : null}
+        {has('tags', 'terms') ? <TagsInput value={(values.tags ?? []) as Term[]} onChange={setField('tags')} /> : null}
         {advanced.length ? (
           <details className="advanced">
             <summary>Advanced</summary>
