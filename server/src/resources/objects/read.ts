@@ -24,7 +24,7 @@
 //   getObject / findObjectByIdOrUname / requireObject / getObjectsByIds   rows through both rules
 import { expressionBuilder, type AliasedSelectQueryBuilder, type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SelectQueryBuilder, type SqlBool, type Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
-import { prepared, type Prepared } from '../../db/prepared.js';
+import { prepared, preparedList, type Prepared } from '../../db/prepared.js';
 import { nowIso } from '../../db/time.js';
 import type { Database } from '../../db/tables.js';
 import { forbidden, notFound, unauthorized } from '../../http/errors.js';
@@ -334,6 +334,20 @@ export async function requireObject(ctx: AppContext, key: string | number, opts:
   return row;
 }
 
+/**
+ * Objects by ids, active, trashed or either (prepared per count of ids: the folders an object is
+ * in, the objects a page includes; building the query each time cost more than running it).
+ */
+const byIdsQuery = (trashed: boolean | 'any') =>
+  preparedList<ObjectRow>((db, p, n) => {
+    const q = db
+      .selectFrom('objects')
+      .selectAll()
+      .where('id', 'in', Array.from({ length: n }, (_, i) => p(i)));
+    return trashed === 'any' ? q : q.where('deleted', '=', trashed);
+  });
+const objectsByIds = { false: byIdsQuery(false), true: byIdsQuery(true), any: byIdsQuery('any') };
+
 /** Ids per query: far below the database's variable limit, whatever else the query binds. */
 const IDS_PER_QUERY = 5000;
 
@@ -341,8 +355,9 @@ const IDS_PER_QUERY = 5000;
 export async function getObjectsByIds(ctx: AppContext, ids: number[], opts: ReadOptions): Promise<ObjectRow[]> {
   const unique = [...new Set(ids)];
   const rows: ObjectRow[] = [];
+  const query = objectsByIds[String(opts.trashed ?? false) as keyof typeof objectsByIds];
   for (let i = 0; i < unique.length; i += IDS_PER_QUERY) {
-    const chunk = await readQuery(ctx, opts).where('id', 'in', unique.slice(i, i + IDS_PER_QUERY)).execute();
+    const chunk = await query(opts.db ?? ctx.db, unique.slice(i, i + IDS_PER_QUERY));
     const shown = chunk.filter((r) => visible(ctx, r, opts));
     const open = await visibleIds(ctx, opts.viewer, shown.map((r) => r.id), opts.db);
     rows.push(...shown.filter((r) => open.has(r.id)));
