@@ -21,7 +21,7 @@ import { batchedLineLog } from './http/request-log.js';
 import { createJobQueue, type JobQueue } from './jobs/queue.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { loadAuthInfo } from './resources/accounts/auth-info.js';
-import { restrictionsExist } from './resources/permissions/object-perms.js';
+import { knownRestrictions, restrictionsExist } from './resources/permissions/object-perms.js';
 import { withRestrictions } from './identity.js';
 import { createSchemaRegistry } from './resources/objects/schema.js';
 import { StreamService } from './resources/streams/service.js';
@@ -252,13 +252,18 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       const fresh = ctx.dataVersion.refresh();
       if (typeof fresh !== 'number') await fresh;
     }
-    await followModel();
+    // Each step below waits only when it has to (a promise per step cost every read a few µs).
+    const following = followModel();
+    if (following) await following;
     // Anonymous callers and applications know, as users do (auth-info.ts), whether any object
     // permission exists: their lists then leave the object-permission condition out on a site
     // without any (kept until the next write to the settings).
-    if (req.auth.restrictions === undefined && !req.auth.isAdmin) req.auth = withRestrictions(req.auth, await restrictionsExist(ctx));
+    if (req.auth.restrictions === undefined && !req.auth.isAdmin) req.auth = withRestrictions(req.auth, knownRestrictions(ctx) ?? (await restrictionsExist(ctx)));
     // The request checks see the model as it is now (a field another process just hid).
-    for (const check of ctx.requestChecks) await check(req);
+    for (const check of ctx.requestChecks) {
+      const checking = check(req);
+      if (checking) await checking;
+    }
     if (ctx.responseCache.serve(req, res)) return;
     next();
   };

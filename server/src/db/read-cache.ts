@@ -14,6 +14,11 @@ export interface ReadCache {
    * load reads nothing else).
    */
   get<T>(key: string, load: () => Promise<T>, scope?: 'data' | 'settings'): Promise<T>;
+  /**
+   * The value held for `key` when nothing was written since it was read, else undefined (then
+   * get() loads it): for the checks every request makes, which answer at once when it is held.
+   */
+  peek<T>(key: string, scope?: 'data' | 'settings'): T | undefined;
   /** Entries held now (for tests and the benchmark). */
   readonly size: number;
 }
@@ -39,6 +44,14 @@ function partition(version: () => number, maxWeight: number) {
   };
   return {
     entries,
+    peek<T>(key: string): T | undefined {
+      sync(version());
+      const hit = entries.get(key);
+      if (!hit) return undefined;
+      entries.delete(key);
+      entries.set(key, hit);
+      return hit.value as T;
+    },
     async get<T>(key: string, load: () => Promise<T>): Promise<T> {
       // Another instance's write (PostgreSQL) is seen through the version the request read when
       // it started (app.ts refreshes it first thing): one round trip per request, not per read.
@@ -76,6 +89,7 @@ export function createReadCache(dataVersion: DataVersion, maxWeight = 100_000): 
   const settings = partition(() => dataVersion.settings(), 10_000);
   return {
     get: (key, load, scope = 'data') => (scope === 'settings' ? settings : data).get(key, load),
+    peek: (key, scope = 'data') => (scope === 'settings' ? settings : data).peek(key),
     get size() {
       return data.entries.size + settings.entries.size;
     },

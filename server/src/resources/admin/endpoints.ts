@@ -72,16 +72,16 @@ export type EndpointAccess = 'allowed' | 'disabled' | 'denied';
  * The endpoint policy as a function of the caller, the endpoint (a path's first segment) and the
  * method: the request check below and /home (which lists only what the caller may call) share it.
  */
+const PERMISSIONS_KEY = 'endpoint-permissions';
+
 export function endpointAccess(ctx: AppContext) {
   const load = () =>
-    ctx.readCache.get<PermissionTable>('endpoint-permissions', async () => {
+    ctx.readCache.get<PermissionTable>(PERMISSIONS_KEY, async () => {
       const endpoints = await ctx.db.selectFrom('endpoints').select(['id', 'name', 'enabled']).execute();
       const permissions = await ctx.db.selectFrom('endpoint_permissions').selectAll().execute();
       return { endpoints: new Map(endpoints.map((e) => [e.name, { id: e.id, enabled: Boolean(e.enabled) }])), permissions };
     }, 'settings');
-  return async (req: Request, name: string, method: string): Promise<EndpointAccess> => {
-    if (req.auth.isAdmin || method === 'OPTIONS') return 'allowed';
-    const table = await load();
+  const judge = (req: Request, name: string, method: string, table: PermissionTable): EndpointAccess => {
     const endpoint = table.endpoints.get(name);
     if (endpoint && !endpoint.enabled) return 'disabled';
     if (!table.permissions.length) return 'allowed';
@@ -104,17 +104,28 @@ export function endpointAccess(ctx: AppContext) {
     if (!matching.length && !endpoint) allowed = !strict;
     return allowed === true || allowed === 'mine' ? 'allowed' : 'denied';
   };
+  // Answered at once when the table is held (every request of a non-admin asks).
+  return (req: Request, name: string, method: string): EndpointAccess | Promise<EndpointAccess> => {
+    if (req.auth.isAdmin || method === 'OPTIONS') return 'allowed';
+    const table = ctx.readCache.peek<PermissionTable>(PERMISSIONS_KEY, 'settings');
+    return table ? judge(req, name, method, table) : load().then((t) => judge(req, name, method, t));
+  };
 }
 
 export function endpointPermissionCheck(ctx: AppContext) {
   const access = endpointAccess(ctx);
-  return async (req: Request): Promise<void> => {
-    if (req.method === 'POST' && SIGN_IN.has(req.path.replace(/\/+$/, ''))) return;
-    const verdict = await access(req, req.path.split('/').find(Boolean) ?? '', req.method);
+  const enforce = (req: Request, verdict: EndpointAccess) => {
     if (verdict === 'disabled') throw notFound('Not found');
     if (verdict === 'denied') {
       throw req.auth.userId === null ? unauthorized('This endpoint needs a permission that anonymous clients do not have') : forbidden('No endpoint permission allows this request');
     }
+  };
+  // A promise only when the permissions must be read first.
+  return (req: Request): void | Promise<void> => {
+    if (req.method === 'POST' && SIGN_IN.has(req.path.replace(/\/+$/, ''))) return;
+    const verdict = access(req, req.path.split('/').find(Boolean) ?? '', req.method);
+    if (typeof verdict === 'string') return enforce(req, verdict);
+    return verdict.then((v) => enforce(req, v));
   };
 }
 

@@ -43,7 +43,7 @@ export function apiKeyCheck(ctx: AppContext) {
     stamped.set(id, now);
     await markApplicationUsed(ctx.db, id, nowIso());
   };
-  return async (req: Request): Promise<void> => {
+  const check = async (req: Request): Promise<void> => {
     const header = req.headers['x-api-key'];
     if (header !== undefined) {
       const key = Array.isArray(header) ? header[0] : header;
@@ -64,4 +64,7 @@ export function apiKeyCheck(ctx: AppContext) {
       throw forbidden('This server requires an X-Api-Key header', 'api_key_required');
     }
   };
+  // No key, no application, none required (most requests): nothing to check, no promise.
+  return (req: Request): Promise<void> | undefined =>
+    req.headers['x-api-key'] === undefined && req.auth.applicationId === null && !ctx.config.requireApiKey ? undefined : check(req);
 }

@@ -76,7 +76,8 @@ export function foldersExtension(ctx: AppContext): ObjectExtension {
     async decorate(rc, _ctx, items) {
       // Parent folders the reader may not see are left out (the read path decides; admins see all).
       // A list page read them with its rows; the other items are read here.
-      const parents = await parentsOf(ctx.db, items.filter((i) => !(i.row && PARENTS_VALUE in i.row)).map((i) => i.id));
+      const unread = items.filter((i) => !(i.row && PARENTS_VALUE in i.row)).map((i) => i.id);
+      const parents = unread.length ? await parentsOf(ctx.db, unread) : new Map<number, number[]>();
       for (const i of items) if (i.row && PARENTS_VALUE in i.row && i.row[PARENTS_VALUE] != null) parents.set(i.id, parentsFromValue(i.row[PARENTS_VALUE]));
       const parentIds = [...new Set([...parents.values()].flat())];
       if (!rc.viewer.isAdmin && parentIds.length) {
@@ -84,7 +85,7 @@ export function foldersExtension(ctx: AppContext): ObjectExtension {
         for (const [id, list] of parents) parents.set(id, list.filter((p) => shown.has(p)));
       }
       const folders = items.filter((i) => i.type === FOLDERS);
-      const paths = await pathsOf(ctx.db, folders.map((f) => f.id));
+      const paths = folders.length ? await pathsOf(ctx.db, folders.map((f) => f.id)) : new Map<number, string>();
       for (const item of items) {
         const path = `/${item.type}/${item.id}`;
         const ids = (parents.get(item.id) ?? []).map((id) => ({ id: String(id), type: FOLDERS }));

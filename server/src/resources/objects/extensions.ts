@@ -99,7 +99,7 @@ export interface ObjectExtension {
    * Add meta, relationships or included resources to a batch of serialised objects (one call per
    * response, never one per object). `included` is the response's included array.
    */
-  decorate?(rc: ReadContext, ctx: AppContext, items: SerializedObject[], included: Resource[]): Promise<void>;
+  decorate?(rc: ReadContext, ctx: AppContext, items: SerializedObject[], included: Resource[]): void | Promise<void>;
   /**
    * Names `include=` accepts beside the relations (folders: `parents`), with the related ids of a
    * batch of objects; the read path keeps those the reader may see and puts them in `included`.

@@ -229,7 +229,7 @@ export async function reloadModel(ctx: AppContext): Promise<Model> {
  * began before its version, loads again: a reload that had read part of the model before the
  * change must not answer for it (the change would then stay unseen until the next model change).
  */
-export function modelFollower(ctx: AppContext): () => Promise<void> {
+export function modelFollower(ctx: AppContext): () => Promise<void> | undefined {
   let loaded = ctx.dataVersion.model();
   let reload: Promise<void> | null = null;
   const latest = async () => {
@@ -247,13 +247,14 @@ export function modelFollower(ctx: AppContext): () => Promise<void> {
       if ((await latest()) === before) return;
     }
   };
-  return async () => {
-    if (ctx.dataVersion.model() === loaded) return;
+  const follow = async () => {
     if (reload) await reload;
     if (ctx.dataVersion.model() === loaded) return;
     reload ??= load().finally(() => (reload = null));
     await reload;
   };
+  // Nothing to wait for (every request but the first after a change of the model): no promise.
+  return () => (ctx.dataVersion.model() === loaded ? undefined : follow());
 }
 
 export function model(ctx: AppContext): Model {

@@ -29,7 +29,7 @@ import { nowIso } from '../../db/time.js';
 import type { Database } from '../../db/tables.js';
 import { forbidden, notFound, unauthorized } from '../../http/errors.js';
 import type { AuthInfo } from '../../http/request.js';
-import { blockedAmong, blockedIds, restrictionsExist } from '../permissions/object-perms.js';
+import { blockedAmong, blockedIds, knownRestrictions, restrictionsExist } from '../permissions/object-perms.js';
 import { rightsOn } from '../permissions/rules.js';
 import { withListValues } from './extensions.js';
 import type { Actor } from './pipeline.js';
@@ -113,11 +113,12 @@ export function canSee(
  * unit of work (`db` a transaction) the question goes through it: on SQLite the one connection is
  * the transaction's, and a read beside it would wait for the transaction forever.
  */
-async function mayBeRestricted(ctx: AppContext, viewer: Viewer, db?: Db): Promise<boolean> {
+function mayBeRestricted(ctx: AppContext, viewer: Viewer, db?: Db): boolean | Promise<boolean> {
+  // Answered at once when known (every read asks): a promise only when the database must say.
   if (viewer.isAdmin) return false;
   if (viewer.restrictions !== undefined) return viewer.restrictions;
-  if (db && db !== ctx.db) return Boolean(await db.selectFrom('object_perms').select('object_id').limit(1).executeTakeFirst());
-  return restrictionsExist(ctx);
+  if (db && db !== ctx.db) return restrictionsExist(ctx, db);
+  return knownRestrictions(ctx) ?? restrictionsExist(ctx);
 }
 
 /** `objects` inside their publication window now, as SQL (UTC ISO text compares in order). */
@@ -238,7 +239,8 @@ export function visibilityKey(ctx: AppContext, viewer: Viewer): string {
 
 /** `ids` that object permissions let `viewer` see. */
 export async function visibleIds(ctx: AppContext, viewer: Viewer, ids: number[], db: Db = ctx.db): Promise<Set<number>> {
-  if (!(await mayBeRestricted(ctx, viewer, db))) return new Set(ids);
+  const may = mayBeRestricted(ctx, viewer, db);
+  if (!(typeof may === 'boolean' ? may : await may)) return new Set(ids);
   const blocked = await blockedAmong(db, viewer.roleIds ?? [], ids);
   // A user's own account is never hidden from it (the object permissions of users are admins' business).
   return new Set(ids.filter((id) => !blocked.has(id) || id === viewer.userId));
@@ -313,7 +315,9 @@ async function findRow(ctx: AppContext, key: string | number, opts: ReadOptions)
 
 /** The row if both rules let the viewer see it. */
 async function seen(ctx: AppContext, row: ObjectRow | undefined, opts: ReadOptions): Promise<ObjectRow | undefined> {
-  if (!row || !(await mayBeRestricted(ctx, opts.viewer, opts.db))) return row;
+  if (!row) return row;
+  const may = mayBeRestricted(ctx, opts.viewer, opts.db);
+  if (!(typeof may === 'boolean' ? may : await may)) return row;
   return (await visibleIds(ctx, opts.viewer, [row.id], opts.db)).has(row.id) ? row : undefined;
 }
 

@@ -110,11 +110,13 @@ export async function serializeObjects(
       items.push({ id: r.id, type: type.name, resource, row: r });
     }
   }
-  await addRelationCounts(rc, ctx, items);
+  if (rc.query.count !== undefined) await addRelationCounts(rc, ctx, items);
   for (const ext of ctx.objects.extensions) {
     if (!ext.decorate) continue;
     const mine = items.filter((i) => typeAllowedOn(ctx, i.type, ext.types));
-    if (mine.length) await ext.decorate(rc, ctx, mine, included);
+    // A decoration with nothing to read answers at once: awaited only when it did not.
+    const decorating = mine.length ? ext.decorate(rc, ctx, mine, included) : undefined;
+    if (decorating) await decorating;
   }
   return { data, included };
 }

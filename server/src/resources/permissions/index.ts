@@ -7,7 +7,7 @@ import type { RouteDef } from '../../http/router.js';
 import type { ObjectExtension } from '../objects/extensions.js';
 import type { Family } from '../family.js';
 import type { WriteGuard } from '../objects/pipeline.js';
-import { blockedAmong, parsePermsMeta, permsOf, restrictionsExist, writeObjectPerms } from './object-perms.js';
+import { blockedAmong, knownRestrictions, parsePermsMeta, permsOf, restrictionsExist, writeObjectPerms } from './object-perms.js';
 import { objectPermissionsRoutes } from './object-permissions-routes.js';
 import { needsPublish, reaches, rightsOn, type Action } from './rules.js';
 
@@ -54,13 +54,17 @@ function objectPermsExtension(ctx: AppContext): ObjectExtension {
       await writeObjectPerms(trx, w.row!.id, roles, w.actor.userId);
       w.changed.perms = { roles };
     },
-    async decorate(_req, _ctx, items) {
-      if (!(await restrictionsExist(ctx))) return;
-      const perms = await permsOf(ctx.db, items.map((i) => i.id));
-      for (const item of items) {
-        const p = perms.get(item.id);
-        if (p) item.resource.meta = { ...(item.resource.meta ?? {}), perms: p };
-      }
+    decorate(_req, _ctx, items) {
+      // No object permission anywhere (most sites): nothing to add, nothing to wait for.
+      if (knownRestrictions(ctx) === false) return;
+      return (async () => {
+        if (!(await restrictionsExist(ctx))) return;
+        const perms = await permsOf(ctx.db, items.map((i) => i.id));
+        for (const item of items) {
+          const p = perms.get(item.id);
+          if (p) item.resource.meta = { ...(item.resource.meta ?? {}), perms: p };
+        }
+      })();
     },
   };
 }

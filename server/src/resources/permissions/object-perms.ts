@@ -40,8 +40,12 @@ export function blockedIds(eb: AnyEb, roleIds: readonly number[]) {
  */
 export function restrictionsExist(ctx: AppContext, db: Db = ctx.db): Promise<boolean> {
   const anyRestriction = async () => Boolean(await db.selectFrom('object_perms').select('object_id').limit(1).executeTakeFirst());
-  return db === ctx.db ? ctx.readCache.get('object-perms:exist', anyRestriction, 'settings') : anyRestriction();
+  return db === ctx.db ? ctx.readCache.get(RESTRICTIONS_KEY, anyRestriction, 'settings') : anyRestriction();
 }
+const RESTRICTIONS_KEY = 'object-perms:exist';
+
+/** restrictionsExist's answer when it is known without reading (every request asks). */
+export const knownRestrictions = (ctx: AppContext): boolean | undefined => ctx.readCache.peek<boolean>(RESTRICTIONS_KEY, 'settings');
 
 /** Which of `ids` a viewer with `roleIds` may not see because of object permissions. */
 export async function blockedAmong(db: Db, roleIds: readonly number[], ids: number[]): Promise<Set<number>> {

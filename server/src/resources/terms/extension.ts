@@ -8,12 +8,32 @@
 // `filter[tag]` as before), `filter[date_ranges][…]`, `filter[geo][center|radius]`, and the sorts
 // `date_ranges_{min,max}_{start,end}_date` (list-filters.ts).
 import type { AppContext } from '../../context.js';
-import type { ObjectExtension } from '../objects/extensions.js';
+import type { ObjectExtension, SerializedObject } from '../objects/extensions.js';
 import { typeByName } from '../objects/model.js';
 import { typeHasAssociation } from './associations.js';
 import { claimTermAttributes } from './attributes.js';
 import { dateRangeFilter, dateRangeSorts, geoFilter, termFilter } from './list-filters.js';
-import { emptyTerms, loadTerms, termsInUse, termsPart } from './service.js';
+import { emptyTerms, knownTermsInUse, loadTerms, termsInUse, termsPart, type ObjectTerms } from './service.js';
+
+/** Each item's terms in BEdita's attributes (where its type has them) and Folio's meta. */
+function addTerms(ctx: AppContext, items: SerializedObject[], terms: Map<number, ObjectTerms> | null): void {
+  for (const item of items) {
+    const t = terms?.get(item.id) ?? emptyTerms();
+    const categories = t.categories.map(({ name, label }) => ({ name, label }));
+    const type = typeByName(ctx, item.type);
+    const attributes = item.resource.attributes ?? (item.resource.attributes = {});
+    if (type && typeHasAssociation(ctx, type, 'Categories')) attributes.categories = t.labelled.categories;
+    if (type && typeHasAssociation(ctx, type, 'Tags')) attributes.tags = t.labelled.tags;
+    if (type && typeHasAssociation(ctx, type, 'DateRanges')) attributes.date_ranges = t.date_ranges;
+    item.resource.meta = {
+      ...(item.resource.meta ?? {}),
+      categories,
+      tags: t.tags,
+      geo_tags: t.geo_tags,
+      date_items: t.date_items,
+    };
+  }
+}
 
 export function termsExtension(_ctx: AppContext): ObjectExtension {
   return {
@@ -21,25 +41,10 @@ export function termsExtension(_ctx: AppContext): ObjectExtension {
     types: ['objects'],
     parts: { terms: termsPart },
     attributeParts: (type, attributes, ctx) => claimTermAttributes(ctx, type, attributes),
-    async decorate(_rc, ctx, items) {
-      const ids = items.map((i) => i.id);
-      const terms = (await termsInUse(ctx)) ? await loadTerms(ctx.db, ids) : null;
-      for (const item of items) {
-        const t = terms?.get(item.id) ?? emptyTerms();
-        const categories = t.categories.map(({ name, label }) => ({ name, label }));
-        const type = typeByName(ctx, item.type);
-        const attributes = item.resource.attributes ?? (item.resource.attributes = {});
-        if (type && typeHasAssociation(ctx, type, 'Categories')) attributes.categories = t.labelled.categories;
-        if (type && typeHasAssociation(ctx, type, 'Tags')) attributes.tags = t.labelled.tags;
-        if (type && typeHasAssociation(ctx, type, 'DateRanges')) attributes.date_ranges = t.date_ranges;
-        item.resource.meta = {
-          ...(item.resource.meta ?? {}),
-          categories,
-          tags: t.tags,
-          geo_tags: t.geo_tags,
-          date_items: t.date_items,
-        };
-      }
+    decorate(_rc, ctx, items) {
+      // A site without terms (most) reads none: answered at once, no promise.
+      if (knownTermsInUse(ctx) === false) return addTerms(ctx, items, null);
+      return (async () => addTerms(ctx, items, (await termsInUse(ctx)) ? await loadTerms(ctx.db, items.map((i) => i.id)) : null))();
     },
     filters: {
       /** Objects with any of the tags named (by name, the slug of the label). */

@@ -119,8 +119,12 @@ const anyTermsQuery = prepared<{ used: unknown }, []>((db) =>
  * most objects of most sites have none, and a read of one object then needs no query for them.
  */
 export async function termsInUse(ctx: AppContext): Promise<boolean> {
-  return ctx.readCache.get('terms:in-use', async () => Boolean((await anyTermsQuery(ctx.db))[0]?.used), 'settings');
+  return ctx.readCache.get(TERMS_IN_USE, async () => Boolean((await anyTermsQuery(ctx.db))[0]?.used), 'settings');
 }
+const TERMS_IN_USE = 'terms:in-use';
+
+/** termsInUse's answer when it is known without reading (every object read asks). */
+export const knownTermsInUse = (ctx: AppContext): boolean | undefined => ctx.readCache.peek<boolean>(TERMS_IN_USE, 'settings');
 
 export async function loadTerms(db: Db, ids: number[], areaId: number | null = null): Promise<Map<number, ObjectTerms>> {
   const out = new Map<number, ObjectTerms>(ids.map((id) => [id, emptyTerms()]));

@@ -9,9 +9,9 @@ import { expectedVersion } from '../../http/if-match.js';
 import { isPlainObject, resourceInput, resourceUrl, sendList, sendNoContent, sendResource, type Resource } from '../../http/jsonapi.js';
 import { pathId } from '../../http/params.js';
 import { applyFilters, applySort, parseListQuery, type ListSpec } from '../../http/query.js';
-import { readContext } from '../../http/read-context.js';
+import { readContext, type ReadContext } from '../../http/read-context.js';
 import type { RouteDef } from '../../http/router.js';
-import type { ObjectExtension } from '../objects/extensions.js';
+import type { ObjectExtension, SerializedObject } from '../objects/extensions.js';
 import type { Family } from '../family.js';
 import { apply } from '../objects/kernel.js';
 import { concreteTypeNames, isSubtypeOf, typeByName } from '../objects/model.js';
@@ -55,26 +55,31 @@ export const translationsFamily: Family = {
 
 /** The translations part of object writes, and `relationships.translations` (with `lang`, the translation) of object reads. */
 function translationsExtension(ctx: AppContext): ObjectExtension {
+  /** `relationships.translations.data` and the translations in `included`, for `lang`. */
+  async function addTranslations(rc: ReadContext, lang: string, items: SerializedObject[], included: Resource[]): Promise<void> {
+    const found = await translationsIn(ctx, rc.viewer, items.map((i) => i.id), lang);
+    const seen = new Set(included.filter((r) => r.type === 'translations').map((r) => r.id));
+    for (const item of items) {
+      const t = found.get(item.id);
+      item.resource.relationships!.translations.data = t ? [{ type: 'translations', id: String(t.id) }] : [];
+      if (t && !seen.has(String(t.id))) {
+        seen.add(String(t.id));
+        included.push(serializeTranslation(rc, ctx, t, typeByName(ctx, item.type)!.id));
+      }
+    }
+  }
   return {
     name: 'translations',
     types: ['objects'],
     parts: { translations: translationsPart },
-    async decorate(rc, _ctx, items, included) {
+    decorate(rc, _ctx, items, included) {
       for (const item of items) {
         const rels = (item.resource.relationships ??= {});
         rels.translations = { links: { related: `${rc.base}/${item.type}/${item.id}/translations`, self: `${rc.base}/${item.type}/${item.id}/relationships/translations` } };
       }
+      // Without `lang` nothing is read: no promise.
       if (!rc.lang) return;
-      const found = await translationsIn(ctx, rc.viewer, items.map((i) => i.id), rc.lang);
-      const seen = new Set(included.filter((r) => r.type === 'translations').map((r) => r.id));
-      for (const item of items) {
-        const t = found.get(item.id);
-        item.resource.relationships!.translations.data = t ? [{ type: 'translations', id: String(t.id) }] : [];
-        if (t && !seen.has(String(t.id))) {
-          seen.add(String(t.id));
-          included.push(serializeTranslation(rc, ctx, t, typeByName(ctx, item.type)!.id));
-        }
-      }
+      return addTranslations(rc, rc.lang, items, included);
     },
   };
 }
