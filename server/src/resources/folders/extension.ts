@@ -8,7 +8,7 @@ import type { Database } from '../../db/tables.js';
 import { badRequest } from '../../http/errors.js';
 import { relationshipLinksAt } from '../../http/jsonapi.js';
 import type { ObjectExtension } from '../objects/extensions.js';
-import { findObjectByIdOrUname, getObjectsByIds, SYSTEM, visibleObjectsTable } from '../objects/read.js';
+import { findObjectByIdOrUname, getObjectsByIds, seesPublishedUnrestricted, SYSTEM, visibleObjectsTable } from '../objects/read.js';
 import type { ObjectRow } from '../objects/rows.js';
 import { folderParts } from './parts.js';
 import { FOLDERS, PARENTS_VALUE, parentsFromValue, parentsOf, parentsValue, pathsOf, placeNewFolder, removeFromTree, restoreSubfolders, trashSubfolders } from './service.js';
@@ -78,10 +78,19 @@ export function foldersExtension(ctx: AppContext): ObjectExtension {
       // A list page read them with its rows; the other items are read here.
       const unread = items.filter((i) => !(i.row && PARENTS_VALUE in i.row)).map((i) => i.id);
       const parents = unread.length ? await parentsOf(ctx.db, unread) : new Map<number, number[]>();
-      for (const i of items) if (i.row && PARENTS_VALUE in i.row && i.row[PARENTS_VALUE] != null) parents.set(i.id, parentsFromValue(i.row[PARENTS_VALUE]));
+      // Parents read with the rows and plainly published: shown to a reader of published objects
+      // of their type (when no object permission can hide them) without reading them again.
+      const shown = new Set<number>();
+      for (const i of items) {
+        if (!i.row || !(PARENTS_VALUE in i.row) || i.row[PARENTS_VALUE] == null) continue;
+        const placed = parentsFromValue(i.row[PARENTS_VALUE]);
+        parents.set(i.id, placed.map((p) => p.id));
+        for (const p of placed) if (p.publishedType !== null && seesPublishedUnrestricted(ctx, rc.viewer, p.publishedType)) shown.add(p.id);
+      }
       const parentIds = [...new Set([...parents.values()].flat())];
       if (!rc.viewer.isAdmin && parentIds.length) {
-        const shown = new Set((await getObjectsByIds(ctx, parentIds, { viewer: rc.viewer })).map((r) => r.id));
+        const unknown = parentIds.filter((id) => !shown.has(id));
+        if (unknown.length) for (const r of await getObjectsByIds(ctx, unknown, { viewer: rc.viewer })) shown.add(r.id);
         for (const [id, list] of parents) parents.set(id, list.filter((p) => shown.has(p)));
       }
       const folders = items.filter((i) => i.type === FOLDERS);

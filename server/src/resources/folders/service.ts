@@ -124,18 +124,38 @@ const parentsOfPublished = parentsQuery(true);
 
 /**
  * The parents `parentsOf` finds, as a value of a list page's rows (a subquery on the row's id):
- * their ids as text `1,5,9` in tree order, null for none.
+ * their ids as text in tree order, null for none; a parent plainly published (status `on`, no
+ * publication window) carries its type id too, `1:7,5,9:7`: whoever reads published objects of
+ * that type sees it, with no read of the parent (parentsFromValue).
  */
 export const PARENTS_VALUE = 'folio_parents';
-export const parentsValue = (eb: ExpressionBuilder<Database, 'objects'>, ctx: AppContext) =>
-  eb
+export const parentsValue = (eb: ExpressionBuilder<Database, 'objects'>, ctx: AppContext) => {
+  const id = sql`cast(${sql.ref('trees.parent_id')} as text)`;
+  const plainlyPublished = sql`${sql.ref('parent.status')} = ${sql.lit('on')} and ${sql.ref('parent.publish_start')} is null and ${sql.ref('parent.publish_end')} is null`;
+  const value = sql`case when ${plainlyPublished} then ${id} || ${sql.lit(':')} || cast(${sql.ref('parent.object_type_id')} as text) else ${id} end`;
+  return eb
     .selectFrom('trees')
     .innerJoin(visibleObjectsTable(ctx, SYSTEM, ctx.db, { as: 'parent' }), 'parent.id', 'trees.parent_id')
-    .select(ctx.dialect.aggregates.joinedIds(sql.ref('trees.parent_id'), sql`${sql.ref('trees.root_id')}, ${sql.ref('trees.tree_left')}`).as('ids'))
+    .select(ctx.dialect.aggregates.joinedIds(value, sql`${sql.ref('trees.root_id')}, ${sql.ref('trees.tree_left')}`).as('ids'))
     .whereRef('trees.object_id', '=', 'objects.id');
+};
 
-/** `PARENTS_VALUE` of a row as ids. */
-export const parentsFromValue = (value: unknown): number[] => (value ? String(value).split(',').map(Number) : []);
+/** A parent in `PARENTS_VALUE`: its id, and its type's id when it is plainly published. */
+export interface ParentOfValue {
+  id: number;
+  publishedType: number | null;
+}
+
+/** `PARENTS_VALUE` of a row, parent by parent. */
+export function parentsFromValue(value: unknown): ParentOfValue[] {
+  if (!value) return [];
+  return String(value)
+    .split(',')
+    .map((token) => {
+      const at = token.indexOf(':');
+      return at < 0 ? { id: Number(token), publishedType: null } : { id: Number(token.slice(0, at)), publishedType: Number(token.slice(at + 1)) };
+    });
+}
 
 export async function parentsOf(db: Db, ids: number[], onlyPublished = false): Promise<Map<number, number[]>> {
   const out = new Map<number, number[]>();

@@ -121,6 +121,19 @@ function mayBeRestricted(ctx: AppContext, viewer: Viewer, db?: Db): boolean | Pr
   return knownRestrictions(ctx) ?? restrictionsExist(ctx);
 }
 
+/**
+ * Whether `viewer` sees every published object of the type `typeId` (status `on`, inside its
+ * window) with nothing more to check: its roles read published objects of the type, and no object
+ * permission can hide one from it (known without reading). False when unsure: the caller reads.
+ */
+export function seesPublishedUnrestricted(ctx: AppContext, viewer: Viewer, typeId: number): boolean {
+  const type = typeById(ctx, typeId);
+  if (!type) return false;
+  const reach = readReach(viewer, type);
+  if (reach !== 'all' && reach !== 'own' && reach !== 'on') return false;
+  return mayBeRestricted(ctx, viewer) === false;
+}
+
 /** `objects` inside their publication window now, as SQL (UTC ISO text compares in order). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function publishWindowWhere(eb: ExpressionBuilder<any, any>, now = nowIso()): Expression<SqlBool>[] {
