@@ -61,10 +61,13 @@ const STATEMENT_CACHE_SIZE = 500;
  * name up as it goes (a few µs per row of `objects`' thirty columns, about a sixth of reading one
  * by id: issue 48); rows read as arrays and made by one object literal cost a fraction of that,
  * and share one shape. Column names are quoted as JSON strings (no name can end the literal); a
- * name given twice keeps its last value, as better-sqlite3's objects do.
+ * name given twice keeps its last value, as better-sqlite3's objects do; a column `__proto__` is
+ * an ordinary property (better-sqlite3 would set the row's prototype to its value).
  */
 function rowMaker(columns: readonly string[]): (values: unknown[]) => Record<string, unknown> {
-  const fields = columns.map((name, i) => `${JSON.stringify(name)}: v[${i}]`).join(', ');
+  // `__proto__: x` in a literal sets the prototype (better-sqlite3's own rows do that too): a
+  // computed key makes it an ordinary property.
+  const fields = columns.map((name, i) => `${name === '__proto__' ? `[${JSON.stringify(name)}]` : JSON.stringify(name)}: v[${i}]`).join(', ');
   return new Function('v', `return { ${fields} };`) as (values: unknown[]) => Record<string, unknown>;
 }
 
