@@ -92,6 +92,24 @@ describe('deep pages of object lists', () => {
     assert.deepEqual((await paged('sort=-id', size, [page])).get(page), [made.body.data.id, ...left].slice((page - 1) * size, page * size), 'after a create');
   });
 
+  test('deep pages asked at once, before any anchor is known, hold what an offset gives', async () => {
+    // The last test's write dropped every anchor: these requests find them, one walk for all.
+    const query = 'sort=-created';
+    const size = 9;
+    const pages = [230, 120, 225, 112, 200, 1, 150, 115, 400];
+    const got = new Map<number, string[]>();
+    await Promise.all(
+      pages.map(async (page) => {
+        const res = await t.request('GET', `/documents?${query}&page_size=${size}&page=${page}`);
+        assert.equal(res.status, 200, res.text);
+        got.set(page, res.body.data.map((d: { id: string }) => d.id));
+      }),
+    );
+    const all = await whole(query);
+    assert.ok(all.length > 2 * ANCHOR_STEP, `the list runs past two anchors (${all.length} rows)`);
+    for (const page of pages) assert.deepEqual(got.get(page), all.slice((page - 1) * size, page * size), `page ${page} of ${size}`);
+  });
+
   test('a page past the end is empty, a page just at an anchor is whole', async () => {
     const all = await whole('sort=-id');
     const size = 50;

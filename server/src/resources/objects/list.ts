@@ -210,17 +210,38 @@ function atOffset<Row>(query: CompiledQuery<Row>, offset: number, anchor: readon
  * has no such row (it changed meanwhile: the caller pages with an OFFSET instead).
  */
 async function anchorAt(ctx: AppContext, key: string, anchors: Anchors, index: number): Promise<unknown[] | null> {
-  // One list of anchors per shape, kept in the read cache: dropped at the next write.
-  const known = await ctx.readCache.get(`anchors\u0000${key}`, async () => ({ values: [] as unknown[][] }));
+  // One list of anchors per shape, kept in the read cache: dropped at the next write. One walk at
+  // a time extends it: requests that need anchors further on wait for the walk under way and then
+  // go on from where it stopped (concurrent requests for deep pages each walked the same steps).
+  const known = await ctx.readCache.get(`anchors\u0000${key}`, async (): Promise<AnchorWalk> => ({ values: [], walk: null, ended: false }));
+  while (known.values.length <= index) {
+    if (known.ended) return null;
+    if (!known.walk) known.walk = walkAnchors(ctx, anchors, known, index).finally(() => (known.walk = null));
+    await known.walk;
+  }
+  return known.values[index];
+}
+
+/** The anchors of one list shape found so far, and the walk extending them, if any. */
+interface AnchorWalk {
+  values: unknown[][];
+  walk: Promise<void> | null;
+  /** The list ended before the last anchor asked for. */
+  ended: boolean;
+}
+
+/** Steps from the last known anchor until the `index`-th is known (or the list ends). */
+async function walkAnchors(ctx: AppContext, anchors: Anchors, known: AnchorWalk, index: number): Promise<void> {
   while (known.values.length <= index) {
     const k = known.values.length;
     const step = k === 0 ? anchors.first : atOffset(anchors.next, 0, known.values[k - 1]);
     const row = (await ctx.db.executeQuery(step)).rows[0];
-    if (!row) return null;
-    // Another request may have found it meanwhile.
-    if (known.values.length === k) known.values.push(Array.from({ length: anchors.width }, (_, i) => row[`anchor_${i}`]));
+    if (!row) {
+      known.ended = true;
+      return;
+    }
+    known.values.push(Array.from({ length: anchors.width }, (_, i) => row[`anchor_${i}`]));
   }
-  return known.values[index];
 }
 
 /** Plans kept per shape; bounded by count, the least recently used dropped first. */
