@@ -35,6 +35,8 @@ function partition(version: () => number, maxWeight: number) {
   const entries = new Map<string, { value: unknown; weight: number }>();
   let entriesVersion = NaN;
   let weight = 0;
+  /** Loads under way, with the version they were asked under (bounded by the requests in flight). */
+  const pending = new Map<string, { version: number; promise: Promise<unknown> }>();
   const sync = (v: number) => {
     if (v === entriesVersion) return;
     // Everything held was read from older data.
@@ -42,6 +44,26 @@ function partition(version: () => number, maxWeight: number) {
     weight = 0;
     entriesVersion = v;
   };
+  /** `load()`, kept under `key` unless the data changed while it was read. */
+  async function loadAndKeep<T>(key: string, v: number, load: () => Promise<T>): Promise<T> {
+    const value = await load();
+    // A write while it was read (another request's transaction) may or may not be in it.
+    if (version() === v) {
+      sync(v);
+      const entry = { value, weight: weightOf(value) };
+      const old = entries.get(key);
+      if (old) weight -= old.weight;
+      entries.set(key, entry);
+      weight += entry.weight;
+      for (const [k, e] of entries) {
+        if (weight <= maxWeight) break;
+        entries.delete(k);
+        weight -= e.weight;
+      }
+    }
+    return value;
+  }
+
   return {
     entries,
     peek<T>(key: string): T | undefined {
@@ -63,22 +85,17 @@ function partition(version: () => number, maxWeight: number) {
         entries.set(key, hit);
         return hit.value as T;
       }
-      const value = await load();
-      // A write while it was read (another request's transaction) may or may not be in it.
-      if (version() === v) {
-        sync(v);
-        const entry = { value, weight: weightOf(value) };
-        const old = entries.get(key);
-        if (old) weight -= old.weight;
-        entries.set(key, entry);
-        weight += entry.weight;
-        for (const [k, e] of entries) {
-          if (weight <= maxWeight) break;
-          entries.delete(k);
-          weight -= e.weight;
-        }
+      // The same read already under way for the same data (a page or a search asked by several
+      // clients at once): its answer is theirs too, read once.
+      const under = pending.get(key);
+      if (under && under.version === v) return under.promise as Promise<T>;
+      const promise = loadAndKeep(key, v, load);
+      pending.set(key, { version: v, promise });
+      try {
+        return await promise;
+      } finally {
+        if (pending.get(key)?.promise === promise) pending.delete(key);
       }
-      return value;
     },
   };
 }
