@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, sql } from 'kysely';
+import { CompiledQuery, Kysely, sql } from 'kysely';
 import { openSqlite } from '../src/db/dialect/sqlite.js';
 
 test("rows read through Folio's SQLite connection are the objects better-sqlite3 makes, whatever the column names", async () => {
@@ -27,13 +27,13 @@ test("rows read through Folio's SQLite connection are the objects better-sqlite3
     ];
     for (const text of queries) {
       const expected = plain.prepare(text).all();
-      const rows = (await db.executeQuery({ sql: text, parameters: [], query: { kind: 'RawNode' } as never })).rows;
+      const rows = (await db.executeQuery(CompiledQuery.raw(text))).rows;
       assert.deepEqual(rows, expected, text);
       for (const row of rows as object[]) assert.equal(Object.getPrototypeOf(row), Object.prototype, `${text}: a plain object`);
     }
     // A column named __proto__ is an ordinary property, whatever its value (better-sqlite3 would
     // make the row inherit from a blob's Buffer).
-    const proto = (await db.executeQuery({ sql: 'select e as "__proto__", id from t order by id', parameters: [], query: { kind: 'RawNode' } as never })).rows as object[];
+    const proto = (await db.executeQuery(CompiledQuery.raw('select e as "__proto__", id from t order by id'))).rows as object[];
     for (const row of proto) assert.equal(Object.getPrototypeOf(row), Object.prototype, 'a plain object');
     assert.deepEqual(Object.getOwnPropertyDescriptor(proto[0], '__proto__')?.value, Buffer.from([0x00, 0xff]));
     assert.equal(Object.getOwnPropertyDescriptor(proto[1], '__proto__')?.value, null);
