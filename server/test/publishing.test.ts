@@ -116,7 +116,9 @@ describe('scheduled publishing', () => {
       const of = (n: number) => waitUntil(() => { const mine = receiver.received.filter((e) => e.body.resource.id === d.id); return mine.length >= n ? mine : undefined; }, `${n} deliveries`);
       const events = await of(3);
       assert.deepEqual(events.map((e) => [e.body.event, e.body.resource.id]), [['objects.publish', d.id], ['objects.unpublish', d.id], ['objects.publish', d.id]]);
-      assert.equal(events[0].body.data.attributes.title, 'Announced');
+      // A delivery's body is the object as it reads when the delivery is built (webhooks/queue.ts
+      // buildBody), which may come after the next PATCH on a busy machine: either title, never another.
+      assert.ok(['Announced', 'Announced again'].includes(events[0].body.data.attributes.title), events[0].body.data.attributes.title);
       // A window bound: unpublished at its end by the sweep, once.
       assert.equal((await patch({ publish_end: iso(Date.now() + 1000) })).status, 200);
       const more = await of(4);
