@@ -17,7 +17,7 @@ import { sql } from 'kysely';
 import { connectOutside } from './helpers/outside.js';
 import { createServer } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { createResponseCache } from '../src/http/response-cache.js';
+import { createResponseCache, SEEN_ONCE_GENERATION } from '../src/http/response-cache.js';
 import { mountRoutes, type Handler } from '../src/http/router.js';
 import { ANONYMOUS } from '../src/identity.js';
 import { SYSTEM } from '../src/resources/objects/kernel.js';
@@ -407,6 +407,17 @@ describe('list statements kept per shape', () => {
   });
 });
 
+/** The real response cache on the running server's data version, in front of an express app of a test's own routes (anonymous callers). */
+function cachedApp(t: TestServer) {
+  const cache = createResponseCache(t.server.ctx.dataVersion);
+  const app = express();
+  app.use((req, res, next) => {
+    req.auth = ANONYMOUS;
+    if (!cache.serve(req, res)) next();
+  });
+  return { cache, app };
+}
+
 describe('what a cached answer varies on (RouteDef.vary)', () => {
   let t: TestServer;
   before(async () => {
@@ -434,15 +445,53 @@ describe('what a cached answer varies on (RouteDef.vary)', () => {
     }
   });
 
+  test('first requests are remembered for a bounded while: one asked again within it is stored, one asked again after it is not', async () => {
+    // The real cache and router on a route of its own, served by express (as signed-in requests are).
+    const { cache, app } = cachedApp(t);
+    let answered = 0;
+    mountRoutes(app, { routes: [], responseCache: cache }, [
+      { method: 'get', path: '/pages', guard: 'anonymous', produces: 'any', cache: true, handler: (req, res) => void (answered++, res.type('application/json').send(JSON.stringify({ page: req.query.page }))) },
+    ]);
+    const server = http.createServer(app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+    const port = (server.address() as AddressInfo).port;
+    const get = (page: number) =>
+      new Promise<void>((resolve, reject) => {
+        http
+          .get({ host: '127.0.0.1', port, path: `/pages?page=${page}`, agent, headers: { Accept: 'application/json' } }, (res) => {
+            res.resume().on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`status ${res.statusCode}`))));
+          })
+          .on('error', reject);
+      });
+    const firstTimes = async (from: number, count: number) => {
+      for (let i = 0; i < count; i += 64) await Promise.all(Array.from({ length: Math.min(64, count - i) }, (_, k) => get(from + i + k)));
+    };
+    try {
+      await firstTimes(1, SEEN_ONCE_GENERATION + 100);
+      assert.equal(cache.size, 0, 'asked for once each: nothing stored');
+      // Page 1 was asked for more than a generation ago: still remembered, so its second request stores it.
+      await get(1);
+      assert.equal(cache.size, 1, 'asked again within the window: stored');
+      const before = answered;
+      await get(1);
+      assert.equal(answered, before, 'and answered from the cache');
+      // Two more generations of first requests: page 2 is forgotten, its next request is a first one again.
+      await firstTimes(SEEN_ONCE_GENERATION + 101, 2 * SEEN_ONCE_GENERATION);
+      await get(2);
+      assert.equal(cache.size, 1, 'asked again after the window: a first request again, nothing stored');
+      await get(2);
+      assert.equal(cache.size, 2, 'then its second request stores it');
+    } finally {
+      agent.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   test('a route that declares a header or a narrower query in `vary` is keyed on what it declares', async () => {
     // A route of its own, mounted with the real router on the real cache and data version, served
     // before express (serveRaw) like app.ts does, and by express.
-    const cache = createResponseCache(t.server.ctx.dataVersion);
-    const app = express();
-    app.use((req, res, next) => {
-      req.auth = ANONYMOUS;
-      if (!cache.serve(req, res)) next();
-    });
+    const { cache, app } = cachedApp(t);
     let answered = 0;
     const answer: Handler = (req, res) => {
       answered++;

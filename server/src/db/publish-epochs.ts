@@ -32,6 +32,9 @@ export function withPublishEpochs(inner: DataVersion, nextBound: (after: string)
   let reading = 0;
   /** inner.windows() when the bound was asked for. */
   let boundWindows = NaN;
+  /** `start` as ISO text, and the start it was written for. */
+  let startText: string | null = null;
+  let startTextOf = NaN;
 
   const read = () => {
     const mine = ++reading;
@@ -78,7 +81,13 @@ export function withPublishEpochs(inner: DataVersion, nextBound: (after: string)
     visibleAt() {
       check();
       // While the next bound is being read, the clock itself (a bound may pass meanwhile).
-      return new Date(bound === undefined ? Date.now() : start).toISOString();
+      if (bound === undefined) return new Date(Date.now()).toISOString();
+      // The epoch's start, written once per epoch (every read by id asks).
+      if (startText === null || startTextOf !== start) {
+        startTextOf = start;
+        startText = new Date(start).toISOString();
+      }
+      return startText;
     },
   };
 }

@@ -82,16 +82,35 @@ export interface ResponseCache {
 /** Entries larger than this are not kept: big pages of lists are rare and would evict many. */
 const MAX_ENTRY_BYTES = 512 * 1024;
 
-/** Keys asked for once since the last write, remembered at most (about 150 bytes each). */
-const MAX_SEEN_ONCE = 8192;
+/**
+ * Keys asked for once since the last write, remembered in two generations of at most this many
+ * (about 150 bytes each): a key asked for again within the last 4096 to 8192 first sightings
+ * is stored.
+ */
+export const SEEN_ONCE_GENERATION = 4096;
 
 /** Roughly what an entry holds in memory. */
 const sizeOf = (e: Entry) => e.body.length + 256;
 
 export function createResponseCache(dataVersion: DataVersion, maxBytes = 16 * 1024 * 1024): ResponseCache {
   const entries = new Map<string, Entry>();
-  /** Keys of answers asked for once (not stored yet), oldest first. */
-  const seenOnce = new Set<string>();
+  /**
+   * Keys of answers asked for once (not stored yet): this generation and the one before. Dropping
+   * a whole generation rather than the oldest key: a Set's first key, after many deletes, is
+   * found by walking past every deleted slot (3.6 µs per uncached read, measured).
+   */
+  let seenOnce = new Set<string>();
+  let seenBefore = new Set<string>();
+  /** Whether `key` was asked for once already (it is forgotten then); remembered if not. */
+  const secondSighting = (key: string) => {
+    if (seenOnce.delete(key) || seenBefore.delete(key)) return true;
+    if (seenOnce.size >= SEEN_ONCE_GENERATION) {
+      seenBefore = seenOnce;
+      seenOnce = new Set();
+    }
+    seenOnce.add(key);
+    return false;
+  };
   let version = NaN;
   let bytes = 0;
 
@@ -125,7 +144,8 @@ export function createResponseCache(dataVersion: DataVersion, maxBytes = 16 * 10
     const v = dataVersion.current();
     if (v !== version) {
       entries.clear();
-      seenOnce.clear();
+      if (seenOnce.size) seenOnce = new Set();
+      if (seenBefore.size) seenBefore = new Set();
       for (const shape of keyedShapes) shape.entries = 0;
       bytes = 0;
       version = v;
@@ -209,11 +229,7 @@ export function createResponseCache(dataVersion: DataVersion, maxBytes = 16 * 10
       if (!cacheable(req)) return;
       const readFrom = current();
       const key = keyOf(shape, req);
-      if (!entries.has(key) && !seenOnce.delete(key)) {
-        seenOnce.add(key);
-        if (seenOnce.size > MAX_SEEN_ONCE) seenOnce.delete(seenOnce.values().next().value!);
-        return;
-      }
+      if (!entries.has(key) && !secondSighting(key)) return;
       const before = new Set(res.getHeaderNames());
       const send = res.send;
       res.send = function (this: Response, body?: unknown) {

@@ -6,8 +6,9 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kyse
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/tables.js';
 import { badRequest } from '../../http/errors.js';
-import { relationshipLinksAt } from '../../http/jsonapi.js';
-import type { ObjectExtension } from '../objects/extensions.js';
+import { relationshipLinksAt, type ResourceIdentifier } from '../../http/jsonapi.js';
+import type { ObjectExtension, SerializedObject } from '../objects/extensions.js';
+import type { ReadContext } from '../../http/read-context.js';
 import { findObjectByIdOrUname, getObjectsByIds, seesPublishedUnrestricted, SYSTEM, visibleObjectsTable } from '../objects/read.js';
 import type { ObjectRow } from '../objects/rows.js';
 import { folderParts } from './parts.js';
@@ -67,19 +68,40 @@ const treeOrders = {
   },
 };
 
+/**
+ * `relationships.parents` of each item (the parents the reader sees: `shown`, or all of them for
+ * admins), and a folder's `parent`, `children` and `meta.path`.
+ */
+function addParents(rc: ReadContext, items: SerializedObject[], parents: Map<number, number[]>, shown: Set<number>, paths: Map<number, string> | null): void {
+  for (const item of items) {
+    const path = `/${item.type}/${item.id}`;
+    const ids: ResourceIdentifier[] = [];
+    for (const p of parents.get(item.id) ?? []) if (rc.viewer.isAdmin || shown.has(p)) ids.push({ id: String(p), type: FOLDERS });
+    const relationships = (item.resource.relationships ??= {});
+    const placed = relationshipLinksAt(rc.base, path, 'parents');
+    placed.data = ids;
+    relationships.parents = placed;
+    if (item.type !== FOLDERS) continue;
+    relationships.parent = { ...relationshipLinksAt(rc.base, path, 'parent'), data: ids[0] ?? null };
+    relationships.children = relationshipLinksAt(rc.base, path, 'children');
+    item.resource.meta = { ...(item.resource.meta ?? {}), path: paths?.get(item.id) ?? null };
+  }
+}
+
 export function foldersExtension(ctx: AppContext): ObjectExtension {
   return {
     name: 'folders',
     types: ['objects'],
     filterOrders: treeOrders,
     parts: folderParts,
-    async decorate(rc, _ctx, items) {
+    decorate(rc, _ctx, items) {
       // Parent folders the reader may not see are left out (the read path decides; admins see all).
-      // A list page read them with its rows; the other items are read here.
+      // A list page or a read by id read them with its rows; the other items are read here.
       const unread = items.filter((i) => !(i.row && PARENTS_VALUE in i.row)).map((i) => i.id);
-      const parents = unread.length ? await parentsOf(ctx.db, unread) : new Map<number, number[]>();
+      const folders = items.filter((i) => i.type === FOLDERS);
       // Parents read with the rows and plainly published: shown to a reader of published objects
       // of their type (when no object permission can hide them) without reading them again.
+      const parents = new Map<number, number[]>();
       const shown = new Set<number>();
       for (const i of items) {
         if (!i.row || !(PARENTS_VALUE in i.row) || i.row[PARENTS_VALUE] == null) continue;
@@ -87,24 +109,16 @@ export function foldersExtension(ctx: AppContext): ObjectExtension {
         parents.set(i.id, placed.map((p) => p.id));
         for (const p of placed) if (p.publishedType !== null && seesPublishedUnrestricted(ctx, rc.viewer, p.publishedType)) shown.add(p.id);
       }
-      const parentIds = [...new Set([...parents.values()].flat())];
-      if (!rc.viewer.isAdmin && parentIds.length) {
-        const unknown = parentIds.filter((id) => !shown.has(id));
+      const unknownOf = () => (rc.viewer.isAdmin ? [] : [...new Set([...parents.values()].flat())].filter((id) => !shown.has(id)));
+      // Nothing to read (an object whose parents came with it and are plainly published, or has
+      // none): answered at once, no promise.
+      if (!unread.length && !folders.length && !unknownOf().length) return addParents(rc, items, parents, shown, null);
+      return (async () => {
+        if (unread.length) for (const [id, list] of await parentsOf(ctx.db, unread)) parents.set(id, list);
+        const unknown = unknownOf();
         if (unknown.length) for (const r of await getObjectsByIds(ctx, unknown, { viewer: rc.viewer })) shown.add(r.id);
-        for (const [id, list] of parents) parents.set(id, list.filter((p) => shown.has(p)));
-      }
-      const folders = items.filter((i) => i.type === FOLDERS);
-      const paths = folders.length ? await pathsOf(ctx.db, folders.map((f) => f.id)) : new Map<number, string>();
-      for (const item of items) {
-        const path = `/${item.type}/${item.id}`;
-        const ids = (parents.get(item.id) ?? []).map((id) => ({ id: String(id), type: FOLDERS }));
-        const relationships = (item.resource.relationships ??= {});
-        relationships.parents = { ...relationshipLinksAt(rc.base, path, 'parents'), data: ids };
-        if (item.type !== FOLDERS) continue;
-        relationships.parent = { ...relationshipLinksAt(rc.base, path, 'parent'), data: ids[0] ?? null };
-        relationships.children = relationshipLinksAt(rc.base, path, 'children');
-        item.resource.meta = { ...(item.resource.meta ?? {}), path: paths.get(item.id) ?? null };
-      }
+        addParents(rc, items, parents, shown, folders.length ? await pathsOf(ctx.db, folders.map((f) => f.id)) : null);
+      })();
     },
     filters: treeFilters,
     includes: {

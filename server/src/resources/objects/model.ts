@@ -310,12 +310,30 @@ export function typeAllowedOn(ctx: AppContext, typeName: string, side: string[])
   return side.some((s) => lineage.includes(s));
 }
 
-/** Relation names readable from objects of a type: `name` when it is on the left, `inverse_name` on the right. */
-export function relationNamesOf(ctx: AppContext, typeName: string): Array<{ name: string; relation: RelationDef; inverse: boolean }> {
-  const out: Array<{ name: string; relation: RelationDef; inverse: boolean }> = [];
-  for (const relation of model(ctx).relations) {
-    if (typeAllowedOn(ctx, typeName, relation.left)) out.push({ name: relation.name, relation, inverse: false });
-    if (typeAllowedOn(ctx, typeName, relation.right)) out.push({ name: relation.inverseName, relation, inverse: true });
+export type RelationName = Readonly<{ name: string; relation: RelationDef; inverse: boolean }>;
+
+/** relationNamesOf's answers per loaded model (a reload makes a new Model: the old answers go with it). */
+const relationNamesByModel = new WeakMap<Model, Map<string, readonly RelationName[]>>();
+
+/**
+ * Relation names readable from objects of a type: `name` when it is on the left, `inverse_name`
+ * on the right. Worked out once per type and model (every read of an object asks): shared, so
+ * never changed by a caller.
+ */
+export function relationNamesOf(ctx: AppContext, typeName: string): readonly RelationName[] {
+  const m = model(ctx);
+  let byType = relationNamesByModel.get(m);
+  if (!byType) relationNamesByModel.set(m, (byType = new Map()));
+  let out = byType.get(typeName);
+  if (!out) {
+    const names: RelationName[] = [];
+    for (const relation of m.relations) {
+      if (typeAllowedOn(ctx, typeName, relation.left)) names.push(Object.freeze({ name: relation.name, relation, inverse: false }));
+      if (typeAllowedOn(ctx, typeName, relation.right)) names.push(Object.freeze({ name: relation.inverseName, relation, inverse: true }));
+    }
+    out = Object.freeze(names);
+    // Only names of types the model has are kept (a path's unknown name asks too).
+    if (m.types.has(typeName)) byType.set(typeName, out);
   }
   return out;
 }

@@ -89,7 +89,7 @@ export async function serializeObjects(
   }
   const included: Resource[] = [];
   const includedIds = new Set<number>(rows.map((r) => r.id));
-  const extIncludes = Object.assign({}, ...ctx.objects.extensions.map((ext) => ext.includes ?? {})) as NonNullable<ObjectExtension['includes']>;
+  const extIncludes = opts.include?.length ? (Object.assign({}, ...ctx.objects.extensions.map((ext) => ext.includes ?? {})) as NonNullable<ObjectExtension['includes']>) : {};
   for (const name of opts.include ?? []) {
     const pairs = Object.hasOwn(extIncludes, name) ? await extIncludes[name](rows, ctx) : await relatedPairs(ctx, rows, name);
     const related = await getObjectsByIds(ctx, pairs.map((p) => p.relatedId), { viewer: rc.viewer });

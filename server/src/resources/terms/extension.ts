@@ -13,25 +13,32 @@ import { typeByName } from '../objects/model.js';
 import { typeHasAssociation } from './associations.js';
 import { claimTermAttributes } from './attributes.js';
 import { dateRangeFilter, dateRangeSorts, geoFilter, termFilter } from './list-filters.js';
-import { emptyTerms, knownTermsInUse, loadTerms, termsInUse, termsPart, type ObjectTerms } from './service.js';
+import { knownTermsInUse, loadTerms, termsInUse, termsPart, type ObjectTerms } from './service.js';
+
+/** Nothing of any kind: shared by every item without terms (serialised, never changed). */
+const NO_TERMS: ObjectTerms = Object.freeze({
+  categories: Object.freeze([]),
+  tags: Object.freeze([]),
+  geo_tags: Object.freeze([]),
+  date_items: Object.freeze([]),
+  date_ranges: Object.freeze([]),
+  labelled: Object.freeze({ categories: Object.freeze([]), tags: Object.freeze([]) }),
+}) as unknown as ObjectTerms;
 
 /** Each item's terms in BEdita's attributes (where its type has them) and Folio's meta. */
 function addTerms(ctx: AppContext, items: SerializedObject[], terms: Map<number, ObjectTerms> | null): void {
   for (const item of items) {
-    const t = terms?.get(item.id) ?? emptyTerms();
-    const categories = t.categories.map(({ name, label }) => ({ name, label }));
+    const t = terms?.get(item.id) ?? NO_TERMS;
     const type = typeByName(ctx, item.type);
     const attributes = item.resource.attributes ?? (item.resource.attributes = {});
     if (type && typeHasAssociation(ctx, type, 'Categories')) attributes.categories = t.labelled.categories;
     if (type && typeHasAssociation(ctx, type, 'Tags')) attributes.tags = t.labelled.tags;
     if (type && typeHasAssociation(ctx, type, 'DateRanges')) attributes.date_ranges = t.date_ranges;
-    item.resource.meta = {
-      ...(item.resource.meta ?? {}),
-      categories,
-      tags: t.tags,
-      geo_tags: t.geo_tags,
-      date_items: t.date_items,
-    };
+    const meta = item.resource.meta ?? (item.resource.meta = {});
+    meta.categories = t.categories.length ? t.categories.map(({ name, label }) => ({ name, label })) : t.categories;
+    meta.tags = t.tags;
+    meta.geo_tags = t.geo_tags;
+    meta.date_items = t.date_items;
   }
 }
 
