@@ -25,6 +25,7 @@ import {
   formatReport,
   missedTargets,
   scenarios,
+  compareWithReference,
   uncachedScenarios,
   type Baseline,
   type BenchReport,
@@ -472,6 +473,7 @@ async function main() {
     let ref = await startReference(dataDir, dbArgs);
     reference = ref.process;
 
+    const compare = (result: ScenarioResult) => compareWithReference(result, results);
     const runScenario = async (s: Scenario, on: Running) => {
       const target = s.target === 'folio' ? on.url : ref.url;
       const pid = s.target === 'folio' ? on.process.pid! : ref.process.pid!;
@@ -489,18 +491,18 @@ async function main() {
       // a process's first thousands of requests (its code still being compiled, ~3x the steady
       // cost) weigh the same in every phase and on both servers, whatever --seconds says.
       const f = await runLoad({ ...rest, url: target + p, connections: 10, seconds: rest.once ? Math.max(seconds, UNCACHED_SECONDS) : seconds }, pid, side);
-      const compared = results.find((r) => r.name === s.comparedTo);
-      const cpuRatio = compared?.cpuUsPerRequest && f.cpuUsPerRequest ? compared.cpuUsPerRequest / f.cpuUsPerRequest : null;
       const result: ScenarioResult = {
         name: s.name,
         target: s.target,
         ...f,
-        ratio: compared ? f.rps / compared.rps : null,
-        cpuRatio: compared ? cpuRatio : null,
+        ratio: null,
+        cpuRatio: null,
         cpuTarget: s.cpuTarget,
         p99Target: s.p99Target,
-        refCpuUsPerRequest: compared ? (compared.cpuUsPerRequest ?? null) : undefined,
+        comparedTo: s.comparedTo,
       };
+      compare(result);
+      const cpuRatio = result.cpuRatio ?? null;
       if (s.creates) {
         // Nothing lost: every answered create is in the database. Requests still in flight when
         // the load stopped may add a few more (at most one per connection), never fewer.
@@ -511,8 +513,16 @@ async function main() {
         result.created = { answered, counted, lost: Math.max(0, answered - counted) };
       }
       results.push(result);
-      const cpu = f.cpuUsPerRequest === null ? '' : `, ${f.cpuUsPerRequest.toFixed(0)} µs CPU/req${cpuRatio === null ? '' : ` (ref/this ${cpuRatio.toFixed(2)})`}`;
+      const cpu = f.cpuUsPerRequest === null ? '' : `, ${f.cpuUsPerRequest.toFixed(0)} µs CPU/req${cpuRatio === null ? '' : ` (ref/this ${cpuRatio.toFixed(2)}${Array.isArray(s.comparedTo) ? ' so far' : ''})`}`;
       console.log(`${f.rps.toFixed(0)} req/s, p99 ${f.p99} ms, errors ${f.errors}${cpu}${result.created ? `, ${result.objectsPerSecond!.toFixed(0)} objects/s, lost ${result.created.lost}` : ''}`);
+      // A reference run that follows Folio scenarios compared with it: their ratios are now whole.
+      if (s.target === 'reference') {
+        for (const r of results) {
+          if (!Array.isArray(r.comparedTo) || !r.comparedTo.includes(s.name)) continue;
+          compare(r);
+          console.log(`    ${r.name}: ref/this ${r.cpuRatio?.toFixed(2) ?? '-'} against the reference's mean of ${r.refCpuUsPerRequest?.toFixed(0) ?? '-'} µs (${r.comparedTo.join(', ')})`);
+        }
+      }
     };
     const chosen = (list: Scenario[]) => list.filter((s) => !only || s.target === 'reference' || only.some((o) => s.name.includes(o)));
     const uncachedRssMb = { afterSeeding: null as number | null, afterRestart: null as number | null };

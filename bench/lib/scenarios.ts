@@ -31,8 +31,11 @@ export interface Scenario {
   name: string;
   /** Which server: Folio, or the reference server for the ratio. */
   target: 'folio' | 'reference';
-  /** The reference scenario this one is compared to. */
-  comparedTo?: string;
+  /**
+   * The reference scenario this one is compared to; several: their mean (the reference's runs just
+   * before and just after this one, so that the machine's drift over the phase weighs on both sides).
+   */
+  comparedTo?: string | string[];
   /** Load driven at the same time from a second process (its figures are not reported). */
   alongside?: Omit<LoadSpec, 'url' | 'connections' | 'seconds'> & { path: string; connections: number };
   spec: Omit<LoadSpec, 'url' | 'connections' | 'seconds'> & { path: string };
@@ -108,15 +111,24 @@ export function uncachedScenarios(seed: SeedResult, readers: Readers, phase: Pha
     requests: patched.map((id, i) => ({ path: `/documents/${id}`, body: JSON.stringify({ data: { id: String(id), type: 'documents', attributes: { description: `Changed by the benchmark, ${i}` } } }) })),
   };
   const ref = { id: `ref uncached GET /documents/{id}${at}`, list: `ref list pages, sort=-id${at}`, mixed: `ref reads, 1 PATCH in 20${at}` };
-  const folio = (name: string, comparedTo: string, cpuTarget: number, spec: Scenario['spec'], p99Target?: number): Scenario => ({ name: name + at, target: 'folio', comparedTo, uncached: true, cpuTarget, p99Target, spec });
+  const folio = (name: string, comparedTo: string | string[], cpuTarget: number, spec: Scenario['spec'], p99Target?: number): Scenario => ({ name: name + at, target: 'folio', comparedTo, uncached: true, cpuTarget, p99Target, spec });
+  // The reference's reads by id run again between Folio's: a single run of a few seconds moved by
+  // up to a third from one run to the next (70 to 104 µs on the same data), and every ratio with it.
+  // Each of Folio's is compared with the mean of the reference's runs just before and after it.
+  const refId = (k: number) => (k === 1 ? ref.id : `ref uncached GET /documents/{id}, run ${k}${at}`);
+  const refRead = (k: number): Scenario => ({ name: refId(k), target: 'reference', spec: { ...get(), paths: order(1) } });
   return [
-    { name: ref.id, target: 'reference', spec: { ...get(), paths: order(1) } },
+    refRead(1),
     { name: ref.list, target: 'reference', spec: { ...get(), paths: pages } },
     { name: ref.mixed, target: 'reference', spec: { ...get(), paths: order(4), writes } },
+    refRead(2),
     // Issue 48: at most twice the reference's CPU (half the raw server's cost).
-    folio(UNCACHED_ANONYMOUS, ref.id, 0.5, { ...get(), paths: order(1) }),
-    folio(UNCACHED_SIGNED_IN, ref.id, 0.5, { ...get({ Authorization: `Bearer ${readers.editorToken}` }), paths: order(2) }),
-    folio('uncached GET API key', ref.id, 0.5, { ...get({ 'X-Api-Key': readers.apiKey }), paths: order(3) }),
+    folio(UNCACHED_ANONYMOUS, [refId(2), refId(3)], 0.5, { ...get(), paths: order(1) }),
+    refRead(3),
+    folio(UNCACHED_SIGNED_IN, [refId(3), refId(4)], 0.5, { ...get({ Authorization: `Bearer ${readers.editorToken}` }), paths: order(2) }),
+    refRead(4),
+    folio('uncached GET API key', [refId(4), refId(5)], 0.5, { ...get({ 'X-Api-Key': readers.apiKey }), paths: order(3) }),
+    refRead(5),
     // Every page, first or last, within 50 ms at p99.
     folio('list pages, sort=-id', ref.list, 0.6, { ...get(), paths: pages }, 50),
     folio('reads, 1 PATCH in 20', ref.mixed, 0.5, { ...get(), paths: order(4), writes }),
@@ -224,8 +236,10 @@ export interface ScenarioResult extends LoadFigures {
   cpuRatio?: number | null;
   cpuTarget?: number;
   p99Target?: number;
-  /** The compared reference scenario's own CPU per request, in µs (printed beside this one's). */
+  /** The compared reference scenario's own CPU per request, in µs (printed beside this one's); of several, their mean. */
   refCpuUsPerRequest?: number | null;
+  /** The reference scenario(s) it is compared to (Scenario.comparedTo). */
+  comparedTo?: string | string[];
   /** The machine while it ran: cores busy in all (of `cores`), and how many of them other processes than the measured server, the reference and the load generators kept busy. */
   machine?: MachineLoad | null;
   /** Create scenarios: objects per second, and documents counted before and after the run. */
@@ -234,6 +248,22 @@ export interface ScenarioResult extends LoadFigures {
   target: 'folio' | 'reference';
   ratio: number | null;
   peakRssMb: number | null;
+}
+
+/**
+ * Sets a result's ratios (rps and CPU per request) against the reference run(s) it is compared to
+ * (ScenarioResult.comparedTo), among `results`: those measured so far, their mean when several.
+ */
+export function compareWithReference(result: ScenarioResult, results: readonly ScenarioResult[]): void {
+  const names = result.comparedTo === undefined ? [] : Array.isArray(result.comparedTo) ? result.comparedTo : [result.comparedTo];
+  const refs = names.map((n) => results.find((r) => r.name === n)).filter((r): r is ScenarioResult => r !== undefined);
+  if (!refs.length) return;
+  const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+  const cpus = refs.map((r) => r.cpuUsPerRequest).filter((v): v is number => typeof v === 'number');
+  const refCpu = cpus.length ? mean(cpus) : null;
+  result.ratio = result.rps / mean(refs.map((r) => r.rps));
+  result.refCpuUsPerRequest = refCpu;
+  result.cpuRatio = refCpu !== null && result.cpuUsPerRequest ? refCpu / result.cpuUsPerRequest : null;
 }
 
 /** How busy the machine was while a scenario ran (Linux /proc/stat); the figures of a busy machine are worth less. */

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startServer, type TestServer } from '../../server/test/helpers/server.js';
-import { checkTargets, formatReport, missedTargets, type BenchReport, type ScenarioResult } from '../lib/scenarios.js';
+import { checkTargets, compareWithReference, formatReport, missedTargets, type BenchReport, type ScenarioResult } from '../lib/scenarios.js';
 import { seed, type SeedResult } from '../lib/seed.js';
 
 describe('benchmark seed and report', () => {
@@ -56,6 +56,22 @@ describe('benchmark seed and report', () => {
     const text = formatReport(report);
     assert.match(text, /GET \/documents\/\{id\}\s+70\s+1\s+2\s+0\s+50 MB\s+70%/);
     assert.match(text, /page=500 vs page=1 cost .*1\.20x/);
+  });
+
+  test("a Folio run compared with the reference's runs before and after it takes their mean, and the one before alone until the second has run", () => {
+    const figures = { requests: 10, p50: 1, p99: 2, errors: 0, non2xx: 0, peakRssMb: 50 };
+    const before: ScenarioResult = { name: 'ref run 2', target: 'reference', ...figures, rps: 100, cpuUsPerRequest: 60, ratio: null };
+    const folio: ScenarioResult = { name: 'uncached', target: 'folio', ...figures, rps: 40, cpuUsPerRequest: 200, ratio: null, comparedTo: ['ref run 2', 'ref run 3'] };
+    const results = [before, folio];
+    compareWithReference(folio, results);
+    assert.equal(folio.refCpuUsPerRequest, 60);
+    assert.equal(folio.cpuRatio, 0.3);
+    assert.equal(folio.ratio, 0.4);
+    results.push({ name: 'ref run 3', target: 'reference', ...figures, rps: 300, cpuUsPerRequest: 100, ratio: null });
+    compareWithReference(folio, results);
+    assert.equal(folio.refCpuUsPerRequest, 80);
+    assert.equal(folio.cpuRatio, 0.4);
+    assert.equal(folio.ratio, 0.2);
   });
 
   test('targets line up whatever their state, and a missed one makes the run fail', () => {
