@@ -20,7 +20,7 @@ import { authenticate, createTokenCache } from './http/auth.js';
 import { batchedLineLog } from './http/request-log.js';
 import { createJobQueue, type JobQueue } from './jobs/queue.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
-import { loadAuthInfo } from './resources/accounts/auth-info.js';
+import { knownAuthInfo, loadAuthInfo } from './resources/accounts/auth-info.js';
 import { knownRestrictions, restrictionsExist } from './resources/permissions/object-perms.js';
 import { withRestrictions } from './identity.js';
 import { createSchemaRegistry } from './resources/objects/schema.js';
@@ -241,7 +241,12 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   });
 
   const followModel = modelFollower(ctx);
-  const auth = authenticate({ tokens: ctx.tokens, secret: ctx.jwtSecret, issuer: config.baseUrl?.replace(/\/$/, '') ?? null, loadIdentity: (userId) => loadAuthInfo(ctx, userId), expiredTokenCode: config.expiredTokenCode });
+  // A signed-in user's identity as held (most requests), else read.
+  const identityOf = (userId: number) => {
+    const known = knownAuthInfo(ctx, userId);
+    return known !== undefined ? known : loadAuthInfo(ctx, userId);
+  };
+  const auth = authenticate({ tokens: ctx.tokens, secret: ctx.jwtSecret, issuer: config.baseUrl?.replace(/\/$/, '') ?? null, loadIdentity: (userId) => identityOf(userId), expiredTokenCode: config.expiredTokenCode });
   app.use(auth);
   const beforeRoutes: express.RequestHandler = async (req, res, next) => {
     // A request a cacheable route answered before, with nothing written since: answered here,

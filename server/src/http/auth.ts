@@ -98,7 +98,7 @@ export interface AuthenticateDeps {
    * A user's identity (roles, compiled permissions, session version), or null when the user may
    * no longer use tokens (missing, trashed, blocked, off): the accounts family's loadAuthInfo.
    */
-  loadIdentity(userId: number): Promise<AuthInfo | null>;
+  loadIdentity(userId: number): AuthInfo | null | Promise<AuthInfo | null>;
   /** The error code of an expired token's 401 (FOLIO_EXPIRED_TOKEN_CODE). */
   expiredTokenCode: string;
 }
@@ -107,7 +107,24 @@ export interface AuthenticateDeps {
 const LOGIN_PATHS = new Set(['/auth', '/auth/optout']);
 
 export function authenticate({ tokens, secret, issuer, loadIdentity, expiredTokenCode }: AuthenticateDeps): RequestHandler {
-  return async (req, _res, next) => {
+  const ended = () => new ApiError(401, 'invalid_token', 'The session of this token has ended; log in again');
+  /** A user's identity as the token may use it (a token from before the user's sessions were ended: a new password, a block, off, trash). */
+  const signedIn = (claims: AccessClaims, info: AuthInfo | null): AuthInfo => {
+    if (!info || (claims.sv ?? 0) !== info.sessionVersion) throw ended();
+    return info;
+  };
+  /** The identity still to be read: the request waits for it (a failure is the request's authError, as any other). */
+  const later = async (req: Request, claims: AccessClaims, loading: Promise<AuthInfo | null>, next: (err?: unknown) => void) => {
+    try {
+      req.auth = signedIn(claims, await loading);
+    } catch (err) {
+      req.authError = err as Error;
+    }
+    next();
+  };
+  // Synchronous unless a user's identity has to be read (anonymous callers, applications and a
+  // user whose identity is held: no promise).
+  return (req, _res, next) => {
     req.auth = ANONYMOUS;
     // POST /auth (and /auth/optout) reads its own Authorization header: it may carry a refresh
     // token, a provider's credential, or an old expired access token next to a username and password.
@@ -119,10 +136,9 @@ export function authenticate({ tokens, secret, issuer, loadIdentity, expiredToke
       if (issuer !== null && claims.iss !== issuer) throw new ApiError(401, 'invalid_token', `The access token was issued by another server (${String(claims.iss)}), not ${issuer}`);
       // Whole ids only: PostgreSQL refuses to compare 1.5 with an integer column (SQLite finds nothing).
       if (Number.isSafeInteger(claims.id)) {
-        const info = await loadIdentity(claims.id!);
-        // A token from before the user's sessions were ended (new password, block, off, trash).
-        if (!info || (claims.sv ?? 0) !== info.sessionVersion) throw new ApiError(401, 'invalid_token', 'The session of this token has ended; log in again');
-        req.auth = info;
+        const info = loadIdentity(claims.id!);
+        if (info instanceof Promise) return later(req, claims, info, next);
+        req.auth = signedIn(claims, info);
       } else if (Number.isSafeInteger(claims.app)) {
         req.auth = { ...ANONYMOUS, applicationId: claims.app! };
       } else {

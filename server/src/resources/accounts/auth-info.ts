@@ -29,13 +29,18 @@ const userRoles = prepared<
     .where('users.id', '=', p(0)),
 );
 
+/** The user's identity as loadAuthInfo keeps it, when held (undefined: to be read). */
+export const knownAuthInfo = (ctx: AppContext, userId: number): AuthInfo | null | undefined => ctx.readCache.peek<AuthInfo | null>(authInfoKey(userId));
+
+const authInfoKey = (userId: number) => `auth-info:${userId}`;
+
 /**
  * Roles and permissions of a user, and whether it may still use tokens (exists, not trashed,
  * not blocked, status `on`). One query, kept in the read cache until the next write (every
  * request of a signed-in client asks); the compiled permissions live as long.
  */
 export async function loadAuthInfo(ctx: AppContext, userId: number): Promise<AuthInfo | null> {
-  return ctx.readCache.get(`auth-info:${userId}`, async () => {
+  return ctx.readCache.get(authInfoKey(userId), async () => {
     const rows = await userRoles(ctx.db, userId);
     if (!rows.length || Boolean(rows[0].blocked) || Boolean(rows[0].deleted) || rows[0].status !== 'on') return null;
     const roles = rows.filter((r) => r.roleId !== null);
