@@ -26,7 +26,9 @@ export interface DataVersion {
    * A version for reads of the settings tables only (SETTINGS_TABLES: applications, object
    * permissions, the endpoint policy, webhooks, the term tables): it moves on every write to them, and may move more often.
    * PostgreSQL keeps row SETTINGS_VERSION_ROW, moved by triggers on those tables, so a write to
-   * an object leaves these reads cached; SQLite answers current() (its reads are cheap).
+   * an object leaves these reads cached; SQLite counts this process's statements that may write
+   * them (dialect/sqlite.ts writesSettings: any delete, a rollback, an insert or update of one of
+   * them) and moves with every commit of another connection.
    */
   settings(): number;
   /**

@@ -2,7 +2,7 @@
 // binding booleans (better-sqlite3 refuses JS booleans), and SQLite-only SQL (FTS5 lives here too).
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { MODEL_TABLES, MODEL_VERSION_ROW, type DataVersion } from '../data-version.js';
+import { MODEL_TABLES, MODEL_VERSION_ROW, SETTINGS_TABLES, type DataVersion } from '../data-version.js';
 import { LruMap } from '../lru.js';
 import { draftTranslationsWhere, type Aggregates, type DriverErrors, type JsonText, type ObjectSearch, type RowLocks, type SchemaDialect, type SqlDialect } from './dialect.js';
 import { searchWords } from './search-words.js';
@@ -76,17 +76,41 @@ const makeRows = (make: (values: unknown[]) => Record<string, unknown>, rows: un
   return rows;
 };
 
+/**
+ * Statements that change no data themselves (the writes inside a transaction count on their own).
+ * Not a rollback: what a read inside the transaction kept after one of its writes is undone by it.
+ */
+const TRANSACTION_CONTROL = /^\s*(?:begin|commit|end|savepoint|release)\b/i;
+/** A plain insert or update, and the table it writes (a delete, `insert or replace`, DDL: none). */
+const PLAIN_WRITE = /^\s*(?:insert\s+into|update)\s+"?([A-Za-z_][A-Za-z0-9_]*)"?[\s(]/i;
+const SETTINGS = new Set(SETTINGS_TABLES);
+
+/**
+ * Whether a statement that is not a read may change what a read of the settings tables answers
+ * (DataVersion.settings): a plain insert or update of a table that is none of them cannot (no
+ * trigger writes them, and no foreign key cascades on update); a delete can (foreign keys cascade
+ * to object permissions and terms), and so can anything this does not recognise.
+ */
+export function writesSettings(text: string): boolean {
+  if (TRANSACTION_CONTROL.test(text)) return false;
+  const write = PLAIN_WRITE.exec(text);
+  return !write || SETTINGS.has(write[1]);
+}
+
 /** The statement kysely's SQLite driver runs: binds booleans, and counts writes and the rows they wrote. */
 class Statement implements SqliteStatement {
   readonly reader: boolean;
   /** Rows of a statement that returns some: read as arrays, made by rowMaker. */
   private readonly make: ((values: unknown[]) => Record<string, unknown>) | null;
+  /** A write that may change a read of the settings tables (writesSettings). */
+  private readonly settings: boolean;
   constructor(
     readonly raw: Database.Statement,
-    private readonly onWrite: () => void,
+    private readonly onWrite: (settings: boolean) => void,
     private readonly statistics: PlannerStatistics,
   ) {
     this.reader = raw.reader;
+    this.settings = !raw.readonly && writesSettings(raw.source);
     this.make = raw.reader ? rowMaker(raw.raw(true).columns().map((c) => c.name)) : null;
   }
   /** Every row of the statement run with `params`, as objects. */
@@ -97,7 +121,7 @@ class Statement implements SqliteStatement {
   all(params: readonly unknown[]): unknown[] {
     // A statement that returns rows may write too (`insert … returning`): kysely runs it here.
     if (this.raw.readonly) return this.rows(params);
-    this.onWrite();
+    this.onWrite(this.settings);
     const rows = this.rows(params);
     this.statistics.wrote(rows.length);
     return rows;
@@ -105,13 +129,13 @@ class Statement implements SqliteStatement {
   run(params: readonly unknown[]): { changes: number | bigint; lastInsertRowid: number | bigint } {
     // Any statement that is not a read (writes, begin/commit/rollback, DDL) may change what the
     // next read sees: cached results are dropped whether it succeeds or fails.
-    this.onWrite();
+    this.onWrite(this.settings);
     const result = this.raw.run(bindable(params));
     this.statistics.wrote(Number(result.changes));
     return result;
   }
   iterate(params: readonly unknown[]): IterableIterator<unknown> {
-    if (!this.raw.readonly) this.onWrite();
+    if (!this.raw.readonly) this.onWrite(this.settings);
     const rows = this.raw.iterate(bindable(params)) as IterableIterator<unknown[]>;
     const make = this.make;
     if (!make) return rows;
@@ -130,8 +154,11 @@ class Statement implements SqliteStatement {
 class Connection implements SqliteDatabase {
   private readonly cache = new LruMap<string, Statement>(STATEMENT_CACHE_SIZE);
   writes = 0;
-  private readonly onWrite = () => {
+  /** Of those, the ones that may change a read of the settings tables. */
+  settingsWrites = 0;
+  private readonly onWrite = (settings: boolean) => {
     this.writes++;
+    if (settings) this.settingsWrites++;
   };
   constructor(
     readonly raw: Database.Database,
@@ -336,10 +363,13 @@ export function openSqlite(file: string, nativeBinding: string | null = null, lo
         return current();
       },
       model,
-      settings: current,
+      // Moved by this process's writes that may change a settings read, and by every commit of
+      // another connection (which may have written anything).
+      settings: () => externalVersion() * 2 ** 32 + connection.settingsWrites,
       windows: current,
       bump: () => {
         connection.writes++;
+        connection.settingsWrites++;
       },
     },
   };
