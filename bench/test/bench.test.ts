@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startServer, type TestServer } from '../../server/test/helpers/server.js';
-import { checkTargets, compareWithReference, formatReport, missedTargets, type BenchReport, type ScenarioResult } from '../lib/scenarios.js';
+import { checkTargets, compareWithReference, formatReport, missedTargets, uncachedScenarios, type BenchReport, type ScenarioResult } from '../lib/scenarios.js';
 import { seed, type SeedResult } from '../lib/seed.js';
 
 describe('benchmark seed and report', () => {
@@ -72,6 +72,18 @@ describe('benchmark seed and report', () => {
     assert.equal(folio.refCpuUsPerRequest, 80);
     assert.equal(folio.cpuRatio, 0.4);
     assert.equal(folio.ratio, 0.2);
+  });
+
+  test("each uncached Folio scenario is compared with the reference's runs just before and just after it", () => {
+    const list = uncachedScenarios(seeded, { adminToken: 'a', editorToken: 'e', apiKey: 'k' }, 'after restart');
+    const folio = list.map((s, i) => [s, i] as const).filter(([s]) => s.target === 'folio');
+    assert.equal(folio.length, 5);
+    for (const [s, i] of folio) {
+      assert.ok(Array.isArray(s.comparedTo), s.name);
+      assert.deepEqual(s.comparedTo, [list[i - 1].name, list[i + 1].name], s.name);
+      assert.ok([list[i - 1], list[i + 1]].every((r) => r.target === 'reference' && r.spec.path === s.spec.path && r.spec.paths?.length === s.spec.paths?.length), s.name);
+    }
+    assert.equal(new Set(list.map((s) => s.name)).size, list.length, 'every run has a name of its own');
   });
 
   test('targets line up whatever their state, and a missed one makes the run fail', () => {
