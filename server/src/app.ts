@@ -246,7 +246,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     const known = knownAuthInfo(ctx, userId);
     return known !== undefined ? known : loadAuthInfo(ctx, userId);
   };
-  const auth = authenticate({ tokens: ctx.tokens, secret: ctx.jwtSecret, issuer: config.baseUrl?.replace(/\/$/, '') ?? null, loadIdentity: (userId) => identityOf(userId), expiredTokenCode: config.expiredTokenCode });
+  const auth = authenticate({ tokens: ctx.tokens, secret: ctx.jwtSecret, issuer: config.baseUrl?.replace(/\/$/, '') ?? null, loadIdentity: identityOf, expiredTokenCode: config.expiredTokenCode });
   app.use(auth);
   const beforeRoutes: express.RequestHandler = async (req, res, next) => {
     // A request a cacheable route answered before, with nothing written since: answered here,
