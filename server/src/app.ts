@@ -18,6 +18,7 @@ import { createWriteBatcher } from './db/write-batch.js';
 import { createResponseCache } from './http/response-cache.js';
 import { authenticate, createTokenCache } from './http/auth.js';
 import { batchedLineLog } from './http/request-log.js';
+import { flushOncePerTurn } from './http/flush-per-turn.js';
 import { createJobQueue, type JobQueue } from './jobs/queue.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { knownAuthInfo, loadAuthInfo } from './resources/accounts/auth-info.js';
@@ -347,6 +348,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
           handler,
         );
         let ownUrl = '';
+        s.on('connection', flushOncePerTurn);
         s.on('clientError', (err: NodeJS.ErrnoException, socket) => answerClientError(err, socket, config.baseUrl ?? ownUrl));
         s.once('error', reject);
         s.listen(port, host, () => {
