@@ -45,6 +45,9 @@ describe('password hashing in a process of its own', () => {
     assert.ok(ok.body.meta.jwt);
     const [first] = hashers();
     assert.ok(first, 'no hasher process after a login');
+    // It gets none of the server's environment (database URL, mail passwords…).
+    const environment = fs.readFileSync(`/proc/${first}/environ`, 'utf8');
+    assert.ok(!/FOLIO_|PATH=/.test(environment), `the hasher sees the server's environment: ${environment.slice(0, 200)}`);
     // A wrong password is refused by the same hasher (it stays while logins come).
     const wrong = await login('not-the-password');
     assert.equal(wrong.status, 401);

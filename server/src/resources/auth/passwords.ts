@@ -70,11 +70,12 @@ function startRunner(): Runner {
       stop: () => void worker.terminate(),
     });
   }
-  // No node options of the server's (a loader, a debugger's port, heap sizes): plain node.
+  // Plain node: none of the server's node options (a loader, a debugger's port, heap sizes) and
+  // none of its environment (the database URL, mail passwords): it hashes, nothing else.
   const child: ChildProcess = spawn(process.execPath, ['-e', PROCESS_CODE], {
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     serialization: 'advanced',
-    env: { ...process.env, NODE_OPTIONS: '' },
+    env: process.platform === 'win32' ? { SystemRoot: process.env.SystemRoot ?? '' } : {},
   });
   return Object.assign(child, {
     post: (m: unknown) => child.send(m as import('node:child_process').Serializable),
