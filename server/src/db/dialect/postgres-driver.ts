@@ -163,9 +163,9 @@ const sameFields = (a: pg.FieldDef[], b: pg.FieldDef[]) => {
 
 /**
  * A connection's queries of named statements, each reusing what pg made of the statement's
- * RowDescription the last time it ran there. pg builds a parser per column and an empty row from every RowDescription it receives
- * (each execution of a named statement gets one): for an object's ~35 columns that was 13 µs of
- * an uncached PostgreSQL read's ~260 (perf, issue 48). The description is still received and
+ * RowDescription the last time it ran there. pg builds a parser per column and an empty row from
+ * every RowDescription it receives (each execution of a named statement gets one): for an
+ * object's ~35 columns that was 13 µs of an uncached PostgreSQL read's ~260 (perf, issue 48). The description is still received and
  * compared field by field (name, type, format); a different one (another schema) is built anew.
  */
 function shapedQueries(): new (config: pg.QueryConfig, callback: (err: Error | null, res: pg.QueryResult) => void) => pg.Query {
@@ -212,9 +212,10 @@ export function createPool(url: string, max: number, log?: (line: string) => voi
       }
       const name = typeof text === 'string' && Array.isArray(values) ? preparedStatementName(text) : undefined;
       if (!name) return query(text, values, callback);
-      if (typeof callback === 'function') return query(new ShapedQuery({ name, text: text as string, values: values as unknown[] }, callback as never));
+      const config = { name, text: text as string, values: values as unknown[] };
+      if (typeof callback === 'function') return query(new ShapedQuery(config, callback as never));
       return new Promise<pg.QueryResult>((resolve, reject) => {
-        query(new ShapedQuery({ name, text: text as string, values: values as unknown[] }, (err, res) => (err ? reject(err) : resolve(res))));
+        query(new ShapedQuery(config, (err, res) => (err ? reject(err) : resolve(res))));
       });
     };
   });
