@@ -8,7 +8,7 @@ import crypto from 'node:crypto';
 import type { CompiledQuery, Compilable, Kysely, Transaction } from 'kysely';
 import type { Database } from './tables.js';
 
-type Executor = Kysely<Database> | Transaction<Database>;
+export type Executor = Kysely<Database> | Transaction<Database>;
 
 /** Stands where a value goes; compiled as a parameter like any value. */
 class Slot {
