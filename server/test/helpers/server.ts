@@ -120,6 +120,19 @@ export function sameData(t: Pick<TestServer, 'dataDir' | 'databaseUrl'>): Record
   return { FOLIO_DATA_DIR: t.dataDir, ...(t.databaseUrl ? { FOLIO_DATABASE_URL: t.databaseUrl } : {}) };
 }
 
+/**
+ * The account limits count in fixed windows (15 minutes for logins, an hour for mail, from the
+ * epoch): a test that fills one and then expects the next hit refused waits, when the current
+ * window ends within `needMs`, for the next one to begin (a run crossing the edge starts afresh
+ * half way, as the limit is documented to).
+ */
+export async function awayFromWindowEdge(windowMs: number, needMs = 20_000): Promise<void> {
+  const left = windowMs - (Date.now() % windowMs);
+  if (left < needMs) await new Promise((resolve) => setTimeout(resolve, left + 250));
+}
+export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
+export const MAIL_WINDOW_MS = 60 * 60 * 1000;
+
 /** Assert the spec's error body and return it. */
 export function expectError(res: TestResponse, status: number, code?: string) {
   if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${res.text}`);
