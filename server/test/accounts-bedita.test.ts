@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { createUser } from './helpers/fixtures.js';
-import { expectError, startServer, type TestServer } from './helpers/server.js';
+import { awayFromWindowEdge, expectError, LOGIN_WINDOW_MS, startServer, type TestServer } from './helpers/server.js';
 import { readOutbox } from './helpers/smtp.js';
 
 const json = { 'Content-Type': 'application/json' };
@@ -256,6 +256,7 @@ describe('BEdita accounts: limits and switches', () => {
     const code = asked.body.meta.authorization_code;
     const token = await mailedToken(s, 'limited@example.com');
     const wrong = token === '111111' ? '111112' : '111111';
+    await awayFromWindowEdge(LOGIN_WINDOW_MS);
     for (let i = 0; i < 2; i++) {
       expectError(await s.request('POST', '/auth', { headers: json, body: { auth_provider: 'otp', otp: 'access', authorization_code: code, token: wrong } }), 401, 'login_failed');
     }
