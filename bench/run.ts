@@ -4,7 +4,7 @@
 // driven from a separate load process against Folio and a minimal reference server, with each
 // server's CPU per request; prints the table and writes it as JSON to bench/results/.
 // Options for working on one figure: `--data DIR` keeps the seeded data dir (and reuses it when
-// it holds a seed already); `--only a,b` runs the scenarios whose names contain a or b;
+// it holds a seed already); `--only a,b` runs the scenarios whose names contain a or b (and the reference runs they are compared with);
 // `--seconds N` sets each scenario's duration; `--documents N` seeds N documents (the rest as the size says); `--db postgres` runs Folio and the reference server
 // on PostgreSQL (a database on FOLIO_BENCH_PG_URL, or on a server it starts itself);
 // `--seed-only` (with --data) seeds and stops; `--baseline FILE` names the 20,000-document run (a JSON result) the uncached reads of a bigger
@@ -25,6 +25,7 @@ import {
   formatReport,
   missedTargets,
   scenarios,
+  chooseScenarios,
   compareWithReference,
   uncachedScenarios,
   type Baseline,
@@ -524,7 +525,7 @@ async function main() {
         }
       }
     };
-    const chosen = (list: Scenario[]) => list.filter((s) => !only || s.target === 'reference' || only.some((o) => s.name.includes(o)));
+    const chosen = (list: Scenario[]) => chooseScenarios(list, only);
     const uncachedRssMb = { afterSeeding: null as number | null, afterRestart: null as number | null };
     const readers = async (on: Running): Promise<Readers> => ({ adminToken: token, editorToken: await signIn(on.url, seeded.result.editor), apiKey: seeded.result.apiKey });
 

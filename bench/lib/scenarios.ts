@@ -91,6 +91,21 @@ export interface Readers {
 }
 
 /**
+ * The scenarios `--only a,b` keeps: Folio's whose names contain one of the words, with the
+ * reference's runs they are compared with and no other (at a million documents each reference run
+ * costs minutes); when the words name none of Folio's, the reference's runs they name. Without
+ * `--only`, all of them.
+ */
+export function chooseScenarios(list: Scenario[], only: string[] | undefined): Scenario[] {
+  if (!only) return list;
+  const named = (s: Scenario) => only.some((o) => s.name.includes(o));
+  const folio = list.filter((s) => s.target !== 'reference' && named(s));
+  if (!folio.length) return list.filter(named);
+  const needed = new Set(folio.flatMap((s) => (s.comparedTo === undefined ? [] : [s.comparedTo].flat())));
+  return list.filter((s) => folio.includes(s) || (s.target === 'reference' && needed.has(s.name)));
+}
+
+/**
  * The reads no cache helps: every published document once, in an order no cache has
  * seen, anonymous, signed in and by API key; every page of the whole list sorted by -id; reads
  * with one PATCH in twenty. Each beside the reference server on the same database, compared by

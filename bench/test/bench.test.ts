@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startServer, type TestServer } from '../../server/test/helpers/server.js';
-import { checkTargets, compareWithReference, formatReport, missedTargets, uncachedScenarios, type BenchReport, type ScenarioResult } from '../lib/scenarios.js';
+import { checkTargets, chooseScenarios, compareWithReference, formatReport, missedTargets, uncachedScenarios, type BenchReport, type ScenarioResult } from '../lib/scenarios.js';
 import { seed, type SeedResult } from '../lib/seed.js';
 
 describe('benchmark seed and report', () => {
@@ -84,6 +84,22 @@ describe('benchmark seed and report', () => {
       assert.ok([list[i - 1], list[i + 1]].every((r) => r.target === 'reference' && r.spec.path === s.spec.path && r.spec.paths?.length === s.spec.paths?.length), s.name);
     }
     assert.equal(new Set(list.map((s) => s.name)).size, list.length, 'every run has a name of its own');
+  });
+
+  test("--only keeps the scenarios it names and the reference's runs they are compared with, no other", () => {
+    const list = uncachedScenarios(seeded, { adminToken: 'a', editorToken: 'e', apiKey: 'k' }, 'after restart');
+    assert.equal(chooseScenarios(list, undefined), list);
+    const kept = chooseScenarios(list, ['uncached GET /documents', 'list pages']).map((s) => s.name);
+    assert.deepEqual(kept, [
+      'ref uncached GET /documents/{id} (after restart)',
+      'uncached GET /documents/{id} (after restart)',
+      'ref uncached GET /documents/{id}, run 2 (after restart)',
+      'ref list pages, sort=-id (after restart)',
+      'list pages, sort=-id (after restart)',
+      'ref list pages, sort=-id, run 2 (after restart)',
+    ]);
+    // A reference run named on its own is kept too.
+    assert.deepEqual(chooseScenarios(list, ['ref reads']).map((s) => s.name), ['ref reads, 1 PATCH in 20 (after restart)', 'ref reads, 1 PATCH in 20, run 2 (after restart)']);
   });
 
   test('targets line up whatever their state, and a missed one makes the run fail', () => {
