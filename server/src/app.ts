@@ -37,6 +37,7 @@ import { modelFollower } from './resources/objects/model.js';
 import { ensureInitialAdmin } from './resources/users/service.js';
 import { openStorage } from './storage/open-storage.js';
 import { withPublishEpochs } from './db/publish-epochs.js';
+import { confirmByRefresh, READ_ALONG, readAlongOf, VersionMoved, type WithReadAlong } from './db/read-along.js';
 import { nextPublishBound } from './resources/objects/publish-window.js';
 import type { Storage } from './storage/storage.js';
 import { markRunning } from './running.js';
@@ -254,7 +255,9 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     // without walking the routes (see http/response-cache.ts).
     // PostgreSQL: the data version is read first, so another instance's writes drop the cache,
     // and another instance's change of the object model is loaded here too.
-    if (!(req as typeof req & { [VERSION_READ]?: true })[VERSION_READ]) {
+    // A read by id on PostgreSQL may go ahead without it (db/read-along.ts): its read confirms it.
+    const along = readAlongOf(req);
+    if (!along && !(req as typeof req & { [VERSION_READ]?: true })[VERSION_READ]) {
       const fresh = ctx.dataVersion.refresh();
       if (typeof fresh !== 'number') await fresh;
     }
@@ -270,6 +273,8 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       const checking = check(req);
       if (checking) await checking;
     }
+    // A held answer goes out only once the version is read (confirmByRefresh throws VersionMoved if it moved).
+    if (along && ctx.responseCache.size && ctx.responseCache.holds(req)) await confirmByRefresh(ctx.dataVersion, along);
     if (ctx.responseCache.serve(req, res)) return;
     next();
   };
@@ -278,7 +283,37 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   // Reads by id go straight to their route, through the middlewares above (CORS, when configured,
   // is left to express's path: its answers depend on the request's Origin).
   const onError = errorHandler(config.debug, log, database.dialect.errors);
-  const direct = config.corsOrigins.length ? null : directDispatch(app, [securityHeaders, auth, beforeRoutes], onError, (p) => p === '/favicon.ico' || p === '/admin' || p.startsWith('/admin/'));
+  // A request read along (db/read-along.ts) answered again from the start, the data version read
+  // first this time (it moved, or the request leaves the route that confirms it).
+  const afresh = (req: express.Request, res: express.Response, then: (req: express.Request, res: express.Response) => void) => {
+    (req as express.Request & WithReadAlong)[READ_ALONG] = undefined;
+    req.authError = undefined;
+    const fresh = ctx.dataVersion.refresh();
+    const go = () => {
+      (req as express.Request & { [VERSION_READ]?: true })[VERSION_READ] = true;
+      then(req, res);
+    };
+    if (typeof fresh === 'number') go();
+    else fresh.then(go, () => app(req, res));
+  };
+  // Errors of a request read along: sent only once its version is confirmed (an error may come from
+  // a cache: an unknown type, a session another instance ended).
+  const alongErrors: express.ErrorRequestHandler = (err, req, res, next) => {
+    const along = readAlongOf(req);
+    if (!along || res.headersSent) return onError(err, req, res, next);
+    if (err instanceof VersionMoved) return afresh(req, res, answer);
+    if (along.confirmed) return onError(err, req, res, next);
+    confirmByRefresh(ctx.dataVersion, along).then(
+      () => onError(err, req, res, next),
+      (moved: unknown) => (moved instanceof VersionMoved ? afresh(req, res, answer) : onError(moved, req, res, next)),
+    );
+  };
+  const passOn = (req: express.Request, res: express.Response) => (readAlongOf(req) ? afresh(req, res, app) : app(req, res));
+  const direct = config.corsOrigins.length
+    ? null
+    : directDispatch(app, [securityHeaders, auth, beforeRoutes], alongErrors, (p) => p === '/favicon.ico' || p === '/admin' || p.startsWith('/admin/'), passOn);
+  // PostgreSQL: reads by id take the data version along with the object (db/read-along.ts).
+  const readsAlong = direct !== null && ctx.dataVersion.along !== undefined;
   app.use(methodFallback(ctx.routes));
   app.use(notFoundRoute);
   app.use(onError);
@@ -305,6 +340,11 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     // The data version is read once, as the request starts: every cache the request consults
     // (answers, auth, counts) is checked against it, so another instance's write answered before
     // this request began is always seen (PostgreSQL: one query; SQLite: always current).
+    if (readsAlong && direct.readsAlong(req as express.Request)) {
+      (req as http.IncomingMessage & WithReadAlong)[READ_ALONG] = { expected: ctx.dataVersion.along!.seen(), confirmed: false };
+      answer(req, res);
+      return;
+    }
     const fresh = ctx.dataVersion.refresh();
     if (typeof fresh !== 'number') {
       fresh.then(
@@ -322,7 +362,12 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   };
   /** A cached anonymous answer, else a direct route, else express. */
   const answer = (req: http.IncomingMessage, res: http.ServerResponse) => {
-    if (rawHits && ctx.responseCache.size && ctx.responseCache.serveRaw(req, res)) return;
+    if (rawHits && ctx.responseCache.size) {
+      // A held answer goes out only after the version is read: a request read along reads it now.
+      if (readAlongOf(req)) {
+        if (ctx.responseCache.holdsRaw(req)) return afresh(req as express.Request, res as express.Response, answer as never);
+      } else if (ctx.responseCache.serveRaw(req, res)) return;
+    }
     if (direct?.(req as express.Request, res as express.Response)) return;
     app(req, res);
   };

@@ -113,6 +113,48 @@ describe('two servers on one database', () => {
     assert.equal((await a.request('GET', `/documents/${other}`)).status, 404);
   });
 
+  test('a read by id on the other sees what was written before it, whatever it held (PostgreSQL: the version read along)', async () => {
+    // On PostgreSQL a read by id goes ahead on the version as last seen and reads the version
+    // rows with the object (db/read-along.ts); each step below leaves B holding something A's
+    // write made stale just before B's read: an identity, a signed-in answer, the model, a row.
+    const user = await a.request('POST', '/users', { token: admin, body: { data: { type: 'users', attributes: { username: 'alongreader', password: 'along-secret-1', status: 'on' } } } });
+    assert.equal(user.status, 201, user.text);
+    const userId = user.body.data.id;
+    const { jwt } = await a.login('alongreader', 'along-secret-1');
+    const made = await a.request('POST', '/documents', { token: admin, body: { data: { type: 'documents', attributes: { title: 'Along 1', status: 'on', uname: 'along-doc' } } } });
+    assert.equal(made.status, 201, made.text);
+    const id = made.body.data.id;
+    // A signed-in answer B keeps for that reader (asked twice), then A changes the document.
+    for (let i = 0; i < 2; i++) assert.equal((await onB('GET', `/documents/${id}`, undefined, jwt)).body.data.attributes.title, 'Along 1');
+    assert.equal((await a.request('PATCH', `/documents/${id}`, { token: admin, body: { data: { id, type: 'documents', attributes: { title: 'Along 2' } } } })).status, 200);
+    assert.equal((await onB('GET', `/documents/${id}`, undefined, jwt)).body.data.attributes.title, 'Along 2');
+    // By uname too (no read by id to carry the version).
+    assert.equal((await a.request('PATCH', `/documents/${id}`, { token: admin, body: { data: { id, type: 'documents', attributes: { title: 'Along 3' } } } })).status, 200);
+    assert.equal((await onB('GET', '/documents/along-doc', undefined, jwt)).body.data.attributes.title, 'Along 3');
+    // B holds the reader's identity; A blocks the reader: B's next read by id refuses the token.
+    assert.equal((await onB('GET', `/documents/${id}`, undefined, jwt)).status, 200);
+    assert.equal((await a.request('PATCH', `/users/${userId}`, { token: admin, body: { data: { id: userId, type: 'users', attributes: { blocked: true } } } })).status, 200);
+    const refused = await onB('GET', `/documents/${id}`, undefined, jwt);
+    assert.equal(refused.status, 401, refused.text);
+    // A trashes it: gone on B at once, anonymous and signed in.
+    assert.equal((await onB('GET', `/documents/${id}`)).status, 200);
+    assert.equal((await a.request('DELETE', `/documents/${id}`, { token: admin })).status, 204);
+    assert.equal((await onB('GET', `/documents/${id}`)).status, 404);
+    assert.equal((await onB('GET', `/documents/${id}`, undefined, admin)).status, 404);
+    // A type B has never heard of, and an object of it: B's first read of it answers it (an
+    // unknown type's 404 is not sent before the version is read).
+    const type = await a.request('POST', '/model/object_types', { token: admin, body: { data: { type: 'object_types', attributes: { name: 'gizmos', singular: 'gizmo' } } } });
+    assert.equal(type.status, 201, type.text);
+    const gizmo = await a.request('POST', '/gizmos', { token: admin, body: { data: { type: 'gizmos', attributes: { title: 'Cog', status: 'on' } } } });
+    assert.equal(gizmo.status, 201, gizmo.text);
+    const read = await onB('GET', `/gizmos/${gizmo.body.data.id}`);
+    assert.equal(read.status, 200, read.text);
+    assert.equal(read.body.data.attributes.title, 'Cog');
+    // And a HEAD of it, as the GET.
+    const head = await fetch(`${bUrl}/gizmos/${gizmo.body.data.id}`, { method: 'HEAD', headers: { Accept: 'application/vnd.api+json' } });
+    assert.equal(head.status, 200);
+  });
+
   test('a new object type and property made on one are served by the other', async () => {
     const type = await a.request('POST', '/model/object_types', { token: admin, body: { data: { type: 'object_types', attributes: { name: 'recipes', singular: 'recipe' } } } });
     assert.equal(type.status, 201, type.text);

@@ -78,6 +78,7 @@ export function withPublishEpochs(inner: DataVersion, nextBound: (after: string)
     settings: () => inner.settings(),
     windows: () => inner.windows(),
     bump: () => inner.bump(),
+    along: inner.along,
     visibleAt() {
       check();
       // While the next bound is being read, the clock itself (a bound may pass meanwhile).

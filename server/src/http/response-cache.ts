@@ -73,6 +73,12 @@ export interface ResponseCache {
    * middlewares allow it at all. True when it answered.
    */
   serveRaw(req: http.IncomingMessage, res: http.ServerResponse): boolean;
+  /**
+   * Whether serve() / serveRaw() would answer `req` (a request that has not read the data version
+   * yet reads it before a held answer is sent: db/read-along.ts).
+   */
+  holds(req: Request): boolean;
+  holdsRaw(req: http.IncomingMessage): boolean;
   /** Arranges for the answer `res` is about to send to be stored (if it may be), keyed by `shape`. */
   capture(req: Request, res: Response, shape: Shape): void;
   readonly size: number;
@@ -172,6 +178,18 @@ export function createResponseCache(dataVersion: DataVersion, maxBytes = 16 * 10
     return undefined;
   };
 
+  /** The entry serveRaw() answers `req` with, if any. */
+  const rawHit = (req: http.IncomingMessage) => {
+    const h = req.headers;
+    if (!entries.size || !plainRead(req.method, h) || h.authorization !== undefined || h['x-api-key'] !== undefined) return undefined;
+    const url = req.url ?? '';
+    // The query as the routes will read it (parsed once, app.ts): a token may hide in any encoding.
+    if (url.includes('?') && (req as Request).query.access_token !== undefined) return undefined;
+    // The request has express's prototype already (app.ts): baseUrl reads the Host as routes do.
+    const base = baseUrl(req as Request);
+    return lookup((shape) => key(shape, url, () => (req as Request).query, h, base, null, null));
+  };
+
   const headerValues = (res: Response, names: Iterable<string>) => {
     const out: Record<string, string> = {};
     for (const name of names) {
@@ -196,13 +214,7 @@ export function createResponseCache(dataVersion: DataVersion, maxBytes = 16 * 10
     },
     serveRaw(req, res) {
       const h = req.headers;
-      if (!entries.size || !plainRead(req.method, h) || h.authorization !== undefined || h['x-api-key'] !== undefined) return false;
-      const url = req.url ?? '';
-      // The query as the routes will read it (parsed once, app.ts): a token may hide in any encoding.
-      if (url.includes('?') && (req as Request).query.access_token !== undefined) return false;
-      // The request has express's prototype already (app.ts): baseUrl reads the Host as routes do.
-      const base = baseUrl(req as Request);
-      const hit = lookup((shape) => key(shape, url, () => (req as Request).query, h, base, null, null));
+      const hit = rawHit(req);
       if (!hit) return false;
       for (const name in hit.prelude) res.setHeader(name, hit.prelude[name]);
       for (const name in hit.headers) res.setHeader(name, hit.headers[name]);
@@ -217,6 +229,8 @@ export function createResponseCache(dataVersion: DataVersion, maxBytes = 16 * 10
       res.end(req.method === 'HEAD' ? undefined : hit.body);
       return true;
     },
+    holds: (req) => cacheable(req) && lookup((shape) => keyOf(shape, req)) !== undefined,
+    holdsRaw: (req) => rawHit(req) !== undefined,
     serve(req, res) {
       if (!cacheable(req)) return false;
       const hit = lookup((shape) => keyOf(shape, req));

@@ -48,6 +48,11 @@ export interface RouteDef {
    * stack (a `when` that declines sends the request through express from the start).
    */
   direct?: boolean;
+  /**
+   * With `direct`: the route's read confirms the data version (db/read-along.ts), so on PostgreSQL
+   * the request may go ahead without reading it first.
+   */
+  readsAlong?: boolean;
 }
 
 export interface RouteRecord {
@@ -102,6 +107,8 @@ interface Mounted {
   chain: RequestHandler[];
   /** RouteDef.direct. */
   direct: boolean;
+  /** RouteDef.readsAlong. */
+  readsAlong: boolean;
 }
 
 /** Routes of one method: by their literal first path segment, and those whose first segment is a parameter. */
@@ -190,7 +197,7 @@ class Dispatcher {
    * whose path matches, as handle() would find it); null otherwise, or when a malformed parameter
    * makes matching fail (express's path then answers it).
    */
-  direct(path: string): { chain: RequestHandler[]; params: Record<string, unknown> } | null {
+  direct(path: string): { chain: RequestHandler[]; params: Record<string, unknown>; readsAlong: boolean } | null {
     const routes = this.methods.get('GET');
     if (!routes) return null;
     const literal = LITERAL_SEGMENT.exec(path);
@@ -201,7 +208,7 @@ class Dispatcher {
       } catch {
         return null;
       }
-      if (matched) return route.direct ? { chain: route.chain, params: matched.params } : null;
+      if (matched) return route.direct ? { chain: route.chain, params: matched.params, readsAlong: route.readsAlong } : null;
     }
     return null;
   }
@@ -233,11 +240,11 @@ class Dispatcher {
     next();
   }
 
-  add(method: Method, path: string, chain: RequestHandler[], direct = false): void {
+  add(method: Method, path: string, chain: RequestHandler[], direct = false, readsAlong = false): void {
     const key = method.toUpperCase();
     let routes = this.methods.get(key);
     if (!routes) this.methods.set(key, (routes = { bySegment: new Map(), anySegment: [], merged: new Map() }));
-    const route: Mounted = { rank: specificity(path), order: this.count++, match: match(path, PATH_MATCH) as Mounted['match'], chain, direct };
+    const route: Mounted = { rank: specificity(path), order: this.count++, match: match(path, PATH_MATCH) as Mounted['match'], chain, direct, readsAlong };
     const literal = LITERAL_SEGMENT.exec(path);
     if (literal) {
       const segment = literal[1];
@@ -301,7 +308,8 @@ export function mountRoutes(app: Express, { routes, responseCache }: RouteTable,
       }
     };
     if (def.direct && def.method !== 'get') throw new Error(`${def.method.toUpperCase()} ${def.path}: only GET routes may be direct`);
-    dispatcher.add(def.method, def.path, [pre, ...(def.before ?? []), ...bodyParsers(body), run], def.direct);
+    if (def.readsAlong && !def.direct) throw new Error(`${def.method.toUpperCase()} ${def.path}: only direct routes may read the version along`);
+    dispatcher.add(def.method, def.path, [pre, ...(def.before ?? []), ...bodyParsers(body), run], def.direct, def.readsAlong);
   }
 }
 
@@ -316,18 +324,37 @@ export function mountRoutes(app: Express, { routes, responseCache }: RouteTable,
  * GET or HEAD, a path `skip` says express's own layers serve, or no direct route answering first;
  * a route that passes the request on (next() without an error) sends it through express from the start.
  */
-export function directDispatch(app: Express, front: RequestHandler[], onError: ErrorRequestHandler, skip: (path: string) => boolean) {
+export interface DirectDispatch {
+  /** Answers `req` when a direct route takes it; false, having done nothing, otherwise. */
+  (req: Request, res: Response): boolean;
+  /** Whether the direct route that would take `req` reads the data version along (RouteDef.readsAlong). */
+  readsAlong(req: Request): boolean;
+}
+
+/** The direct route found for a request (looked up once when readsAlong() asked first). */
+const DIRECT_ROUTE = Symbol('direct route');
+type DirectRoute = ReturnType<Dispatcher['direct']>;
+
+/** `passOn`: where a request a direct route passes on (next()) goes; express's app by default. */
+export function directDispatch(app: Express, front: RequestHandler[], onError: ErrorRequestHandler, skip: (path: string) => boolean, passOn: (req: Request, res: Response) => void = app): DirectDispatch {
   const dispatcher = dispatcherOf(app);
   /** `front` and each direct route's chain, joined once. */
   const joined = new WeakMap<RequestHandler[], RequestHandler[]>();
-  return (req: Request, res: Response): boolean => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-    const url = req.url;
-    const at = url.indexOf('?');
-    const path = at < 0 ? url : url.slice(0, at);
-    if (skip(path)) return false;
-    const route = dispatcher.direct(path);
+  const routeOf = (req: Request & { [DIRECT_ROUTE]?: DirectRoute }): DirectRoute => {
+    if (req[DIRECT_ROUTE] !== undefined) return req[DIRECT_ROUTE];
+    let route: DirectRoute = null;
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      const url = req.url;
+      const at = url.indexOf('?');
+      const path = at < 0 ? url : url.slice(0, at);
+      if (!skip(path)) route = dispatcher.direct(path);
+    }
+    return (req[DIRECT_ROUTE] = route);
+  };
+  const dispatch = (req: Request, res: Response): boolean => {
+    const route = routeOf(req);
     if (!route) return false;
+    const url = req.url;
     req.res = res;
     res.req = req;
     if (!res.locals) res.locals = Object.create(null);
@@ -337,9 +364,10 @@ export function directDispatch(app: Express, front: RequestHandler[], onError: E
     const failed = (err: unknown) => onError(err, req, res, () => {});
     let chain = joined.get(route.chain);
     if (!chain) joined.set(route.chain, (chain = [...front, ...route.chain]));
-    dispatcher.run(chain, req, res, (err) => (err !== undefined && err !== 'route' ? failed(err) : app(req, res)));
+    dispatcher.run(chain, req, res, (err) => (err !== undefined && err !== 'route' ? failed(err) : passOn(req, res)));
     return true;
   };
+  return Object.assign(dispatch, { readsAlong: (req: Request) => routeOf(req)?.readsAlong ?? false });
 }
 
 /** After every route: 405 with Allow for a known path, else 404; OPTIONS answers Allow. */

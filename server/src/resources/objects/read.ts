@@ -22,10 +22,11 @@
 //   visibleIds(ctx, viewer, ids)      object permissions for rows already read
 //   everyStatusWhere(ctx, viewer, eb) the objects it reads in every status (their drafts too), as SQL
 //   getObject / findObjectByIdOrUname / requireObject / getObjectsByIds   rows through both rules
-import { expressionBuilder, type AliasedSelectQueryBuilder, type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SelectQueryBuilder, type SqlBool, type Transaction } from 'kysely';
+import { expressionBuilder, sql, type AliasedSelectQueryBuilder, type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SelectQueryBuilder, type SqlBool, type Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { prepared, preparedList, type Prepared } from '../../db/prepared.js';
 import { nowIso } from '../../db/time.js';
+import { confirmAlong, confirmByRefresh, READ_ALONG_COLUMN, type ReadAlong } from '../../db/read-along.js';
 import type { Database } from '../../db/tables.js';
 import { forbidden, notFound, unauthorized } from '../../http/errors.js';
 import type { AuthInfo } from '../../http/request.js';
@@ -276,6 +277,12 @@ export interface ReadOptions extends VisibleOptions {
    * trip less for an uncached GET of one object. Active objects by id, outside a transaction.
    */
   withListValues?: boolean;
+  /**
+   * The request goes ahead on the data version as last seen (db/read-along.ts): the read confirms
+   * it, taking the version rows along with the row (or reading them when it cannot), and throws
+   * VersionMoved when they moved.
+   */
+  along?: ReadAlong;
 }
 
 function visible(ctx: AppContext, row: ObjectRow | undefined, opts: ReadOptions): ObjectRow | undefined {
@@ -312,16 +319,43 @@ function activeWithListValues(ctx: AppContext): Prepared<ObjectRow, [number]> {
   return query;
 }
 
+/** activeWithListValues with the data version rows along (DataVersion.along), per context. */
+const alongById = new WeakMap<AppContext, Prepared<ObjectRow & { [READ_ALONG_COLUMN]?: unknown }, [number]>>();
+function activeWithVersions(ctx: AppContext, column: string): Prepared<ObjectRow & { [READ_ALONG_COLUMN]?: unknown }, [number]> {
+  let query = alongById.get(ctx);
+  if (!query) {
+    query = prepared((db, p) =>
+      withListValues(ctx, db.selectFrom('objects').selectAll('objects').where('objects.id', '=', p(0)).where('objects.deleted', '=', false)).select(sql.raw<string>(column).as(READ_ALONG_COLUMN)),
+    );
+    alongById.set(ctx, query);
+  }
+  return query;
+}
+
 /** A row by id or uname through the role-permission rule only. */
 async function findRow(ctx: AppContext, key: string | number, opts: ReadOptions): Promise<ObjectRow | undefined> {
   const text = String(key);
   if (/^\d{1,15}$/.test(text)) {
     const trashed = opts.trashed ?? false;
     const withValues = opts.withListValues && trashed === false && (!opts.db || opts.db === ctx.db);
+    const along = opts.along && !opts.along.confirmed ? opts.along : null;
+    const column = ctx.dataVersion.along?.column;
+    if (along && withValues && column) {
+      const [row] = await activeWithVersions(ctx, column)(ctx.db, Number(text));
+      // No row, no versions: read them.
+      if (!row) await confirmByRefresh(ctx.dataVersion, along);
+      else {
+        confirmAlong(ctx.dataVersion, along, row[READ_ALONG_COLUMN]);
+        delete row[READ_ALONG_COLUMN];
+      }
+      return visible(ctx, row, opts);
+    }
+    if (along) await confirmByRefresh(ctx.dataVersion, along);
     const byId = withValues ? activeWithListValues(ctx) : trashed === 'any' ? objectById.any : trashed ? objectById.trashed : objectById.active;
     const [row] = await byId(opts.db ?? ctx.db, Number(text));
     return visible(ctx, row, opts);
   }
+  if (opts.along) await confirmByRefresh(ctx.dataVersion, opts.along);
   if (!text || text.length > 255) return undefined;
   return visible(ctx, await readQuery(ctx, opts).where('uname', '=', text).executeTakeFirst(), opts);
 }

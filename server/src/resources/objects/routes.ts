@@ -22,6 +22,7 @@ import { objectWriteInput } from './schema.js';
 import { expectedVersion } from '../../http/if-match.js';
 import { apply, SYSTEM } from './kernel.js';
 import { readContext } from '../../http/read-context.js';
+import { confirmByRefresh, readAlongOf } from '../../db/read-along.js';
 
 /** include= of a single object: names of its type's relations. */
 function includeOf(req: Request, ctx: AppContext, row: ObjectRow): string[] {
@@ -77,7 +78,8 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
     if (!t) throw notFound('Unknown object type');
     return t;
   };
-  const findTyped = (req: Request, answered = false) => requireObject(ctx, String(req.params.id), { typeName: theType(req).name, viewer: req.auth, withListValues: answered });
+  const findTyped = (req: Request, answered = false) =>
+    requireObject(ctx, String(req.params.id), { typeName: theType(req).name, viewer: req.auth, withListValues: answered, along: answered ? readAlongOf(req) : undefined });
 
   // The legacy layout answers reads of /objects… asked with its Accept (legacy/read-routes.ts).
   const jsonApi = (req: Request) => !acceptsLegacy(req);
@@ -155,7 +157,21 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
         sendNoContent(res);
       },
     },
-    { method: 'get', path: '/:type/:id', guard: 'anonymous', cache: true, direct: true, handler: async (req, res) => sendObject(req, res, ctx, await findTyped(req, true)) },
+    {
+      method: 'get',
+      path: '/:type/:id',
+      guard: 'anonymous',
+      cache: true,
+      direct: true,
+      // The data version comes with the object's read (db/read-along.ts): findTyped confirms it.
+      readsAlong: true,
+      handler: async (req, res) => {
+        const row = await findTyped(req, true);
+        const along = readAlongOf(req);
+        if (along) await confirmByRefresh(ctx.dataVersion, along);
+        await sendObject(req, res, ctx, row);
+      },
+    },
     {
       method: 'patch',
       path: '/:type/:id',
