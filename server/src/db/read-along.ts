@@ -45,11 +45,21 @@ export const readAlongOf = (req: object): ReadAlong | undefined => (req as WithR
 /** The column a read selects to take the version rows along (DataVersion.along.column). */
 export const READ_ALONG_COLUMN = 'folio_versions';
 
+/**
+ * Whether no other process committed since the request began: the counter did not move, or moved
+ * only by this process's own commits, which it has seen (its caches were emptied by their writes
+ * and read afresh; a write that committed after the request began need not be in its answer).
+ */
+const unchanged = (dataVersion: DataVersion, check: ReadAlong) => {
+  const along = dataVersion.along;
+  return along !== undefined && (along.seen() === check.expected || along.onlyOwnSince(check.expected));
+};
+
 /** Takes in the version rows read with the object (`text`: the column's value) and confirms, or throws VersionMoved. */
 export function confirmAlong(dataVersion: DataVersion, check: ReadAlong, text: unknown): void {
   if (check.confirmed) return;
   dataVersion.along?.see(text);
-  if (dataVersion.along?.seen() !== check.expected) throw new VersionMoved();
+  if (!unchanged(dataVersion, check)) throw new VersionMoved();
   check.confirmed = true;
 }
 
@@ -58,6 +68,6 @@ export async function confirmByRefresh(dataVersion: DataVersion, check: ReadAlon
   if (check.confirmed) return;
   const fresh = dataVersion.refresh();
   if (typeof fresh !== 'number') await fresh;
-  if (dataVersion.along?.seen() !== check.expected) throw new VersionMoved();
+  if (!unchanged(dataVersion, check)) throw new VersionMoved();
   check.confirmed = true;
 }

@@ -52,9 +52,10 @@ const IN_TRANSACTION = Symbol('in a transaction');
  * would see its own write as a change and empty the caches a second time), and whether it set a
  * publication window or wrote a settings table. createPool hands the rows to its `onVersions`.
  */
-const COMMIT_READING_VERSIONS = 'select id, version from folio_data_version; commit';
+const COMMIT_READING_VERSIONS = `select id, version, current_setting('folio.version_bumped_' || id, true) = 'on' as bumped from folio_data_version; commit`;
 
-export type VersionRows = Array<{ id: number | string; version: number | string }>;
+/** `bumped` (the rows a commit read): whether this transaction moved the row (folio_bump_version's flag). */
+export type VersionRows = Array<{ id: number | string; version: number | string; bumped?: boolean | null }>;
 
 class LockingPostgresDriver extends PostgresDriver {
   constructor(
@@ -278,7 +279,21 @@ export function openPostgres(url: string, poolSize: number, log?: (line: string)
       if (seen.has(id)) seen.set(id, Math.max(seen.get(id)!, Number(row.version)));
     }
   };
-  const pool = createPool(url, poolSize, log, see);
+  /**
+   * Values the data row took at this process's own commits (each under the write lock, so the
+   * value before it was one less): a read along that started before such a commit and read after
+   * it saw only this process's writes move the row (db/read-along.ts). The latest OWN_KEPT.
+   */
+  const own = new Set<number>();
+  const OWN_KEPT = 4096;
+  const pool = createPool(url, poolSize, log, (rows) => {
+    see(rows);
+    for (const row of rows) {
+      if (Number(row.id) !== DATA || row.bumped !== true) continue;
+      own.add(Number(row.version));
+      if (own.size > OWN_KEPT) own.delete(own.values().next().value!);
+    }
+  });
   /** This process's writes, counted as they run (each moves current() at once). */
   let local = 0;
   /**
@@ -340,6 +355,12 @@ export function openPostgres(url: string, poolSize: number, log?: (line: string)
           }));
         },
         seen: () => seen.get(DATA)!,
+        onlyOwnSince: (from) => {
+          const to = seen.get(DATA)!;
+          if (to - from > OWN_KEPT) return false;
+          for (let v = from + 1; v <= to; v++) if (!own.has(v)) return false;
+          return true;
+        },
       },
     },
   };
