@@ -12,7 +12,6 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import express from 'express';
-import pg from 'pg';
 import { sql } from 'kysely';
 import { connectOutside } from './helpers/outside.js';
 import { createServer } from '../src/app.js';
@@ -28,6 +27,7 @@ import { waitUntil } from './helpers/wait.js';
 import { createRole, createUser, userWithPermissions } from './helpers/users.js';
 import { startChildServer } from './helpers/child-server.js';
 import { createTestDatabase, onPostgres } from './helpers/test-database.js';
+import { logStatements, type StatementLog } from './helpers/pg-statements.js';
 
 
 const doc = (attributes: Record<string, unknown>) => ({ data: { type: 'documents', attributes } });
@@ -585,31 +585,21 @@ describe('reads beside a transaction', () => {
 describe('statements per request on PostgreSQL', { skip: !onPostgres && 'PostgreSQL round trips' }, () => {
   let t: TestServer;
   let token: string;
-  let seen: string[] | null = null;
-  const query = pg.Client.prototype.query;
+  let log: StatementLog;
   before(async () => {
-    // Before the server connects: each connection binds the query method it finds.
-    (pg.Client.prototype as { query: unknown }).query = function (this: pg.Client, text: unknown, ...rest: unknown[]) {
-      seen?.push(typeof text === 'string' ? text : String((text as { text?: string })?.text));
-      return (query as (...args: unknown[]) => unknown).call(this, text, ...rest);
-    };
+    log = logStatements();
     t = await startServer();
     token = await t.adminToken();
   });
   after(async () => {
-    pg.Client.prototype.query = query;
+    log.restore();
     await t.close();
   });
   /** The statements sent while the request ran, less the planner-statistics upkeep a large write
    * schedules off the request (planner-statistics.ts): it lands inside the window or after it by
    * timing alone. */
-  const statementsOf = async (request: () => Promise<unknown>) => {
-    seen = [];
-    await request();
-    const out = seen.filter((s) => !/^select relname as name from pg_stat_user_tables |^analyze /.test(s));
-    seen = null;
-    return out;
-  };
+  const statementsOf = async (request: () => Promise<unknown>) =>
+    (await log.during(request)).filter((s) => !/^select relname as name from pg_stat_user_tables |^analyze /.test(s));
 
   test('an uncached GET of one object: the object with its parents and the data version along, one statement; a write asks nothing again that it cannot change', async () => {
     const created = async (type: string, title: string) => {

@@ -37,6 +37,15 @@ export interface DataVersion {
    * WINDOWS_VERSION_ROW, moved by a trigger on `objects` when a row gets a bound; SQLite answers current().
    */
   windows(): number;
+  /**
+   * A version for a signed-in user's identity (roles, their rights, blocked, session version, the
+   * user object's status and trash state: ACCOUNTS_TABLES and those two columns of a user's
+   * `objects` row): it moves on every write that may change one, and may move more often.
+   * PostgreSQL keeps row ACCOUNTS_VERSION_ROW, moved by triggers on those tables and on a change of
+   * `status` or `deleted` of a user's object, so that a write to a document leaves identities
+   * cached; SQLite answers current() (its identity read runs in-process).
+   */
+  accounts(): number;
   bump(): void;
   /**
    * PostgreSQL: the version rows as one column a read selects beside its own (`column`, SQL of a
@@ -57,5 +66,9 @@ export const MODEL_VERSION_ROW = 2;
 export const SETTINGS_VERSION_ROW = 3;
 /** The row of `folio_data_version` moved when an object's publication window is set (PostgreSQL). */
 export const WINDOWS_VERSION_ROW = 4;
+/** The row of `folio_data_version` moved by writes to a user's identity (PostgreSQL: DataVersion.accounts()). */
+export const ACCOUNTS_VERSION_ROW = 5;
+/** The tables behind DataVersion.accounts() (with `status` and `deleted` of a user's `objects` row). */
+export const ACCOUNTS_TABLES = ['users', 'roles', 'roles_users'];
 /** The tables behind DataVersion.settings(): read once per settings version, not per write. */
 export const SETTINGS_TABLES = ['applications', 'object_perms', 'endpoints', 'endpoint_permissions', 'webhooks', 'object_categories', 'object_tags', 'geo_tags', 'date_items'];

@@ -77,6 +77,7 @@ export function withPublishEpochs(inner: DataVersion, nextBound: (after: string)
     model: () => inner.model(),
     settings: () => inner.settings(),
     windows: () => inner.windows(),
+    accounts: () => inner.accounts(),
     bump: () => inner.bump(),
     along: inner.along,
     visibleAt() {

@@ -7,18 +7,22 @@
 import type { CompiledQuery } from 'kysely';
 import type { DataVersion } from './data-version.js';
 
+type Scope = 'data' | 'settings' | 'accounts';
+
 export interface ReadCache {
   /**
    * `load()`'s result for `key`, from the cache when nothing was written since it was read;
    * `scope` 'settings': when none of the settings tables was written (DataVersion.settings(): the
-   * load reads nothing else).
+   * load reads nothing else); 'accounts': when no identity may have changed, no settings table
+   * was written and the model did not change (DataVersion.accounts(), settings() and model(): a
+   * user's identity, which says whether any object permission exists and keeps its rights per type).
    */
-  get<T>(key: string, load: () => Promise<T>, scope?: 'data' | 'settings'): Promise<T>;
+  get<T>(key: string, load: () => Promise<T>, scope?: Scope): Promise<T>;
   /**
    * The value held for `key` when nothing was written since it was read, else undefined (then
    * get() loads it): for the checks every request makes, which answer at once when it is held.
    */
-  peek<T>(key: string, scope?: 'data' | 'settings'): T | undefined;
+  peek<T>(key: string, scope?: Scope): T | undefined;
   /** Entries held now (for tests and the benchmark). */
   readonly size: number;
 }
@@ -104,11 +108,15 @@ export function createReadCache(dataVersion: DataVersion, maxWeight = 100_000): 
   const data = partition(() => dataVersion.current(), maxWeight);
   // A few small values (does any object permission exist, the endpoint policy…).
   const settings = partition(() => dataVersion.settings(), 10_000);
+  // One identity per signed-in user; its rights per type follow the model's types (their lineage).
+  // Each version only grows: their sum moves whenever any of them does.
+  const accounts = partition(() => dataVersion.accounts() + dataVersion.settings() + dataVersion.model(), 10_000);
+  const partitions = { data, settings, accounts };
   return {
-    get: (key, load, scope = 'data') => (scope === 'settings' ? settings : data).get(key, load),
-    peek: (key, scope = 'data') => (scope === 'settings' ? settings : data).peek(key),
+    get: (key, load, scope = 'data') => partitions[scope].get(key, load),
+    peek: (key, scope = 'data') => partitions[scope].peek(key),
     get size() {
-      return data.entries.size + settings.entries.size;
+      return data.entries.size + settings.entries.size + accounts.entries.size;
     },
   };
 }

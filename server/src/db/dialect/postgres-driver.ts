@@ -15,7 +15,7 @@ import {
   type PostgresDialectConfig,
   type TransactionSettings,
 } from 'kysely';
-import { MODEL_TABLES, MODEL_VERSION_ROW, SETTINGS_TABLES, SETTINGS_VERSION_ROW, WINDOWS_VERSION_ROW, type DataVersion } from '../data-version.js';
+import { ACCOUNTS_TABLES, ACCOUNTS_VERSION_ROW, MODEL_TABLES, MODEL_VERSION_ROW, SETTINGS_TABLES, SETTINGS_VERSION_ROW, WINDOWS_VERSION_ROW, type DataVersion } from '../data-version.js';
 import { plannerStatistics, type PlannerStatistics } from '../planner-statistics.js';
 
 
@@ -217,9 +217,12 @@ export function createPool(url: string, max: number, log?: (line: string) => voi
           return results[results.length - 1];
         });
       }
-      const name = typeof text === 'string' && Array.isArray(values) ? preparedStatementName(text) : undefined;
+      // A named statement of this file's own (the version read: { name, text }) goes the same way.
+      const own = text !== null && typeof text === 'object' && typeof (text as pg.QueryConfig).name === 'string' && typeof (text as { submit?: unknown }).submit !== 'function' ? (text as pg.QueryConfig) : undefined;
+      const name = own ? own.name : typeof text === 'string' && Array.isArray(values) ? preparedStatementName(text) : undefined;
       if (!name) return query(text, values, callback);
-      const config = { name, text: text as string, values: values as unknown[] };
+      const config = own ? { name, text: own.text, values: Array.isArray(values) ? values : own.values } : { name, text: text as string, values: values as unknown[] };
+      if (own && typeof values === 'function') callback = values;
       if (typeof callback === 'function') return query(new ShapedQuery(config, callback as never));
       return new Promise<pg.QueryResult>((resolve, reject) => {
         query(new ShapedQuery(config, (err, res) => (err ? reject(err) : resolve(res))));
@@ -263,16 +266,17 @@ async function analyzeChanged(pool: pg.Pool): Promise<boolean> {
 
 /**
  * Rows of folio_data_version: any data, the object model (types, properties, relations), the
- * settings tables, and publication windows set (data-version.ts).
+ * settings tables, publication windows set, and users' identities (data-version.ts).
  */
 const DATA = 1;
 const MODEL = MODEL_VERSION_ROW;
 const SETTINGS = SETTINGS_VERSION_ROW;
 const WINDOWS = WINDOWS_VERSION_ROW;
+const ACCOUNTS = ACCOUNTS_VERSION_ROW;
 
 export function openPostgres(url: string, poolSize: number, log?: (line: string) => void): PostgresHandle {
   /** The highest value seen of each row (they only grow). */
-  const seen = new Map<number, number>([[DATA, 0], [MODEL, 0], [SETTINGS, 0], [WINDOWS, 0]]);
+  const seen = new Map<number, number>([[DATA, 0], [MODEL, 0], [SETTINGS, 0], [WINDOWS, 0], [ACCOUNTS, 0]]);
   const see = (rows: VersionRows) => {
     for (const row of rows) {
       const id = Number(row.id);
@@ -341,6 +345,7 @@ export function openPostgres(url: string, poolSize: number, log?: (line: string)
       model: () => seen.get(MODEL)!,
       settings: () => seen.get(SETTINGS)! + alone,
       windows: () => seen.get(WINDOWS)! + alone,
+      accounts: () => seen.get(ACCOUNTS)! + alone,
       bump: () => {
         local++;
         alone++;
@@ -384,8 +389,9 @@ export async function keptSecret(db: Kysely<any>, name: string, make: () => stri
  *    version, as SQLite's data_version) or by a TRUNCATE; instances read it before a
  *    cached read, so another instance's write is never answered from a stale cache; a second
  *    row for writes to the object model, so that every instance reloads it; a third for writes to
- *    the settings tables and a fourth for publication bounds set (DataVersion.settings(),
- *    windows()): the reads that depend on nothing else stay cached across other writes;
+ *    the settings tables, a fourth for publication bounds set and a fifth for users' identities
+ *    (DataVersion.settings(), windows(), accounts()): the reads that depend on nothing else stay
+ *    cached across other writes;
  *  - the table of kept secrets (keptSecret);
  *  - foreign keys deferrable (still checked at once by default): a restore defers them to commit,
  *    as SQLite's defer_foreign_keys does.
@@ -393,7 +399,7 @@ export async function keptSecret(db: Kysely<any>, name: string, make: () => stri
 export async function installDatabaseUpkeep(db: Kysely<any>): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await sql`create table if not exists folio_data_version (id integer primary key, version bigint not null)`.execute(trx);
-    await sql`insert into folio_data_version (id, version) values (${DATA}, 1), (${MODEL}, 1), (${SETTINGS}, 1), (${WINDOWS}, 1) on conflict (id) do nothing`.execute(trx);
+    await sql`insert into folio_data_version (id, version) values (${DATA}, 1), (${MODEL}, 1), (${SETTINGS}, 1), (${WINDOWS}, 1), (${ACCOUNTS}, 1) on conflict (id) do nothing`.execute(trx);
     // Moves row TG_ARGV[0] once per transaction (a transaction-local setting remembers it did).
     await sql.raw(`create or replace function folio_bump_version() returns trigger language plpgsql as $$
       declare done text := 'folio.version_bumped_' || tg_argv[0];
@@ -417,6 +423,7 @@ export async function installDatabaseUpkeep(db: Kysely<any>): Promise<void> {
       const rows: Array<[string, number]> = [['folio_data_version', DATA]];
       if (MODEL_TABLES.includes(name)) rows.push(['folio_model_version', MODEL]);
       if (SETTINGS_TABLES.includes(name)) rows.push(['folio_settings_version', SETTINGS]);
+      if (ACCOUNTS_TABLES.includes(name)) rows.push(['folio_accounts_version', ACCOUNTS]);
       for (const [trigger, row] of rows) {
         await sql`create or replace trigger ${sql.id(trigger)} after insert or update or delete on ${t} for each row execute function ${bump(row)}`.execute(trx);
         await sql`create or replace trigger ${sql.id(`${trigger}_truncate`)} after truncate on ${t} for each statement execute function ${bump(row)}`.execute(trx);
@@ -426,6 +433,19 @@ export async function installDatabaseUpkeep(db: Kysely<any>): Promise<void> {
     // only makes the one held too early, which ends an epoch for nothing: harmless).
     await sql`create or replace trigger folio_windows_version after insert or update of publish_start, publish_end on objects for each row
       when (new.publish_start is not null or new.publish_end is not null) execute function ${bump(WINDOWS)}`.execute(trx);
+    // A user's identity also holds its object's status and trash state: a change of either on a
+    // user's row moves the accounts row (a user is created, and purged, with its `users` row).
+    await sql.raw(`create or replace function folio_bump_accounts_of_user() returns trigger language plpgsql as $$
+      declare done text := 'folio.version_bumped_${ACCOUNTS}';
+      begin
+        if current_setting(done, true) is distinct from 'on' and exists (select 1 from users where id = new.id) then
+          update folio_data_version set version = version + 1 where id = ${ACCOUNTS};
+          perform set_config(done, 'on', true);
+        end if;
+        return null;
+      end $$`).execute(trx);
+    await sql`create or replace trigger folio_accounts_version after update of status, deleted on objects for each row
+      when (old.status is distinct from new.status or old.deleted is distinct from new.deleted) execute function folio_bump_accounts_of_user()`.execute(trx);
     // The nested set rewrites a root's rows on every placement: vacuumed after 1,000 dead rows
     // instead of 20% of the table, so that its index does not fill with dead entries under load.
     await sql`alter table trees set (autovacuum_vacuum_threshold = 1000, autovacuum_vacuum_scale_factor = 0)`.execute(trx);

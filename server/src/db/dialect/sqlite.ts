@@ -367,6 +367,7 @@ export function openSqlite(file: string, nativeBinding: string | null = null, lo
       // another connection (which may have written anything).
       settings: () => externalVersion() * 2 ** 32 + connection.settingsWrites,
       windows: current,
+      accounts: current,
       bump: () => {
         connection.writes++;
         connection.settingsWrites++;

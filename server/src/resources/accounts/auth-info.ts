@@ -1,6 +1,6 @@
 // A signed-in user's identity: roles, their compiled permissions and the session version, read
-// once per data version. createServer hands it to the HTTP layer's authenticate(); login and
-// token renewal ask it whether a user may still have tokens.
+// once per version of the accounts (DataVersion.accounts(): a write to a document keeps it).
+// createServer hands it to the HTTP layer's authenticate(); login and token renewal ask it whether a user may still have tokens.
 import type { AppContext } from '../../context.js';
 import { prepared } from '../../db/prepared.js';
 import type { AuthInfo } from '../../identity.js';
@@ -30,14 +30,14 @@ const userRoles = prepared<
 );
 
 /** The user's identity as loadAuthInfo keeps it, when held (undefined: to be read). */
-export const knownAuthInfo = (ctx: AppContext, userId: number): AuthInfo | null | undefined => ctx.readCache.peek<AuthInfo | null>(authInfoKey(userId));
+export const knownAuthInfo = (ctx: AppContext, userId: number): AuthInfo | null | undefined => ctx.readCache.peek<AuthInfo | null>(authInfoKey(userId), 'accounts');
 
 const authInfoKey = (userId: number) => `auth-info:${userId}`;
 
 /**
  * Roles and permissions of a user, and whether it may still use tokens (exists, not trashed,
- * not blocked, status `on`). One query, kept in the read cache until the next write (every
- * request of a signed-in client asks); the compiled permissions live as long.
+ * not blocked, status `on`). One query, kept in the read cache until a write that may change it
+ * (every request of a signed-in client asks); the compiled permissions live as long.
  */
 export async function loadAuthInfo(ctx: AppContext, userId: number): Promise<AuthInfo | null> {
   return ctx.readCache.get(authInfoKey(userId), async () => {
@@ -54,6 +54,6 @@ export async function loadAuthInfo(ctx: AppContext, userId: number): Promise<Aut
       restrictions: await restrictionsExist(ctx),
       sessionVersion: Number(rows[0].sessionVersion),
     });
-  });
+  }, 'accounts');
 }
 
