@@ -74,76 +74,159 @@ describe('the data version read along with an object', { skip: onPostgres ? fals
   });
 });
 
+/** A server on PostgreSQL, its admin's token, a second connection standing for another process, and the server's statements. */
+function withAnotherProcess() {
+  const env = {} as { t: TestServer; token: string; other: pg.Client; log: StatementLog };
+  before(async () => {
+    env.log = logStatements();
+    env.t = await startServer();
+    env.token = await env.t.adminToken();
+    env.other = new pg.Client({ connectionString: env.t.databaseUrl! });
+    await env.other.connect();
+  });
+  after(async () => {
+    env.log?.restore();
+    await env.other?.end();
+    await env.t?.close();
+  });
+  return env;
+}
+
 // A signed-in user's identity is kept per version of the accounts (DataVersion.accounts()): a
 // write to a document keeps it; a change to the user, its roles or their rights, or its object's
 // status or trash state, by this server or by another process, drops it.
 describe('identities kept across writes to documents', { skip: onPostgres ? false : 'SQLite reads an identity in-process, once per data version' }, () => {
-  let t: TestServer;
-  let token: string;
-  let other: pg.Client;
-  let log: StatementLog;
+  const env = withAnotherProcess();
 
-  before(async () => {
-    log = logStatements();
-    t = await startServer();
-    token = await t.adminToken();
-    other = new pg.Client({ connectionString: t.databaseUrl! });
-    await other.connect();
-  });
-  after(async () => {
-    log.restore();
-    await other?.end();
-    await t?.close();
-  });
-
-  const identityReads = async (request: () => Promise<unknown>) => (await log.during(request)).filter((s) => /^select "users"\."blocked"/.test(s)).length;
+  const identityReads = async (request: () => Promise<unknown>) => (await env.log.during(request)).filter((s) => /^select "users"\."blocked"/.test(s)).length;
 
   test('a document write keeps it; a change to the user, its role or its object, here or in another process, is seen at the next request', async () => {
-    const role = await createRole(t, token, 'kept_editor', { documents: ['read', 'create', 'update'] });
-    const user = await createUser(t, token, { username: 'kept-editor', roles: [role] });
-    const made = await t.request('POST', '/documents', { token, body: { data: { type: 'documents', attributes: { title: 'Kept', status: 'draft' } } } });
+    const role = await createRole(env.t, env.token, 'kept_editor', { documents: ['read', 'create', 'update'] });
+    const user = await createUser(env.t, env.token, { username: 'kept-editor', roles: [role] });
+    const made = await env.t.request('POST', '/documents', { token: env.token, body: { data: { type: 'documents', attributes: { title: 'Kept', status: 'draft' } } } });
     assert.equal(made.status, 201, made.text);
     const doc = made.body.data.id;
-    const read = () => t.request('GET', `/documents/${doc}`, { token: user.jwt });
-    const list = () => t.request('GET', '/documents', { token: user.jwt });
+    const read = () => env.t.request('GET', `/documents/${doc}`, { token: user.jwt });
+    const list = () => env.t.request('GET', '/documents', { token: user.jwt });
     assert.equal((await read()).status, 200);
     // Another user's write to a document (this server's): the editor's identity is not read again.
-    const edit = await t.request('PATCH', `/documents/${doc}`, { token, body: { data: { id: doc, type: 'documents', attributes: { title: 'Kept, edited' } } } });
+    const edit = await env.t.request('PATCH', `/documents/${doc}`, { token: env.token, body: { data: { id: doc, type: 'documents', attributes: { title: 'Kept, edited' } } } });
     assert.equal(edit.status, 200, edit.text);
     let answer: Awaited<ReturnType<TestServer['request']>> | undefined;
     assert.equal(await identityReads(async () => (answer = await read())), 0);
     assert.equal(answer!.status, 200);
     assert.equal(answer!.body.data.attributes.title, 'Kept, edited');
     // The same by another process: the data moved, the accounts did not.
-    await other.query(`update objects set title = 'Edited elsewhere' where id = $1`, [Number(doc)]);
+    await env.other.query(`update objects set title = 'Edited elsewhere' where id = $1`, [Number(doc)]);
     assert.equal(await identityReads(async () => (answer = await read())), 0);
     assert.equal(answer!.body.data.attributes.title, 'Edited elsewhere');
 
     // The user object switched off by another process: the next request, by id or a list, is refused.
-    await other.query(`update objects set status = 'off' where id = $1`, [Number(user.id)]);
+    await env.other.query(`update objects set status = 'off' where id = $1`, [Number(user.id)]);
     assert.equal((await read()).status, 401);
     assert.equal((await list()).status, 401);
-    await other.query(`update objects set status = 'on' where id = $1`, [Number(user.id)]);
+    await env.other.query(`update objects set status = 'on' where id = $1`, [Number(user.id)]);
     assert.equal((await read()).status, 200);
     // Trashed by another process, then restored.
-    await other.query(`update objects set deleted = true where id = $1`, [Number(user.id)]);
+    await env.other.query(`update objects set deleted = true where id = $1`, [Number(user.id)]);
     assert.equal((await list()).status, 401);
-    await other.query(`update objects set deleted = false where id = $1`, [Number(user.id)]);
+    await env.other.query(`update objects set deleted = false where id = $1`, [Number(user.id)]);
     assert.equal((await list()).status, 200);
     // Its role's rights taken away by another process: drafts are no longer its to read.
-    await other.query(`update roles set permissions = $1 where id = $2`, [JSON.stringify({ documents: [] }), Number(role)]);
+    await env.other.query(`update roles set permissions = $1 where id = $2`, [JSON.stringify({ documents: [] }), Number(role)]);
     assert.equal((await read()).status, 404);
     // Given back, then the role taken from the user (roles_users), each by another process.
-    await other.query(`update roles set permissions = $1 where id = $2`, [JSON.stringify({ documents: ['read'] }), Number(role)]);
+    await env.other.query(`update roles set permissions = $1 where id = $2`, [JSON.stringify({ documents: ['read'] }), Number(role)]);
     assert.equal((await read()).status, 200);
-    await other.query(`delete from roles_users where user_id = $1`, [Number(user.id)]);
+    await env.other.query(`delete from roles_users where user_id = $1`, [Number(user.id)]);
     assert.equal((await read()).status, 404);
     // Blocked through this server's API: refused at its next request.
-    const back = await t.request('POST', `/users/${user.id}/relationships/roles`, { token, body: { data: [{ type: 'roles', id: role }] } });
+    const back = await env.t.request('POST', `/users/${user.id}/relationships/roles`, { token: env.token, body: { data: [{ type: 'roles', id: role }] } });
     assert.equal(back.status, 200, back.text);
     assert.equal((await read()).status, 200);
-    const blocked = await t.request('PATCH', `/users/${user.id}`, { token, body: { data: { id: user.id, type: 'users', attributes: { blocked: true } } } });
+    const blocked = await env.t.request('PATCH', `/users/${user.id}`, { token: env.token, body: { data: { id: user.id, type: 'users', attributes: { blocked: true } } } });
     assert.equal(blocked.status, 200, blocked.text);
     assert.equal((await read()).status, 401);
+  });
+});
+
+// A type's list (`GET /{type}`) reads the data version along with its page's rows, as a read by
+// id does with its object: no round trip of its own for the version, and another process's write
+// still seen at the next request, whether the page is read or comes from a cache.
+describe('the data version read along with a list page', { skip: onPostgres ? false : 'only PostgreSQL reads the data version per request (SQLite knows it at once)' }, () => {
+  const env = withAnotherProcess();
+  const ids: number[] = [];
+
+  before(async () => {
+    for (let i = 0; i < 5; i++) {
+      const made = await env.t.request('POST', '/documents', { token: env.token, body: { data: { type: 'documents', attributes: { title: `Listed ${i}`, status: 'on' } } } });
+      assert.equal(made.status, 201, made.text);
+      ids.push(Number(made.body.data.id));
+    }
+  });
+
+  const versionReads = (statements: string[]) => statements.filter((s) => /from folio_data_version\s*$/.test(s)).length;
+  const list = async (query = 'sort=-id&page_size=2&page=1') => {
+    const res = await env.t.request('GET', `/documents?${query}`);
+    assert.equal(res.status, 200, res.text);
+    return { titles: res.body.data.map((d: { attributes: { title: string } }) => d.attributes.title) as string[], count: res.body.meta.pagination.count as number };
+  };
+  const logged = async (query?: string) => {
+    let answer: Awaited<ReturnType<typeof list>> | undefined;
+    const statements = await env.log.during(async () => (answer = await list(query)));
+    return { ...answer!, statements };
+  };
+
+  test('a page read after this server\'s own write takes the version with its rows: no read of it first', async () => {
+    await list();
+    const edit = await env.t.request('PATCH', `/documents/${ids[4]}`, { token: env.token, body: { data: { id: String(ids[4]), type: 'documents', attributes: { title: 'Listed 4, edited' } } } });
+    assert.equal(edit.status, 200, edit.text);
+    const page = await logged();
+    assert.deepEqual(page.titles, ['Listed 4, edited', 'Listed 3']);
+    assert.equal(versionReads(page.statements), 0, page.statements.join('\n'));
+    assert.ok(page.statements.some((s) => s.includes('folio_data_version') && s.includes('"objects".*')), 'the page\'s rows did not take the version along');
+    // Another page of the same list, never read: its rows' statement alone.
+    const second = await logged('sort=-id&page_size=2&page=2');
+    assert.deepEqual(second.titles, ['Listed 2', 'Listed 1']);
+    assert.equal(versionReads(second.statements), 0, second.statements.join('\n'));
+  });
+
+  test('another process\'s write is in the next page, read afresh or held', async () => {
+    // Read, then held (asked again): the answer and the page's ids are kept.
+    await list();
+    assert.deepEqual((await list()).titles, ['Listed 4, edited', 'Listed 3']);
+    await env.other.query(`update objects set title = 'Renamed elsewhere', version = version + 1 where id = $1`, [ids[3]]);
+    // The held answer is not sent: the version is read, found moved, and the page made again.
+    const held = await logged();
+    assert.deepEqual(held.titles, ['Listed 4, edited', 'Renamed elsewhere']);
+    assert.ok(versionReads(held.statements) >= 1, 'a held page went out without the version read');
+    // A page not read before: its rows show the move, and the request is answered again.
+    await env.other.query(`update objects set title = 'Renamed again' where id = $1`, [ids[1]]);
+    const fresh = await logged('sort=-id&page_size=2&page=2');
+    assert.deepEqual(fresh.titles, ['Listed 2', 'Renamed again']);
+    assert.ok(versionReads(fresh.statements) >= 1, 'the moved version was not read before answering again');
+    // Switched off elsewhere: out of the list and its count at once.
+    const before = (await list()).count;
+    await env.other.query(`update objects set status = 'off' where id = $1`, [ids[4]]);
+    const after = await list();
+    assert.equal(after.count, before - 1);
+    assert.deepEqual(after.titles, ['Renamed elsewhere', 'Listed 2']);
+    // An empty page (past the end) carries no version: read first, then answered.
+    await env.other.query(`update objects set status = 'on' where id = $1`, [ids[4]]);
+    const past = await env.t.request('GET', '/documents?page_size=2&page=40');
+    assert.equal(past.status, 200, past.text);
+    assert.equal(past.body.meta.pagination.count, before);
+  });
+
+  test('a type another process switched off is gone from the next request', async () => {
+    await list();
+    await env.other.query(`update object_types set enabled = false where name = 'documents'`);
+    try {
+      const res = await env.t.request('GET', '/documents');
+      assert.equal(res.status, 404, res.text);
+    } finally {
+      await env.other.query(`update object_types set enabled = true where name = 'documents'`);
+    }
+    assert.equal((await list()).titles.length, 2);
   });
 });

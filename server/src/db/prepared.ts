@@ -35,9 +35,26 @@ const statementNames = new Map<string, string>();
 /** The statement name of `sql` when it is the SQL of a prepared query. */
 export const preparedStatementName = (sql: string): string | undefined => statementNames.get(sql);
 
+const nameOf = (sql: string) => `folio_${crypto.createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
+
+/** Statements named by nameStatement, bounded: each stays prepared on every connection it ran on. */
+const MAX_NAMED_STATEMENTS = 64;
+let namedStatements = 0;
+
+/**
+ * Sends `sql` as a named statement from now on (PostgreSQL), as a prepared query's: for the
+ * statements of a list's plan (resources/objects/list.ts), built at run time, one per shape of
+ * list asked. Past MAX_NAMED_STATEMENTS they stay unnamed (parsed and planned at each call).
+ */
+export function nameStatement(sql: string): void {
+  if (statementNames.has(sql) || namedStatements >= MAX_NAMED_STATEMENTS) return;
+  namedStatements++;
+  statementNames.set(sql, nameOf(sql));
+}
+
 function compile<Row>(query: Compilable<Row>, arity: number): Compiled<Row> {
   const compiled = query.compile();
-  if (!statementNames.has(compiled.sql)) statementNames.set(compiled.sql, `folio_${crypto.createHash('sha1').update(compiled.sql).digest('hex').slice(0, 20)}`);
+  if (!statementNames.has(compiled.sql)) statementNames.set(compiled.sql, nameOf(compiled.sql));
   const slots = compiled.parameters.map((p) => (p instanceof Slot ? p.index : -1));
   for (let i = 0; i < arity; i++) {
     if (!slots.includes(i)) throw new Error(`prepared query: argument ${i} is not used as a value`);

@@ -5,7 +5,7 @@ import { hash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import fresh from 'fresh';
 import { ApiError, badRequest, MAX_IDENTIFIERS, tooManyIdentifiers } from './errors.js';
-import { baseUrl, homeUrl, pageUrl, selfUrl } from './links.js';
+import { baseUrl, homeUrl, pageUrls, selfUrl } from './links.js';
 
 export interface RelationshipLinks {
   links: { related: string; self: string };
@@ -116,12 +116,13 @@ function applyFieldsets(req: Request, data: Resource[], included: Resource[]): v
 }
 
 /** express's default ETag of a body (weak: its length in bytes and the start of its SHA-1), which lists have always carried. */
-const weakETag = (body: string) => `W/"${Buffer.byteLength(body).toString(16)}-${hash('sha1', body, 'base64').slice(0, 27)}"`;
+const weakETag = (body: Buffer) => `W/"${body.length.toString(16)}-${hash('sha1', body, 'base64').slice(0, 27)}"`;
 
 function send(res: Response, status: number, doc: unknown, headers?: Record<string, string>, version?: number) {
   if (headers) for (const k in headers) res.setHeader(k, headers[k]);
   if (!res.getHeader('Content-Type')) res.setHeader('Content-Type', 'application/vnd.api+json');
-  const body = JSON.stringify(doc);
+  // Encoded once, then hashed, measured and sent (a list page is ~25 kB of text).
+  const body = Buffer.from(JSON.stringify(doc));
   // The object's strong ETag; one the route set (a draft's); else express's weak one.
   const set = res.getHeader('ETag');
   const etag = version !== undefined ? `"v${version}-${hash('sha1', body, 'base64url').slice(0, 16)}"` : typeof set === 'string' ? set : weakETag(body);
@@ -130,12 +131,12 @@ function send(res: Response, status: number, doc: unknown, headers?: Record<stri
   // through express, as a Buffer (express adds `; charset=utf-8` to string bodies, and JSON:API
   // forbids media type parameters).
   if (Object.hasOwn(res, 'send')) {
-    res.status(status).send(Buffer.from(body));
+    res.status(status).send(body);
     return;
   }
   // Otherwise written as express's send() would (Content-Length, 304 for a fresh GET or HEAD, no
-  // body for HEAD), without its checks and the copy to a Buffer: node writes the headers and the
-  // text in one go.
+  // body for HEAD), without its checks: the headers and the bytes go out in one write (the socket
+  // is corked for the turn: http/flush-per-turn.ts).
   res.statusCode = status;
   const req = res.req;
   const read = req.method === 'GET' || req.method === 'HEAD';
@@ -145,7 +146,7 @@ function send(res: Response, status: number, doc: unknown, headers?: Record<stri
     res.end();
     return;
   }
-  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.setHeader('Content-Length', body.length);
   if (req.method === 'HEAD') res.end();
   else res.end(body);
 }
@@ -173,11 +174,12 @@ export function paginationMeta(p: PageInfo, pageItems: number) {
 
 export function pageLinks(req: Request, p: PageInfo) {
   const last = Math.max(1, Math.ceil(p.count / p.pageSize));
+  const pageUrl = pageUrls(req);
   return {
-    first: pageUrl(req, 1),
-    last: pageUrl(req, last),
-    prev: p.page > 1 ? pageUrl(req, Math.min(p.page - 1, last)) : null,
-    next: p.page < last ? pageUrl(req, p.page + 1) : null,
+    first: pageUrl(1),
+    last: pageUrl(last),
+    prev: p.page > 1 ? pageUrl(Math.min(p.page - 1, last)) : null,
+    next: p.page < last ? pageUrl(p.page + 1) : null,
   };
 }
 

@@ -23,9 +23,15 @@ export function baseUrl(req: Request): string {
 export const selfUrl = (req: Request) => baseUrl(req) + req.originalUrl;
 export const homeUrl = (req: Request) => baseUrl(req) + '/home';
 
-/** The request URL with `page` replaced (every other query parameter repeated as sent). */
-export function pageUrl(req: Request, page: number): string {
+/**
+ * The request URL with `page` replaced (every other query parameter repeated as sent), for any
+ * page: the URL is parsed once for a list's four links.
+ */
+export function pageUrls(req: Request): (page: number) => string {
   const url = new URL(req.originalUrl, 'http://x');
-  url.searchParams.set('page', String(page));
-  return baseUrl(req) + url.pathname + url.search;
+  const start = baseUrl(req) + url.pathname;
+  return (page) => {
+    url.searchParams.set('page', String(page));
+    return start + url.search;
+  };
 }

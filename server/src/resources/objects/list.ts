@@ -5,8 +5,9 @@
 import { expressionBuilder, sql, type CompiledQuery, type Expression, type SqlBool } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { LruMap } from '../../db/lru.js';
-import { preparedList } from '../../db/prepared.js';
+import { nameStatement, preparedList } from '../../db/prepared.js';
 import { cachedRead } from '../../db/read-cache.js';
+import { confirmAlong, READ_ALONG_COLUMN, VersionMoved, type ReadAlong } from '../../db/read-along.js';
 import type { Database } from '../../db/tables.js';
 import type { DraftTranslations } from '../../db/dialect/dialect.js';
 import { badRequest } from '../../http/errors.js';
@@ -55,6 +56,13 @@ export interface ListOptions {
   sorts?: Record<string, ColumnRef>;
   /** Sort when the request names none (default `id`). */
   defaultSort?: string;
+  /**
+   * The request goes ahead on the data version as last seen (db/read-along.ts): the statement
+   * that reads the page's rows takes the version rows along and confirms it (VersionMoved when
+   * they moved). The caller confirms by reading the version when no such statement ran (the page
+   * came from the cache, or had no rows).
+   */
+  along?: ReadAlong;
 }
 
 export interface ObjectList {
@@ -295,6 +303,37 @@ function planKey(
   return key.length <= MAX_PLAN_KEY ? key : null;
 }
 
+/**
+ * A page's rows with the data version rows along (PostgreSQL: DataVersion.along.column, one
+ * uncorrelated subquery the database runs once per statement), so that a list read along
+ * (ListOptions.along) needs no round trip of its own for the version.
+ */
+function withVersions<Q extends { select: (s: never) => unknown }>(ctx: AppContext, query: Q): Q {
+  const column = ctx.dataVersion.along?.column;
+  return column ? (query.select(sql.raw<string>(column).as(READ_ALONG_COLUMN) as never) as Q) : query;
+}
+
+/**
+ * Takes the version rows off a page's rows (withVersions) and, for a request read along, confirms
+ * its version with them. Answers whether it moved: the caller throws VersionMoved, once the read
+ * cache has handed the page to whoever shared the read (their requests are not this one's).
+ */
+function takeVersions(ctx: AppContext, rows: ObjectRow[], along: ReadAlong | undefined): boolean {
+  if (!ctx.dataVersion.along) return false;
+  const versions = (rows[0] as (ObjectRow & { [READ_ALONG_COLUMN]?: unknown }) | undefined)?.[READ_ALONG_COLUMN];
+  for (const row of rows) delete (row as ObjectRow & { [READ_ALONG_COLUMN]?: unknown })[READ_ALONG_COLUMN];
+  if (!along || along.confirmed || versions === undefined) return false;
+  try {
+    // Seen before the read cache keeps the page: a page read after another's commit is then not
+    // kept under the version this request started from.
+    confirmAlong(ctx.dataVersion, along, versions);
+    return false;
+  } catch (err) {
+    if (err instanceof VersionMoved) return true;
+    throw err;
+  }
+}
+
 /** The rows of a page, by id (prepared: a named statement on PostgreSQL, one shape per page size). */
 const rowsByIds = preparedList<ObjectRow>((db, p, n) =>
   // The page's ids were found by the list's query, through the viewer's visibility.
@@ -343,7 +382,11 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
   let plan = key === null ? undefined : listPlans(ctx).get(key);
   if (!plan) {
     plan = await buildPlan();
-    if (key !== null) listPlans(ctx).set(key, plan);
+    if (key !== null) {
+      listPlans(ctx).set(key, plan);
+      // A kept plan's page statements go named on PostgreSQL: parsed and planned once per connection.
+      for (const query of [plan.rows, plan.anchors?.rows]) if (query) nameStatement(query.sql);
+    }
   }
   async function buildPlan(): Promise<ListPlan> {
     let listed = typeNames;
@@ -439,7 +482,7 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
     let rows: CompiledQuery<ObjectRow> | undefined;
     if (sortedByRow) {
       // With what the extensions read per row (folders: the parents), in the same statement.
-      const whole = withListValues(ctx, visibleObjects(ctx, SYSTEM, ctx.db, { trashed: 'any' }).selectAll('objects').where('objects.id', 'in', paged));
+      const whole = withVersions(ctx, withListValues(ctx, visibleObjects(ctx, SYSTEM, ctx.db, { trashed: 'any' }).selectAll('objects').where('objects.id', 'in', paged)));
       rows = applySort(whole, sort, columns, 'objects.id').compile() as CompiledQuery<ObjectRow>;
     }
     let anchors: Anchors | undefined;
@@ -458,7 +501,9 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
           first: step(values),
           next: step(values.where(after)),
           ids: pagedAfter.compile() as CompiledQuery<{ id: number }>,
-          rows: rows && (applySort(withListValues(ctx, visibleObjects(ctx, SYSTEM, ctx.db, { trashed: 'any' }).selectAll('objects').where('objects.id', 'in', pagedAfter)), sort, columns, 'objects.id').compile() as CompiledQuery<ObjectRow>),
+          rows:
+            rows &&
+            (applySort(withVersions(ctx, withListValues(ctx, visibleObjects(ctx, SYSTEM, ctx.db, { trashed: 'any' }).selectAll('objects').where('objects.id', 'in', pagedAfter))), sort, columns, 'objects.id').compile() as CompiledQuery<ObjectRow>),
           width: order.length,
         };
       }
@@ -481,14 +526,18 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
     }
   }
   let read: ObjectRow[] | undefined;
+  let moved = false;
   const pageIds =
     count === 0
       ? []
       : await cachedRead(ctx, pageQuery, async () => {
           if (!rowsQuery) return (await ctx.db.executeQuery(pageQuery)).rows.map((r) => Number(r.id));
           read = (await ctx.db.executeQuery(rowsQuery)).rows;
+          moved = takeVersions(ctx, read, opts.along);
           return read.map((r) => r.id);
         });
+  // Only now: other requests that shared this read (the read cache's loads under way) took its rows.
+  if (moved) throw new VersionMoved();
   let rows = read;
   if (!rows) {
     const byId = new Map((pageIds.length ? await rowsByIds(ctx.db, pageIds) : []).map((r) => [r.id, r]));

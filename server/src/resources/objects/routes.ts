@@ -134,7 +134,23 @@ export function objectsRoutes(ctx: AppContext): Promise<RouteDef[]> {
       cache: true,
       handler: async (req, res) => sendObject(req, res, ctx, await requireObject(ctx, String(req.params.id), { viewer: req.auth, typeName: 'media', withListValues: true })),
     },
-    { method: 'get', path: '/:type', guard: 'anonymous', cache: true, handler: async (req, res) => sendObjectList(req, res, await listObjects(readContext(req), ctx, { types: [theType(req).name] })) },
+    {
+      method: 'get',
+      path: '/:type',
+      guard: 'anonymous',
+      cache: true,
+      // A type's list, as a read by id: answered without walking express's stack, and the data
+      // version read along with the page's rows (db/read-along.ts, ListOptions.along).
+      direct: true,
+      readsAlong: true,
+      handler: async (req, res) => {
+        const along = readAlongOf(req);
+        const list = await listObjects(readContext(req), ctx, { types: [theType(req).name], along });
+        // The page came from the cache, had no rows, or was read without the version: read it.
+        if (along) await confirmByRefresh(ctx.dataVersion, along);
+        sendObjectList(req, res, list);
+      },
+    },
     {
       method: 'post',
       path: '/:type',
