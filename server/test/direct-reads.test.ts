@@ -1,8 +1,9 @@
-// Reads by id answered straight from the server's request handler (http/router.ts directDispatch,
-// issue 48) answer exactly what express's path answers: the same status, headers and body for
-// every caller and case — anonymous, signed in, an API key, a bad token, restricted and draft
-// objects, 304, HEAD, 406, an unknown type (which the direct path hands to express), query
-// parameters and endpoint permissions. express's path is the server's own app, served on its own.
+// Reads by id and a type's lists answered straight from the server's request handler
+// (http/router.ts directDispatch, issue 48) answer exactly what express's path answers: the same
+// status, headers and body for every caller and case — anonymous, signed in, an API key, a bad
+// token, restricted and draft objects, 304, HEAD, 406, an unknown type (which the direct path
+// hands to express), query parameters and endpoint permissions. express's path is the server's
+// own app, served on its own.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
@@ -137,6 +138,45 @@ describe('direct reads by id', () => {
     for (let i = 0; i < 3; i++) assert.equal((await same(`/documents/${ids.published}`)).body, first.body);
   });
 
+  test('a type\'s list answers as express does: callers, pages, sorts, filters, search, include, fields, HEAD, 304, refusals', async () => {
+    const anonymous = await same('/documents');
+    assert.equal(anonymous.status, 200);
+    const listed = JSON.parse(anonymous.body);
+    assert.deepEqual(
+      listed.data.map((d: { id: string }) => d.id),
+      [ids.published],
+      'anonymous callers list what they may see: no draft, no object restricted to a role',
+    );
+    assert.match(anonymous.headers.etag ?? '', /^W\//, 'a list carries a weak ETag');
+    assert.equal(anonymous.headers['x-content-type-options'], 'nosniff');
+    const drafts = JSON.parse((await same('/documents', { token: tokens.editor })).body);
+    assert.ok(drafts.data.some((d: { id: string }) => d.id === ids.draft), 'an editor lists drafts');
+    assert.equal((await same('/documents', { headers: { 'X-Api-Key': apiKey } })).status, 200);
+    assert.equal((await same('/documents?sort=-id&page_size=1&page=2', { token: tokens.admin })).status, 200);
+    const paged = JSON.parse((await same('/documents?sort=title&page_size=1&page=2', { token: tokens.admin })).body);
+    assert.equal(paged.meta.pagination.page, 2);
+    assert.match(paged.links.prev, /page=1/);
+    assert.equal(JSON.parse((await same('/documents?filter[title]=Tide tables')).body).data.length, 1);
+    assert.equal(JSON.parse((await same('/documents?q=water')).body).data[0]?.id, ids.published);
+    assert.equal(JSON.parse((await same('/documents?include=parents')).body).included?.[0]?.id, ids.folder);
+    assert.deepEqual(Object.keys(JSON.parse((await same('/documents?fields=title')).body).data[0].attributes), ['title']);
+    assert.equal((await same('/documents?lang=it')).status, 200);
+    const head = await same('/documents', { method: 'HEAD' });
+    assert.equal(head.status, 200);
+    assert.equal(head.body, '');
+    assert.equal((await same('/documents', { headers: { 'If-None-Match': anonymous.headers.etag } })).status, 304);
+    assert.equal((await same('/documents?sort=nothing')).status, 400);
+    assert.equal((await same('/documents?page=0')).status, 400);
+    assert.equal((await same('/documents?filter[nothing]=1')).status, 400);
+    assert.equal((await same('/documents', { token: 'not-a-token' })).status, 401);
+    assert.equal((await same('/documents', { headers: { Accept: 'text/html' } })).status, 406);
+    assert.equal((await same('/nothings')).status, 404, 'no such type');
+    // Lists with routes of their own (/media, /folders, /objects) and the trash answer as before.
+    for (const path of ['/media', '/folders', '/objects', '/trash']) assert.equal((await same(path, { token: tokens.admin })).status, 200, path);
+    // Asked often enough, the answer comes from the response cache (before the direct path): still the same.
+    for (let i = 0; i < 3; i++) assert.equal((await same('/documents')).body, anonymous.body);
+  });
+
   test('endpoint permissions apply on the direct path', async () => {
     const admin = tokens.admin;
     const endpoints = await s.request('GET', '/admin/endpoints?filter[name]=documents', { token: admin });
@@ -153,6 +193,7 @@ describe('direct reads by id', () => {
     assert.equal(rule.status, 201, rule.text);
     const refused = await same(`/documents/${ids.published}`);
     assert.ok(refused.status === 401 || refused.status === 403, `reads of /documents are refused by the endpoint rule: ${refused.status}`);
+    assert.equal((await same('/documents')).status, refused.status, 'and so is its list');
     assert.equal((await same(`/documents/${ids.published}`, { token: admin })).status, 200, 'admins always pass');
     const removed = await s.request('DELETE', `/admin/endpoint_permissions/${rule.body.data.id}`, { token: admin });
     assert.equal(removed.status, 204);
