@@ -219,13 +219,16 @@ function atOffset<Row>(query: CompiledQuery<Row>, offset: number, anchor: readon
  */
 async function anchorAt(ctx: AppContext, key: string, anchors: Anchors, index: number): Promise<unknown[] | null> {
   // One list of anchors per shape, kept in the read cache: dropped at the next write. One walk at
-  // a time extends it: requests that need anchors further on wait for the walk under way and then
-  // go on from where it stopped (concurrent requests for deep pages each walked the same steps).
-  const known = await ctx.readCache.get(`anchors\u0000${key}`, async (): Promise<AnchorWalk> => ({ values: [], walk: null, ended: false }));
+  // a time extends it, as far as the deepest request waiting asks (concurrent requests for deep
+  // pages each walked the same steps); each request goes on as soon as its own anchor is found,
+  // not when the walk ends (the first pages asked after a write all waited for the deepest one).
+  const known = await ctx.readCache.get(`anchors\u0000${key}`, async () => newAnchorWalk());
   while (known.values.length <= index) {
     if (known.ended) return null;
-    if (!known.walk) known.walk = walkAnchors(ctx, anchors, known, index).finally(() => (known.walk = null));
-    await known.walk;
+    known.target = Math.max(known.target, index);
+    if (!known.walk) known.walk = walkAnchors(ctx, anchors, known).finally(() => (known.walk = null));
+    // The next anchor found, the walk's end, or its failure (a failed step fails its waiters).
+    await Promise.race([known.stepped, known.walk]);
   }
   return known.values[index];
 }
@@ -234,21 +237,43 @@ async function anchorAt(ctx: AppContext, key: string, anchors: Anchors, index: n
 interface AnchorWalk {
   values: unknown[][];
   walk: Promise<void> | null;
+  /** The deepest anchor a request waits for: the walk under way goes on until it is found. */
+  target: number;
+  /** Settles when the walk finds its next anchor or ends (made anew each time: `found`). */
+  stepped: Promise<void>;
+  found: () => void;
   /** The list ended before the last anchor asked for. */
   ended: boolean;
 }
 
-/** Steps from the last known anchor until the `index`-th is known (or the list ends). */
-async function walkAnchors(ctx: AppContext, anchors: Anchors, known: AnchorWalk, index: number): Promise<void> {
-  while (known.values.length <= index) {
+function newAnchorWalk(): AnchorWalk {
+  const known = { values: [], walk: null, target: -1, ended: false } as unknown as AnchorWalk;
+  armAnchorWalk(known);
+  return known;
+}
+
+function armAnchorWalk(known: AnchorWalk): void {
+  known.stepped = new Promise((resolve) => {
+    known.found = () => {
+      armAnchorWalk(known);
+      resolve();
+    };
+  });
+}
+
+/** Steps from the last known anchor until the target is known (or the list ends). */
+async function walkAnchors(ctx: AppContext, anchors: Anchors, known: AnchorWalk): Promise<void> {
+  while (known.values.length <= known.target) {
     const k = known.values.length;
     const step = k === 0 ? anchors.first : atOffset(anchors.next, 0, known.values[k - 1]);
     const row = (await ctx.db.executeQuery(step)).rows[0];
     if (!row) {
       known.ended = true;
+      known.found();
       return;
     }
     known.values.push(Array.from({ length: anchors.width }, (_, i) => row[`anchor_${i}`]));
+    known.found();
   }
 }
 
@@ -384,8 +409,9 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
     plan = await buildPlan();
     if (key !== null) {
       listPlans(ctx).set(key, plan);
-      // A kept plan's page statements go named on PostgreSQL: parsed and planned once per connection.
-      for (const query of [plan.rows, plan.anchors?.rows]) if (query) nameStatement(query.sql);
+      // A kept plan's page statements and its anchor step go named on PostgreSQL: parsed and
+      // planned once per connection (the count and the first anchor run once per write).
+      for (const query of [plan.rows, plan.anchors?.rows, plan.anchors?.next]) if (query) nameStatement(query.sql);
     }
   }
   async function buildPlan(): Promise<ListPlan> {
