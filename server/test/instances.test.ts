@@ -155,6 +155,57 @@ describe('two servers on one database', () => {
     assert.equal(head.status, 200);
   });
 
+  test('a type\'s list on the other shows each write answered before it, amid concurrent lists of the same page', async () => {
+    // On PostgreSQL a type's list goes ahead on the version as last seen and takes the version
+    // rows with its page's rows (db/read-along.ts); B's own clients keep asking for the same page
+    // meanwhile, so reads are shared, answers held and requests restarted while A writes.
+    const ids: string[] = [];
+    for (const title of ['Listed A', 'Listed B', 'Listed C']) {
+      const made = await a.request('POST', '/documents', { token: admin, body: { data: { type: 'documents', attributes: { title, status: 'on' } } } });
+      assert.equal(made.status, 201, made.text);
+      ids.push(made.body.data.id);
+    }
+    const page = '/documents?sort=-id&page_size=5';
+    let stop = false;
+    const statuses: number[] = [];
+    const background = Array.from({ length: 4 }, async () => {
+      while (!stop) statuses.push((await onB('GET', page)).status);
+    });
+    try {
+      for (let i = 0; i < 30; i++) {
+        const title = `Round ${i}`;
+        const patched = await a.request('PATCH', `/documents/${ids[2]}`, { token: admin, body: { data: { id: ids[2], type: 'documents', attributes: { title } } } });
+        assert.equal(patched.status, 200, patched.text);
+        const listed = await onB('GET', page);
+        assert.equal(listed.status, 200, listed.text);
+        assert.equal(listed.body.data.find((d: { id: string }) => d.id === ids[2])?.attributes.title, title, `round ${i}: B listed a title A had replaced`);
+        if (i % 5 === 4) {
+          // Switched off on A: out of B's next list and its count; then back.
+          const before = listed.body.meta.pagination.count as number;
+          assert.equal((await a.request('PATCH', `/documents/${ids[1]}`, { token: admin, body: { data: { id: ids[1], type: 'documents', attributes: { status: 'off' } } } })).status, 200);
+          const without = await onB('GET', page);
+          assert.equal(without.body.meta.pagination.count, before - 1, `round ${i}: the count after A switched one off`);
+          assert.ok(!without.body.data.some((d: { id: string }) => d.id === ids[1]), `round ${i}: B listed what A switched off`);
+          assert.equal((await a.request('PATCH', `/documents/${ids[1]}`, { token: admin, body: { data: { id: ids[1], type: 'documents', attributes: { status: 'on' } } } })).status, 200);
+          assert.equal((await onB('GET', page)).body.meta.pagination.count, before);
+        }
+      }
+    } finally {
+      stop = true;
+      await Promise.all(background);
+    }
+    assert.ok(statuses.length > 0);
+    assert.deepEqual([...new Set(statuses)], [200], 'every concurrent list on B answered 200');
+    // A type made on A, listed on B before B has heard of it: its list, not a 404.
+    const type = await a.request('POST', '/model/object_types', { token: admin, body: { data: { type: 'object_types', attributes: { name: 'widgets', singular: 'widget' } } } });
+    assert.equal(type.status, 201, type.text);
+    const widget = await a.request('POST', '/widgets', { token: admin, body: { data: { type: 'widgets', attributes: { title: 'Sprocket', status: 'on' } } } });
+    assert.equal(widget.status, 201, widget.text);
+    const widgets = await onB('GET', '/widgets');
+    assert.equal(widgets.status, 200, widgets.text);
+    assert.deepEqual(widgets.body.data.map((d: { id: string }) => d.id), [widget.body.data.id]);
+  });
+
   test('a new object type and property made on one are served by the other', async () => {
     const type = await a.request('POST', '/model/object_types', { token: admin, body: { data: { type: 'object_types', attributes: { name: 'recipes', singular: 'recipe' } } } });
     assert.equal(type.status, 201, type.text);
