@@ -107,8 +107,8 @@ export function chooseScenarios(list: Scenario[], only: string[] | undefined): S
 
 /**
  * The reads no cache helps: every published document once, in an order no cache has
- * seen, anonymous, signed in and by API key; every page of the whole list sorted by -id; reads
- * with one PATCH in twenty. Each beside the reference server on the same database, compared by
+ * seen, anonymous, signed in and by API key; every page of the whole list sorted by -id, alone
+ * and with one PATCH in twenty; reads with one PATCH in twenty. Each beside the reference server on the same database, compared by
  * server CPU per request; each Folio scenario starts with its caches emptied. Each runs until every
  * path was asked once (not cut at --seconds: see run.ts).
  */
@@ -125,7 +125,7 @@ export function uncachedScenarios(seed: SeedResult, readers: Readers, phase: Pha
     headers: { Accept: JSONAPI, 'Content-Type': JSONAPI, Authorization: `Bearer ${readers.adminToken}` },
     requests: patched.map((id, i) => ({ path: `/documents/${id}`, body: JSON.stringify({ data: { id: String(id), type: 'documents', attributes: { description: `Changed by the benchmark, ${i}` } } }) })),
   };
-  const ref = { id: `ref uncached GET /documents/{id}${at}`, list: `ref list pages, sort=-id${at}`, mixed: `ref reads, 1 PATCH in 20${at}` };
+  const ref = { id: `ref uncached GET /documents/{id}${at}`, list: `ref list pages, sort=-id${at}`, mixed: `ref reads, 1 PATCH in 20${at}`, mixedList: `ref list pages, 1 PATCH in 20${at}` };
   const folio = (name: string, comparedTo: string | string[], cpuTarget: number, spec: Scenario['spec'], p99Target?: number): Scenario => ({ name: name + at, target: 'folio', comparedTo, uncached: true, cpuTarget, p99Target, spec });
   // The reference runs again around each of Folio's: a single run of a few seconds moved by up to
   // a third from one run to the next (70 to 104 µs on the same data), and every ratio with it.
@@ -134,6 +134,9 @@ export function uncachedScenarios(seed: SeedResult, readers: Readers, phase: Pha
   const refRead = (k: number): Scenario => ({ name: run(ref.id, k), target: 'reference', spec: { ...get(), paths: order(1) } });
   const refList = (k: number): Scenario => ({ name: run(ref.list, k), target: 'reference', spec: { ...get(), paths: pages } });
   const refMixed = (k: number): Scenario => ({ name: run(ref.mixed, k), target: 'reference', spec: { ...get(), paths: order(4), writes } });
+  // The same pages while documents are edited: an edit of content moves no list's members.
+  const editedPages = shuffled(Array.from({ length: pageCount }, (_, i) => i + 1), 6).map((p) => `/documents?sort=-id&page_size=20&page=${p}`);
+  const refMixedList = (k: number): Scenario => ({ name: run(ref.mixedList, k), target: 'reference', spec: { ...get(), paths: editedPages, writes } });
   const around = (name: string, k: number) => [run(name, k), run(name, k + 1)];
   return [
     refRead(1),
@@ -151,6 +154,10 @@ export function uncachedScenarios(seed: SeedResult, readers: Readers, phase: Pha
     refMixed(1),
     folio('reads, 1 PATCH in 20', around(ref.mixed, 1), 0.5, { ...get(), paths: order(4), writes }),
     refMixed(2),
+    // Every page within 50 ms at p99 while documents are edited too.
+    refMixedList(1),
+    folio('list pages, 1 PATCH in 20', around(ref.mixedList, 1), 0.6, { ...get(), paths: editedPages, writes }, 50),
+    refMixedList(2),
   ];
 }
 

@@ -77,7 +77,7 @@ describe('benchmark seed and report', () => {
   test("each uncached Folio scenario is compared with the reference's runs just before and just after it", () => {
     const list = uncachedScenarios(seeded, { adminToken: 'a', editorToken: 'e', apiKey: 'k' }, 'after restart');
     const folio = list.map((s, i) => [s, i] as const).filter(([s]) => s.target === 'folio');
-    assert.equal(folio.length, 5);
+    assert.equal(folio.length, 6);
     for (const [s, i] of folio) {
       assert.ok(Array.isArray(s.comparedTo), s.name);
       assert.deepEqual(s.comparedTo, [list[i - 1].name, list[i + 1].name], s.name);
@@ -97,6 +97,9 @@ describe('benchmark seed and report', () => {
       'ref list pages, sort=-id (after restart)',
       'list pages, sort=-id (after restart)',
       'ref list pages, sort=-id, run 2 (after restart)',
+      'ref list pages, 1 PATCH in 20 (after restart)',
+      'list pages, 1 PATCH in 20 (after restart)',
+      'ref list pages, 1 PATCH in 20, run 2 (after restart)',
     ]);
     // A reference run named on its own is kept too.
     assert.deepEqual(chooseScenarios(list, ['ref reads']).map((s) => s.name), ['ref reads, 1 PATCH in 20 (after restart)', 'ref reads, 1 PATCH in 20, run 2 (after restart)']);

@@ -3,11 +3,15 @@
 // instead of skipping every row before it. Whatever the sort (id, created, modified, either
 // direction, with a filter), the page size, the reader (anonymous, signed in) and the writes in
 // between, every page holds exactly the rows an OFFSET gives (the database's own order, read
-// here in one statement).
+// here in one statement). Anchors of a list by id or creation without other filters than its
+// members' own columns outlive an edit of content (DataVersion.lists()); every other write that may
+// move a member drops them, here or in another process.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startServer, type TestServer } from './helpers/server.js';
-import { ANCHOR_STEP } from '../src/resources/objects/list.js';
+import { anchorStatistics, ANCHOR_STEP } from '../src/resources/objects/list.js';
+import { connectOutside } from './helpers/outside.js';
+import { onPostgres } from './helpers/test-database.js';
 
 const ATOMIC = 'application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"';
 
@@ -117,5 +121,118 @@ describe('deep pages of object lists', () => {
     const got = await paged('sort=-id', size, [atAnchor, Math.ceil(all.length / size) + 3]);
     assert.deepEqual(got.get(atAnchor), all.slice(ANCHOR_STEP, ANCHOR_STEP + size), 'the page that starts at the first anchor');
     assert.deepEqual(got.get(Math.ceil(all.length / size) + 3), [], 'past the last page');
+  });
+  /** A document's attributes changed by the admin (200 expected). */
+  async function patch(id: string, attributes: Record<string, unknown>) {
+    const res = await t.request('PATCH', `/documents/${id}`, { token, body: { data: { id, type: 'documents', attributes } } });
+    assert.equal(res.status, 200, res.text);
+  }
+
+  /** Deep pages (past the first and the second anchor) of `query` at `size`, and the anchor steps it took to answer them. */
+  async function deepPages(query: string, size: number, auth?: string) {
+    const pages = [Math.floor((2 * ANCHOR_STEP) / size) + 2, Math.floor(ANCHOR_STEP / size) + 3];
+    const before = anchorStatistics.steps;
+    const got = await paged(query, size, pages, auth);
+    return { pages, got, steps: anchorStatistics.steps - before };
+  }
+
+  /** Each deep page of `deep` against the whole list as read now. */
+  async function assertOffsets(query: string, size: number, deep: { pages: number[]; got: Map<number, string[]> }, what: string, auth?: string) {
+    const all = await whole(query, auth);
+    for (const page of deep.pages) assert.deepEqual(deep.got.get(page), all.slice((page - 1) * size, page * size), `${query}, ${what}: page ${page} of ${size}`);
+  }
+
+  test('an edit of content keeps the anchors of a list by id or creation, and its deep pages still hold what an offset gives', async () => {
+    for (const [query, auth] of [
+      ['sort=-id', undefined],
+      ['sort=created&filter[status]=on', token],
+    ] as Array<[string, string | undefined]>) {
+      const size = 20;
+      const first = await deepPages(query, size, auth);
+      const listed = (await whole(query, auth))[3];
+      await patch(listed, { title: 'Edited, still listed', description: 'A new description', body: '<p>New body</p>' });
+      const again = await deepPages(query, size, auth);
+      assert.equal(again.steps, 0, `${query}: the anchors were walked again after an edit of content (first walk: ${first.steps} steps)`);
+      await assertOffsets(query, size, again, 'after an edit of content', auth);
+      assert.equal((await t.request('GET', `/documents/${listed}`)).body.data.attributes.title, 'Edited, still listed');
+    }
+  });
+
+  test('a list by modification date walks its anchors again after an edit, and its deep pages follow the edit', async () => {
+    const query = 'sort=modified';
+    const size = 20;
+    await deepPages(query, size);
+    // The least recently modified document becomes the most recent: every page before the end moves one on.
+    const oldest = (await whole(query))[0];
+    await patch(oldest, { description: 'Now the newest' });
+    const again = await deepPages(query, size);
+    assert.ok(again.steps > 0, 'the anchors of a list by modification date outlived an edit');
+    await assertOffsets(query, size, again, 'after an edit');
+    // Among the last (edits in the same second as this one stay in id order with it).
+    assert.ok((await whole(query)).indexOf(oldest) > 2 * ANCHOR_STEP, 'the edited document did not move to the end of the list');
+  });
+
+  test('every write that moves a member of a list drops its anchors: status, publication window, object permission, trash, restore, create', async () => {
+    const query = 'sort=-id';
+    const size = 20;
+    const role = await t.request('POST', '/roles', { token, body: { data: { type: 'roles', attributes: { name: 'deep_readers' } } } });
+    assert.equal(role.status, 201, role.text);
+    const listed = async (k: number) => (await whole(query))[k];
+    let drafted = '';
+    const writes: Array<[string, () => Promise<void>]> = [
+      ['a status taken off', async () => patch((drafted = await listed(2)), { status: 'draft' })],
+      ['a publication window closed', async () => patch(await listed(4), { publish_end: '2001-01-01T00:00:00Z' })],
+      [
+        'an object permission',
+        async () => {
+          const res = await t.request('POST', '/object_permissions', { token, body: { data: { type: 'object_permissions', attributes: { object_id: Number(await listed(6)), role_id: Number(role.body.data.id) } } } });
+          assert.equal(res.status, 201, res.text);
+        },
+      ],
+      ['a status put back on', async () => patch(drafted, { status: 'on' })],
+      ['a document trashed', async () => assert.equal((await t.request('DELETE', `/documents/${await listed(8)}`, { token })).status, 204)],
+      [
+        'a document restored',
+        async () => {
+          const trashed = (await t.request('GET', '/trash?page_size=1', { token })).body.data[0].id as string;
+          assert.equal((await t.request('PATCH', `/trash/${trashed}`, { token, body: { data: { id: trashed, type: 'documents' } } })).status, 204);
+        },
+      ],
+      [
+        'a document created',
+        async () => {
+          const made = await t.request('POST', '/documents', { token, body: { data: { type: 'documents', attributes: { title: 'Deep newest', status: 'on' } } } });
+          assert.equal(made.status, 201, made.text);
+        },
+      ],
+    ];
+    for (const [what, write] of writes) {
+      const before = (await deepPages(query, size)).got;
+      await write();
+      const after = await deepPages(query, size);
+      await assertOffsets(query, size, after, `after ${what}`);
+      assert.notDeepEqual(after.got, before, `${what}: the deep pages did not move`);
+    }
+  });
+
+  test("another process's writes: a status changed moves the deep pages, a content edit leaves PostgreSQL's anchors", async () => {
+    const outside = await connectOutside(t);
+    try {
+      const query = 'sort=-id';
+      const size = 20;
+      const target = Number((await whole(query))[1]);
+      await deepPages(query, size);
+      await outside.run(`update objects set status = 'off' where id = ?`, [target]);
+      const moved = await deepPages(query, size);
+      await assertOffsets(query, size, moved, "after another process's status change");
+      assert.ok(!(await whole(query)).includes(String(target)), 'the document switched off elsewhere is still listed');
+      await outside.run(`update objects set description = 'Edited elsewhere' where id = ?`, [Number((await whole(query))[1])]);
+      const edited = await deepPages(query, size);
+      // SQLite sees only that another connection committed (its data_version): every cached list goes.
+      if (onPostgres) assert.equal(edited.steps, 0, "another instance's edit of content dropped the anchors");
+      await assertOffsets(query, size, edited, "after another process's edit of content");
+    } finally {
+      await outside.close();
+    }
   });
 });

@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AppContext } from '../src/context.js';
 import { writesSettings } from '../src/db/dialect/sqlite.js';
+import { cacheProbe } from './helpers/cache-probe.js';
 import { connectOutside } from './helpers/outside.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { onPostgres } from './helpers/test-database.js';
@@ -26,12 +27,7 @@ describe('what moves the settings version', () => {
   after(() => s?.close());
 
   /** A value cached under the settings version now; `kept()` tells whether it still is. */
-  async function probe() {
-    const key = `settings-probe:${Math.random()}`;
-    await ctx.readCache.get(key, async () => 'held', 'settings');
-    assert.equal(ctx.readCache.peek(key, 'settings'), 'held');
-    return { kept: () => ctx.readCache.peek(key, 'settings') === 'held' };
-  }
+  const probe = () => cacheProbe(ctx, 'settings');
 
   test('writes to objects leave settings reads cached: create, edit, trash, restore', async () => {
     const p = await probe();

@@ -34,7 +34,10 @@ export interface DataVersion {
   /**
    * A version that moves whenever an object's publication window is set (a next bound may now be
    * sooner: db/publish-epochs.ts reads it again), and may move more often. PostgreSQL keeps row
-   * WINDOWS_VERSION_ROW, moved by a trigger on `objects` when a row gets a bound; SQLite answers current().
+   * WINDOWS_VERSION_ROW, moved by a trigger on `objects` when a row gets a bound; SQLite counts
+   * this process's statements that may set one (dialect/sqlite.ts writesWindows: an insert into
+   * `objects`, an update of it that sets a bound, anything not recognised) and moves with every
+   * commit of another connection. An epoch of the publication windows lasts across other writes.
    */
   windows(): number;
   /**
@@ -46,6 +49,18 @@ export interface DataVersion {
    * cached; SQLite answers current() (its identity read runs in-process).
    */
   accounts(): number;
+  /**
+   * A version for what a list without filters counts and where its deep pages start (a list's
+   * count and anchors, resources/objects/list.ts): it moves on every write that may change which
+   * objects such a list holds or their order by id or creation (LIST_COLUMNS of `objects`, an
+   * object made or deleted), and may move more often. A write of an object's content (its title,
+   * body, properties, `modified`) leaves it: after an edit, deep pages keep their anchors.
+   * PostgreSQL keeps row LISTS_VERSION_ROW, moved by triggers on `objects`; SQLite counts this
+   * process's statements that may move it (dialect/sqlite.ts writesLists: anything but a plain
+   * update of objects that sets none of LIST_COLUMNS, or a plain insert or update of another table)
+   * and moves with every commit of another connection.
+   */
+  lists(): number;
   bump(): void;
   /**
    * PostgreSQL: the version rows as one column a read selects beside its own (`column`, SQL of a
@@ -68,6 +83,14 @@ export const SETTINGS_VERSION_ROW = 3;
 export const WINDOWS_VERSION_ROW = 4;
 /** The row of `folio_data_version` moved by writes to a user's identity (PostgreSQL: DataVersion.accounts()). */
 export const ACCOUNTS_VERSION_ROW = 5;
+/** The row of `folio_data_version` moved by writes that may change a list's members or order (PostgreSQL: DataVersion.lists()). */
+export const LISTS_VERSION_ROW = 6;
+/**
+ * The columns of `objects` a list without filters depends on (DataVersion.lists()): who sees a
+ * row (trash state, status, publication window, type, author) and the orders anchors are kept
+ * for (id, creation). Not `modified`: a list sorted by it keeps its anchors under the data version.
+ */
+export const LIST_COLUMNS = ['id', 'deleted', 'status', 'publish_start', 'publish_end', 'object_type_id', 'created_by', 'created'];
 /** The tables behind DataVersion.accounts() (with `status` and `deleted` of a user's `objects` row). */
 export const ACCOUNTS_TABLES = ['users', 'roles', 'roles_users'];
 /** The tables behind DataVersion.settings(): read once per settings version, not per write. */

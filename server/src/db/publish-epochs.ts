@@ -6,9 +6,10 @@
 // Reads compare windows with `visibleAt()`, the instant the current *epoch* began, rather than
 // the clock: between two bounds every instant gives the same answer, so compiled queries (and
 // the read cache, keyed by their parameters) stay the same for the whole epoch. An epoch ends
-// at the next bound after its start and at every change of the data; the next bound is read
-// again only when a window was set meanwhile (DataVersion.windows(): a write may set a bound
-// between the epoch's start and now), or it passed.
+// when the next bound after its start passes, and when a window was set meanwhile
+// (DataVersion.windows(): a write may set a bound between the epoch's start and now); the next
+// bound is then read again. Other writes leave the epoch, and what is kept by it: a list's
+// statements, its count and anchors keep their parameters across an edit of content.
 import type { DataVersion } from './data-version.js';
 
 export interface PublishEpochs extends DataVersion {
@@ -53,10 +54,11 @@ export function withPublishEpochs(inner: DataVersion, nextBound: (after: string)
     const now = Date.now();
     if (v !== seen) {
       seen = v;
-      start = now;
-      // No window set since the bound was read (and it is still to come, or there is none): it
-      // is the next one after the new start too. Else read it again.
+      // No window set since the bound was read (and it is still to come, or there is none): no
+      // bound lies between the epoch's start and now, and the epoch goes on. Else a new one, and
+      // its next bound read.
       if (bound === undefined || inner.windows() !== boundWindows || (typeof bound === 'number' && now >= bound)) {
+        start = now;
         bound = undefined;
         read();
       }
@@ -78,6 +80,7 @@ export function withPublishEpochs(inner: DataVersion, nextBound: (after: string)
     settings: () => inner.settings(),
     windows: () => inner.windows(),
     accounts: () => inner.accounts(),
+    lists: () => inner.lists(),
     bump: () => inner.bump(),
     along: inner.along,
     visibleAt() {

@@ -7,7 +7,7 @@
 import type { CompiledQuery } from 'kysely';
 import type { DataVersion } from './data-version.js';
 
-type Scope = 'data' | 'settings' | 'accounts';
+type Scope = 'data' | 'settings' | 'accounts' | 'lists';
 
 export interface ReadCache {
   /**
@@ -15,7 +15,9 @@ export interface ReadCache {
    * `scope` 'settings': when none of the settings tables was written (DataVersion.settings(): the
    * load reads nothing else); 'accounts': when no identity may have changed, no settings table
    * was written and the model did not change (DataVersion.accounts(), settings() and model(): a
-   * user's identity, which says whether any object permission exists and keeps its rights per type).
+   * user's identity, which says whether any object permission exists and keeps its rights per type);
+   * 'lists': when no write may have changed which objects a list without filters holds or their
+   * order by id or creation (DataVersion.lists(), settings() and model(): a list's count, its anchors).
    */
   get<T>(key: string, load: () => Promise<T>, scope?: Scope): Promise<T>;
   /**
@@ -111,17 +113,19 @@ export function createReadCache(dataVersion: DataVersion, maxWeight = 100_000): 
   // One identity per signed-in user; its rights per type follow the model's types (their lineage).
   // Each version only grows: their sum moves whenever any of them does.
   const accounts = partition(() => dataVersion.accounts() + dataVersion.settings() + dataVersion.model(), 10_000);
-  const partitions = { data, settings, accounts };
+  // A list's count and anchors (resources/objects/list.ts): a few values per list shape.
+  const lists = partition(() => dataVersion.lists() + dataVersion.settings() + dataVersion.model(), 10_000);
+  const partitions = { data, settings, accounts, lists };
   return {
     get: (key, load, scope = 'data') => partitions[scope].get(key, load),
     peek: (key, scope = 'data') => partitions[scope].peek(key),
     get size() {
-      return data.entries.size + settings.entries.size + accounts.entries.size;
+      return data.entries.size + settings.entries.size + accounts.entries.size + lists.entries.size;
     },
   };
 }
 
 /** A compiled read through the context's cache, keyed by its SQL and parameters. */
-export function cachedRead<T>(ctx: { readCache: ReadCache }, query: CompiledQuery, load: () => Promise<T>): Promise<T> {
-  return ctx.readCache.get(`${query.sql}\u0000${JSON.stringify(query.parameters)}`, load);
+export function cachedRead<T>(ctx: { readCache: ReadCache }, query: CompiledQuery, load: () => Promise<T>, scope?: Scope): Promise<T> {
+  return ctx.readCache.get(`${query.sql}\u0000${JSON.stringify(query.parameters)}`, load, scope);
 }

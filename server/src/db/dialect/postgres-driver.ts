@@ -15,7 +15,7 @@ import {
   type PostgresDialectConfig,
   type TransactionSettings,
 } from 'kysely';
-import { ACCOUNTS_TABLES, ACCOUNTS_VERSION_ROW, MODEL_TABLES, MODEL_VERSION_ROW, SETTINGS_TABLES, SETTINGS_VERSION_ROW, WINDOWS_VERSION_ROW, type DataVersion } from '../data-version.js';
+import { ACCOUNTS_TABLES, ACCOUNTS_VERSION_ROW, LIST_COLUMNS, LISTS_VERSION_ROW, MODEL_TABLES, MODEL_VERSION_ROW, SETTINGS_TABLES, SETTINGS_VERSION_ROW, WINDOWS_VERSION_ROW, type DataVersion } from '../data-version.js';
 import { plannerStatistics, type PlannerStatistics } from '../planner-statistics.js';
 
 
@@ -273,10 +273,11 @@ const MODEL = MODEL_VERSION_ROW;
 const SETTINGS = SETTINGS_VERSION_ROW;
 const WINDOWS = WINDOWS_VERSION_ROW;
 const ACCOUNTS = ACCOUNTS_VERSION_ROW;
+const LISTS = LISTS_VERSION_ROW;
 
 export function openPostgres(url: string, poolSize: number, log?: (line: string) => void): PostgresHandle {
   /** The highest value seen of each row (they only grow). */
-  const seen = new Map<number, number>([[DATA, 0], [MODEL, 0], [SETTINGS, 0], [WINDOWS, 0], [ACCOUNTS, 0]]);
+  const seen = new Map<number, number>([[DATA, 0], [MODEL, 0], [SETTINGS, 0], [WINDOWS, 0], [ACCOUNTS, 0], [LISTS, 0]]);
   const see = (rows: VersionRows) => {
     for (const row of rows) {
       const id = Number(row.id);
@@ -301,8 +302,8 @@ export function openPostgres(url: string, poolSize: number, log?: (line: string)
   /** This process's writes, counted as they run (each moves current() at once). */
   let local = 0;
   /**
-   * Its writes committed alone, outside a transaction: they may have moved the settings or the
-   * windows row, which only a transaction's commit reads back.
+   * Its writes committed alone, outside a transaction: they may have moved the settings, windows,
+   * accounts or lists row, which only a transaction's commit reads back.
    */
   let alone = 0;
   const statistics = plannerStatistics(() => analyzeChanged(pool), log);
@@ -346,6 +347,7 @@ export function openPostgres(url: string, poolSize: number, log?: (line: string)
       settings: () => seen.get(SETTINGS)! + alone,
       windows: () => seen.get(WINDOWS)! + alone,
       accounts: () => seen.get(ACCOUNTS)! + alone,
+      lists: () => seen.get(LISTS)! + alone,
       bump: () => {
         local++;
         alone++;
@@ -389,9 +391,9 @@ export async function keptSecret(db: Kysely<any>, name: string, make: () => stri
  *    version, as SQLite's data_version) or by a TRUNCATE; instances read it before a
  *    cached read, so another instance's write is never answered from a stale cache; a second
  *    row for writes to the object model, so that every instance reloads it; a third for writes to
- *    the settings tables, a fourth for publication bounds set and a fifth for users' identities
- *    (DataVersion.settings(), windows(), accounts()): the reads that depend on nothing else stay
- *    cached across other writes;
+ *    the settings tables, a fourth for publication bounds set, a fifth for users' identities and a
+ *    sixth for lists' members (DataVersion.settings(), windows(), accounts(), lists()): the reads
+ *    that depend on nothing else stay cached across other writes;
  *  - the table of kept secrets (keptSecret);
  *  - foreign keys deferrable (still checked at once by default): a restore defers them to commit,
  *    as SQLite's defer_foreign_keys does.
@@ -399,7 +401,7 @@ export async function keptSecret(db: Kysely<any>, name: string, make: () => stri
 export async function installDatabaseUpkeep(db: Kysely<any>): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await sql`create table if not exists folio_data_version (id integer primary key, version bigint not null)`.execute(trx);
-    await sql`insert into folio_data_version (id, version) values (${DATA}, 1), (${MODEL}, 1), (${SETTINGS}, 1), (${WINDOWS}, 1), (${ACCOUNTS}, 1) on conflict (id) do nothing`.execute(trx);
+    await sql`insert into folio_data_version (id, version) values (${DATA}, 1), (${MODEL}, 1), (${SETTINGS}, 1), (${WINDOWS}, 1), (${ACCOUNTS}, 1), (${LISTS}, 1) on conflict (id) do nothing`.execute(trx);
     // Moves row TG_ARGV[0] once per transaction (a transaction-local setting remembers it did).
     await sql.raw(`create or replace function folio_bump_version() returns trigger language plpgsql as $$
       declare done text := 'folio.version_bumped_' || tg_argv[0];
@@ -433,6 +435,14 @@ export async function installDatabaseUpkeep(db: Kysely<any>): Promise<void> {
     // only makes the one held too early, which ends an epoch for nothing: harmless).
     await sql`create or replace trigger folio_windows_version after insert or update of publish_start, publish_end on objects for each row
       when (new.publish_start is not null or new.publish_end is not null) execute function ${bump(WINDOWS)}`.execute(trx);
+    // A list's members and their order (DataVersion.lists()): an object made or deleted, or one of
+    // LIST_COLUMNS changed; an edit of its content leaves the row (and deep pages their anchors).
+    const listColumns = LIST_COLUMNS.map((c) => sql.id(c));
+    const changed = sql.join(LIST_COLUMNS.map((c) => sql`old.${sql.id(c)} is distinct from new.${sql.id(c)}`), sql` or `);
+    await sql`create or replace trigger folio_lists_version after insert or delete on objects for each row execute function ${bump(LISTS)}`.execute(trx);
+    await sql`create or replace trigger folio_lists_version_update after update of ${sql.join(listColumns)} on objects for each row
+      when (${changed}) execute function ${bump(LISTS)}`.execute(trx);
+    await sql`create or replace trigger folio_lists_version_truncate after truncate on objects for each statement execute function ${bump(LISTS)}`.execute(trx);
     // A user's identity also holds its object's status and trash state: a change of either on a
     // user's row moves the accounts row (a user is created, and purged, with its `users` row).
     await sql.raw(`create or replace function folio_bump_accounts_of_user() returns trigger language plpgsql as $$

@@ -2,7 +2,7 @@
 // binding booleans (better-sqlite3 refuses JS booleans), and SQLite-only SQL (FTS5 lives here too).
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { MODEL_TABLES, MODEL_VERSION_ROW, SETTINGS_TABLES, type DataVersion } from '../data-version.js';
+import { LIST_COLUMNS, MODEL_TABLES, MODEL_VERSION_ROW, SETTINGS_TABLES, type DataVersion } from '../data-version.js';
 import { LruMap } from '../lru.js';
 import { draftTranslationsWhere, type Aggregates, type DriverErrors, type JsonText, type ObjectSearch, type RowLocks, type SchemaDialect, type SqlDialect } from './dialect.js';
 import { searchWords } from './search-words.js';
@@ -97,20 +97,99 @@ export function writesSettings(text: string): boolean {
   return !write || SETTINGS.has(write[1]);
 }
 
+/** A plain update of `objects` (kysely's quoting or none): what follows `set`. */
+const OBJECTS_UPDATE = /^\s*update\s+"?objects"?\s+set\s([\s\S]*)$/i;
+/** Where an update's assignments end: its condition, its `returning` list or a `from`. */
+const AFTER_ASSIGNMENTS = /^\s(?:where|returning|from)\b/i;
+/** One assignment's target: `"name" =` or `name =`. */
+const ASSIGNED = /^\s*"?([A-Za-z_][A-Za-z0-9_]*)"?\s*=/;
+
+/**
+ * The columns an update's assignments set (the text after `set`), read outside parentheses and
+ * quotes; null when they cannot be told (then the update counts as any write).
+ */
+export function assignedColumns(afterSet: string): string[] | null {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  let end = afterSet.length;
+  for (let i = 0; i < afterSet.length; i++) {
+    const c = afterSet[i];
+    if (c === "'" || c === '"') {
+      const close = afterSet.indexOf(c, i + 1);
+      if (close < 0) return null;
+      i = close;
+    } else if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (depth === 0 && c === ',') {
+      parts.push(afterSet.slice(start, i));
+      start = i + 1;
+    } else if (depth === 0 && /\s/.test(c) && AFTER_ASSIGNMENTS.test(afterSet.slice(i, i + 12))) {
+      end = i;
+      break;
+    }
+  }
+  if (depth !== 0) return null;
+  parts.push(afterSet.slice(start, end));
+  const names: string[] = [];
+  for (const part of parts) {
+    const name = ASSIGNED.exec(part);
+    if (!name) return null;
+    names.push(name[1].toLowerCase());
+  }
+  return names;
+}
+
+/**
+ * Whether a statement that is not a read may write one of `columns` of `objects`: an update of it
+ * that sets none of them cannot, nor can a plain insert or update of another table (no trigger
+ * writes `objects`, no foreign key cascades on update); an insert into `objects`, any delete, a
+ * rollback, and anything this does not recognise can.
+ */
+function mayWriteObjectColumns(text: string, columns: readonly string[]): boolean {
+  if (TRANSACTION_CONTROL.test(text)) return false;
+  const update = OBJECTS_UPDATE.exec(text);
+  if (update) {
+    const assigned = assignedColumns(update[1]);
+    return assigned === null || assigned.some((c) => columns.includes(c));
+  }
+  const write = PLAIN_WRITE.exec(text);
+  return !write || write[1].toLowerCase() === 'objects';
+}
+
+/**
+ * Whether a statement may change which objects a list without filters holds, or their order by id
+ * or creation (DataVersion.lists): whether it may write one of LIST_COLUMNS (object permissions
+ * move the settings version, which lists follow too).
+ */
+export const writesLists = (text: string) => mayWriteObjectColumns(text, LIST_COLUMNS);
+
+/** Bounds of publication windows (DataVersion.windows). */
+const WINDOW_COLUMNS = ['publish_start', 'publish_end'];
+
+/** Whether a statement may set a publication bound (DataVersion.windows; a delete only takes bounds away, counted all the same). */
+export const writesWindows = (text: string) => mayWriteObjectColumns(text, WINDOW_COLUMNS);
+
+/** What else than data a statement may change, as bits: the versions it moves beside the data version. */
+const WriteKind = { Settings: 1, Lists: 2, Windows: 4 } as const;
+function writeKinds(text: string): number {
+  return (writesSettings(text) ? WriteKind.Settings : 0) | (writesLists(text) ? WriteKind.Lists : 0) | (writesWindows(text) ? WriteKind.Windows : 0);
+}
+
 /** The statement kysely's SQLite driver runs: binds booleans, and counts writes and the rows they wrote. */
 class Statement implements SqliteStatement {
   readonly reader: boolean;
   /** Rows of a statement that returns some: read as arrays, made by rowMaker. */
   private readonly make: ((values: unknown[]) => Record<string, unknown>) | null;
-  /** A write that may change a read of the settings tables (writesSettings). */
-  private readonly settings: boolean;
+  /** What else than data a write may change (WriteKind), when it is one. */
+  private readonly kinds: number;
   constructor(
     readonly raw: Database.Statement,
-    private readonly onWrite: (settings: boolean) => void,
+    private readonly onWrite: (kinds: number) => void,
     private readonly statistics: PlannerStatistics,
   ) {
     this.reader = raw.reader;
-    this.settings = !raw.readonly && writesSettings(raw.source);
+    this.kinds = raw.readonly ? 0 : writeKinds(raw.source);
     this.make = raw.reader ? rowMaker(raw.raw(true).columns().map((c) => c.name)) : null;
   }
   /** Every row of the statement run with `params`, as objects. */
@@ -121,7 +200,7 @@ class Statement implements SqliteStatement {
   all(params: readonly unknown[]): unknown[] {
     // A statement that returns rows may write too (`insert … returning`): kysely runs it here.
     if (this.raw.readonly) return this.rows(params);
-    this.onWrite(this.settings);
+    this.onWrite(this.kinds);
     const rows = this.rows(params);
     this.statistics.wrote(rows.length);
     return rows;
@@ -129,13 +208,13 @@ class Statement implements SqliteStatement {
   run(params: readonly unknown[]): { changes: number | bigint; lastInsertRowid: number | bigint } {
     // Any statement that is not a read (writes, begin/commit/rollback, DDL) may change what the
     // next read sees: cached results are dropped whether it succeeds or fails.
-    this.onWrite(this.settings);
+    this.onWrite(this.kinds);
     const result = this.raw.run(bindable(params));
     this.statistics.wrote(Number(result.changes));
     return result;
   }
   iterate(params: readonly unknown[]): IterableIterator<unknown> {
-    if (!this.raw.readonly) this.onWrite(this.settings);
+    if (!this.raw.readonly) this.onWrite(this.kinds);
     const rows = this.raw.iterate(bindable(params)) as IterableIterator<unknown[]>;
     const make = this.make;
     if (!make) return rows;
@@ -156,9 +235,15 @@ class Connection implements SqliteDatabase {
   writes = 0;
   /** Of those, the ones that may change a read of the settings tables. */
   settingsWrites = 0;
-  private readonly onWrite = (settings: boolean) => {
+  /** And the ones that may change a list's members or their order. */
+  listsWrites = 0;
+  /** And the ones that may set a publication bound. */
+  windowsWrites = 0;
+  private readonly onWrite = (kinds: number) => {
     this.writes++;
-    if (settings) this.settingsWrites++;
+    if (kinds & WriteKind.Settings) this.settingsWrites++;
+    if (kinds & WriteKind.Lists) this.listsWrites++;
+    if (kinds & WriteKind.Windows) this.windowsWrites++;
   };
   constructor(
     readonly raw: Database.Database,
@@ -366,11 +451,16 @@ export function openSqlite(file: string, nativeBinding: string | null = null, lo
       // Moved by this process's writes that may change a settings read, and by every commit of
       // another connection (which may have written anything).
       settings: () => externalVersion() * 2 ** 32 + connection.settingsWrites,
-      windows: current,
+      // The same for a list's members and their order.
+      lists: () => externalVersion() * 2 ** 32 + connection.listsWrites,
+      // The same for a publication bound set.
+      windows: () => externalVersion() * 2 ** 32 + connection.windowsWrites,
       accounts: current,
       bump: () => {
         connection.writes++;
         connection.settingsWrites++;
+        connection.listsWrites++;
+        connection.windowsWrites++;
       },
     },
   };

@@ -4,6 +4,7 @@
 // next write.
 import { expressionBuilder, sql, type CompiledQuery, type Expression, type SqlBool } from 'kysely';
 import type { AppContext } from '../../context.js';
+import { LIST_COLUMNS } from '../../db/data-version.js';
 import { LruMap } from '../../db/lru.js';
 import { nameStatement, preparedList } from '../../db/prepared.js';
 import { cachedRead } from '../../db/read-cache.js';
@@ -217,12 +218,13 @@ function atOffset<Row>(query: CompiledQuery<Row>, offset: number, anchor: readon
  * (index + 1) × ANCHOR_STEP - 1, found from the nearest anchor already known; null when the list
  * has no such row (it changed meanwhile: the caller pages with an OFFSET instead).
  */
-async function anchorAt(ctx: AppContext, key: string, anchors: Anchors, index: number): Promise<unknown[] | null> {
-  // One list of anchors per shape, kept in the read cache: dropped at the next write. One walk at
-  // a time extends it, as far as the deepest request waiting asks (concurrent requests for deep
-  // pages each walked the same steps); each request goes on as soon as its own anchor is found,
-  // not when the walk ends (the first pages asked after a write all waited for the deepest one).
-  const known = await ctx.readCache.get(`anchors\u0000${key}`, async () => newAnchorWalk());
+async function anchorAt(ctx: AppContext, key: string, anchors: Anchors, index: number, scope: 'data' | 'lists'): Promise<unknown[] | null> {
+  // One list of anchors per shape, kept in the read cache: dropped at the next write (`lists`: the
+  // next write that may move a member, see movesOnlyWithLists). One walk at a time extends it, as
+  // far as the deepest request waiting asks (concurrent requests for deep pages each walked the
+  // same steps); each request goes on as soon as its own anchor is found, not when the walk ends
+  // (the first pages asked after a write all waited for the deepest one).
+  const known = await ctx.readCache.get(`anchors\u0000${scope}\u0000${key}`, async () => newAnchorWalk(), scope);
   while (known.values.length <= index) {
     if (known.ended) return null;
     known.target = Math.max(known.target, index);
@@ -261,11 +263,15 @@ function armAnchorWalk(known: AnchorWalk): void {
   });
 }
 
+/** Anchor steps run by this process (each reads ANCHOR_STEP rows of a list): for tests and the benchmark. */
+export const anchorStatistics = { steps: 0 };
+
 /** Steps from the last known anchor until the target is known (or the list ends). */
 async function walkAnchors(ctx: AppContext, anchors: Anchors, known: AnchorWalk): Promise<void> {
   while (known.values.length <= known.target) {
     const k = known.values.length;
     const step = k === 0 ? anchors.first : atOffset(anchors.next, 0, known.values[k - 1]);
+    anchorStatistics.steps++;
     const row = (await ctx.db.executeQuery(step)).rows[0];
     if (!row) {
       known.ended = true;
@@ -275,6 +281,21 @@ async function walkAnchors(ctx: AppContext, anchors: Anchors, known: AnchorWalk)
     known.values.push(Array.from({ length: anchors.width }, (_, i) => row[`anchor_${i}`]));
     known.found();
   }
+}
+
+/** Sorts whose anchors stay where they are while DataVersion.lists() does (LIST_COLUMNS): not `modified`. */
+const LIST_ORDERS = new Set(['id', 'created']);
+
+/**
+ * Whether what a kept list holds (its count, and which row is where when sorted by LIST_ORDERS)
+ * depends only on what DataVersion.lists() follows: the reader's visibility (in the plan's key; its
+ * object permissions move the settings version), the types (the model version) and, of each row,
+ * LIST_COLUMNS. So: no filter but the type and filters on those columns, no search, no
+ * extension's filter (planKey already refuses a caller's own condition and sorts).
+ */
+function movesOnlyWithLists(q: ListQuery, columns: Record<string, ColumnRef>): boolean {
+  if (Object.keys(q.special).some((name) => name !== 'type') || Object.keys(q.structured).length) return false;
+  return q.filters.every((f) => LIST_COLUMNS.includes(f.field) && columns[f.field] === `objects.${f.field}`);
 }
 
 /** Plans kept per shape; bounded by count, the least recently used dropped first. */
@@ -538,13 +559,16 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
   }
 
   const countQuery = plan.count;
-  const count = await cachedRead(ctx, countQuery, async () => Number((await ctx.db.executeQuery(countQuery)).rows[0]?.n ?? 0));
+  // A list whose members depend on nothing a content edit writes keeps its count (and its anchors)
+  // across such edits: under DataVersion.lists(), not the data version.
+  const scope = key !== null && movesOnlyWithLists(q, columns) ? 'lists' : 'data';
+  const count = await cachedRead(ctx, countQuery, async () => Number((await ctx.db.executeQuery(countQuery)).rows[0]?.n ?? 0), scope);
   let pageQuery = atOffset(plan.ids, q.offset);
   let rowsQuery = plan.rows && atOffset(plan.rows, q.offset);
   // A page past the first anchor starts after the nearest anchor before it.
   const step = Math.floor(q.offset / ANCHOR_STEP) - 1;
   if (plan.anchors && key !== null && step >= 0 && q.offset < count) {
-    const anchor = await anchorAt(ctx, key, plan.anchors, step);
+    const anchor = await anchorAt(ctx, key, plan.anchors, step, scope === 'lists' && q.sort.every((f) => LIST_ORDERS.has(f.field)) ? 'lists' : 'data');
     if (anchor) {
       const rest = q.offset - (step + 1) * ANCHOR_STEP;
       pageQuery = atOffset(plan.anchors.ids, rest, anchor);
