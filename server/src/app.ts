@@ -312,7 +312,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   const direct = config.corsOrigins.length
     ? null
     : directDispatch(app, [securityHeaders, auth, beforeRoutes], alongErrors, (p) => p === '/favicon.ico' || p === '/admin' || p.startsWith('/admin/'), passOn);
-  // PostgreSQL: reads by id take the data version along with the object (db/read-along.ts).
+  // Reads by id and a type's list take the data version along with their rows (db/read-along.ts).
   const readsAlong = direct !== null && ctx.dataVersion.along !== undefined;
   app.use(methodFallback(ctx.routes));
   app.use(notFoundRoute);

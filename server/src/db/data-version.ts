@@ -63,12 +63,12 @@ export interface DataVersion {
   lists(): number;
   bump(): void;
   /**
-   * PostgreSQL: the version rows as one column a read selects beside its own (`column`, SQL of a
-   * scalar subquery, read in the read's snapshot), `see(value)` to take that value in, as
-   * refresh() takes in its own read, and `seen()`, the database's own counter as last seen, this
-   * process's uncommitted writes left out, and `onlyOwnSince(from)`: whether every move of that
-   * counter since `from` was a commit of this process's own (db/read-along.ts). Absent on SQLite:
-   * current() is always up to date.
+   * The database's version as one column a read selects beside its own (`column`, SQL of a scalar
+   * subquery, read in the read's snapshot: PostgreSQL's version rows, SQLite's `data_version`),
+   * `see(value)` to take that value in, as refresh() takes in its own read, and `seen()`, the
+   * database's own counter as last seen, this process's uncommitted writes left out, and
+   * `onlyOwnSince(from)`: whether every move of that counter since `from` was a commit of this
+   * process's own (db/read-along.ts; SQLite's never moves it for its own commits).
    */
   along?: { column: string; see(value: unknown): void; seen(): number; onlyOwnSince(from: number): boolean };
 }

@@ -1,9 +1,10 @@
-// The data version read along with an object (PostgreSQL), instead of in a round trip of its own.
+// The data version read along with an object, instead of in a round trip (PostgreSQL) or a pragma
+// (SQLite) of its own.
 //
 // Every request reads the data version before it consults a cache (app.ts): another instance's
 // write answered before the request began must be seen, caches included (CONTRACT, several
 // instances). On PostgreSQL that read is a round trip, about a sixth of an uncached read by id's
-// CPU. A read by id (`GET /{type}/{id}`, the hottest route) may instead go ahead on the version as
+// CPU; on SQLite `pragma data_version` (another process's commits), about a tenth. A read by id (`GET /{type}/{id}`, the hottest route) may instead go ahead on the version as
 // last seen and take the version rows along in the statement that reads the object: one snapshot,
 // taken after the request began. When they are the ones the request started from, no write
 // committed between the last look and that snapshot, so every cache the request used (the
@@ -14,7 +15,10 @@
 // Nothing is sent before the request is confirmed: the route confirms with its read; any other
 // way out (an error, a cached answer, a path the route does not read by id) first reads the
 // version as usual (confirmByRefresh) and starts again if it moved. Only routes that declare it
-// (RouteDef.readsAlong) are taken this way; SQLite never is (its version is always current).
+// (RouteDef.readsAlong) are taken this way. On SQLite the value read along is `data_version`, read
+// in the statement's own read transaction: a request may go ahead on a value this process read
+// earlier in the same turn of the event loop (even in a phase before the one that received it),
+// and the read confirms that no other connection committed since.
 import type { DataVersion } from './data-version.js';
 
 /** A request taken with the version read along (DataVersion.along present): what it started from, and whether that was confirmed. */
