@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { expectError, startServer, type TestServer } from './helpers/server.js';
 import { aDate, anEtag, anId, anInteger, assertShape } from './helpers/shape.js';
+import { createUser } from './helpers/users.js';
 
 describe('objects', () => {
   let s: TestServer;
@@ -112,6 +113,36 @@ describe('objects', () => {
     assert.ok(res.body.data.meta.published);
     assert.equal(res.body.data.meta.created, d.meta.created);
     expectError(await s.request('PATCH', `/documents/${d.id}`, { token: admin, body: { data: { id: '999', type: 'documents', attributes: {} } } }), 409);
+  });
+
+  test('a PATCH sending the values the object has writes nothing: modified, modified_by, the version and the history stay', async () => {
+    const d = await create('documents', { title: 'Unchanged', description: 'As it was', status: 'on', extra: { a: 1 } });
+    const { id: editorId } = await createUser(s, admin, { username: 'unchanged-editor', password: 'unchanged-secret-1' });
+    const role = await s.request('POST', '/roles', { token: admin, body: { data: { type: 'roles', attributes: { name: 'unchanged_writers', permissions: { '*': ['read', 'create', 'update', 'publish'] } } } } });
+    assert.equal(role.status, 201, role.text);
+    assert.ok((await s.request('POST', `/roles/${role.body.data.id}/relationships/users`, { token: admin, body: { data: [{ type: 'users', id: editorId }] } })).status < 300);
+    const editor = (await s.login('unchanged-editor', 'unchanged-secret-1')).jwt;
+    const history = async () => (await s.request('GET', `/objects/${d.id}/history?page_size=100`, { token: admin })).body.data.length as number;
+    const entries = await history();
+    const first = await s.request('GET', `/documents/${d.id}`, { token: admin });
+    // Another second, another user: a write would show in modified and modified_by.
+    await new Promise((r) => setTimeout(r, 1100));
+    const same = await s.request('PATCH', `/documents/${d.id}`, {
+      token: editor,
+      body: { data: { id: d.id, type: 'documents', attributes: { title: 'Unchanged', description: 'As it was', status: 'on', extra: { a: 1 } } } },
+    });
+    assert.equal(same.status, 200, same.text);
+    assert.equal(same.body.data.meta.modified, first.body.data.meta.modified);
+    assert.equal(same.body.data.meta.modified_by, 1);
+    assert.equal(same.headers.get('etag'), first.headers.get('etag'), 'the version did not move');
+    assert.equal(await history(), entries, 'no history entry');
+    // One value that differs is a write, by the editor, now.
+    const changed = await s.request('PATCH', `/documents/${d.id}`, { token: editor, body: { data: { id: d.id, type: 'documents', attributes: { title: 'Unchanged', description: 'Changed' } } } });
+    assert.equal(changed.status, 200, changed.text);
+    assert.notEqual(changed.body.data.meta.modified, first.body.data.meta.modified);
+    assert.notEqual(changed.body.data.meta.modified_by, 1);
+    assert.notEqual(changed.headers.get('etag'), first.headers.get('etag'));
+    assert.equal(await history(), entries + 1);
   });
 
   test('anonymous clients see only objects that are on; others give 404', async () => {

@@ -252,6 +252,14 @@ export async function updateRow(
   if (locked !== undefined && locked !== Boolean(before.locked)) set.locked = changed.locked = locked;
   w.changed = changed;
   await runHooks(ctx, db, w, 'beforeWrite');
+  // Every value sent is the object's already: nothing is written, as BEdita saves an entity that
+  // is not dirty (`modified` and `modified_by` stay; no version, history or data version moves).
+  // Unless fields the extensions write after the row were sent (a user's own fields, object
+  // permissions): what they change is known only then, and the row's `modified` goes with it.
+  if (!Object.keys(w.changed).length && !Object.keys(own).length && w.meta?.perms === undefined) {
+    w.row = before;
+    return { row: before, changed: w.changed };
+  }
   // A change to record moves the version here, in the same statement (once per unit of work).
   const moveVersion = Object.keys(w.changed).length > 0 && claimVersionMove(ctx, db, id);
   const columns = Object.keys(set);
