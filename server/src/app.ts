@@ -341,8 +341,12 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     // (answers, auth, counts) is checked against it, so another instance's write answered before
     // this request began is always seen (PostgreSQL: one query; SQLite: always current).
     if (readsAlong && direct.readsAlong(req as express.Request)) {
-      (req as http.IncomingMessage & WithReadAlong)[READ_ALONG] = { expected: ctx.dataVersion.along!.seen(), confirmed: false };
-      answer(req, res);
+      const along = ctx.dataVersion.along!;
+      (req as http.IncomingMessage & WithReadAlong)[READ_ALONG] = { expected: along.seen(), confirmed: false };
+      // Up to its first wait, its caches are checked against the version as last seen (SQLite: no
+      // pragma read); its read confirms it.
+      if (along.assume) along.assume(() => answer(req, res));
+      else answer(req, res);
       return;
     }
     const fresh = ctx.dataVersion.refresh();

@@ -11,6 +11,7 @@ import { onPostgres } from './helpers/test-database.js';
 import { createRole, createUser } from './helpers/users.js';
 import { connectOutside, type OutsideConnection } from './helpers/outside.js';
 import { logStatements, type StatementLog } from './helpers/pg-statements.js';
+import { dataVersionStatistics } from '../src/db/dialect/sqlite.js';
 
 /** A test server, its admin's token, a published document, and another connection to its database (another process). */
 function withDocumentAndAnotherProcess() {
@@ -150,6 +151,46 @@ function withAnotherProcess() {
 // A signed-in user's identity is kept per version of the accounts (DataVersion.accounts()): a
 // write to a document keeps it; a change to the user, its roles or their rights, or its object's
 // status or trash state, by this server or by another process, drops it.
+describe('SQLite: the pragma read by requests read along', { skip: onPostgres ? 'PostgreSQL: its version reads are counted below' : false }, () => {
+  const env = withDocumentAndAnotherProcess();
+
+  test('SQLite: reads by id read no pragma (their own read confirms the version), other requests read it as they start', async () => {
+    // Answers asked for once each (no held answer: one goes out only once the pragma is read).
+    const ids: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const made = await env.t.request('POST', '/documents', { token: env.token, body: { data: { type: 'documents', attributes: { title: `Pragma ${i}`, status: 'on' } } } });
+      assert.equal(made.status, 201, made.text);
+      ids.push(made.body.data.id);
+    }
+    const ok = async (path: string, token?: string) => {
+      const res = await env.t.request('GET', path, { token });
+      assert.equal(res.status, 200, res.text);
+    };
+    const pragmaReads = async (request: (i: number) => Promise<unknown>) => {
+      const before = dataVersionStatistics.pragmaReads;
+      // Each request in a turn of its own: a value read earlier in a turn is not read again in it.
+      for (let i = 0; i < 10; i++) {
+        await new Promise((r) => setImmediate(r));
+        await request(i);
+      }
+      return dataVersionStatistics.pragmaReads - before;
+    };
+    await ok('/home');
+    assert.equal(await pragmaReads((i) => ok(`/documents/${ids[i]}`)), 0, 'a read by id read the pragma');
+    // A list page reads it at most once: its count, when read from the read cache, waits, and the
+    // page's statement comes after that wait.
+    assert.ok((await pragmaReads((i) => ok(`/documents?sort=-id&page_size=1&page=${i + 1}`))) <= 10, 'a list page read the pragma more than once');
+    await ok(`/documents/${env.id}`, env.token); // the identity read once
+    assert.equal(await pragmaReads((i) => ok(`/documents/${ids[i]}`, env.token)), 0, 'a signed-in read by id read the pragma');
+    assert.ok((await pragmaReads(() => ok('/home'))) >= 10, 'a request that is not read along reads it as it starts');
+    // Still confirmed: another process's write is in the next read of each.
+    await env.other.run(`update objects set title = 'Seen without a pragma' where id = ?`, [Number(env.id)]);
+    const read = async () => (await env.t.request('GET', `/documents/${env.id}`)).body.data.attributes.title;
+    assert.equal(await read(), 'Seen without a pragma');
+    assert.equal((await env.t.request('GET', '/documents?sort=id&page_size=1')).body.data[0].attributes.title, 'Seen without a pragma');
+  });
+});
+
 describe('identities kept across writes to documents', { skip: onPostgres ? false : 'SQLite reads an identity in-process, once per data version' }, () => {
   const env = withAnotherProcess();
 

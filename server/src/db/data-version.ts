@@ -69,8 +69,11 @@ export interface DataVersion {
    * database's own counter as last seen, this process's uncommitted writes left out, and
    * `onlyOwnSince(from)`: whether every move of that counter since `from` was a commit of this
    * process's own (db/read-along.ts; SQLite's never moves it for its own commits).
+   * `assume(run)`, where present, runs `run` (a request read along, up to its first wait) with
+   * every version read as last seen rather than read afresh (SQLite: no pragma), since its own
+   * read confirms it; refresh() still reads.
    */
-  along?: { column: string; see(value: unknown): void; seen(): number; onlyOwnSince(from: number): boolean };
+  along?: { column: string; see(value: unknown): void; seen(): number; onlyOwnSince(from: number): boolean; assume?<T>(run: () => T): T };
 }
 
 /** The tables of the object model: a write to any of them moves the model version. */

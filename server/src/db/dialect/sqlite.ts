@@ -384,6 +384,9 @@ async function lockedStart<T>(file: string, nativeBinding: string | null, work: 
   }
 }
 
+/** How many times `pragma data_version` was read, every database of the process together (tests count it). */
+export const dataVersionStatistics = { pragmaReads: 0 };
+
 /** SQLite's `data_version` as a column of a read (its read transaction's), for DataVersion.along. */
 const ALONG_COLUMN = '(select data_version from pragma_data_version())';
 
@@ -417,13 +420,21 @@ export function openSqlite(file: string, nativeBinding: string | null = null, lo
   const forget = () => {
     externalSeen = null;
   };
-  const externalVersion = () => {
-    if (externalSeen === null) {
-      externalSeen = lastExternal = raw.open ? (external.get() as number) : -1;
-      setImmediate(forget);
-    }
+  /** Reads the pragma, kept for the rest of the turn. */
+  const readExternal = () => {
+    dataVersionStatistics.pragmaReads++;
+    externalSeen = lastExternal = raw.open ? (external.get() as number) : -1;
+    setImmediate(forget);
     return externalSeen;
   };
+  /**
+   * Set while a request read along runs its synchronous part (DataVersion.along.assume): its
+   * caches are checked against the value as last seen, not a fresh pragma, which its own read
+   * confirms (db/read-along.ts). Nothing is kept for the turn: another request in it reads the
+   * pragma as usual.
+   */
+  let assumed = false;
+  const externalVersion = () => (externalSeen !== null ? externalSeen : assumed ? lastExternal : readExternal());
   const current = () => externalVersion() * 2 ** 32 + connection.writes;
   // The model version (installModelVersion), read again only when another connection committed:
   // a process alone on its file never asks, and a request after another process changed the
@@ -449,7 +460,8 @@ export function openSqlite(file: string, nativeBinding: string | null = null, lo
       // Both counters only grow: their combination changes whenever either does.
       current,
       refresh: () => {
-        forget();
+        // Read now, whoever asks: a request read along confirms with it (confirmByRefresh).
+        readExternal();
         return current();
       },
       model,
@@ -476,13 +488,30 @@ export function openSqlite(file: string, nativeBinding: string | null = null, lo
         see: (value) => {
           if (typeof value !== 'number' && typeof value !== 'bigint') return;
           const seen = Number(value);
-          if (seen === lastExternal) return;
-          // Another connection committed: what this turn held is read again (current() moves).
-          lastExternal = seen;
-          forget();
+          // It only grows: a value read before one already seen says nothing new.
+          if (seen > lastExternal) {
+            // Another connection committed: what this turn held is read again (current() moves).
+            lastExternal = seen;
+            forget();
+          }
+          // Read by the statement just now: as good as the pragma read now, for the rest of the
+          // turn (what the request does after its read, its answer's caches, asks no pragma).
+          if (externalSeen === null && seen === lastExternal) {
+            externalSeen = seen;
+            setImmediate(forget);
+          }
         },
         seen: () => lastExternal,
         onlyOwnSince: (from) => lastExternal === from,
+        assume(run) {
+          const outer = assumed;
+          assumed = true;
+          try {
+            return run();
+          } finally {
+            assumed = outer;
+          }
+        },
       },
     },
   };
