@@ -28,6 +28,7 @@ import {
   chooseScenarios,
   compareWithReference,
   uncachedScenarios,
+  alternatingReads,
   type Baseline,
   type BenchReport,
   type LoadFigures,
@@ -526,6 +527,35 @@ async function main() {
       }
     };
     const chosen = (list: Scenario[]) => chooseScenarios(list, only);
+    /**
+     * Anonymous and signed-in reads by id measured in turns (alternatingReads), when the uncached
+     * reads by id are among the scenarios run: what "anonymous no dearer than signed in" is judged on.
+     */
+    const inTurns = async (on: Running, who: Readers, phase: 'after seeding' | 'after restart') => {
+      const names = chosen(uncachedScenarios(seeded.result, who, phase)).map((s) => s.name);
+      if (!names.includes(`${UNCACHED_ANONYMOUS} (${phase})`) || !names.includes(`${UNCACHED_SIGNED_IN} (${phase})`)) return;
+      await emptyCaches(on.url, token, seeded.result.documentIds[0]);
+      const totals = new Map<string, { cpuUs: number; requests: number; seconds: number; p50: number; p99: number; errors: number; non2xx: number; peakRssMb: number | null }>();
+      for (const slice of alternatingReads(seeded.result, who, phase)) {
+        const f = await runLoad({ ...slice.spec, url: on.url + slice.spec.path, connections: 10, seconds: UNCACHED_SECONDS }, on.process.pid!);
+        const t = totals.get(slice.name) ?? { cpuUs: 0, requests: 0, seconds: 0, p50: 0, p99: 0, errors: 0, non2xx: 0, peakRssMb: null };
+        t.cpuUs += (f.cpuUsPerRequest ?? NaN) * f.requests;
+        t.requests += f.requests;
+        t.seconds += f.requests / Math.max(f.rps, 1e-9);
+        // Percentiles cannot be added up: the slices' median and worst p99.
+        t.p50 = Math.max(t.p50, f.p50);
+        t.p99 = Math.max(t.p99, f.p99);
+        t.errors += f.errors;
+        t.non2xx += f.non2xx;
+        t.peakRssMb = Math.max(t.peakRssMb ?? 0, f.peakRssMb ?? 0);
+        totals.set(slice.name, t);
+      }
+      for (const [name, t] of totals) {
+        const cpu = t.requests ? t.cpuUs / t.requests : null;
+        results.push({ name, target: 'folio', requests: t.requests, rps: t.requests / Math.max(t.seconds, 1e-9), p50: t.p50, p99: t.p99, errors: t.errors, non2xx: t.non2xx, peakRssMb: t.peakRssMb, ratio: null, cpuUsPerRequest: cpu !== null && Number.isFinite(cpu) ? cpu : null });
+        console.log(`  ${name} … ${t.requests} requests in turns, ${cpu === null ? '-' : cpu.toFixed(0)} µs CPU/req`);
+      }
+    };
     const uncachedRssMb = { afterSeeding: null as number | null, afterRestart: null as number | null };
     const readers = async (on: Running): Promise<Readers> => ({ adminToken: token, editorToken: await signIn(on.url, seeded.result.editor), apiKey: seeded.result.apiKey });
 
@@ -533,6 +563,7 @@ async function main() {
       console.log('right after seeding, on the server that took the writes:');
       await warmUp(folio, ref, seeded.result, await readers(folio));
       for (const s of chosen(uncachedScenarios(seeded.result, await readers(folio), 'after seeding'))) await runScenario(s, folio);
+      await inTurns(folio, await readers(folio), 'after seeding');
       uncachedRssMb.afterSeeding = rssMb(folio.process.pid!);
       await printMemory('after the uncached scenarios, on the server that took the seed', folio);
     }
@@ -560,6 +591,7 @@ async function main() {
     console.log('after a restart on the seeded data:');
     await warmUp(server, ref, seeded.result, await readers(server));
     for (const s of chosen(uncachedScenarios(seeded.result, await readers(server), 'after restart'))) await runScenario(s, server);
+    await inTurns(server, await readers(server), 'after restart');
     uncachedRssMb.afterRestart = rssMb(server.process.pid!);
     await printMemory('after the uncached scenarios, after the restart', server);
 

@@ -4,6 +4,8 @@ declare module 'autocannon' {
     url: string;
     connections?: number;
     duration?: number;
+    /** Requests to make in all, shared out among the connections (the duration is then ignored). */
+    amount?: number;
     method?: string;
     headers?: Record<string, string>;
     body?: string;

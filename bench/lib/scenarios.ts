@@ -78,6 +78,34 @@ function shuffled<T>(items: readonly T[], seed: number): T[] {
 
 /** The uncached reads by id that are compared with each other (anonymous no dearer than signed in) and across data sizes. */
 export const UNCACHED_ANONYMOUS = 'uncached GET /documents/{id}';
+/** The same two kinds of read measured in turns, slice by slice (alternatingReads): their comparison. */
+export const ALTERNATING_ANONYMOUS = 'uncached GET anonymous, in turns';
+export const ALTERNATING_SIGNED_IN = 'uncached GET signed in, in turns';
+
+/**
+ * Anonymous and signed-in uncached reads by id in `slices` turns each, one kind then the other
+ * (which goes first alternates): each kind reads every document once, in an order no cache has
+ * seen, and both see the machine as it was at the same moments. Measured as two separate runs
+ * seconds apart, one kind's figure carried the other's noise (up to a third on this machine)
+ * and whatever the run before left (anonymous reads, measured first, came out 8-26% dearer on
+ * PostgreSQL, and as cheap when asked in turns).
+ */
+export function alternatingReads(seed: SeedResult, readers: Readers, phase: Phase, slices = 6): Array<{ kind: 'anonymous' | 'signed in'; name: string; spec: Omit<LoadSpec, 'url' | 'connections' | 'seconds'> & { path: string } }> {
+  const at = ` (${phase})`;
+  const size = Math.ceil(seed.documentIds.length / slices);
+  const kinds: Array<{ kind: 'anonymous' | 'signed in'; name: string; headers: Record<string, string>; order: number[] }> = [
+    { kind: 'anonymous' as const, name: ALTERNATING_ANONYMOUS + at, headers: { Accept: JSONAPI }, order: shuffled(seed.documentIds, 7) },
+    { kind: 'signed in' as const, name: ALTERNATING_SIGNED_IN + at, headers: { Accept: JSONAPI, Authorization: `Bearer ${readers.editorToken}` }, order: shuffled(seed.documentIds, 8) },
+  ];
+  const out: ReturnType<typeof alternatingReads> = [];
+  for (let k = 0; k < slices; k++) {
+    for (const c of k % 2 ? [...kinds].reverse() : kinds) {
+      const paths = c.order.slice(k * size, (k + 1) * size).map((id) => `/documents/${id}`);
+      if (paths.length) out.push({ kind: c.kind, name: c.name, spec: { method: 'GET', headers: c.headers, path: '/documents', paths, once: true } });
+    }
+  }
+  return out;
+}
 export const UNCACHED_SIGNED_IN = 'uncached GET signed in';
 
 /** When the uncached scenarios run: on the server that just took the seed, or after a restart. */
@@ -392,12 +420,14 @@ export function checkTargets(r: BenchReport): TargetCheck[] {
     out.push({ what: `${s.name}: CPU per request at most ${(1 / s.cpuTarget).toFixed(1)}x the reference's (${s.cpuTarget})`, figure: s.cpuRatio == null ? '-' : s.cpuRatio.toFixed(2), met });
   }
   for (const s of r.scenarios) if (s.p99Target !== undefined && !out.some((t) => t.what.startsWith(`${s.name}: p99 under`))) p99(s.name, s.p99Target);
-  // Anonymous uncached reads no dearer than signed-in ones (5% for the noise of two runs).
+  // Anonymous uncached reads no dearer than signed-in ones (within 5%): judged on the two measured
+  // in turns when they were (alternatingReads), else on their separate runs.
   for (const phase of [' (after seeding)', ' (after restart)']) {
-    const anonymous = by(UNCACHED_ANONYMOUS + phase)?.cpuUsPerRequest;
-    const signedIn = by(UNCACHED_SIGNED_IN + phase)?.cpuUsPerRequest;
+    const inTurns = by(ALTERNATING_ANONYMOUS + phase)?.cpuUsPerRequest != null && by(ALTERNATING_SIGNED_IN + phase)?.cpuUsPerRequest != null;
+    const anonymous = by((inTurns ? ALTERNATING_ANONYMOUS : UNCACHED_ANONYMOUS) + phase)?.cpuUsPerRequest;
+    const signedIn = by((inTurns ? ALTERNATING_SIGNED_IN : UNCACHED_SIGNED_IN) + phase)?.cpuUsPerRequest;
     if (anonymous == null || signedIn == null) continue;
-    out.push({ what: `${UNCACHED_ANONYMOUS}${phase}: CPU per request no more than signed in (within 5%)`, figure: `${anonymous.toFixed(0)} / ${signedIn.toFixed(0)} µs`, met: anonymous <= signedIn * 1.05 });
+    out.push({ what: `${UNCACHED_ANONYMOUS}${phase}: CPU per request no more than signed in (within 5%${inTurns ? ', measured in turns' : ''})`, figure: `${anonymous.toFixed(0)} / ${signedIn.toFixed(0)} µs`, met: anonymous <= signedIn * 1.05 });
   }
   // At more documents than the baseline's: an uncached read by id costs at most SCALE_TARGET times as much.
   if (r.baseline && r.seed.sizes.documents > r.baseline.documents) {

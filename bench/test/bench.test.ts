@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startServer, type TestServer } from '../../server/test/helpers/server.js';
-import { checkTargets, chooseScenarios, compareWithReference, formatReport, missedTargets, uncachedScenarios, type BenchReport, type ScenarioResult } from '../lib/scenarios.js';
+import { alternatingReads, checkTargets, chooseScenarios, compareWithReference, formatReport, missedTargets, uncachedScenarios, type BenchReport, type ScenarioResult } from '../lib/scenarios.js';
 import { seed, type SeedResult } from '../lib/seed.js';
 
 describe('benchmark seed and report', () => {
@@ -188,6 +188,23 @@ describe('benchmark seed and report', () => {
     // A small seed is not judged on the million's pace.
     const small = checkTargets({ ...report, seed: { ...report.seed, sizes: { ...report.seed.sizes, documents: 20_000 } }, baseline: undefined });
     assert.equal(small.find((t) => /seeding a million/.test(t.what))?.met, null, 'a 20,000-document seed is not judged against the million');
+    // Measured in turns too: anonymous against signed in is judged on those.
+    const inTurns = checkTargets({ ...report, scenarios: [...report.scenarios, row('uncached GET anonymous, in turns (after restart)', 250), row('uncached GET signed in, in turns (after restart)', 252)] });
+    const judged = inTurns.find((t) => /no more than signed in/.test(t.what))!;
+    assert.match(judged.what, /measured in turns/);
+    assert.equal(judged.figure, '250 / 252 µs');
+    assert.equal(judged.met, true);
+  });
+
+  test('anonymous and signed-in reads in turns: every document once for each kind, in slices one kind then the other, who goes first alternating', () => {
+    const slices = alternatingReads(seeded, { adminToken: 'a', editorToken: 'e', apiKey: 'k' }, 'after restart', 4);
+    assert.deepEqual(slices.map((s) => s.kind), ['anonymous', 'signed in', 'signed in', 'anonymous', 'anonymous', 'signed in', 'signed in', 'anonymous']);
+    for (const kind of ['anonymous', 'signed in'] as const) {
+      const paths = slices.filter((s) => s.kind === kind).flatMap((s) => s.spec.paths ?? []);
+      assert.deepEqual([...paths].sort(), seeded.documentIds.map((id) => `/documents/${id}`).sort(), `${kind}: each document once`);
+    }
+    assert.ok(slices.every((s) => s.spec.once && (s.kind === 'signed in') === (s.spec.headers.Authorization === 'Bearer e')));
+    assert.notDeepEqual(slices[0].spec.paths, slices[1].spec.paths, 'each kind in an order of its own');
   });
 
   test('a seed that outlives its access token signs in again and goes on', async () => {
