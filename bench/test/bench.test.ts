@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startServer, type TestServer } from '../../server/test/helpers/server.js';
-import { alternatingReads, checkTargets, chooseScenarios, compareWithReference, formatReport, missedTargets, uncachedScenarios, type BenchReport, type ScenarioResult } from '../lib/scenarios.js';
+import { alternatingReads, IN_TURNS_DOCUMENTS, checkTargets, chooseScenarios, compareWithReference, formatReport, missedTargets, uncachedScenarios, type BenchReport, type ScenarioResult } from '../lib/scenarios.js';
 import { seed, type SeedResult } from '../lib/seed.js';
 
 describe('benchmark seed and report', () => {
@@ -205,6 +205,12 @@ describe('benchmark seed and report', () => {
     }
     assert.ok(slices.every((s) => s.spec.once && (s.kind === 'signed in') === (s.spec.headers.Authorization === 'Bearer e')));
     assert.notDeepEqual(slices[0].spec.paths, slices[1].spec.paths, 'each kind in an order of its own');
+    // A big seed: a sample spread over it, the same documents for both kinds.
+    const big = alternatingReads({ ...seeded, documentIds: Array.from({ length: 50_000 }, (_, i) => i + 1) }, { adminToken: 'a', editorToken: 'e', apiKey: 'k' }, 'after seeding');
+    const sample = (kind: string) => new Set(big.filter((s) => s.kind === kind).flatMap((s) => s.spec.paths ?? []));
+    assert.equal(sample('anonymous').size, IN_TURNS_DOCUMENTS);
+    assert.deepEqual([...sample('anonymous')].sort(), [...sample('signed in')].sort());
+    assert.ok(sample('anonymous').has('/documents/1') && [...sample('anonymous')].some((p) => Number(p.split('/')[2]) > 45_000), 'spread over the seed');
   });
 
   test('a seed that outlives its access token signs in again and goes on', async () => {

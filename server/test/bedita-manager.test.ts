@@ -295,12 +295,14 @@ describe('the BEdita Manager, call by call', () => {
 
 describe('FOLIO_EXPIRED_TOKEN_CODE', () => {
   test('be_token_expired: an expired token answers that code, and the SDK renews with its refresh token', async () => {
-    const s = await startServer({ FOLIO_EXPIRED_TOKEN_CODE: 'be_token_expired', FOLIO_ACCESS_TOKEN_TTL: '1' });
+    // Three seconds: a token's times are whole seconds, so a one-second token made late in a
+    // second expired a moment later, before a busy machine (CI) had sent its first request.
+    const s = await startServer({ FOLIO_EXPIRED_TOKEN_CODE: 'be_token_expired', FOLIO_ACCESS_TOKEN_TTL: '3' });
     try {
       const { jwt, renew } = await s.login();
       let last = await s.request('GET', '/auth/user', { token: jwt, headers: SDK_HEADERS });
       assert.equal(last.status, 200, last.text);
-      await waitUntil(async () => ((last = await s.request('GET', '/auth/user', { token: jwt, headers: SDK_HEADERS })).status === 401 ? true : undefined), 'the token to expire', 5000);
+      await waitUntil(async () => ((last = await s.request('GET', '/auth/user', { token: jwt, headers: SDK_HEADERS })).status === 401 ? true : undefined), 'the token to expire', 10000);
       expectError(last, 401, 'be_token_expired');
       // php-sdk's refreshTokens: POST /auth with the refresh token as Bearer, grant_type refresh_token.
       const renewed = await s.request('POST', '/auth', { token: renew, headers: SDK_HEADERS, raw: JSON.stringify({ grant_type: 'refresh_token' }) });
