@@ -542,7 +542,7 @@ async function main() {
         t.cpuUs += (f.cpuUsPerRequest ?? NaN) * f.requests;
         t.requests += f.requests;
         t.seconds += f.requests / Math.max(f.rps, 1e-9);
-        // Percentiles cannot be added up: the slices' median and worst p99.
+        // Percentiles cannot be added up: the worst of the slices' p50 and p99.
         t.p50 = Math.max(t.p50, f.p50);
         t.p99 = Math.max(t.p99, f.p99);
         t.errors += f.errors;
