@@ -29,6 +29,7 @@ import {
   compareWithReference,
   uncachedScenarios,
   alternatingReads,
+  warmUpRequests,
   type Baseline,
   type BenchReport,
   type LoadFigures,
@@ -389,36 +390,38 @@ function findBaseline(db: string, documents: number): Baseline | null {
 }
 
 /**
- * Reads each server answers before the uncached scenarios, on both servers alike: a process's
- * first thousands of requests cost about three times the steady figure while its code compiles,
- * and they all fell on the first scenario measured (anonymous reads), which then looked a tenth
- * dearer than signed-in ones asked right after (285 against 257 µs; the same 212 against 213 µs
- * once both ran warm). The first pass over every document also fills the database's page cache
- * (SQLite's, PostgreSQL's buffers): whichever scenario came first paid for it (anonymous reads
- * first: 233 against 206 µs signed in; signed in first: 227 against 219 µs anonymous), and the
- * reference's one pass always did. So every document is read once (up to WARM_UP_ALL; a bigger
- * seed, whose pages no cache holds, reads WARM_UP_READS spread over it), anonymously and signed
- * in, and list pages; every Folio scenario then starts with its caches emptied (emptyCaches), so
+ * Requests each server answers before the uncached scenarios, on both servers alike
+ * (warmUpRequests says which): a process's first thousands of requests cost about three times the
+ * steady figure while its code compiles, and they all fell on the first scenario measured
+ * (anonymous reads), which then looked a tenth dearer than signed-in ones asked right after (285
+ * against 257 µs; the same 212 against 213 µs once both ran warm). The same held for the list
+ * pages (a hundred warmed them: a profile of the thousand after them found V8's compiler threads
+ * at a fifth of the process's CPU) and for PATCH (none was warm: the mixed scenarios compiled it).
+ * The first pass over every document also fills the database's page cache (SQLite's,
+ * PostgreSQL's buffers): whichever scenario came first paid for it (anonymous reads first: 233
+ * against 206 µs signed in; signed in first: 227 against 219 µs anonymous), and the reference's one
+ * pass always did. So the list pages are read, the edits made, then every document read once,
+ * anonymously and signed in; every Folio scenario then starts with its caches emptied (emptyCaches), so
  * nothing read here is served from a response cache there.
  */
-const WARM_UP_READS = 3000;
-const WARM_UP_ALL = 50_000;
 async function warmUp(folio: Running, reference: { process: ChildProcess; url: string }, seed: SeedResult, who: Readers): Promise<void> {
-  const all = seed.documentIds.length <= WARM_UP_ALL;
-  const ids = all ? seed.documentIds : seed.documentIds.filter((_, i) => i % Math.max(1, Math.floor(seed.documentIds.length / WARM_UP_READS)) === 0).slice(0, WARM_UP_READS);
-  const pages = Array.from({ length: Math.min(100, Math.ceil(seed.documentIds.length / 20)) }, (_, i) => `/documents?sort=-id&page_size=20&page=${i + 1}`);
+  const { reads, pages, writes } = warmUpRequests(seed, who.adminToken);
   const started = performance.now();
   for (const [url, pid, signedIn] of [
     [folio.url, folio.process.pid!, true],
     [reference.url, reference.process.pid!, false],
   ] as const) {
     const read = (headers: Record<string, string>, paths: string[]) => runLoad({ url: url + '/documents', connections: 10, seconds: 120, method: 'GET', headers: { Accept: JSONAPI, ...headers }, paths, once: true }, pid);
-    await read({}, ids.map((id) => `/documents/${id}`));
-    // The reference knows no users: it reads anonymously again.
-    await read(signedIn ? { Authorization: `Bearer ${who.editorToken}` } : {}, ids.map((id) => `/documents/${id}`));
     await read({}, pages);
+    // Every request a write (the paths stand for the count).
+    await runLoad({ url: url + '/documents', connections: 10, seconds: 120, method: 'GET', headers: { Accept: JSONAPI }, paths: writes.requests.map((w) => w.path), once: true, writes }, pid);
+    // The reads by id last, as the scenarios begin with them (a first pass over the documents
+    // right after the list pages cost a third more than the next).
+    await read({}, reads);
+    // The reference knows no users: it reads anonymously again.
+    await read(signedIn ? { Authorization: `Bearer ${who.editorToken}` } : {}, reads);
   }
-  console.log(`  (warmed up: ${ids.length * 2 + pages.length} reads on each server, ${((performance.now() - started) / 1000).toFixed(0)} s)`);
+  console.log(`  (warmed up: ${reads.length * 2 + pages.length} reads and ${writes.requests.length} edits on each server, ${((performance.now() - started) / 1000).toFixed(0)} s)`);
 }
 
 async function main() {

@@ -147,6 +147,40 @@ export function chooseScenarios(list: Scenario[], only: string[] | undefined): S
  * server CPU per request; each Folio scenario starts with its caches emptied. Each runs until every
  * path was asked once (not cut at --seconds: see run.ts).
  */
+/**
+ * What both servers are asked before the uncached scenarios (run.ts, warmUp), so that each scenario
+ * measures code that has compiled and pages the database holds, as a server that has run for a while
+ * does. Every document (up to WARM_UP_ALL; a bigger seed, whose pages no cache holds, reads
+ * WARM_UP_READS spread over it), the list pages (up to WARM_UP_PAGES, spread over the list) and
+ * WARM_UP_WRITES edits of documents (the scenarios with one PATCH in twenty ran their writes on code
+ * that had never run: the first thousand PATCHes of a process cost about twice the later ones).
+ * The edits change `description` only, on documents spread over the seed, as the scenarios do.
+ */
+export const WARM_UP_READS = 3000;
+export const WARM_UP_ALL = 50_000;
+export const WARM_UP_PAGES = 1000;
+export const WARM_UP_WRITES = 1000;
+export function warmUpRequests(seed: SeedResult, adminToken: string): { reads: string[]; pages: string[]; writes: NonNullable<LoadSpec['writes']> } {
+  const ids = seed.documentIds.length <= WARM_UP_ALL ? seed.documentIds : spread(seed.documentIds, WARM_UP_READS);
+  const pageCount = Math.ceil(seed.documentIds.length / 20);
+  const step = Math.max(1, Math.floor(pageCount / WARM_UP_PAGES));
+  const pages = Array.from({ length: Math.min(WARM_UP_PAGES, pageCount) }, (_, i) => `/documents?sort=-id&page_size=20&page=${1 + i * step}`);
+  const edited = spread(seed.documentIds, WARM_UP_WRITES);
+  return {
+    reads: ids.map((id) => `/documents/${id}`),
+    pages,
+    writes: {
+      every: 1,
+      method: 'PATCH',
+      headers: { Accept: JSONAPI, 'Content-Type': JSONAPI, Authorization: `Bearer ${adminToken}` },
+      requests: Array.from({ length: WARM_UP_WRITES }, (_, i) => {
+        const id = edited[i % edited.length];
+        return { path: `/documents/${id}`, body: JSON.stringify({ data: { id: String(id), type: 'documents', attributes: { description: `Warmed up by the benchmark, ${i}` } } }) };
+      }),
+    },
+  };
+}
+
 export function uncachedScenarios(seed: SeedResult, readers: Readers, phase: Phase): Scenario[] {
   const at = ` (${phase})`;
   const order = (k: number) => shuffled(seed.documentIds, k).map((id) => `/documents/${id}`);

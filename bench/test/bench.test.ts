@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startServer, type TestServer } from '../../server/test/helpers/server.js';
-import { alternatingReads, IN_TURNS_DOCUMENTS, checkTargets, chooseScenarios, compareWithReference, formatReport, missedTargets, uncachedScenarios, type BenchReport, type ScenarioResult } from '../lib/scenarios.js';
+import { alternatingReads, IN_TURNS_DOCUMENTS, checkTargets, chooseScenarios, compareWithReference, formatReport, missedTargets, uncachedScenarios, warmUpRequests, WARM_UP_PAGES, WARM_UP_READS, WARM_UP_WRITES, type BenchReport, type ScenarioResult } from '../lib/scenarios.js';
 import { seed, type SeedResult } from '../lib/seed.js';
 
 describe('benchmark seed and report', () => {
@@ -211,6 +211,28 @@ describe('benchmark seed and report', () => {
     assert.equal(sample('anonymous').size, IN_TURNS_DOCUMENTS);
     assert.deepEqual([...sample('anonymous')].sort(), [...sample('signed in')].sort());
     assert.ok(sample('anonymous').has('/documents/1') && [...sample('anonymous')].some((p) => Number(p.split('/')[2]) > 45_000), 'spread over the seed');
+  });
+
+  test('the warm-up reads every document, every list page and edits documents as the scenarios do, on a big seed a sample spread over it', async () => {
+    const token = await t.adminToken();
+    const plan = warmUpRequests(seeded, token);
+    assert.deepEqual(plan.reads, seeded.documentIds.map((id) => `/documents/${id}`));
+    assert.deepEqual(plan.pages, [1, 2, 3].map((p) => `/documents?sort=-id&page_size=20&page=${p}`));
+    assert.equal(plan.writes.every, 1);
+    assert.equal(plan.writes.requests.length, WARM_UP_WRITES);
+    // The edits are answered: a write the warm-up sends changes the document's description.
+    const first = plan.writes.requests[0];
+    const res = await t.request(plan.writes.method, first.path, { token, body: JSON.parse(first.body) });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.data.attributes.description, 'Warmed up by the benchmark, 0');
+    assert.ok(new Set(plan.writes.requests.map((w) => w.path)).size > 1, 'spread over the documents');
+    const big = warmUpRequests({ ...seeded, documentIds: Array.from({ length: 1_000_000 }, (_, i) => i + 1) }, token);
+    assert.equal(big.reads.length, WARM_UP_READS);
+    assert.equal(big.pages.length, WARM_UP_PAGES);
+    const pageNumbers = big.pages.map((p) => Number(new URL(p, 'http://x').searchParams.get('page')));
+    assert.equal(pageNumbers[0], 1);
+    assert.ok(pageNumbers.at(-1)! > 49_000 && pageNumbers.at(-1)! <= 50_000, 'pages spread to the end of the list');
+    assert.equal(new Set(big.writes.requests.map((w) => w.path)).size, WARM_UP_WRITES);
   });
 
   test('a seed that outlives its access token signs in again and goes on', async () => {
