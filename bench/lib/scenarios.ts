@@ -140,20 +140,17 @@ export function chooseScenarios(list: Scenario[], only: string[] | undefined): S
   return list.filter((s) => folio.includes(s) || (s.target === 'reference' && needed.has(s.name)));
 }
 
-/**
- * The reads no cache helps: every published document once, in an order no cache has
- * seen, anonymous, signed in and by API key; every page of the whole list sorted by -id, alone
- * and with one PATCH in twenty; reads with one PATCH in twenty. Each beside the reference server on the same database, compared by
- * server CPU per request; each Folio scenario starts with its caches emptied. Each runs until every
- * path was asked once (not cut at --seconds: see run.ts).
- */
+/** The uncached list scenarios' page of twenty, newest first. */
+const pagePath = (page: number) => `/documents?sort=-id&page_size=20&page=${page}`;
+const pagesOf = (seed: SeedResult) => Math.ceil(seed.documentIds.length / 20);
+
 /**
  * What both servers are asked before the uncached scenarios (run.ts, warmUp), so that each scenario
  * measures code that has compiled and pages the database holds, as a server that has run for a while
  * does. Every document (up to WARM_UP_ALL; a bigger seed, whose pages no cache holds, reads
  * WARM_UP_READS spread over it), the list pages (up to WARM_UP_PAGES, spread over the list) and
  * WARM_UP_WRITES edits of documents (the scenarios with one PATCH in twenty ran their writes on code
- * that had never run: the first thousand PATCHes of a process cost about twice the later ones).
+ * that had never run: a process's first thousand PATCHes cost 1.6 times the next ones).
  * The edits change `description` only, on documents spread over the seed, as the scenarios do.
  */
 export const WARM_UP_READS = 3000;
@@ -162,9 +159,9 @@ export const WARM_UP_PAGES = 1000;
 export const WARM_UP_WRITES = 1000;
 export function warmUpRequests(seed: SeedResult, adminToken: string): { reads: string[]; pages: string[]; writes: NonNullable<LoadSpec['writes']> } {
   const ids = seed.documentIds.length <= WARM_UP_ALL ? seed.documentIds : spread(seed.documentIds, WARM_UP_READS);
-  const pageCount = Math.ceil(seed.documentIds.length / 20);
+  const pageCount = pagesOf(seed);
   const step = Math.max(1, Math.floor(pageCount / WARM_UP_PAGES));
-  const pages = Array.from({ length: Math.min(WARM_UP_PAGES, pageCount) }, (_, i) => `/documents?sort=-id&page_size=20&page=${1 + i * step}`);
+  const pages = Array.from({ length: Math.min(WARM_UP_PAGES, pageCount) }, (_, i) => pagePath(1 + i * step));
   const edited = spread(seed.documentIds, WARM_UP_WRITES);
   return {
     reads: ids.map((id) => `/documents/${id}`),
@@ -181,11 +178,18 @@ export function warmUpRequests(seed: SeedResult, adminToken: string): { reads: s
   };
 }
 
+/**
+ * The reads no cache helps: every published document once, in an order no cache has
+ * seen, anonymous, signed in and by API key; every page of the whole list sorted by -id, alone
+ * and with one PATCH in twenty; reads with one PATCH in twenty. Each beside the reference server on the same database, compared by
+ * server CPU per request; each Folio scenario starts with its caches emptied. Each runs until every
+ * path was asked once (not cut at --seconds: see run.ts).
+ */
 export function uncachedScenarios(seed: SeedResult, readers: Readers, phase: Phase): Scenario[] {
   const at = ` (${phase})`;
   const order = (k: number) => shuffled(seed.documentIds, k).map((id) => `/documents/${id}`);
-  const pageCount = Math.ceil(seed.documentIds.length / 20);
-  const pages = shuffled(Array.from({ length: pageCount }, (_, i) => i + 1), 5).map((p) => `/documents?sort=-id&page_size=20&page=${p}`);
+  const pageCount = pagesOf(seed);
+  const pages = shuffled(Array.from({ length: pageCount }, (_, i) => i + 1), 5).map(pagePath);
   const get = (headers: Record<string, string> = {}) => ({ method: 'GET', headers: { Accept: JSONAPI, ...headers }, path: '/documents', once: true });
   const patched = shuffled(seed.documentIds, 11).slice(0, 500);
   const writes = {
@@ -206,7 +210,7 @@ export function uncachedScenarios(seed: SeedResult, readers: Readers, phase: Pha
   const refList = (k: number): Scenario => ({ name: run(ref.list, k), target: 'reference', spec: { ...get(), paths: pages } });
   const refMixed = (k: number): Scenario => ({ name: run(ref.mixed, k), target: 'reference', spec: { ...get(), paths: order(4), writes } });
   // The same pages while documents are edited: an edit of content moves no list's members.
-  const editedPages = shuffled(Array.from({ length: pageCount }, (_, i) => i + 1), 6).map((p) => `/documents?sort=-id&page_size=20&page=${p}`);
+  const editedPages = shuffled(Array.from({ length: pageCount }, (_, i) => i + 1), 6).map(pagePath);
   const refMixedList = (k: number): Scenario => ({ name: run(ref.mixedList, k), target: 'reference', spec: { ...get(), paths: editedPages, writes } });
   const around = (name: string, k: number) => [run(name, k), run(name, k + 1)];
   const everyRead = [1, 2, 3, 4].map((k) => run(ref.id, k));
