@@ -31,8 +31,10 @@ describe('configuration', () => {
 });
 
 describe('first start', () => {
-  test('creates the data dir, a 0600 secret and an admin with a generated password file', async () => {
-    const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'folio-first-')), 'nested', 'data');
+  test('creates the data dir, a 0600 secret and an admin with a generated password file', async (t) => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-first-'));
+    t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+    const dir = path.join(root, 'nested', 'data');
     const lines: string[] = [];
     const server = await createServer(loadConfig({ FOLIO_DATA_DIR: dir }, { logRequests: false }), { log: (l) => lines.push(l) });
     try {
