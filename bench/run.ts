@@ -539,8 +539,10 @@ async function main() {
       if (!names.includes(`${UNCACHED_ANONYMOUS} (${phase})`) || !names.includes(`${UNCACHED_SIGNED_IN} (${phase})`)) return;
       await emptyCaches(on.url, token, seeded.result.documentIds[0]);
       const totals = new Map<string, { cpuUs: number; requests: number; seconds: number; p50: number; p99: number; errors: number; non2xx: number; peakRssMb: number | null }>();
-      for (const slice of alternatingReads(seeded.result, who, phase)) {
-        const f = await runLoad({ ...slice.spec, url: on.url + slice.spec.path, connections: 10, seconds: UNCACHED_SECONDS }, on.process.pid!);
+      const slices = alternatingReads(seeded.result, who, phase);
+      for (const slice of slices) {
+        const server = slice.kind === 'reference' ? ref : on;
+        const f = await runLoad({ ...slice.spec, url: server.url + slice.spec.path, connections: 10, seconds: UNCACHED_SECONDS }, server.process.pid!);
         const t = totals.get(slice.name) ?? { cpuUs: 0, requests: 0, seconds: 0, p50: 0, p99: 0, errors: 0, non2xx: 0, peakRssMb: null };
         t.cpuUs += (f.cpuUsPerRequest ?? NaN) * f.requests;
         t.requests += f.requests;
@@ -553,10 +555,15 @@ async function main() {
         t.peakRssMb = Math.max(t.peakRssMb ?? 0, f.peakRssMb ?? 0);
         totals.set(slice.name, t);
       }
-      for (const [name, t] of totals) {
+      // The reference's row first: Folio's two are compared with it (at most twice its CPU).
+      const refName = slices.find((s) => s.kind === 'reference')!.name;
+      for (const [name, t] of [...totals].sort(([a], [b]) => Number(b === refName) - Number(a === refName))) {
         const cpu = t.requests ? t.cpuUs / t.requests : null;
-        results.push({ name, target: 'folio', requests: t.requests, rps: t.requests / Math.max(t.seconds, 1e-9), p50: t.p50, p99: t.p99, errors: t.errors, non2xx: t.non2xx, peakRssMb: t.peakRssMb, ratio: null, cpuUsPerRequest: cpu !== null && Number.isFinite(cpu) ? cpu : null });
-        console.log(`  ${name} … ${t.requests} requests in turns, ${cpu === null ? '-' : cpu.toFixed(0)} µs CPU/req`);
+        const isRef = name === refName;
+        const result: ScenarioResult = { name, target: isRef ? 'reference' : 'folio', requests: t.requests, rps: t.requests / Math.max(t.seconds, 1e-9), p50: t.p50, p99: t.p99, errors: t.errors, non2xx: t.non2xx, peakRssMb: t.peakRssMb, ratio: null, cpuUsPerRequest: cpu !== null && Number.isFinite(cpu) ? cpu : null, ...(isRef ? {} : { comparedTo: refName, cpuTarget: 0.5 }) };
+        compare(result);
+        results.push(result);
+        console.log(`  ${name} … ${t.requests} requests in turns, ${cpu === null ? '-' : cpu.toFixed(0)} µs CPU/req${result.cpuRatio == null ? '' : ` (ref/this ${result.cpuRatio.toFixed(2)})`}`);
       }
     };
     const uncachedRssMb = { afterSeeding: null as number | null, afterRestart: null as number | null };

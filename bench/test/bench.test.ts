@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startServer, type TestServer } from '../../server/test/helpers/server.js';
-import { alternatingReads, IN_TURNS_DOCUMENTS, checkTargets, chooseScenarios, compareWithReference, formatReport, missedTargets, uncachedScenarios, warmUpRequests, WARM_UP_PAGES, WARM_UP_READS, WARM_UP_WRITES, type BenchReport, type ScenarioResult } from '../lib/scenarios.js';
+import { ALTERNATING_ANONYMOUS, ALTERNATING_REFERENCE, ALTERNATING_SIGNED_IN, alternatingReads, IN_TURNS_DOCUMENTS, checkTargets, chooseScenarios, compareWithReference, formatReport, missedTargets, uncachedScenarios, warmUpRequests, WARM_UP_PAGES, WARM_UP_READS, WARM_UP_WRITES, type BenchReport, type ScenarioResult } from '../lib/scenarios.js';
 import { seed, type SeedResult } from '../lib/seed.js';
 
 describe('benchmark seed and report', () => {
@@ -196,20 +196,26 @@ describe('benchmark seed and report', () => {
     assert.equal(judged.met, true);
   });
 
-  test('anonymous and signed-in reads in turns: every document once for each kind, in slices one kind then the other, who goes first alternating', () => {
+  test("anonymous, signed-in and the reference's reads in turns: every document once for each kind, in slices one kind after the other, who goes first turning round", () => {
     const slices = alternatingReads(seeded, { adminToken: 'a', editorToken: 'e', apiKey: 'k' }, 'after restart', 4);
-    assert.deepEqual(slices.map((s) => s.kind), ['anonymous', 'signed in', 'signed in', 'anonymous', 'anonymous', 'signed in', 'signed in', 'anonymous']);
-    for (const kind of ['anonymous', 'signed in'] as const) {
+    assert.deepEqual(
+      slices.map((s) => s.kind),
+      ['anonymous', 'signed in', 'reference', 'signed in', 'reference', 'anonymous', 'reference', 'anonymous', 'signed in', 'anonymous', 'signed in', 'reference'],
+    );
+    for (const kind of ['anonymous', 'signed in', 'reference'] as const) {
       const paths = slices.filter((s) => s.kind === kind).flatMap((s) => s.spec.paths ?? []);
       assert.deepEqual([...paths].sort(), seeded.documentIds.map((id) => `/documents/${id}`).sort(), `${kind}: each document once`);
     }
     assert.ok(slices.every((s) => s.spec.once && (s.kind === 'signed in') === (s.spec.headers.Authorization === 'Bearer e')));
+    assert.deepEqual(new Set(slices.map((s) => s.name)), new Set([ALTERNATING_ANONYMOUS, ALTERNATING_SIGNED_IN, ALTERNATING_REFERENCE].map((n) => `${n} (after restart)`)));
     assert.notDeepEqual(slices[0].spec.paths, slices[1].spec.paths, 'each kind in an order of its own');
-    // A big seed: a sample spread over it, the same documents for both kinds.
+    assert.notDeepEqual(slices[0].spec.paths, slices[2].spec.paths, 'each kind in an order of its own');
+    // A big seed: a sample spread over it, the same documents for every kind.
     const big = alternatingReads({ ...seeded, documentIds: Array.from({ length: 50_000 }, (_, i) => i + 1) }, { adminToken: 'a', editorToken: 'e', apiKey: 'k' }, 'after seeding');
     const sample = (kind: string) => new Set(big.filter((s) => s.kind === kind).flatMap((s) => s.spec.paths ?? []));
     assert.equal(sample('anonymous').size, IN_TURNS_DOCUMENTS);
     assert.deepEqual([...sample('anonymous')].sort(), [...sample('signed in')].sort());
+    assert.deepEqual([...sample('anonymous')].sort(), [...sample('reference')].sort());
     assert.ok(sample('anonymous').has('/documents/1') && [...sample('anonymous')].some((p) => Number(p.split('/')[2]) > 45_000), 'spread over the seed');
   });
 
