@@ -555,15 +555,17 @@ async function main() {
         t.peakRssMb = Math.max(t.peakRssMb ?? 0, f.peakRssMb ?? 0);
         totals.set(slice.name, t);
       }
-      // The reference's row first: Folio's two are compared with it (at most twice its CPU).
       const refName = slices.find((s) => s.kind === 'reference')!.name;
-      for (const [name, t] of [...totals].sort(([a], [b]) => Number(b === refName) - Number(a === refName))) {
+      const rows = [...totals].map(([name, t]): ScenarioResult => {
         const cpu = t.requests ? t.cpuUs / t.requests : null;
         const isRef = name === refName;
-        const result: ScenarioResult = { name, target: isRef ? 'reference' : 'folio', requests: t.requests, rps: t.requests / Math.max(t.seconds, 1e-9), p50: t.p50, p99: t.p99, errors: t.errors, non2xx: t.non2xx, peakRssMb: t.peakRssMb, ratio: null, cpuUsPerRequest: cpu !== null && Number.isFinite(cpu) ? cpu : null, ...(isRef ? {} : { comparedTo: refName, cpuTarget: 0.5 }) };
-        compare(result);
-        results.push(result);
-        console.log(`  ${name} … ${t.requests} requests in turns, ${cpu === null ? '-' : cpu.toFixed(0)} µs CPU/req${result.cpuRatio == null ? '' : ` (ref/this ${result.cpuRatio.toFixed(2)})`}`);
+        return { name, target: isRef ? 'reference' : 'folio', requests: t.requests, rps: t.requests / Math.max(t.seconds, 1e-9), p50: t.p50, p99: t.p99, errors: t.errors, non2xx: t.non2xx, peakRssMb: t.peakRssMb, ratio: null, cpuUsPerRequest: cpu !== null && Number.isFinite(cpu) ? cpu : null, ...(isRef ? {} : { comparedTo: refName, cpuTarget: 0.5 }) };
+      });
+      results.push(...rows);
+      // Folio's two rows against the reference's, at most twice its CPU.
+      for (const r of rows) {
+        compare(r);
+        console.log(`  ${r.name} … ${r.requests} requests in turns, ${r.cpuUsPerRequest == null ? '-' : r.cpuUsPerRequest.toFixed(0)} µs CPU/req${r.cpuRatio == null ? '' : ` (ref/this ${r.cpuRatio.toFixed(2)})`}`);
       }
     };
     const uncachedRssMb = { afterSeeding: null as number | null, afterRestart: null as number | null };

@@ -87,6 +87,8 @@ export const ALTERNATING_REFERENCE = 'ref uncached GET, in turns';
 /** How many documents each kind reads in turns, at most. */
 export const IN_TURNS_DOCUMENTS = 20_000;
 
+export type InTurnsKind = 'anonymous' | 'signed in' | 'reference';
+
 /**
  * Anonymous and signed-in uncached reads by id, and the reference's, in `slices` turns each: each
  * slice one kind after the other, who goes first turning round from slice to slice. Each kind
@@ -97,7 +99,6 @@ export const IN_TURNS_DOCUMENTS = 20_000;
  * in turns); Folio's reads against the reference's the same (single runs put the same ratio
  * anywhere between 0.36 and 0.60).
  */
-export type InTurnsKind = 'anonymous' | 'signed in' | 'reference';
 export function alternatingReads(seed: SeedResult, readers: Readers, phase: Phase, slices = 6): Array<{ kind: InTurnsKind; name: string; spec: Omit<LoadSpec, 'url' | 'connections' | 'seconds'> & { path: string } }> {
   const at = ` (${phase})`;
   // A comparison, not a survey: at most IN_TURNS_DOCUMENTS documents, spread over the seed (a
