@@ -1,6 +1,7 @@
-// Deep pages of object lists (issue 48): a page past the first ANCHOR_STEP rows starts after an
-// anchor (the sort values of every ANCHOR_STEP-th row, kept per list shape until the next write)
-// instead of skipping every row before it. Whatever the sort (id, created, modified, either
+// Deep pages of object lists (issue 48): a page after the first starts after an anchor (the sort
+// values of the last row of the page before it, or every few pages below MIN_ANCHOR_SPACING rows,
+// kept per list shape until the next write; found ANCHOR_STEP rows per statement) instead of
+// skipping every row before it. Whatever the sort (id, created, modified, either
 // direction, with a filter), the page size, the reader (anonymous, signed in) and the writes in
 // between, every page holds exactly the rows an OFFSET gives (the database's own order, read
 // here in one statement). Anchors of a list by id or creation without other filters than its
@@ -9,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startServer, type TestServer } from './helpers/server.js';
-import { anchorStatistics, ANCHOR_STEP } from '../src/resources/objects/list.js';
+import { anchorSpacing, anchorStatistics, ANCHOR_STEP, MIN_ANCHOR_SPACING } from '../src/resources/objects/list.js';
 import { connectOutside } from './helpers/outside.js';
 import { onPostgres } from './helpers/test-database.js';
 
@@ -122,6 +123,36 @@ describe('deep pages of object lists', () => {
     assert.deepEqual(got.get(atAnchor), all.slice(ANCHOR_STEP, ANCHOR_STEP + size), 'the page that starts at the first anchor');
     assert.deepEqual(got.get(Math.ceil(all.length / size) + 3), [], 'past the last page');
   });
+  test('a walk reads ANCHOR_STEP rows per statement, and finds every page of them at once', async () => {
+    const query = 'sort=id&filter[status]=on';
+    const all = await whole(query, token);
+    // Not 100: whole() has walked that shape already.
+    for (const size of [20, 50, 7]) {
+      const spacing = anchorSpacing(size);
+      assert.equal(spacing % size, 0, `page size ${size}: anchors fall on page boundaries`);
+      assert.ok(spacing >= MIN_ANCHOR_SPACING && spacing < MIN_ANCHOR_SPACING + size, `page size ${size}: ${spacing} rows between anchors`);
+      const last = Math.ceil(all.length / size);
+      const deepest = await deepPagesAt(query, size, [last], token);
+      // The last page starts after row (last - 1) × size: the walk read that many rows, ANCHOR_STEP at a time.
+      const rows = Math.floor(((last - 1) * size) / spacing) * spacing;
+      const batch = spacing * Math.floor(ANCHOR_STEP / spacing);
+      assert.equal(deepest.steps, Math.ceil(rows / batch), `page size ${size}: walk statements for the last page`);
+      const earlier = await deepPagesAt(query, size, [2, 3, Math.floor(last / 2), last - 1], token);
+      assert.equal(earlier.steps, 0, `page size ${size}: the pages before the last one needed no walk of their own`);
+      for (const page of [...deepest.pages, ...earlier.pages]) {
+        const got = deepest.got.get(page) ?? earlier.got.get(page);
+        assert.deepEqual(got, all.slice((page - 1) * size, page * size), `page size ${size}: page ${page}`);
+      }
+    }
+  });
+
+  /** `pages` of `query` at `size`, and the anchor steps it took to answer them. */
+  async function deepPagesAt(query: string, size: number, pages: number[], auth?: string) {
+    const before = anchorStatistics.steps;
+    const got = await paged(query, size, pages, auth);
+    return { pages, got, steps: anchorStatistics.steps - before };
+  }
+
   /** A document's attributes changed by the admin (200 expected). */
   async function patch(id: string, attributes: Record<string, unknown>) {
     const res = await t.request('PATCH', `/documents/${id}`, { token, body: { data: { id, type: 'documents', attributes } } });
@@ -130,10 +161,7 @@ describe('deep pages of object lists', () => {
 
   /** Deep pages (past the first and the second anchor) of `query` at `size`, and the anchor steps it took to answer them. */
   async function deepPages(query: string, size: number, auth?: string) {
-    const pages = [Math.floor((2 * ANCHOR_STEP) / size) + 2, Math.floor(ANCHOR_STEP / size) + 3];
-    const before = anchorStatistics.steps;
-    const got = await paged(query, size, pages, auth);
-    return { pages, got, steps: anchorStatistics.steps - before };
+    return deepPagesAt(query, size, [Math.floor((2 * ANCHOR_STEP) / size) + 2, Math.floor(ANCHOR_STEP / size) + 3], auth);
   }
 
   /** Each deep page of `deep` against the whole list as read now. */

@@ -78,4 +78,24 @@ describe('the read cache reads once for concurrent callers', () => {
     assert.equal(runs, 1);
     assert.equal(await ctx.readCache.get('test:fail', async () => 'read again'), 'read again');
   });
+  test('a value that grew after it was kept is weighed again: past the bound the least recently used entries go', async () => {
+    // The lists' partition holds 10,000 units (about one per row): a list's anchors grow as its walk goes on.
+    const older = Array.from({ length: 100 }, (_, i) => i);
+    assert.equal(await ctx.readCache.get('test:older', async () => older, 'lists'), older);
+    const walk = { weight: 0 };
+    assert.equal(await ctx.readCache.get('test:walk', async () => walk, 'lists'), walk);
+    walk.weight = 9_000;
+    ctx.readCache.reweigh('test:walk', 'lists');
+    assert.equal(ctx.readCache.peek('test:walk', 'lists'), walk, 'still within the bound');
+    // Over the bound by more than every other entry together: the older one goes too.
+    walk.weight = 9_998;
+    ctx.readCache.reweigh('test:walk', 'lists');
+    assert.equal(ctx.readCache.peek('test:older', 'lists'), undefined, 'the least recently used entry went to make room');
+    assert.equal(ctx.readCache.peek('test:walk', 'lists'), walk, 'the grown value is kept');
+    assert.equal(await ctx.readCache.get('test:older', async () => 'read again', 'lists'), 'read again');
+    walk.weight = 20_000;
+    ctx.readCache.reweigh('test:walk', 'lists');
+    assert.equal(ctx.readCache.peek('test:walk', 'lists'), undefined, 'a value heavier than the whole bound is not kept');
+    ctx.readCache.reweigh('test:gone', 'lists');
+  });
 });

@@ -25,15 +25,24 @@ export interface ReadCache {
    * get() loads it): for the checks every request makes, which answer at once when it is held.
    */
   peek<T>(key: string, scope?: Scope): T | undefined;
+  /**
+   * Weighs again the value held for `key` (a value that grew after it was kept: a list's anchors,
+   * see weightOf), dropping the oldest entries if the partition is now over its weight.
+   */
+  reweigh(key: string, scope?: Scope): void;
   /** Entries held now (for tests and the benchmark). */
   readonly size: number;
 }
 
-/** About one unit per row a value holds: arrays and maps by their length, anything else 1. */
+/**
+ * About one unit per row a value holds: arrays and maps by their length, an object that says its
+ * own `weight` by it, anything else 1.
+ */
 function weightOf(value: unknown): number {
   if (Array.isArray(value)) return 1 + value.length;
   if (value instanceof Map || value instanceof Set) return 1 + value.size;
-  return 1;
+  const own = (value as { weight?: unknown } | null)?.weight;
+  return typeof own === 'number' ? 1 + own : 1;
 }
 
 /** Entries valid while `version()` stays the same, bounded by weight. */
@@ -61,17 +70,29 @@ function partition(version: () => number, maxWeight: number) {
       if (old) weight -= old.weight;
       entries.set(key, entry);
       weight += entry.weight;
-      for (const [k, e] of entries) {
-        if (weight <= maxWeight) break;
-        entries.delete(k);
-        weight -= e.weight;
-      }
+      trim();
     }
     return value;
+  }
+  /** Drops the least recently used entries until the weight is within the bound. */
+  function trim() {
+    for (const [k, e] of entries) {
+      if (weight <= maxWeight) break;
+      entries.delete(k);
+      weight -= e.weight;
+    }
   }
 
   return {
     entries,
+    reweigh(key: string): void {
+      const held = entries.get(key);
+      if (!held) return;
+      const now = weightOf(held.value);
+      weight += now - held.weight;
+      held.weight = now;
+      trim();
+    },
     peek<T>(key: string): T | undefined {
       sync(version());
       const hit = entries.get(key);
@@ -119,6 +140,7 @@ export function createReadCache(dataVersion: DataVersion, maxWeight = 100_000): 
   return {
     get: (key, load, scope = 'data') => partitions[scope].get(key, load),
     peek: (key, scope = 'data') => partitions[scope].peek(key),
+    reweigh: (key, scope = 'data') => partitions[scope].reweigh(key),
     get size() {
       return data.entries.size + settings.entries.size + accounts.entries.size + lists.entries.size;
     },

@@ -163,6 +163,8 @@ interface ListPlan {
   count: CompiledQuery<{ n: number | string }>;
   ids: CompiledQuery<{ id: number }>;
   rows?: CompiledQuery<ObjectRow>;
+  /** The first page's statements: no OFFSET, the page size written in (see Anchors, on plans). */
+  first: { ids: CompiledQuery<{ id: number }>; rows?: CompiledQuery<ObjectRow> };
   /** What structured filters compute per listed object (geo: the distance). */
   extras: Array<(ids: number[]) => Promise<Map<number, Record<string, unknown>>>>;
   /** Deep pages found from an anchor instead of skipping every row before them (see Anchors). */
@@ -173,24 +175,51 @@ interface ListPlan {
  * Deep pages. An OFFSET makes the database walk every row before the page (measured at 20,000
  * documents: 6-17 ms for the last page; at a million, every page past the middle took longer than
  * a reader waits). A list sorted on columns that are never null keeps, per shape and until the next
- * write, the sort values of every ANCHOR_STEP-th row (an anchor); a page past the first step starts
- * after the nearest anchor before it (`(sort values) after (anchor)`, the order's own comparison)
- * and skips fewer than ANCHOR_STEP rows. Anchors are found as pages need them, ANCHOR_STEP rows
- * further each (the first deep page of a shape walks as far as an OFFSET would, once).
+ * write, the sort values of the last row of every page (an anchor: every `spacing` rows, the page
+ * size or, below MIN_ANCHOR_SPACING, a multiple of it); a page after the first starts after the
+ * anchor before it (`(sort values) after (anchor)`, the order's own comparison, the page size
+ * written in as a literal), and skips no row at all (or fewer than `spacing` below it). Anchors are
+ * found as pages need them, by a walk that reads ANCHOR_STEP rows' sort values per statement and
+ * keeps every `spacing`-th (the first deep page of a shape walks as far as an OFFSET would, once).
+ *
+ * On plans (PostgreSQL): a statement with an OFFSET or LIMIT parameter is planned as if it read a
+ * tenth of its rows, so its generic plan looks dearer than any page's own and PostgreSQL planned
+ * every execution again (0.4-0.9 ms of the database's CPU per page, more than running it). Page
+ * statements without an OFFSET and with the page size written in are costed as the page they read,
+ * so PostgreSQL may keep a generic plan for them (it still chooses by cost: decisions.md, "An anchor
+ * at every page").
  */
 interface Anchors {
-  /** The sort values of the row ANCHOR_STEP - 1 rows on from the start (first) or from an anchor (next). */
+  /** The sort values of the first ANCHOR_STEP rows from the start (first) or from an anchor (next), in order. */
   first: CompiledQuery<Record<string, unknown>>;
   next: CompiledQuery<Record<string, unknown>>;
-  /** The page's ids and rows, after an anchor, OFFSET rows on. */
+  /** Rows between two anchors: the page size, or a multiple of it (MIN_ANCHOR_SPACING). */
+  spacing: number;
+  /** Rows a walk statement reads: a multiple of `spacing`, about ANCHOR_STEP. */
+  batch: number;
+  /** The page's ids and rows right after an anchor. */
   ids: CompiledQuery<{ id: number }>;
   rows?: CompiledQuery<ObjectRow>;
+  /** The same, OFFSET rows on (pages that do not start at an anchor: page sizes under MIN_ANCHOR_SPACING). */
+  idsAt?: CompiledQuery<{ id: number }>;
+  rowsAt?: CompiledQuery<ObjectRow>;
   /** How many sort values an anchor holds (the sort's columns and the id). */
   width: number;
 }
 
-/** Rows between two anchors: a deep page skips fewer than this many. */
+/** Rows a walk statement reads (the sort values only) to find the anchors among them. */
 export const ANCHOR_STEP = 1000;
+
+/**
+ * The fewest rows between two anchors: a list paged by fewer keeps an anchor every so many pages
+ * (at most one anchor per MIN_ANCHOR_SPACING rows of a list, whatever the page size).
+ */
+export const MIN_ANCHOR_SPACING = 20;
+
+/** Rows between two anchors of a list paged by `pageSize`. */
+export function anchorSpacing(pageSize: number): number {
+  return pageSize * Math.ceil(MIN_ANCHOR_SPACING / pageSize);
+}
 
 /** Sort fields an anchor may hold: columns that are never null (a null compares with nothing). */
 const ANCHORED_FIELDS = new Set(['id', 'created', 'modified']);
@@ -214,9 +243,9 @@ function atOffset<Row>(query: CompiledQuery<Row>, offset: number, anchor: readon
 }
 
 /**
- * The anchor before the `index`-th (0-based) step of a list: the sort values of its row number
- * (index + 1) × ANCHOR_STEP - 1, found from the nearest anchor already known; null when the list
- * has no such row (it changed meanwhile: the caller pages with an OFFSET instead).
+ * The `index`-th (0-based) anchor of a list: the sort values of its row number
+ * (index + 1) × spacing, found from the nearest anchor already known; null when the list has no
+ * such row (it changed meanwhile: the caller pages with an OFFSET instead).
  */
 async function anchorAt(ctx: AppContext, key: string, anchors: Anchors, index: number, scope: 'data' | 'lists'): Promise<unknown[] | null> {
   // One list of anchors per shape, kept in the read cache: dropped at the next write (`lists`: the
@@ -224,24 +253,30 @@ async function anchorAt(ctx: AppContext, key: string, anchors: Anchors, index: n
   // far as the deepest request waiting asks (concurrent requests for deep pages each walked the
   // same steps); each request goes on as soon as its own anchor is found, not when the walk ends
   // (the first pages asked after a write all waited for the deepest one).
-  const known = await ctx.readCache.get(`anchors\u0000${scope}\u0000${key}`, async () => newAnchorWalk(), scope);
-  while (known.values.length <= index) {
+  const cacheKey = `anchors\u0000${scope}\u0000${key}`;
+  const known = await ctx.readCache.get(cacheKey, async () => newAnchorWalk(), scope);
+  while (known.count <= index) {
     if (known.ended) return null;
     known.target = Math.max(known.target, index);
-    if (!known.walk) known.walk = walkAnchors(ctx, anchors, known).finally(() => (known.walk = null));
-    // The next anchor found, the walk's end, or its failure (a failed step fails its waiters).
+    if (!known.walk) known.walk = walkAnchors(ctx, anchors, known, () => ctx.readCache.reweigh(cacheKey, scope)).finally(() => (known.walk = null));
+    // The next anchors found, the walk's end, or its failure (a failed step fails its waiters).
     await Promise.race([known.stepped, known.walk]);
   }
-  return known.values[index];
+  return known.values.slice(index * anchors.width, (index + 1) * anchors.width);
 }
 
 /** The anchors of one list shape found so far, and the walk extending them, if any. */
 interface AnchorWalk {
-  values: unknown[][];
+  /** The anchors' sort values, one after the other (`width` per anchor). */
+  values: unknown[];
+  /** Anchors known. */
+  count: number;
+  /** Walk statements run for them: the read cache's weight (each read ANCHOR_STEP rows). */
+  weight: number;
   walk: Promise<void> | null;
   /** The deepest anchor a request waits for: the walk under way goes on until it is found. */
   target: number;
-  /** Settles when the walk finds its next anchor or ends (made anew each time: `found`). */
+  /** Settles when the walk finds its next anchors or ends (made anew each time: `found`). */
   stepped: Promise<void>;
   found: () => void;
   /** The list ended before the last anchor asked for. */
@@ -249,7 +284,7 @@ interface AnchorWalk {
 }
 
 function newAnchorWalk(): AnchorWalk {
-  const known = { values: [], walk: null, target: -1, ended: false } as unknown as AnchorWalk;
+  const known = { values: [], count: 0, weight: 0, walk: null, target: -1, ended: false } as unknown as AnchorWalk;
   armAnchorWalk(known);
   return known;
 }
@@ -263,22 +298,29 @@ function armAnchorWalk(known: AnchorWalk): void {
   });
 }
 
-/** Anchor steps run by this process (each reads ANCHOR_STEP rows of a list): for tests and the benchmark. */
+/** Anchor steps run by this process (each reads up to ANCHOR_STEP rows of a list): for tests and the benchmark. */
 export const anchorStatistics = { steps: 0 };
 
 /** Steps from the last known anchor until the target is known (or the list ends). */
-async function walkAnchors(ctx: AppContext, anchors: Anchors, known: AnchorWalk): Promise<void> {
-  while (known.values.length <= known.target) {
-    const k = known.values.length;
-    const step = k === 0 ? anchors.first : atOffset(anchors.next, 0, known.values[k - 1]);
+async function walkAnchors(ctx: AppContext, anchors: Anchors, known: AnchorWalk, grew: () => void): Promise<void> {
+  const { width, spacing, batch } = anchors;
+  while (known.count <= known.target) {
+    const step = known.count === 0 ? anchors.first : atOffset(anchors.next, 0, known.values.slice((known.count - 1) * width));
     anchorStatistics.steps++;
-    const row = (await ctx.db.executeQuery(step)).rows[0];
-    if (!row) {
+    const rows = (await ctx.db.executeQuery(step)).rows;
+    // The batch is a whole number of spacings: its last row, when it has them all, is an anchor
+    // (where the next step starts).
+    for (let i = spacing - 1; i < rows.length; i += spacing) {
+      for (let k = 0; k < width; k++) known.values.push(rows[i][`anchor_${k}`]);
+      known.count++;
+    }
+    known.weight++;
+    grew();
+    if (rows.length < batch) {
       known.ended = true;
       known.found();
       return;
     }
-    known.values.push(Array.from({ length: anchors.width }, (_, i) => row[`anchor_${i}`]));
     known.found();
   }
 }
@@ -432,7 +474,7 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
       listPlans(ctx).set(key, plan);
       // A kept plan's page statements and its anchor step go named on PostgreSQL: parsed and
       // planned once per connection (the count and the first anchor run once per write).
-      for (const query of [plan.rows, plan.anchors?.rows, plan.anchors?.next]) if (query) nameStatement(query.sql);
+      for (const query of [plan.rows, plan.first.rows, plan.anchors?.rows, plan.anchors?.rowsAt, plan.anchors?.next]) if (query) nameStatement(query.sql);
     }
   }
   async function buildPlan(): Promise<ListPlan> {
@@ -526,12 +568,10 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
     // put in the same order again (the sort ends with the id, so the order is the same). Only where
     // the sort reads nothing but the row itself (not a search's rank or an extension's join).
     const sortedByRow = !ranked && sort.every((s) => Object.hasOwn(fields, s.field) || Object.hasOwn(opts.sorts ?? {}, s.field));
-    let rows: CompiledQuery<ObjectRow> | undefined;
-    if (sortedByRow) {
-      // With what the extensions read per row (folders: the parents), in the same statement.
-      const whole = withVersions(ctx, withListValues(ctx, visibleObjects(ctx, SYSTEM, ctx.db, { trashed: 'any' }).selectAll('objects').where('objects.id', 'in', paged)));
-      rows = applySort(whole, sort, columns, 'objects.id').compile() as CompiledQuery<ObjectRow>;
-    }
+    // With what the extensions read per row (folders: the parents), in the same statement.
+    const rowsOf = (ids: typeof paged) =>
+      applySort(withVersions(ctx, withListValues(ctx, visibleObjects(ctx, SYSTEM, ctx.db, { trashed: 'any' }).selectAll('objects').where('objects.id', 'in', ids))), sort, columns, 'objects.id').compile() as CompiledQuery<ObjectRow>;
+    const rows = sortedByRow ? rowsOf(paged) : undefined;
     let anchors: Anchors | undefined;
     if (key !== null && sortedByRow && sort.every((s) => ANCHORED_FIELDS.has(s.field) && columns[s.field] === `objects.${s.field}`)) {
       // The order's columns, the id last unless sorted on already (applySort's tie-breaker, ascending).
@@ -541,21 +581,28 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
         // Rows after the anchor in this order: (a > x) or (a = x and b > y) …, `<` where descending.
         const after = (e: typeof eb) =>
           e.or(order.map((o, k) => e.and([...order.slice(0, k).map((p, i) => e(sql.ref(p.column), '=', ANCHOR_VALUES[i])), e(sql.ref(o.column), o.desc ? '<' : '>', ANCHOR_VALUES[k])])));
+        const spacing = anchorSpacing(q.pageSize);
+        const batch = spacing * Math.max(1, Math.floor(ANCHOR_STEP / spacing));
         const values = matching.select(order.map((o, i) => sql.ref(o.column).as(`anchor_${i}`)));
-        const step = (q: typeof values) => applySort(q, sort, columns, 'objects.id').limit(1).offset(ANCHOR_STEP - 1).compile() as CompiledQuery<Record<string, unknown>>;
-        const pagedAfter = idsQuery.where(after).limit(q.pageSize).offset(OFFSET);
+        const walk = (w: typeof values) => applySort(w, sort, columns, 'objects.id').limit(sql.lit(batch)).compile() as CompiledQuery<Record<string, unknown>>;
+        const pagedAfter = idsQuery.where(after).limit(sql.lit(q.pageSize));
+        const pagedAfterAt = spacing > q.pageSize ? pagedAfter.offset(OFFSET) : undefined;
         anchors = {
-          first: step(values),
-          next: step(values.where(after)),
+          first: walk(values),
+          next: walk(values.where(after)),
+          spacing,
+          batch,
           ids: pagedAfter.compile() as CompiledQuery<{ id: number }>,
-          rows:
-            rows &&
-            (applySort(withVersions(ctx, withListValues(ctx, visibleObjects(ctx, SYSTEM, ctx.db, { trashed: 'any' }).selectAll('objects').where('objects.id', 'in', pagedAfter))), sort, columns, 'objects.id').compile() as CompiledQuery<ObjectRow>),
+          rows: rows && rowsOf(pagedAfter),
+          idsAt: pagedAfterAt?.compile() as CompiledQuery<{ id: number }> | undefined,
+          rowsAt: rows && pagedAfterAt && rowsOf(pagedAfterAt),
           width: order.length,
         };
       }
     }
-    return { count, ids: paged.compile() as CompiledQuery<{ id: number }>, rows, extras, anchors };
+    const pagedFirst = idsQuery.limit(sql.lit(q.pageSize));
+    const first = { ids: pagedFirst.compile() as CompiledQuery<{ id: number }>, rows: rows && rowsOf(pagedFirst) };
+    return { count, ids: paged.compile() as CompiledQuery<{ id: number }>, rows, first, extras, anchors };
   }
 
   const countQuery = plan.count;
@@ -563,16 +610,22 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
   // across such edits: under DataVersion.lists(), not the data version.
   const scope = key !== null && movesOnlyWithLists(q, columns) ? 'lists' : 'data';
   const count = await cachedRead(ctx, countQuery, async () => Number((await ctx.db.executeQuery(countQuery)).rows[0]?.n ?? 0), scope);
-  let pageQuery = atOffset(plan.ids, q.offset);
-  let rowsQuery = plan.rows && atOffset(plan.rows, q.offset);
+  let pageQuery = q.offset === 0 ? plan.first.ids : atOffset(plan.ids, q.offset);
+  let rowsQuery = q.offset === 0 ? plan.first.rows : plan.rows && atOffset(plan.rows, q.offset);
   // A page past the first anchor starts after the nearest anchor before it.
-  const step = Math.floor(q.offset / ANCHOR_STEP) - 1;
-  if (plan.anchors && key !== null && step >= 0 && q.offset < count) {
-    const anchor = await anchorAt(ctx, key, plan.anchors, step, scope === 'lists' && q.sort.every((f) => LIST_ORDERS.has(f.field)) ? 'lists' : 'data');
+  const anchored = plan.anchors;
+  const index = anchored ? Math.floor(q.offset / anchored.spacing) - 1 : -1;
+  if (anchored && key !== null && index >= 0 && q.offset < count) {
+    const anchor = await anchorAt(ctx, key, anchored, index, scope === 'lists' && q.sort.every((f) => LIST_ORDERS.has(f.field)) ? 'lists' : 'data');
     if (anchor) {
-      const rest = q.offset - (step + 1) * ANCHOR_STEP;
-      pageQuery = atOffset(plan.anchors.ids, rest, anchor);
-      rowsQuery = plan.anchors.rows && atOffset(plan.anchors.rows, rest, anchor);
+      const rest = q.offset - (index + 1) * anchored.spacing;
+      if (rest === 0) {
+        pageQuery = atOffset(anchored.ids, 0, anchor);
+        rowsQuery = anchored.rows && atOffset(anchored.rows, 0, anchor);
+      } else if (anchored.idsAt) {
+        pageQuery = atOffset(anchored.idsAt, rest, anchor);
+        rowsQuery = anchored.rowsAt && atOffset(anchored.rowsAt, rest, anchor);
+      }
     }
   }
   let read: ObjectRow[] | undefined;
