@@ -190,7 +190,7 @@ interface ListPlan {
  * at every page").
  */
 interface Anchors {
-  /** The sort values of the first ANCHOR_STEP rows from the start (first) or from an anchor (next), in order. */
+  /** The anchors among the next `batch` rows from the start (first) or from an anchor (next), in order, with `anchor_rows` (how many rows were read). */
   first: CompiledQuery<Record<string, unknown>>;
   next: CompiledQuery<Record<string, unknown>>;
   /** Rows between two anchors: the page size, or a multiple of it (MIN_ANCHOR_SPACING). */
@@ -307,16 +307,17 @@ async function walkAnchors(ctx: AppContext, anchors: Anchors, known: AnchorWalk,
   while (known.count <= known.target) {
     const step = known.count === 0 ? anchors.first : atOffset(anchors.next, 0, known.values.slice((known.count - 1) * width));
     anchorStatistics.steps++;
+    // Every `spacing`-th row of the next `batch`, and how many rows there were. The batch is a
+    // whole number of spacings: its last row, when it has them all, is an anchor (where the next
+    // step starts).
     const rows = (await ctx.db.executeQuery(step)).rows;
-    // The batch is a whole number of spacings: its last row, when it has them all, is an anchor
-    // (where the next step starts).
-    for (let i = spacing - 1; i < rows.length; i += spacing) {
-      for (let k = 0; k < width; k++) known.values.push(rows[i][`anchor_${k}`]);
+    for (const row of rows) {
+      for (let k = 0; k < width; k++) known.values.push(row[`anchor_${k}`]);
       known.count++;
     }
     known.weight++;
     grew();
-    if (rows.length < batch) {
+    if (rows.length === 0 || Number(rows[0].anchor_rows) < batch) {
       known.ended = true;
       known.found();
       return;
@@ -584,7 +585,24 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
         const spacing = anchorSpacing(q.pageSize);
         const batch = spacing * Math.max(1, Math.floor(ANCHOR_STEP / spacing));
         const values = matching.select(order.map((o, i) => sql.ref(o.column).as(`anchor_${i}`)));
-        const walk = (w: typeof values) => applySort(w, sort, columns, 'objects.id').limit(sql.lit(batch)).compile() as CompiledQuery<Record<string, unknown>>;
+        // A walk statement reads `batch` rows in the list's order and answers every `spacing`-th of
+        // them (numbered in the same order), with how many it read: 50 rows, not 1,000, for the
+        // server to take in (at a million objects, a whole walk was 2 s of Folio's CPU more).
+        const anchorNames = order.map((_, i) => `anchor_${i}`);
+        const walk = (w: typeof values) => {
+          const read = applySort(w, sort, columns, 'objects.id').limit(sql.lit(batch)).as('walk');
+          const inOrder = sql.join(order.map((o, i) => sql`${sql.ref(`walk.${anchorNames[i]}`)} ${sql.raw(o.desc ? 'desc' : 'asc')}`));
+          const numbered = ctx.db
+            .selectFrom(read as never)
+            .select([...anchorNames.map((n) => sql.ref(`walk.${n}`).as(n)), sql<number>`row_number() over (order by ${inOrder})`.as('anchor_n'), sql<number>`count(*) over ()`.as('anchor_rows')] as never)
+            .as('numbered');
+          return ctx.db
+            .selectFrom(numbered as never)
+            .select([...anchorNames, 'anchor_rows'].map((n) => sql.ref(`numbered.${n}`).as(n)) as never)
+            .where(sql`${sql.ref('numbered.anchor_n')} % ${sql.lit(spacing)}`, '=', sql.lit(0))
+            .orderBy(sql.ref('numbered.anchor_n'))
+            .compile() as CompiledQuery<Record<string, unknown>>;
+        };
         const pagedAfter = idsQuery.where(after).limit(sql.lit(q.pageSize));
         const pagedAfterAt = spacing > q.pageSize ? pagedAfter.offset(OFFSET) : undefined;
         anchors = {
