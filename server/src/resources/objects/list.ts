@@ -255,7 +255,7 @@ async function anchorAt(ctx: AppContext, key: string, anchors: Anchors, index: n
   // (the first pages asked after a write all waited for the deepest one).
   const cacheKey = `anchors\u0000${scope}\u0000${key}`;
   const known = await ctx.readCache.get(cacheKey, async () => newAnchorWalk(), scope);
-  while (known.count <= index) {
+  while (known.values.length <= index * anchors.width) {
     if (known.ended) return null;
     known.target = Math.max(known.target, index);
     if (!known.walk) known.walk = walkAnchors(ctx, anchors, known, () => ctx.readCache.reweigh(cacheKey, scope)).finally(() => (known.walk = null));
@@ -269,8 +269,6 @@ async function anchorAt(ctx: AppContext, key: string, anchors: Anchors, index: n
 interface AnchorWalk {
   /** The anchors' sort values, one after the other (`width` per anchor). */
   values: unknown[];
-  /** Anchors known. */
-  count: number;
   /** Walk statements run for them: the read cache's weight (each read ANCHOR_STEP rows). */
   weight: number;
   walk: Promise<void> | null;
@@ -284,7 +282,7 @@ interface AnchorWalk {
 }
 
 function newAnchorWalk(): AnchorWalk {
-  const known = { values: [], count: 0, weight: 0, walk: null, target: -1, ended: false } as unknown as AnchorWalk;
+  const known = { values: [], weight: 0, walk: null, target: -1, ended: false } as unknown as AnchorWalk;
   armAnchorWalk(known);
   return known;
 }
@@ -304,8 +302,8 @@ export const anchorStatistics = { steps: 0 };
 /** Steps from the last known anchor until the target is known (or the list ends). */
 async function walkAnchors(ctx: AppContext, anchors: Anchors, known: AnchorWalk, grew: () => void): Promise<void> {
   const { width, spacing, batch } = anchors;
-  while (known.count <= known.target) {
-    const step = known.count === 0 ? anchors.first : atOffset(anchors.next, 0, known.values.slice((known.count - 1) * width));
+  while (known.values.length <= known.target * width) {
+    const step = known.values.length === 0 ? anchors.first : atOffset(anchors.next, 0, known.values.slice(-width));
     anchorStatistics.steps++;
     // Every `spacing`-th row of the next `batch`, and how many rows there were. The batch is a
     // whole number of spacings: its last row, when it has them all, is an anchor (where the next
@@ -313,7 +311,6 @@ async function walkAnchors(ctx: AppContext, anchors: Anchors, known: AnchorWalk,
     const rows = (await ctx.db.executeQuery(step)).rows;
     for (const row of rows) {
       for (let k = 0; k < width; k++) known.values.push(row[`anchor_${k}`]);
-      known.count++;
     }
     known.weight++;
     grew();
