@@ -483,7 +483,7 @@ async function main() {
       const target = s.target === 'folio' ? on.url : ref.url;
       const pid = s.target === 'folio' ? on.process.pid! : ref.process.pid!;
       const { path: p, ...rest } = s.spec;
-      process.stdout.write(`  ${s.name} … `);
+      process.stdout.write(`  ${s.name}${s.note ? ` (${s.note})` : ''} … `);
       // Each uncached scenario starts on a server that was just busy, as the reference's first
       // one does (it follows the reference's warm-up): an idle process shrinks its heap and the
       // scenario after the idle spell paid its growing back (the first Folio scenario, anonymous

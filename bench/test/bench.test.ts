@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startServer, type TestServer } from '../../server/test/helpers/server.js';
-import { ALTERNATING_ANONYMOUS, ALTERNATING_REFERENCE, ALTERNATING_SIGNED_IN, alternatingReads, IN_TURNS_DOCUMENTS, checkTargets, chooseScenarios, compareWithReference, formatReport, missedTargets, uncachedScenarios, warmUpRequests, WARM_UP_PAGES, WARM_UP_READS, WARM_UP_WRITES, type BenchReport, type ScenarioResult } from '../lib/scenarios.js';
+import { ALTERNATING_ANONYMOUS, ALTERNATING_REFERENCE, ALTERNATING_SIGNED_IN, alternatingReads, IN_TURNS_DOCUMENTS, checkTargets, chooseScenarios, compareWithReference, formatReport, missedTargets, REFERENCE_LIST_PAGES, uncachedScenarios, warmUpRequests, WARM_UP_PAGES, WARM_UP_READS, WARM_UP_WRITES, type BenchReport, type ScenarioResult } from '../lib/scenarios.js';
 import { seed, type SeedResult } from '../lib/seed.js';
 
 describe('benchmark seed and report', () => {
@@ -94,6 +94,33 @@ describe('benchmark seed and report', () => {
       assert.ok(refs.every((r) => r.target === 'reference' && r.spec.path === s.spec.path && r.spec.paths?.length === s.spec.paths?.length), s.name);
     }
     assert.equal(new Set(list.map((s) => s.name)).size, list.length, 'every run has a name of its own');
+  });
+
+  test("at a million documents the reference's list rows read an even sample of the pages, Folio's every page", () => {
+    const big = { ...seeded, documentIds: Array.from({ length: 1_000_000 }, (_, i) => i + 1) };
+    const list = uncachedScenarios(big, { adminToken: 'a', editorToken: 'e', apiKey: 'k' }, 'after restart');
+    const pagesOf = (s: (typeof list)[number]) => s.spec.paths!.map((p) => Number(new URL(p, 'http://x').searchParams.get('page')));
+    const refLists = list.filter((s) => s.target === 'reference' && s.name.includes('list pages'));
+    assert.equal(refLists.length, 4);
+    for (const s of refLists) {
+      const pages = pagesOf(s);
+      assert.equal(pages.length, REFERENCE_LIST_PAGES, s.name);
+      assert.equal(new Set(pages).size, pages.length, `${s.name}: each page once`);
+      const sorted = [...pages].sort((a, b) => a - b);
+      assert.deepEqual([sorted[0], sorted.at(-1)], [1, 50_000], `${s.name}: the first and the deepest page`);
+      // Evenly spread: every gap between neighbours within one page of the mean gap.
+      const gaps = sorted.slice(1).map((p, i) => p - sorted[i]);
+      assert.ok(Math.max(...gaps) - Math.min(...gaps) <= 1, `${s.name}: gaps ${Math.min(...gaps)}-${Math.max(...gaps)}`);
+      assert.notDeepEqual(pages, sorted, `${s.name}: in an order no cache has seen`);
+      assert.match(s.note ?? '', /2000 of the 50000 pages/);
+    }
+    for (const s of list.filter((x) => x.target === 'folio' && x.name.includes('list pages'))) {
+      assert.equal(new Set(pagesOf(s)).size, 50_000, s.name);
+      assert.equal(s.note, undefined);
+    }
+    // The quick seed's lists are small: the reference reads every page, as Folio does.
+    const small = uncachedScenarios(seeded, { adminToken: 'a', editorToken: 'e', apiKey: 'k' }, 'after restart').filter((s) => s.name.includes('list pages'));
+    assert.ok(small.every((s) => s.note === undefined && s.spec.paths!.length === Math.ceil(seeded.documentIds.length / 20)));
   });
 
   test("--only keeps the scenarios it names and the reference's runs they are compared with, no other", () => {
