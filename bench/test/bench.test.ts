@@ -112,7 +112,7 @@ describe('benchmark seed and report', () => {
       const gaps = sorted.slice(1).map((p, i) => p - sorted[i]);
       assert.ok(Math.max(...gaps) - Math.min(...gaps) <= 1, `${s.name}: gaps ${Math.min(...gaps)}-${Math.max(...gaps)}`);
       assert.notDeepEqual(pages, sorted, `${s.name}: in an order no cache has seen`);
-      assert.match(s.note ?? '', /2000 of the 50000 pages/);
+      assert.match(s.note ?? '', /1000 of the 50000 pages/);
     }
     for (const s of list.filter((x) => x.target === 'folio' && x.name.includes('list pages'))) {
       assert.equal(new Set(pagesOf(s)).size, 50_000, s.name);
