@@ -99,45 +99,76 @@ describe('full-text search', () => {
   });
 });
 
-// SQLite's index of objects is kept without word positions (migration 0127, `detail = column`):
-// a database whose index was made before it has it made again from the objects' rows, text
-// properties included, and finds what it found before.
-describe('the full-text index made again without positions (SQLite, migration 0127)', { skip: onPostgres && 'SQLite full-text index' }, () => {
-  test('an index made with positions is rebuilt at the start: every object is found as before', async () => {
+// SQLite's index of objects keeps word positions (migration 0152; bm25 ranks from them): a
+// database whose index was made without them (`detail = column`, migration 0127) has it made again
+// from the objects' rows at its first start, text properties in and hidden fields out, as the
+// triggers fill it, and finds and ranks what it found before. Both indexes merge 8 segments at a time.
+describe('the full-text index made again with positions (SQLite, migration 0152)', { skip: onPostgres && 'SQLite full-text index' }, () => {
+  test('an index made without positions is rebuilt at the start: every object is found and ranked as before, hidden fields left out', async () => {
     const first = await startServer();
     const dataDir = first.dataDir;
     let second: Awaited<ReturnType<typeof createServer>> | undefined;
+    const Database = (await import('better-sqlite3')).default;
+    const index = () => {
+      const check = new Database(path.join(dataDir, 'folio.sqlite'), { readonly: true });
+      try {
+        const made = check.prepare(`select sql from sqlite_schema where name = 'objects_fts'`).get() as { sql: string };
+        const automerge = (table: string) => (check.prepare(`select v from ${table}_config where k = 'automerge'`).get() as { v: number } | undefined)?.v;
+        return { sql: made.sql, automerge: automerge('objects_fts'), translationsAutomerge: automerge('translations_fts') };
+      } finally {
+        check.close();
+      }
+    };
     try {
       const admin = await first.adminToken();
+      // A new database's index has positions and merges 8 segments at a time.
+      assert.deepEqual(index().automerge, 8);
+      assert.equal(index().translationsAutomerge, 8);
+      assert.doesNotMatch(index().sql, /detail/);
       const prop = await first.request('POST', '/model/properties', { token: admin, body: { data: { type: 'properties', attributes: { name: 'grape', property_type_name: 'string', object_type_name: 'documents' } } } });
       assert.equal(prop.status, 201, prop.text);
+      const notes = await first.request('POST', '/model/object_types', { token: admin, body: { data: { type: 'object_types', attributes: { name: 'notes', singular: 'note', hidden: ['body'] } } } });
+      assert.equal(notes.status, 201, notes.text);
       const ids: string[] = [];
-      for (const attributes of [{ title: 'Barolo', body: 'from Piedmont hills' }, { title: 'Chianti', description: 'Tuscan red', grape: 'Sangiovese' }]) {
-        const res = await first.request('POST', '/documents', { token: admin, body: { data: { type: 'documents', attributes: { status: 'on', ...attributes } } } });
+      for (const [type, attributes] of [
+        ['documents', { title: 'Barolo', body: 'from Piedmont hills' }],
+        ['documents', { title: 'Chianti', description: 'Tuscan red', grape: 'Sangiovese' }],
+        ['documents', { title: 'Table wine', body: 'not Barolo at all' }],
+        ['notes', { title: 'Cellar note', description: 'kept cool' }],
+      ] as const) {
+        const res = await first.request('POST', `/${type}`, { token: admin, body: { data: { type, attributes: { status: 'on', ...attributes } } } });
         assert.equal(res.status, 201, res.text);
         ids.push(res.body.data.id);
       }
+      // A body written to the notes' row directly (a type that hides it never stores one through the API).
       await first.server.close();
-      // As a database made before 0127 has it: the index with positions, 0127 not yet run.
-      const Database = (await import('better-sqlite3')).default;
       const raw = new Database(path.join(dataDir, 'folio.sqlite'));
+      raw.prepare(`update objects set body = 'secret vintage' where id = ?`).run(Number(ids[3]));
+      // As a database of the versions before 0152 has it: the index without positions, 0152 not yet run.
       raw.exec(`drop table objects_fts;
-        create virtual table objects_fts using fts5(title, description, body, props, tokenize = 'unicode61 remove_diacritics 2');
+        create virtual table objects_fts using fts5(title, description, body, props, tokenize = 'unicode61 remove_diacritics 2', detail = column);
         insert into objects_fts(rowid, title, description, body, props) select id, title, description, body, null from objects;
-        delete from kysely_migration where name = '0127-search-index-without-positions';`);
+        insert into translations_fts(translations_fts, rank) values ('automerge', 4);
+        delete from kysely_migration where name = '0152-search-index-with-positions';`);
       raw.close();
+      assert.match(index().sql, /detail = column/);
+      assert.equal(index().automerge, undefined);
+      assert.equal(index().translationsAutomerge, 4);
 
       second = await createServer(loadConfig({ ...sameData(first), FOLIO_LOGIN_LIMIT: '0' }, { logRequests: false }), { log: () => {} });
       const { url } = await second.listen(0, '127.0.0.1');
-      const check = new Database(path.join(dataDir, 'folio.sqlite'), { readonly: true });
-      const made = check.prepare(`select sql from sqlite_schema where name = 'objects_fts'`).get() as { sql: string };
-      check.close();
-      assert.match(made.sql, /detail = column/);
+      const after = index();
+      assert.doesNotMatch(after.sql, /detail/, 'made again with positions');
+      assert.equal(after.automerge, 8);
+      assert.equal(after.translationsAutomerge, 8);
       const found = async (q: string) => ((await (await fetch(`${url}/objects?q=${encodeURIComponent(q)}`)).json()) as { data: Array<{ id: string }> }).data.map((d) => d.id);
       assert.deepEqual(await found('piedmont'), [ids[0]]);
       assert.deepEqual(await found('tuscan'), [ids[1]]);
       assert.deepEqual(await found('sangiov'), [ids[1]], 'text properties are in the index made again');
-      // Its triggers follow writes again.
+      assert.deepEqual(await found('barolo'), [ids[0], ids[2]], 'ranked: the title match first');
+      assert.deepEqual(await found('cellar'), [ids[3]]);
+      assert.deepEqual(await found('vintage'), [], 'a field the type hides is left out, as the triggers leave it out');
+      // The triggers follow writes into the new table.
       const login = (await (await fetch(`${url}/auth`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(ADMIN) })).json()) as { meta: { jwt: string } };
       const changed = await fetch(`${url}/documents/${ids[0]}`, {
         method: 'PATCH',
@@ -147,6 +178,14 @@ describe('the full-text index made again without positions (SQLite, migration 01
       assert.equal(changed.status, 200, await changed.text());
       assert.deepEqual(await found('piedmont'), []);
       assert.deepEqual(await found('langhe'), [ids[0]]);
+      await second.close();
+      second = undefined;
+      // Made once: a second start leaves the index as it is.
+      const rowsBefore = (() => { const c = new Database(path.join(dataDir, 'folio.sqlite'), { readonly: true }); try { return c.prepare('select count(*) as n from objects_fts_data').get(); } finally { c.close(); } })();
+      second = await createServer(loadConfig({ ...sameData(first), FOLIO_LOGIN_LIMIT: '0' }, { logRequests: false }), { log: () => {} });
+      const c = new Database(path.join(dataDir, 'folio.sqlite'), { readonly: true });
+      assert.deepEqual(c.prepare('select count(*) as n from objects_fts_data').get(), rowsBefore);
+      c.close();
     } finally {
       await second?.close();
       fs.rmSync(dataDir, { recursive: true, force: true });

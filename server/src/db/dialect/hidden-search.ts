@@ -48,6 +48,11 @@ async function sqliteReindex(db: Kysely<any>, typeIds: RawBuilder<unknown>): Pro
   await sql`insert into translations_fts(rowid, fields, lang, status, object_id) select ${sql.raw(translationRow('t'))} from translations as t where t.id in (${translations})`.execute(db);
 }
 
+/** SQLite: every object's objects_fts row made from its row, as the triggers make it (migration 0152, an index made again). */
+export async function refillObjectsIndex(db: Kysely<any>): Promise<void> {
+  await sql`insert into objects_fts(rowid, title, description, body, props) select ${sql.raw(objectRow('o'))} from objects as o`.execute(db);
+}
+
 // ---- PostgreSQL ----
 
 /** The `hidden` list of a type as jsonb ('[]' when none or not a list). */

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { LIST_COLUMNS, MODEL_TABLES, MODEL_VERSION_ROW, SETTINGS_TABLES, type DataVersion } from '../data-version.js';
 import { LruMap } from '../lru.js';
 import { draftTranslationsWhere, type Aggregates, type DriverErrors, type JsonText, type ObjectSearch, type RowLocks, type SchemaDialect, type SqlDialect } from './dialect.js';
+import { refillObjectsIndex } from './hidden-search.js';
 import { searchWords } from './search-words.js';
 import { plannerStatistics, type PlannerStatistics } from '../planner-statistics.js';
 import type { DirectReads } from '../prepared.js';
@@ -551,17 +552,32 @@ const ftsRow = (r: string) =>
   `(select group_concat(value, ' ') from json_each(case when json_valid(${r}.properties) then ${r}.properties else '{}' end) where type = 'text')`;
 
 /**
- * The objects' full-text index: `detail=column` keeps, per word, the documents and columns it is
- * in, not its positions in them. Folio asks for words (each its own term, the last as a prefix),
- * never phrases, and ranks by column weights: positions were never read, and writing them was
- * half of an index's cost. Measured (FTS5 alone, 1.7 kB bodies, 20,000 rows): a single-row
- * transaction 587 -> 304 us, most of it the commit's segment flush and merges; the index 58%
- * smaller (11.8 -> 4.9 MB for those rows).
+ * The objects' full-text index keeps each word's positions (FTS5's default, `detail = full`).
+ * Folio asks for words, never phrases, but ranks every match with bm25, which counts a word's hits
+ * per column: from the positions, or, without them (`detail = column`, migrations 0127-0151), by
+ * tokenizing each matching document's text again. At a million objects of the bench's text a
+ * ranked search of a word in every document took 13-22 s that way, one in 14,600 of them 0.2 s;
+ * with positions about 16 times less (FTS5 alone, 20,000 rows: 254 -> 16 ms and 3.2 -> 0.2 ms).
+ * Writing the positions costs an insert about 4% (293 -> 306 us in single-row transactions), the
+ * index twice the pages (the file a tenth more).
  */
-const OBJECTS_FTS = `create virtual table objects_fts using fts5(title, description, body, props, tokenize = 'unicode61 remove_diacritics 2', detail = column)`;
+const OBJECTS_FTS = `create virtual table objects_fts using fts5(title, description, body, props, tokenize = 'unicode61 remove_diacritics 2')`;
+
+/**
+ * FTS5 merges its segments once `automerge` of them are at one level (default 4). At 8 an index
+ * is rewritten half as many times as it grows: measured on FTS5 alone with the bench's text, an
+ * insert in batches of 50 cost 240 -> 214 us, a single-row update (which deletes the old
+ * document and adds the new one) 661 -> 397 us; a search reads at most twice as many segments per
+ * level, which measured within noise (ranked frequent word 15.6 -> 16.7 ms, rare 0.18 ms both).
+ * Kept in the index's own config table: set once, when the index is made.
+ */
+const FTS_AUTOMERGE = 8;
+const tuneIndex = (db: Kysely<any>, table: 'objects_fts' | 'translations_fts') =>
+  sql.raw(`insert into ${table}(${table}, rank) values ('automerge', ${FTS_AUTOMERGE})`).execute(db);
 
 async function createObjectsIndex(db: Kysely<any>): Promise<void> {
   await sql.raw(OBJECTS_FTS).execute(db);
+  await tuneIndex(db, 'objects_fts');
   await sql.raw(`create trigger objects_fts_insert after insert on objects begin
     insert into objects_fts(rowid, title, description, body, props) values (new.id, ${ftsRow('new')}); end`).execute(db);
   await sql.raw(`create trigger objects_fts_delete after delete on objects begin
@@ -573,19 +589,28 @@ async function createObjectsIndex(db: Kysely<any>): Promise<void> {
 }
 
 const search: ObjectSearch = {
-  // Migration 0127: an index made with positions (before `detail = column`) is made again, from
-  // the objects' rows, with its triggers.
+  // Migration 0152: an index made without positions (`detail = column`, by migration 0127 or a
+  // createIndex of versions 0127-0151) is made again with them, in one transaction: the table
+  // only (the triggers that fill it name it and stay, migration 0129's), filled from every
+  // object's row with the fields its type hides left out, as those triggers fill it. Any other
+  // index (made with positions, or none yet) is left as it is: the migrations that called this
+  // before (0091, 0126-0128) find nothing to do.
   async upgrade(db) {
     const made = await sql<{ sql: string }>`select sql from sqlite_schema where name = 'objects_fts'`.execute(db);
-    if (!made.rows[0] || /detail\s*=\s*column/i.test(made.rows[0].sql)) return;
-    for (const trigger of ['objects_fts_insert', 'objects_fts_delete', 'objects_fts_update']) await sql.raw(`drop trigger if exists ${trigger}`).execute(db);
-    await sql`drop table objects_fts`.execute(db);
-    await createObjectsIndex(db);
+    if (!made.rows[0] || !/detail\s*=\s*column/i.test(made.rows[0].sql)) return;
+    await db.transaction().execute(async (trx) => {
+      await sql`drop table objects_fts`.execute(trx);
+      await sql.raw(OBJECTS_FTS).execute(trx);
+      await tuneIndex(trx, 'objects_fts');
+      await refillObjectsIndex(trx);
+      const translations = await sql`select 1 from sqlite_schema where name = 'translations_fts'`.execute(trx);
+      if (translations.rows.length) await tuneIndex(trx, 'translations_fts');
+    });
   },
   createIndex: createObjectsIndex,
 
-  // Each quoted string must be one FTS5 token (the index keeps no positions for phrases): a word
-  // with an underscore, which unicode61 splits, becomes its parts.
+  // Each quoted string is one FTS5 token: a search is words, never a phrase (decisions, Search).
+  // A word with an underscore, which unicode61 splits, becomes its parts.
   expression(text) {
     const words = searchWords(text).flatMap((w) => w.split('_')).filter(Boolean);
     if (!words.length) return null;
@@ -601,6 +626,7 @@ const search: ObjectSearch = {
   // are kept beside them unindexed, so a query names its language without a join.
   async createTranslationIndex(db) {
     await sql`create virtual table translations_fts using fts5(fields, lang unindexed, status unindexed, object_id unindexed, tokenize = 'unicode61 remove_diacritics 2')`.execute(db);
+    await tuneIndex(db, 'translations_fts');
     const row = `new.id, (select group_concat(value, ' ') from json_each(case when json_valid(new.translated_fields) then new.translated_fields else '{}' end) where type = 'text'), new.lang, new.status, new.object_id`;
     await sql.raw(`create trigger translations_fts_insert after insert on translations begin
       insert into translations_fts(rowid, fields, lang, status, object_id) values (${row}); end`).execute(db);
