@@ -606,6 +606,9 @@ const search: ObjectSearch = {
       const translations = await sql`select 1 from sqlite_schema where name = 'translations_fts'`.execute(trx);
       if (translations.rows.length) await tuneIndex(trx, 'translations_fts');
     });
+    // The transaction wrote the whole index to the WAL (6 GB for a million objects): written back
+    // and the file emptied now, not left at that size until the next restart.
+    await sql`pragma wal_checkpoint(TRUNCATE)`.execute(db);
   },
   createIndex: createObjectsIndex,
 
