@@ -1,5 +1,6 @@
 // The scenarios of the benchmark, and the result table printed from their figures.
 import type { SeedResult } from './seed.js';
+import { SEED_TEXT, textSource } from './text.js';
 
 export interface LoadSpec {
   url: string;
@@ -77,6 +78,9 @@ function shuffled<T>(items: readonly T[], seed: number): T[] {
   }
   return out;
 }
+
+/** Searches no cache answers: different words, each once (searchWords). */
+export const UNCACHED_SEARCH = 'uncached full-text search';
 
 /** The uncached reads by id that are compared with each other (anonymous no dearer than signed in) and across data sizes. */
 export const UNCACHED_ANONYMOUS = 'uncached GET /documents/{id}';
@@ -205,6 +209,24 @@ export function warmUpRequests(seed: SeedResult, adminToken: string): { reads: s
   };
 }
 
+/** Points on the frequency scale the uncached search row takes its words at (fewer words: the most frequent ranks coincide). */
+export const SEARCH_POINTS = 200;
+
+/**
+ * The words of the uncached search row, each once: the seed's vocabulary at SEARCH_POINTS ranks
+ * evenly spread over the logarithm of the frequency rank, from its most frequent word (in nearly
+ * every document) to its rarest, without repeats (the ten most frequent words each once: 159
+ * words), shuffled. The seed's text draws words with a Zipf frequency, so a word's rank says
+ * how many documents hold it, and the row asks as many words of ranks 100-1,000 as of 1,000-10,000.
+ */
+export function searchWords(points = SEARCH_POINTS): string[] {
+  const text = textSource(SEED_TEXT);
+  const last = text.words.length - 1;
+  const ranks = new Set<number>();
+  for (let i = 0; i < points; i++) ranks.add(Math.round(Math.exp((i / (points - 1)) * Math.log(last + 1)) - 1));
+  return shuffled([...ranks].map((r) => text.wordOfRank(r)), 13);
+}
+
 /**
  * The reads no cache helps: every published document once, in an order no cache has
  * seen, anonymous, signed in and by API key; every page of the whole list sorted by -id, alone
@@ -264,6 +286,9 @@ export function uncachedScenarios(seed: SeedResult, readers: Readers, phase: Pha
     refMixedList(1),
     folio('list pages, 1 PATCH in 20', around(ref.mixedList, 1), 0.6, { ...get(), paths: editedPages, writes }, 50),
     refMixedList(2),
+    // Search p99 under 50 ms: different words, each asked once (the row `GET full-text search`
+    // asks one word again and again, which the response cache answers). No reference: it has no search.
+    { name: `${UNCACHED_SEARCH}${at}`, target: 'folio', uncached: true, p99Target: 50, spec: { ...get(), path: '/objects', paths: searchWords().map((w) => `/objects?q=${encodeURIComponent(w)}`) } },
   ];
 }
 

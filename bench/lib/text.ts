@@ -23,7 +23,10 @@ export interface TextSource {
   wordOfRank(rank: number): string;
 }
 
-export function textSource(seed = 42, vocabulary = 20_000): TextSource {
+/** The seed's text (bench/lib/seed.ts): the scenarios draw their search words from the same vocabulary. */
+export const SEED_TEXT = 42;
+
+export function textSource(seed = SEED_TEXT, vocabulary = 20_000): TextSource {
   const rnd = prng(seed);
   const words: string[] = [];
   const seen = new Set<string>();

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startServer, type TestServer } from '../../server/test/helpers/server.js';
-import { ALTERNATING_ANONYMOUS, ALTERNATING_REFERENCE, ALTERNATING_SIGNED_IN, alternatingReads, IN_TURNS_DOCUMENTS, checkTargets, chooseScenarios, compareWithReference, formatReport, missedTargets, REFERENCE_LIST_PAGES, uncachedScenarios, warmUpRequests, WARM_UP_PAGES, WARM_UP_READS, WARM_UP_WRITES, type BenchReport, type ScenarioResult } from '../lib/scenarios.js';
+import { SEED_TEXT, textSource } from '../lib/text.js';
+import { ALTERNATING_ANONYMOUS, ALTERNATING_REFERENCE, ALTERNATING_SIGNED_IN, alternatingReads, IN_TURNS_DOCUMENTS, checkTargets, chooseScenarios, compareWithReference, formatReport, missedTargets, REFERENCE_LIST_PAGES, searchWords, UNCACHED_SEARCH, uncachedScenarios, warmUpRequests, WARM_UP_PAGES, WARM_UP_READS, WARM_UP_WRITES, type BenchReport, type ScenarioResult } from '../lib/scenarios.js';
 import { seed, type SeedResult } from '../lib/seed.js';
 
 describe('benchmark seed and report', () => {
@@ -82,7 +83,7 @@ describe('benchmark seed and report', () => {
 
   test("each uncached read by id is compared with the phase's four reference reads, every other uncached scenario with the reference's runs just before and just after it", () => {
     const list = uncachedScenarios(seeded, { adminToken: 'a', editorToken: 'e', apiKey: 'k' }, 'after restart');
-    const folio = list.map((s, i) => [s, i] as const).filter(([s]) => s.target === 'folio');
+    const folio = list.map((s, i) => [s, i] as const).filter(([s]) => s.target === 'folio' && !s.name.startsWith(UNCACHED_SEARCH));
     assert.equal(folio.length, 6);
     const reads = list.filter((s) => s.target === 'reference' && s.name.startsWith('ref uncached GET')).map((s) => s.name);
     assert.equal(reads.length, 4);
@@ -94,6 +95,37 @@ describe('benchmark seed and report', () => {
       assert.ok(refs.every((r) => r.target === 'reference' && r.spec.path === s.spec.path && r.spec.paths?.length === s.spec.paths?.length), s.name);
     }
     assert.equal(new Set(list.map((s) => s.name)).size, list.length, 'every run has a name of its own');
+  });
+
+  test('the uncached search row asks words from the most frequent to the rarest, each once, within 50 ms at p99, compared with nothing', async () => {
+    const list = uncachedScenarios(seeded, { adminToken: 'a', editorToken: 'e', apiKey: 'k' }, 'after restart');
+    const rows = list.filter((s) => s.name.startsWith(UNCACHED_SEARCH));
+    assert.equal(rows.length, 1);
+    const [row] = rows;
+    assert.equal(row.name, `${UNCACHED_SEARCH} (after restart)`);
+    assert.equal(row.target, 'folio');
+    assert.equal(row.uncached, true);
+    assert.equal(row.p99Target, 50);
+    assert.equal(row.comparedTo, undefined);
+    assert.equal(row.spec.once, true);
+    const words = row.spec.paths!.map((p) => new URL(p, 'http://x').searchParams.get('q')!);
+    assert.equal(new Set(words).size, words.length, 'each word once');
+    assert.equal(words.length, searchWords().length);
+    const text = textSource(SEED_TEXT);
+    const ranks = words.map((w) => text.words.indexOf(w)).sort((a, b) => a - b);
+    assert.deepEqual([ranks[0], ranks.at(-1)], [0, text.words.length - 1], 'from the most frequent word to the rarest');
+    const within = (lo: number, hi: number) => ranks.filter((r) => r >= lo && r < hi).length;
+    assert.ok(Math.abs(within(100, 1000) - within(1000, 10_000)) <= 2, 'as many words per tenfold of rank');
+    assert.notDeepEqual(words, [...words].sort((a, b) => text.words.indexOf(a) - text.words.indexOf(b)), 'shuffled');
+    // Against the seeded server: every search answers, the most frequent word in more documents than the rarest.
+    const count = async (w: string) => {
+      const res = await t.request('GET', `/objects?q=${encodeURIComponent(w)}`);
+      assert.equal(res.status, 200, res.text);
+      return res.body.meta.pagination.count as number;
+    };
+    for (const w of words) await count(w);
+    assert.ok((await count(text.wordOfRank(0))) >= 40, 'the most frequent word is in most of the 50 documents');
+    assert.ok((await count(text.wordOfRank(0))) > (await count(text.wordOfRank(text.words.length - 1))));
   });
 
   test("at a million documents the reference's list rows read an even sample of the pages, Folio's every page", () => {
