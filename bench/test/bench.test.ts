@@ -128,8 +128,10 @@ describe('benchmark seed and report', () => {
     assert.ok((await count(text.wordOfRank(0))) > (await count(text.wordOfRank(text.words.length - 1))));
   });
 
-  test("at a million documents the reference's list rows read an even sample of the pages, Folio's every page", () => {
-    const big = { ...seeded, documentIds: Array.from({ length: 1_000_000 }, (_, i) => i + 1) };
+  test("on a big seed the reference's list rows read an even sample of the pages, Folio's every page", () => {
+    // 200,000 documents, 10,000 pages (a million shuffled in this process blocked its event loop
+    // for seconds, the test server's included, and a kept-alive socket closed under the next test).
+    const big = { ...seeded, documentIds: Array.from({ length: 200_000 }, (_, i) => i + 1) };
     const list = uncachedScenarios(big, { adminToken: 'a', editorToken: 'e', apiKey: 'k' }, 'after restart');
     const pagesOf = (s: (typeof list)[number]) => s.spec.paths!.map((p) => Number(new URL(p, 'http://x').searchParams.get('page')));
     const refLists = list.filter((s) => s.target === 'reference' && s.name.includes('list pages'));
@@ -139,15 +141,15 @@ describe('benchmark seed and report', () => {
       assert.equal(pages.length, REFERENCE_LIST_PAGES, s.name);
       assert.equal(new Set(pages).size, pages.length, `${s.name}: each page once`);
       const sorted = [...pages].sort((a, b) => a - b);
-      assert.deepEqual([sorted[0], sorted.at(-1)], [1, 50_000], `${s.name}: the first and the deepest page`);
+      assert.deepEqual([sorted[0], sorted.at(-1)], [1, 10_000], `${s.name}: the first and the deepest page`);
       // Evenly spread: every gap between neighbours within one page of the mean gap.
       const gaps = sorted.slice(1).map((p, i) => p - sorted[i]);
       assert.ok(Math.max(...gaps) - Math.min(...gaps) <= 1, `${s.name}: gaps ${Math.min(...gaps)}-${Math.max(...gaps)}`);
       assert.notDeepEqual(pages, sorted, `${s.name}: in an order no cache has seen`);
-      assert.match(s.note ?? '', /1000 of the 50000 pages/);
+      assert.match(s.note ?? '', /1000 of the 10000 pages/);
     }
     for (const s of list.filter((x) => x.target === 'folio' && x.name.includes('list pages'))) {
-      assert.equal(new Set(pagesOf(s)).size, 50_000, s.name);
+      assert.equal(new Set(pagesOf(s)).size, 10_000, s.name);
       assert.equal(s.note, undefined);
     }
     // The quick seed's lists are small: the reference reads every page, as Folio does.

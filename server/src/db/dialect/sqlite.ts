@@ -573,7 +573,10 @@ const OBJECTS_FTS = `create virtual table objects_fts using fts5(title, descript
  */
 const FTS_AUTOMERGE = 8;
 const tuneIndex = (db: Kysely<any>, table: 'objects_fts' | 'translations_fts') =>
-  sql.raw(`insert into ${table}(${table}, rank) values ('automerge', ${FTS_AUTOMERGE})`).execute(db);
+  (table === 'objects_fts'
+    ? sql`insert into objects_fts(objects_fts, rank) values ('automerge', ${sql.lit(FTS_AUTOMERGE)})`
+    : sql`insert into translations_fts(translations_fts, rank) values ('automerge', ${sql.lit(FTS_AUTOMERGE)})`
+  ).execute(db);
 
 async function createObjectsIndex(db: Kysely<any>): Promise<void> {
   await sql.raw(OBJECTS_FTS).execute(db);
