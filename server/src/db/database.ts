@@ -41,7 +41,7 @@ export async function openDatabase(config: Config, log?: (line: string) => void)
     const { dialect, dataVersion, statistics, upkeepInstalled } = openPostgres(config.databaseUrl, config.databasePoolSize, log);
     const db = new Kysely<Database>({ dialect });
     try {
-      await migrateToLatest(db, postgresDialect);
+      await migrateToLatest(db, postgresDialect, log);
       await installDatabaseUpkeep(db);
       upkeepInstalled();
       await dataVersion.refresh();
@@ -59,10 +59,15 @@ export async function openDatabase(config: Config, log?: (line: string) => void)
   const { dialect, dataVersion, statistics, directReads } = openSqlite(file, config.sqliteNativeBinding, log);
   const db = new Kysely<Database>({ dialect });
   allowDirectReads(db, directReads);
-  await withStartLock(file, config.sqliteNativeBinding, async () => {
-    await migrateToLatest(db, sqliteDialect);
-    await installModelVersion(db);
-  });
+  await withStartLock(
+    file,
+    config.sqliteNativeBinding,
+    async () => {
+      await migrateToLatest(db, sqliteDialect, log);
+      await installModelVersion(db);
+    },
+    log,
+  );
   // Migrations may have made tables and indexes, or filled them; a site filled before this start
   // (a restore, another process) may have outgrown its statistics. Shortly: the first answer does not wait.
   statistics.soon();

@@ -22,11 +22,36 @@ class StaticProvider implements MigrationProvider {
  */
 const RACE = /already exists|duplicate column|SQLITE_BUSY|database is locked|UNIQUE constraint failed: kysely_migration/i;
 
-export async function migrateToLatest(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
+/**
+ * Runs the migrations not yet run. With `log`, an existing database's migrations are said before
+ * they start and after they end, with their time: some take minutes at a million objects (0152
+ * and 0153 make the full-text index again), and a start that says nothing meanwhile looks hung.
+ * A new database's are not (it has nothing to wait for).
+ */
+export async function migrateToLatest(db: Kysely<any>, dialect: SqlDialect, log?: (line: string) => void): Promise<void> {
   const migrator = new Migrator({ db: dialect.schema.forMigrations(db), provider: new StaticProvider(dialect), allowUnorderedMigrations: true });
+  const started = performance.now();
+  let said: string[] = [];
+  if (log) {
+    const known = await migrator.getMigrations();
+    const pending = known.filter((m) => !m.executedAt).map((m) => m.name);
+    if (pending.length && pending.length < known.length) {
+      said = pending;
+      log(`database: running ${pending.length === 1 ? 'migration' : `${pending.length} migrations:`} ${pending.join(', ')}`);
+      // Written before they start: a migration may hold the thread for minutes.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
   for (let attempt = 1; ; attempt++) {
     const { error, results } = await migrator.migrateToLatest();
-    if (!error) return;
+    if (!error) {
+      if (said.length) {
+        log?.(`database: ${said.length === 1 ? 'migration' : 'migrations'} done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+        // Written before the start goes on to say where it listens.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      return;
+    }
     const message = String((error as Error).message ?? error);
     if (dialect.name === 'sqlite' && attempt < 20 && RACE.test(message)) {
       await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 200));

@@ -338,8 +338,12 @@ function refreshStatistics(raw: Database.Database): boolean {
   }
 }
 
-/** How long a start waits for another process's migrations before it gives up. */
-const START_LOCK_WAIT_MS = 5 * 60_000;
+/**
+ * How long a start waits for another process's migrations before it gives up: the holder is a
+ * live process (the system drops the lock of one that ended), and at a million objects a migration
+ * that makes the full-text index again takes minutes (0153: 419 s).
+ */
+const START_LOCK_WAIT_MS = 30 * 60_000;
 
 /**
  * Runs `work` (a start's migrations) while no other process on the same SQLite file runs its own:
@@ -350,12 +354,12 @@ const START_LOCK_WAIT_MS = 5 * 60_000;
  * however it ends, and the next process waits for it (up to START_LOCK_WAIT_MS), then finds the
  * migrations done. Not the database file itself: its own connection must write meanwhile.
  */
-export async function withStartLock<T>(file: string, nativeBinding: string | null, work: () => Promise<T>): Promise<T> {
+export async function withStartLock<T>(file: string, nativeBinding: string | null, work: () => Promise<T>, log?: (line: string) => void): Promise<T> {
   // Starts in one process take turns here first: the lock's wait blocks the thread, and would
   // block the very start it waits for.
   const key = path.resolve(file);
   const before = startsInProcess.get(key) ?? Promise.resolve();
-  const mine = before.then(() => lockedStart(key, nativeBinding, work));
+  const mine = before.then(() => lockedStart(key, nativeBinding, work, log));
   const settled = mine.then(
     () => undefined,
     () => undefined,
@@ -370,11 +374,20 @@ export async function withStartLock<T>(file: string, nativeBinding: string | nul
 /** The last start under way in this process, per database file. */
 const startsInProcess = new Map<string, Promise<void>>();
 
-async function lockedStart<T>(file: string, nativeBinding: string | null, work: () => Promise<T>): Promise<T> {
+async function lockedStart<T>(file: string, nativeBinding: string | null, work: () => Promise<T>, log?: (line: string) => void): Promise<T> {
   const lock = new Database(`${file}-start.lock`, nativeBinding ? { nativeBinding } : {});
   try {
-    lock.pragma(`busy_timeout = ${START_LOCK_WAIT_MS}`);
-    lock.exec('begin exclusive');
+    try {
+      lock.pragma('busy_timeout = 0');
+      lock.exec('begin exclusive');
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'SQLITE_BUSY') throw err;
+      // Said before the wait, which holds the thread: a start that seems to hang says why.
+      log?.(`database: another process is starting on ${path.basename(file)} (its migrations); waiting for it`);
+      await new Promise((resolve) => setImmediate(resolve));
+      lock.pragma(`busy_timeout = ${START_LOCK_WAIT_MS}`);
+      lock.exec('begin exclusive');
+    }
     try {
       return await work();
     } finally {
