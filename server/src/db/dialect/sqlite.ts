@@ -404,6 +404,9 @@ export const dataVersionStatistics = { pragmaReads: 0 };
 /** SQLite's `data_version` as a column of a read (its read transaction's), for DataVersion.along. */
 const ALONG_COLUMN = '(select data_version from pragma_data_version())';
 
+/** The size the WAL file is cut back to after a checkpoint (bytes; SQLite's `journal_size_limit`). */
+export const WAL_SIZE_LIMIT = 64 * 1024 * 1024;
+
 /** `nativeBinding`: path of a better-sqlite3 addon to load instead of the installed one. */
 export function openSqlite(file: string, nativeBinding: string | null = null, log?: (line: string) => void): SqliteHandle {
   const raw = new Database(file, nativeBinding ? { nativeBinding } : {});
@@ -411,6 +414,10 @@ export function openSqlite(file: string, nativeBinding: string | null = null, lo
   raw.pragma('foreign_keys = ON');
   raw.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   raw.pragma('synchronous = NORMAL');
+  // The WAL goes back to at most this size once a checkpoint has written it all back: without a
+  // limit a large transaction (a restore, a type's search documents made again, an import) left
+  // it at its own size, gigabytes at a million objects, until the last connection closed.
+  raw.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
   // A 16 MiB page cache instead of SQLite's 2 MiB: a write walks a b-tree path in each of the
   // objects indexes and the full-text index; with 2 MiB those pages were read again from the OS
   // on most inserts (measured on 100,000 objects: 297 → 247 µs per insert). Filled only as pages
