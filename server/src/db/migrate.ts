@@ -25,7 +25,7 @@ const RACE = /already exists|duplicate column|SQLITE_BUSY|database is locked|UNI
 /**
  * Runs the migrations not yet run. With `log`, an existing database's migrations are said before
  * they start and after they end, with their time: some take minutes at a million objects (0152
- * and 0153 make the full-text index again), and a start that says nothing meanwhile looks hung.
+ * makes the full-text index again), and a start that says nothing meanwhile looks hung.
  * A new database's are not (it has nothing to wait for).
  */
 export async function migrateToLatest(db: Kysely<any>, dialect: SqlDialect, log?: (line: string) => void): Promise<void> {

@@ -19,8 +19,6 @@ export interface ObjectSearch {
   createIndex(db: Kysely<any>): Promise<void>;
   /** Brings what an older createIndex made up to date (migration 0091); idempotent. */
   upgrade(db: Kysely<any>): Promise<void>;
-  /** SQLite: the index made again with its prefix index where it has none (migration 0153); idempotent. */
-  addPrefixIndex?(db: Kysely<any>): Promise<void>;
   /** A user's words as this engine's query: every word must match, the last as a prefix; null: no words. */
   expression(text: string): string | null;
   /** A derived table `(search_id, search_rank)` of the matches, best first by ascending rank (title weighs most). */

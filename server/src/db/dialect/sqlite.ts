@@ -341,7 +341,7 @@ function refreshStatistics(raw: Database.Database): boolean {
 /**
  * How long a start waits for another process's migrations before it gives up: the holder is a
  * live process (the system drops the lock of one that ended), and at a million objects a migration
- * that makes the full-text index again takes minutes (0153: 419 s).
+ * that makes the full-text index again takes minutes (0152: 274 s, close to the old 5-minute bound).
  */
 const START_LOCK_WAIT_MS = 30 * 60_000;
 
@@ -580,15 +580,8 @@ const ftsRow = (r: string) =>
  * with positions about 16 times less (FTS5 alone, 20,000 rows: 254 -> 16 ms and 3.2 -> 0.2 ms).
  * Writing the positions costs an insert about 4% (293 -> 306 us in single-row transactions), the
  * index twice the pages (the file a tenth more).
- *
- * It also keeps every word's first two and first three letters (`prefix = '2 3'`, migration 0153):
- * the last word of a search is a prefix, and without them FTS5 reads and merges the list of every
- * word that starts with it (a search as one types it: `ka`, `lum`). Measured on FTS5 alone with
- * the bench's text (20,000 rows): a ranked `ka*` 93-107 -> 15-20 ms, `lum*` 123-143 -> 18 ms, `a*`
- * 117-137 -> 24-28 ms, whole words unchanged; an insert costs a third to a half more (240-281 ->
- * 348-421 us in batches of 50), an update as much, the file a sixth more.
  */
-const OBJECTS_FTS = `create virtual table objects_fts using fts5(title, description, body, props, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3')`;
+const OBJECTS_FTS = `create virtual table objects_fts using fts5(title, description, body, props, tokenize = 'unicode61 remove_diacritics 2')`;
 
 /**
  * FTS5 merges its segments once `automerge` of them are at one level (default 4). At 8 an index
@@ -618,38 +611,28 @@ async function createObjectsIndex(db: Kysely<any>): Promise<void> {
   await sql.raw(`insert into objects_fts(rowid, title, description, body, props) select o.id, ${ftsRow('o')} from objects as o`).execute(db);
 }
 
-/**
- * The objects' index made again as OBJECTS_FTS makes it when `outdated` says the one there (its
- * `create` statement) is not, in one transaction: the table only (the triggers that fill it name it
- * and stay, migration 0129's), filled from every object's row with the fields its type hides left
- * out, as those triggers fill it; both indexes tuned. Then the WAL is written back and emptied.
- */
-async function remakeObjectsIndex(db: Kysely<any>, outdated: (made: string) => boolean): Promise<void> {
-  const made = await sql<{ sql: string }>`select sql from sqlite_schema where name = 'objects_fts'`.execute(db);
-  if (!made.rows[0] || !outdated(made.rows[0].sql)) return;
-  await db.transaction().execute(async (trx) => {
-    await sql`drop table objects_fts`.execute(trx);
-    await sql.raw(OBJECTS_FTS).execute(trx);
-    await tuneIndex(trx, 'objects_fts');
-    await refillObjectsIndex(trx);
-    // Any index remade here dates from 0127 or later: translations_fts (0094) exists.
-    await tuneIndex(trx, 'translations_fts');
-  });
-  // The transaction wrote the whole index to the WAL (6 GB for a million objects): written back
-  // and the file emptied now, not left at that size until the next restart.
-  await sql`pragma wal_checkpoint(TRUNCATE)`.execute(db);
-}
-
 const search: ObjectSearch = {
   // Migration 0152: an index made without positions (`detail = column`, by migration 0127 or a
-  // createIndex of versions 0127-0151) is made again as OBJECTS_FTS makes it. Any other index
-  // (made with positions, or none yet) is left as it is: the migrations that called this before
-  // (0091, 0126-0128) find nothing to do (0091 runs before object_types.hidden exists, which the
-  // refill reads: nothing older may be remade from here).
-  upgrade: (db) => remakeObjectsIndex(db, (made) => /detail\s*=\s*column/i.test(made)),
-  // Migration 0153: an index without the prefix index (made by 0010's createIndex or 0152 before
-  // this version) is made again with it.
-  addPrefixIndex: (db) => remakeObjectsIndex(db, (made) => !/prefix\s*=/i.test(made)),
+  // createIndex of versions 0127-0151) is made again with them, in one transaction: the table
+  // only (the triggers that fill it name it and stay, migration 0129's), filled from every
+  // object's row with the fields its type hides left out, as those triggers fill it. Any other
+  // index (made with positions, or none yet) is left as it is: the migrations that called this
+  // before (0091, 0126-0128) find nothing to do.
+  async upgrade(db) {
+    const made = await sql<{ sql: string }>`select sql from sqlite_schema where name = 'objects_fts'`.execute(db);
+    if (!made.rows[0] || !/detail\s*=\s*column/i.test(made.rows[0].sql)) return;
+    await db.transaction().execute(async (trx) => {
+      await sql`drop table objects_fts`.execute(trx);
+      await sql.raw(OBJECTS_FTS).execute(trx);
+      await tuneIndex(trx, 'objects_fts');
+      await refillObjectsIndex(trx);
+      // An index without positions dates from 0127 or later: translations_fts (0094) exists.
+      await tuneIndex(trx, 'translations_fts');
+    });
+    // The transaction wrote the whole index to the WAL (6 GB for a million objects): written back
+    // and the file emptied now, not left at that size until the next restart.
+    await sql`pragma wal_checkpoint(TRUNCATE)`.execute(db);
+  },
   createIndex: createObjectsIndex,
 
   // Each quoted string is one FTS5 token: a search is words, never a phrase (decisions, Search).
