@@ -85,7 +85,8 @@ describe('rights that follow, and the permissions matrix guard', () => {
     await signInAs(editor, 'nina', 'nina-password-1', `#/objects/images/${image}`);
     await editor.getByRole('heading', { name: 'gull.png' }).waitFor();
     await editor.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
-    const trash = editor.getByRole('button', { name: 'Move to trash' });
+    // The page's own button (the dialog's confirm bears the same name).
+    const trash = editor.locator('#main').getByRole('button', { name: 'Move to trash' });
     await trash.waitFor();
     // Elsewhere, the admin takes the delete right away.
     await setPermissions({ media: ['read', 'update'], folders: ['read'] });
@@ -94,6 +95,7 @@ describe('rights that follow, and the permissions matrix guard', () => {
     // The refusal is said in words (it stays, as a toast, once its dialog has gone with the button).
     await editor.getByRole('alert').filter({ hasText: /may not/ }).first().waitFor();
     await trash.waitFor({ state: 'detached' });
+    await editor.getByRole('dialog', { name: 'Move this object to the trash?' }).waitFor({ state: 'detached' });
     assert.equal(await editor.evaluate(() => (window as unknown as { marker?: number }).marker), 1, 'no reload');
     assert.equal((await e.server.request('GET', `/images/${image}`, { token })).status, 200, 'still there');
     await editor.screenshot({ path: 'test-artifacts/rights-refused.png' });
