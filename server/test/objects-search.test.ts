@@ -62,6 +62,55 @@ describe('full-text search', () => {
     assert.equal(res.body.meta.pagination.count, 3);
   });
 
+  test("a ranked search's pages count and rank alike whether its count is held or not, asked in any order", async () => {
+    const ids = [
+      await create({ title: 'Pistachio ice cream' }),
+      await create({ title: 'Shelling', description: 'pistachio nuts, salted' }),
+      await create({ title: 'Baklava', body: 'walnuts or pistachio between the layers' }),
+      await create({ title: 'Pistachio pistachio', body: 'pistachio' }),
+      await create({ title: 'Green', description: 'pistachio green', body: 'a colour' }),
+      await create({ title: 'Cannoli', body: 'pistachio crumbs on both ends, pistachio cream' }),
+      await create({ title: 'Gelato', description: 'pistachio di Bronte' }),
+    ];
+    const draft = await create({ title: 'Pistachio cake', status: 'draft' });
+    const trashed = await create({ title: 'Pistachio biscotti' });
+    assert.equal((await s.request('DELETE', `/documents/${trashed}`, { token: admin })).status, 204);
+    const other = await create({ title: 'Unrelated' });
+    let edits = 0;
+    // A write drops whatever the server holds: the next page counts anew.
+    const write = async () => {
+      const res = await s.request('PATCH', `/documents/${other}`, { token: admin, body: { data: { id: other, type: 'documents', attributes: { description: `edit ${++edits}` } } } });
+      assert.equal(res.status, 200, res.text);
+    };
+    const page = async (n: number, token?: string, size = 2, q = 'pistachio') => {
+      const res = await s.request('GET', `/objects?q=${q}&page_size=${size}&page=${n}`, { token });
+      assert.equal(res.status, 200, res.text);
+      return { ids: res.body.data.map((d: { id: string }) => d.id) as string[], count: res.body.meta.pagination.count as number, pages: res.body.meta.pagination.page_count as number };
+    };
+    const whole = await page(1, undefined, 100);
+    assert.equal(whole.count, 7);
+    assert.deepEqual([...whole.ids].sort(), [...ids].sort(), 'the draft (anonymous) and the trashed object are left out');
+    assert.equal(whole.ids[0], ids[3], 'the title with the word twice and the body with it ranks first');
+    for (const held of [false, true]) {
+      for (const n of [3, 1, 4, 2, 5]) {
+        if (!held) await write();
+        const got = await page(n);
+        assert.deepEqual(got.ids, whole.ids.slice((n - 1) * 2, n * 2), `page ${n}, count ${held ? 'held' : 'not held'}`);
+        assert.equal(got.count, 7, `page ${n}`);
+        assert.equal(got.pages, 4);
+      }
+    }
+    // An editor reads drafts too: a count of its own, the draft ranked among the rest.
+    await write();
+    const signedIn = await page(4, admin);
+    assert.equal(signedIn.count, 8);
+    const all = await page(1, admin, 100);
+    assert.ok(all.ids.includes(draft));
+    assert.deepEqual(signedIn.ids, all.ids.slice(6, 8));
+    await write();
+    assert.deepEqual(await page(1, undefined, 5, 'pistachiox'), { ids: [], count: 0, pages: 1 }, 'a word nobody wrote');
+  });
+
   test('the index follows every write: update, trash, restore, permanent delete', async () => {
     const id = await create({ title: 'Rhubarb crumble' });
     assert.deepEqual(await found('rhubarb'), [id]);

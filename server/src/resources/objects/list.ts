@@ -169,7 +169,23 @@ interface ListPlan {
   extras: Array<(ids: number[]) => Promise<Map<number, Record<string, unknown>>>>;
   /** Deep pages found from an anchor instead of skipping every row before them (see Anchors). */
   anchors?: Anchors;
+  /**
+   * A search ranked by relevance: its count and a page in one statement (`n` on every row; one row
+   * with a null id when the page is empty), run when the count is not held yet (see Searched once).
+   */
+  counted?: { first: CompiledQuery<CountedRow>; at: CompiledQuery<CountedRow> };
 }
+
+type CountedRow = { n: number | string; id: number | null };
+
+/*
+ * Searched once. A ranked search used to run its full-text match twice, once to count the matches
+ * and once to rank them for the page; each run reads the words' lists in the index again (a short
+ * last word, a prefix, merges the lists of every word it starts). Where the count is not held yet,
+ * one statement finds the matches once (a materialized CTE of ids and ranks) and answers both.
+ * Measured on the bench's 20,000 documents, its 159 words each counted and ranked: 3.9 s with two
+ * statements, 2.9 s with one.
+ */
 
 /**
  * Deep pages. An OFFSET makes the database walk every row before the page (measured at 20,000
@@ -622,14 +638,39 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
     }
     const pagedFirst = idsQuery.limit(sql.lit(q.pageSize));
     const first = { ids: pagedFirst.compile() as CompiledQuery<{ id: number }>, rows: rows && rowsOf(pagedFirst) };
-    return { count, ids: paged.compile() as CompiledQuery<{ id: number }>, rows, first, extras, anchors };
+    let counted: ListPlan['counted'];
+    if (ranked) {
+      const matches = base
+        .innerJoin(matchRanks(searchText!).as('search'), (join) => join.onRef(sql.ref('search.search_id') as never, '=', 'objects.id' as never))
+        .select(['objects.id as id', sql.ref<number>('search.search_rank').as('search_rank')]);
+      const countedAt = (offset: boolean) =>
+        sql<CountedRow>`with matches as materialized ${matches}
+          select total.n as n, page.id as id from (select count(*) as n from matches) as total
+          left join (select id, search_rank from matches order by search_rank, id limit ${sql.lit(q.pageSize)}${offset ? sql` offset ${OFFSET}` : sql``}) as page on 1 = 1
+          order by page.search_rank, page.id`.compile(ctx.db);
+      counted = { first: countedAt(false), at: countedAt(true) };
+    }
+    return { count, ids: paged.compile() as CompiledQuery<{ id: number }>, rows, first, extras, anchors, counted };
   }
 
   const countQuery = plan.count;
   // A list whose members depend on nothing a content edit writes keeps its count (and its anchors)
   // across such edits: under DataVersion.lists(), not the data version.
   const scope = key !== null && movesOnlyWithLists(q, columns) ? 'lists' : 'data';
-  const count = await cachedRead(ctx, countQuery, async () => Number((await ctx.db.executeQuery(countQuery)).rows[0]?.n ?? 0), scope);
+  // A ranked search not counted yet counts and reads its page in one statement (see Searched once).
+  let countedIds: number[] | undefined;
+  const count = await cachedRead(
+    ctx,
+    countQuery,
+    async () => {
+      if (!plan.counted) return Number((await ctx.db.executeQuery(countQuery)).rows[0]?.n ?? 0);
+      const both = q.offset === 0 ? plan.counted.first : atOffset(plan.counted.at, q.offset);
+      const found = (await ctx.db.executeQuery(both)).rows;
+      countedIds = found.filter((r) => r.id !== null).map((r) => Number(r.id));
+      return Number(found[0]?.n ?? 0);
+    },
+    scope,
+  );
   let pageQuery = q.offset === 0 ? plan.first.ids : atOffset(plan.ids, q.offset);
   let rowsQuery = q.offset === 0 ? plan.first.rows : plan.rows && atOffset(plan.rows, q.offset);
   // A page past the first anchor starts after the nearest anchor before it.
@@ -653,12 +694,13 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
   const pageIds =
     count === 0
       ? []
-      : await cachedRead(ctx, pageQuery, async () => {
+      : countedIds ??
+        (await cachedRead(ctx, pageQuery, async () => {
           if (!rowsQuery) return (await ctx.db.executeQuery(pageQuery)).rows.map((r) => Number(r.id));
           read = (await ctx.db.executeQuery(rowsQuery)).rows;
           moved = takeVersions(ctx, read, opts.along);
           return read.map((r) => r.id);
-        });
+        }));
   // Only now: other requests that shared this read (the read cache's loads under way) took its rows.
   if (moved) throw new VersionMoved();
   let rows = read;
