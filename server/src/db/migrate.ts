@@ -2,6 +2,7 @@
 // to keep it engine-neutral). Families own number ranges so parallel work never collides:
 // 0001-0009 foundation, 0010 objects/model, 0020 accounts, 0030 folders, 0040 media, 0050 legacy,
 // 0060 performance. Each migration gets the dialect for what the engines write differently.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { SqlDialect } from './dialect/dialect.js';
 import { migrations } from './migrations/index.js';
@@ -31,24 +32,25 @@ const RACE = /already exists|duplicate column|SQLITE_BUSY|database is locked|UNI
 export async function migrateToLatest(db: Kysely<any>, dialect: SqlDialect, log?: (line: string) => void): Promise<void> {
   const migrator = new Migrator({ db: dialect.schema.forMigrations(db), provider: new StaticProvider(dialect), allowUnorderedMigrations: true });
   const started = performance.now();
-  let said: string[] = [];
+  // Migrations named on the log (none for a new database, or without a log).
+  let said = 0;
   if (log) {
     const known = await migrator.getMigrations();
     const pending = known.filter((m) => !m.executedAt).map((m) => m.name);
     if (pending.length && pending.length < known.length) {
-      said = pending;
+      said = pending.length;
       log(`database: running ${pending.length === 1 ? 'migration' : `${pending.length} migrations:`} ${pending.join(', ')}`);
       // Written before they start: a migration may hold the thread for minutes.
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
     }
   }
   for (let attempt = 1; ; attempt++) {
     const { error, results } = await migrator.migrateToLatest();
     if (!error) {
-      if (said.length) {
-        log?.(`database: ${said.length === 1 ? 'migration' : 'migrations'} done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      if (said) {
+        log?.(`database: ${said === 1 ? 'migration' : 'migrations'} done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
         // Written before the start goes on to say where it listens.
-        await new Promise((resolve) => setImmediate(resolve));
+        await nextTurn();
       }
       return;
     }

@@ -1,6 +1,7 @@
 // The only home of SQLite-specific code: opening the file with the pragmas Folio relies on,
 // binding booleans (better-sqlite3 refuses JS booleans), and SQLite-only SQL (FTS5 lives here too).
 import path from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { LIST_COLUMNS, MODEL_TABLES, MODEL_VERSION_ROW, SETTINGS_TABLES, type DataVersion } from '../data-version.js';
 import { LruMap } from '../lru.js';
@@ -384,7 +385,7 @@ async function lockedStart<T>(file: string, nativeBinding: string | null, work: 
       if ((err as { code?: string }).code !== 'SQLITE_BUSY') throw err;
       // Said before the wait, which holds the thread: a start that seems to hang says why.
       log?.(`database: another process is starting on ${path.basename(file)} (its migrations); waiting for it`);
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
       lock.pragma(`busy_timeout = ${START_LOCK_WAIT_MS}`);
       lock.exec('begin exclusive');
     }
