@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Request } from 'playwright-core';
-import { createObject, expectNoSeriousA11yViolations, signInAsAdmin, startE2E, type E2E, untilNewToast } from './helpers/browser.js';
+import { createObject, expectNoSeriousA11yViolations, focusReaches, signInAsAdmin, startE2E, untilNewToast, type E2E } from './helpers/browser.js';
 
 describe('admin edit conflicts', () => {
   let e: E2E;
@@ -90,7 +90,7 @@ describe('admin edit conflicts', () => {
     await page.getByRole('button', { name: 'Save changes' }).click();
 
     await dialog().waitFor();
-    assert.equal(await dialog().evaluate((d) => d.contains(document.activeElement)), true, 'focus moves into the dialog');
+    assert.equal(await focusReaches(dialog(), { within: true }), true, 'focus moves into the dialog');
     await dialog().getByText('bea', { exact: true }).waitFor();
     assert.match(await dialog().innerText(), /bea saved changes on .+ while you were editing/);
     assert.deepEqual(await rows(), [

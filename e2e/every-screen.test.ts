@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { createObject, createRestrictedUser, expectNoSeriousA11yViolations, signInAs, signInAsAdmin, startE2E, type E2E } from './helpers/browser.js';
+import { createObject, createRestrictedUser, expectNoSeriousA11yViolations, focusReaches, signInAs, signInAsAdmin, startE2E, type E2E } from './helpers/browser.js';
 
 type Theme = 'light' | 'dark';
 const SIZES = [
@@ -510,7 +510,7 @@ describe('every screen and dialog of the admin', () => {
     await page.keyboard.press('Escape');
     await page.getByRole('dialog', { name: d.name }).waitFor({ state: 'detached' });
     if (opener) {
-      if (!(await opener.evaluate((el) => el === document.activeElement).catch(() => false))) problems.push(`${label}: focus did not return to the opener (${(await focusInfo(page)).where})`);
+      if (!(await focusReaches(opener))) problems.push(`${label}: focus did not return to the opener (${(await focusInfo(page)).where})`);
     } else if (returnsTo) {
       if (!(await page.evaluate((sel) => Boolean(document.activeElement?.closest(sel)), returnsTo))) problems.push(`${label}: focus did not return to ${returnsTo} (${(await focusInfo(page)).where})`);
     }

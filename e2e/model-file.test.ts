@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { expectNoSeriousA11yViolations, signInAsAdmin, startE2E, type E2E } from './helpers/browser.js';
+import { expectNoSeriousA11yViolations, focusReaches, signInAsAdmin, startE2E, type E2E } from './helpers/browser.js';
 
 describe('admin model file', () => {
   let e: E2E;
@@ -57,7 +57,7 @@ describe('admin model file', () => {
     await importFile(file);
     const diff = page.getByRole('region', { name: 'Differences in changed-model.json' });
     await diff.waitFor();
-    assert.equal(await diff.evaluate((el) => el === document.activeElement), true, 'focus moves to the differences');
+    assert.equal(await focusReaches(diff), true, 'focus moves to the differences');
     const types = diff.getByRole('region', { name: 'Object types' });
     const text = await types.innerText();
     assert.match(text, /To create\s+\+\s*recipes — Dishes to cook/i);

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createObject, expectNoSeriousA11yViolations, signInAsAdmin, startE2E, type E2E, untilNewToast } from './helpers/browser.js';
+import { createObject, expectNoSeriousA11yViolations, focusReaches, signInAsAdmin, startE2E, untilNewToast, type E2E } from './helpers/browser.js';
 
 describe('admin scheduled publishing, categories, tags and date ranges', () => {
   let e: E2E;
@@ -64,7 +64,7 @@ describe('admin scheduled publishing, categories, tags and date ranges', () => {
     await group.getByLabel('Publish until', { exact: true }).fill('2030-01-10T09:00');
     await page.getByRole('button', { name: 'Save changes' }).click();
     assert.equal(await group.getByRole('alert').innerText(), '“Publish until” must be later than “Publish from”.');
-    assert.equal(await group.getByLabel('Publish until', { exact: true }).evaluate((el) => el === document.activeElement), true, 'the cursor goes to the field to fix');
+    assert.equal(await focusReaches(group.getByLabel('Publish until', { exact: true })), true, 'the cursor goes to the field to fix');
     assert.equal((await read(`/documents/${docId}`)).publish_start, null, 'nothing was sent');
     await group.getByLabel('Publish until', { exact: true }).fill('2030-01-20T18:30');
     assert.equal(await group.getByRole('alert').count(), 0, 'the message goes once the field is right');
@@ -125,7 +125,7 @@ describe('admin scheduled publishing, categories, tags and date ranges', () => {
     const dates = page.getByRole('group', { name: 'Dates' });
     await dates.getByText('No dates yet.').waitFor();
     await dates.getByRole('button', { name: 'Add date range' }).click();
-    assert.equal(await dates.getByLabel('Starts (range 1)').evaluate((el) => el === document.activeElement), true, 'the new range’s start has the cursor');
+    assert.equal(await focusReaches(dates.getByLabel('Starts (range 1)')), true, 'the new range’s start has the cursor');
     await dates.getByLabel('Starts (range 1)').fill('2030-07-01T21:00');
     await dates.getByLabel('Ends (range 1)').fill('2030-07-01T20:00');
     await dates.getByRole('button', { name: 'Add date range' }).click();

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
-import { contextAt, createObject, createRestrictedUser, shotsAtBothSizes, signInAs, startE2E, typeInEditor, untilCaretIn, untilEditorFocused, untilEditorSelection, untilEqual, untilNewToast, type E2E } from './helpers/browser.js';
+import { contextAt, createObject, createRestrictedUser, focusReaches, shotsAtBothSizes, signInAs, startE2E, typeInEditor, untilCaretIn, untilEditorFocused, untilEditorSelection, untilEqual, untilNewToast, type E2E } from './helpers/browser.js';
 
 describe('richer text and translations', () => {
   let e: E2E;
@@ -73,7 +73,7 @@ describe('richer text and translations', () => {
     await dialog.getByRole('button', { name: 'Find' }).click();
     await dialog.getByRole('button', { name: 'Choose Lighthouse' }).click();
     await dialog.getByRole('status').filter({ hasText: 'Links to Lighthouse' }).waitFor();
-    assert.ok(await dialog.getByRole('button', { name: 'Add link' }).evaluate((el) => el === document.activeElement), 'after choosing, the focus waits on "Add link"');
+    assert.ok(await focusReaches(dialog.getByRole('button', { name: 'Add link' })), 'after choosing, the focus waits on "Add link"');
     await shotsAtBothSizes(page, 'rich-text-object-link');
     await dialog.getByRole('button', { name: 'Add link' }).click();
     await dialog.waitFor({ state: 'detached' });
@@ -129,7 +129,7 @@ describe('richer text and translations', () => {
     // The table toolbar is one tab stop with arrows between its buttons.
     await tableTools.getByRole('button', { name: 'Row above' }).focus();
     await page.keyboard.press('ArrowRight');
-    assert.ok(await tableTools.getByRole('button', { name: 'Row below' }).evaluate((el) => el === document.activeElement), 'ArrowRight moves to the next table button');
+    assert.ok(await focusReaches(tableTools.getByRole('button', { name: 'Row below' })), 'ArrowRight moves to the next table button');
     await page.locator('.rte-content table tr:nth-child(2) > :first-child').click();
     await shotsAtBothSizes(page, 'rich-text-table');
 

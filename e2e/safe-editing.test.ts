@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
-import { expectNoSeriousA11yViolations, signInAsAdmin, startE2E, type E2E, untilNewToast } from './helpers/browser.js';
+import { expectNoSeriousA11yViolations, focusReaches, signInAsAdmin, startE2E, untilNewToast, type E2E } from './helpers/browser.js';
 
 describe('safe publishing, validation before saving, actions that follow rights', () => {
   let e: E2E;
@@ -73,7 +73,7 @@ describe('safe publishing, validation before saving, actions that follow rights'
     assert.ok(items.some((t) => t.includes('Harbour background') && t.includes('Link in Body')), items.join('\n'));
     assert.ok(items.some((t) => t.includes('Ferry timetable') && t.includes('See also')), items.join('\n'));
     // The question gets the focus, on its main answer.
-    assert.equal(await dialog.getByRole('button', { name: 'Publish these 3 too' }).evaluate((b) => b === document.activeElement), true);
+    assert.equal(await focusReaches(dialog.getByRole('button', { name: 'Publish these 3 too' })), true);
     await expectNoSeriousA11yViolations(page, 'publish check dialog');
     await e.shot('safe-publish-dialog', { viewport: true });
     await page.emulateMedia({ colorScheme: 'dark' });
@@ -149,7 +149,7 @@ describe('safe publishing, validation before saving, actions that follow rights'
     await page.getByRole('button', { name: 'Save changes' }).click();
     await form.getByText('“Title” is required.').waitFor();
     assert.equal(await title.getAttribute('aria-invalid'), 'true');
-    assert.equal(await title.evaluate((el) => el === document.activeElement), true, 'focus moves to the field');
+    assert.equal(await focusReaches(title), true, 'focus moves to the field');
     await shot('validate-required');
     await title.fill('Checked article, again');
     assert.equal(await form.getByText('“Title” is required.').count(), 0, 'the message goes once the field is fixed');
@@ -161,7 +161,7 @@ describe('safe publishing, validation before saving, actions that follow rights'
     await uname.fill('taken-slug');
     await form.getByText('“taken-slug” is already used by “Taken” (documents). Choose another unique name.').waitFor();
     await page.getByRole('button', { name: 'Save changes' }).click();
-    assert.equal(await uname.evaluate((el) => el === document.activeElement), true);
+    assert.equal(await focusReaches(uname), true);
     assert.equal((await e.server.request('GET', `/documents/${id}`, { token })).body.data.attributes.uname, 'checked-article');
     await shot('validate-slug-taken');
     await uname.fill('checked-article-2026');

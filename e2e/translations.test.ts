@@ -6,7 +6,7 @@
 // shown as a select in the object editor.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createObject, expectNoSeriousA11yViolations, signInAsAdmin, startE2E, type E2E, typeInEditor, untilNewToast } from './helpers/browser.js';
+import { createObject, expectNoSeriousA11yViolations, focusReaches, signInAsAdmin, startE2E, typeInEditor, untilNewToast, type E2E } from './helpers/browser.js';
 
 describe('admin translations and choice lists', () => {
   let e: E2E;
@@ -53,7 +53,7 @@ describe('admin translations and choice lists', () => {
 
     const it = editor('Italian');
     await it.waitFor();
-    assert.equal(await it.getByLabel('Title (Italian)').evaluate((el) => el === document.activeElement), true, 'the cursor waits in the first field');
+    assert.equal(await focusReaches(it.getByLabel('Title (Italian)')), true, 'the cursor waits in the first field');
     // The originals, read-only, beside their inputs; the body as formatted text.
     assert.equal(await it.locator('.translation-original .original-text').first().innerText(), 'Opening hours');
     await it.locator('.rich-preview h2', { hasText: 'Every day' }).waitFor();

@@ -199,6 +199,21 @@ export async function untilEditorFocused(page: Page): Promise<void> {
 }
 
 /**
+ * Whether the focus reaches `target` (or, with `within`, an element inside it) within `ms`: the
+ * admin UI moves the focus a turn after the click or key that asks for it (a new field, a
+ * dialog), which a loaded machine runs after the click has returned. False when it never does.
+ */
+export async function focusReaches(target: Locator, { within = false, ms = 5_000 } = {}): Promise<boolean> {
+  const handle = await target.elementHandle({ timeout: ms }).catch(() => null);
+  if (!handle) return false;
+  return target
+    .page()
+    .waitForFunction(([el, inside]) => (inside ? el.contains(document.activeElement) : el === document.activeElement), [handle, within] as const, { timeout: ms })
+    .then(() => true)
+    .catch(() => false);
+}
+
+/**
  * Waits until the editor's caret is inside `element` (a table cell, a link) after a click on it:
  * the editor learns of the click's caret from the browser's selectionchange, which a loaded
  * machine delivers late, and a table command or Ctrl+K before it acts where the caret was.
