@@ -570,13 +570,11 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
     const count = matching.select((e) => e.fn.countAll<number>().as('n')).compile() as CompiledQuery<{ n: number | string }>;
     // Sort and page on ids only, then read the page's rows: the sorter and the skipped rows never
     // carry bodies (often several kB each), and indexes can answer the first query alone.
+    // A ranked search's visible matches with their rank: its pages, and its count with a page (counted).
+    const withRank = ranked ? base.innerJoin(matchRanks(searchText!).as('search'), (join) => join.onRef(sql.ref('search.search_id') as never, '=', 'objects.id' as never)) : null;
     let idsQuery = (ranked ? base : matching).select('objects.id as id');
-    if (ranked) {
-      idsQuery = idsQuery
-        .innerJoin(matchRanks(searchText!).as('search'), (join) => join.onRef(sql.ref('search.search_id') as never, '=', 'objects.id' as never))
-        .orderBy(sql.ref('search.search_rank'), 'asc')
-        .orderBy('objects.id', 'asc');
-    } else idsQuery = applySort(idsQuery, sort, columns, 'objects.id');
+    if (withRank) idsQuery = withRank.select('objects.id as id').orderBy(sql.ref('search.search_rank'), 'asc').orderBy('objects.id', 'asc');
+    else idsQuery = applySort(idsQuery, sort, columns, 'objects.id');
     const paged = idsQuery.limit(q.pageSize).offset(OFFSET);
     // A page not read before is read whole in one statement: its rows, found by the ids query and
     // put in the same order again (the sort ends with the id, so the order is the same). Only where
@@ -639,10 +637,8 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
     const pagedFirst = idsQuery.limit(sql.lit(q.pageSize));
     const first = { ids: pagedFirst.compile() as CompiledQuery<{ id: number }>, rows: rows && rowsOf(pagedFirst) };
     let counted: ListPlan['counted'];
-    if (ranked) {
-      const matches = base
-        .innerJoin(matchRanks(searchText!).as('search'), (join) => join.onRef(sql.ref('search.search_id') as never, '=', 'objects.id' as never))
-        .select(['objects.id as id', sql.ref<number>('search.search_rank').as('search_rank')]);
+    if (withRank) {
+      const matches = withRank.select(['objects.id as id', sql.ref<number>('search.search_rank').as('search_rank')]);
       const countedAt = (offset: boolean) =>
         sql<CountedRow>`with matches as materialized ${matches}
           select total.n as n, page.id as id from (select count(*) as n from matches) as total
