@@ -148,12 +148,20 @@ describe('full-text search', () => {
   });
 });
 
-// SQLite's index of objects keeps word positions (migration 0152; bm25 ranks from them): a
-// database whose index was made without them (`detail = column`, migration 0127) has it made again
-// from the objects' rows at its first start, text properties in and hidden fields out, as the
-// triggers fill it, and finds and ranks what it found before. Both indexes merge 8 segments at a time.
-describe('the full-text index made again with positions (SQLite, migration 0152)', { skip: onPostgres && 'SQLite full-text index' }, () => {
-  test('an index made without positions is rebuilt at the start: every object is found and ranked as before, hidden fields left out', async () => {
+// SQLite's index of objects keeps word positions (migration 0152; bm25 ranks from them) and no copy
+// of the text (migration 0153; only its rowids and ranks are read): a database whose index was
+// made in an older form has it made again from the objects' rows at its first start, text
+// properties in and hidden fields out, as the triggers fill it, and finds and ranks what it found
+// before. Both indexes merge 8 segments at a time.
+const OLDER_INDEXES = [
+  // Migrations 0127-0151: no positions, a copy of the text; 0152 and 0153 not yet run.
+  { form: 'without positions (before 0152)', columns: 'detail = column', migrations: ['0152-search-index-with-positions', '0153-search-index-without-copy'] },
+  // Migration 0152: positions, a copy of the text; 0153 not yet run.
+  { form: 'with its own copy of the text (before 0153)', columns: '', migrations: ['0153-search-index-without-copy'] },
+] as const;
+
+describe('the full-text index made again in its current form (SQLite, migrations 0152 and 0153)', { skip: onPostgres && 'SQLite full-text index' }, () => {
+  for (const older of OLDER_INDEXES) test(`an index ${older.form} is rebuilt at the start: every object is found and ranked as before, hidden fields left out, writes followed`, async () => {
     const first = await startServer();
     const dataDir = first.dataDir;
     let second: Awaited<ReturnType<typeof createServer>> | undefined;
@@ -163,17 +171,29 @@ describe('the full-text index made again with positions (SQLite, migration 0152)
       try {
         const made = check.prepare(`select sql from sqlite_schema where name = 'objects_fts'`).get() as { sql: string };
         const automerge = (table: string) => (check.prepare(`select v from ${table}_config where k = 'automerge'`).get() as { v: number } | undefined)?.v;
-        return { sql: made.sql, automerge: automerge('objects_fts'), translationsAutomerge: automerge('translations_fts') };
+        const copy = check.prepare(`select count(*) as n from sqlite_schema where name = 'objects_fts_content'`).get() as { n: number };
+        return { sql: made.sql, automerge: automerge('objects_fts'), translationsAutomerge: automerge('translations_fts'), copy: copy.n === 1 };
+      } finally {
+        check.close();
+      }
+    };
+    /** The rowids the index itself holds for `word` (what a search joins with the objects' rows). */
+    const indexed = (word: string) => {
+      const check = new Database(path.join(dataDir, 'folio.sqlite'), { readonly: true });
+      try {
+        return (check.prepare(`select rowid from objects_fts where objects_fts match ? order by rowid`).pluck().all(`"${word}"`) as number[]).map(String);
       } finally {
         check.close();
       }
     };
     try {
       const admin = await first.adminToken();
-      // A new database's index has positions and merges 8 segments at a time.
+      // A new database's index has positions, no copy of the text, and merges 8 segments at a time.
       assert.deepEqual(index().automerge, 8);
       assert.equal(index().translationsAutomerge, 8);
       assert.doesNotMatch(index().sql, /detail/);
+      assert.match(index().sql, /content = ''/);
+      assert.equal(index().copy, false);
       const prop = await first.request('POST', '/model/properties', { token: admin, body: { data: { type: 'properties', attributes: { name: 'grape', property_type_name: 'string', object_type_name: 'documents' } } } });
       assert.equal(prop.status, 201, prop.text);
       const notes = await first.request('POST', '/model/object_types', { token: admin, body: { data: { type: 'object_types', attributes: { name: 'notes', singular: 'note', hidden: ['body'] } } } });
@@ -184,6 +204,7 @@ describe('the full-text index made again with positions (SQLite, migration 0152)
         ['documents', { title: 'Chianti', description: 'Tuscan red', grape: 'Sangiovese' }],
         ['documents', { title: 'Table wine', body: 'not Barolo at all' }],
         ['notes', { title: 'Cellar note', description: 'kept cool' }],
+        ['documents', { title: 'Corked bottle', body: 'poured away in Piedmont' }],
       ] as const) {
         const res = await first.request('POST', `/${type}`, { token: admin, body: { data: { type, attributes: { status: 'on', ...attributes } } } });
         assert.equal(res.status, 201, res.text);
@@ -193,14 +214,14 @@ describe('the full-text index made again with positions (SQLite, migration 0152)
       await first.server.close();
       const raw = new Database(path.join(dataDir, 'folio.sqlite'));
       raw.prepare(`update objects set body = 'secret vintage' where id = ?`).run(Number(ids[3]));
-      // As a database of the versions before 0152 has it: the index without positions, 0152 not yet run.
+      // As a database of the versions before has it: the index in the older form, the migrations after it not yet run.
       raw.exec(`drop table objects_fts;
-        create virtual table objects_fts using fts5(title, description, body, props, tokenize = 'unicode61 remove_diacritics 2', detail = column);
+        create virtual table objects_fts using fts5(title, description, body, props, tokenize = 'unicode61 remove_diacritics 2'${older.columns ? `, ${older.columns}` : ''});
         insert into objects_fts(rowid, title, description, body, props) select id, title, description, body, null from objects;
-        insert into translations_fts(translations_fts, rank) values ('automerge', 4);
-        delete from kysely_migration where name = '0152-search-index-with-positions';`);
+        insert into translations_fts(translations_fts, rank) values ('automerge', 4);`);
+      for (const name of older.migrations) raw.prepare('delete from kysely_migration where name = ?').run(name);
       raw.close();
-      assert.match(index().sql, /detail = column/);
+      assert.equal(index().copy, true);
       assert.equal(index().automerge, undefined);
       assert.equal(index().translationsAutomerge, 4);
 
@@ -208,25 +229,37 @@ describe('the full-text index made again with positions (SQLite, migration 0152)
       const { url } = await second.listen(0, '127.0.0.1');
       const after = index();
       assert.doesNotMatch(after.sql, /detail/, 'made again with positions');
+      assert.equal(after.copy, false, 'made again without a copy of the text');
       assert.equal(after.automerge, 8);
       assert.equal(after.translationsAutomerge, 8);
       const found = async (q: string) => ((await (await fetch(`${url}/objects?q=${encodeURIComponent(q)}`)).json()) as { data: Array<{ id: string }> }).data.map((d) => d.id);
-      assert.deepEqual(await found('piedmont'), [ids[0]]);
+      assert.deepEqual((await found('piedmont')).sort(), [ids[0], ids[4]].sort());
       assert.deepEqual(await found('tuscan'), [ids[1]]);
       assert.deepEqual(await found('sangiov'), [ids[1]], 'text properties are in the index made again');
       assert.deepEqual(await found('barolo'), [ids[0], ids[2]], 'ranked: the title match first');
       assert.deepEqual(await found('cellar'), [ids[3]]);
       assert.deepEqual(await found('vintage'), [], 'a field the type hides is left out, as the triggers leave it out');
-      // The triggers follow writes into the new table.
+      assert.deepEqual(indexed('vintage'), []);
+      // The triggers follow writes into the new table: a changed object's old words go, a deleted
+      // object leaves the index itself (not only the answers).
       const login = (await (await fetch(`${url}/auth`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(ADMIN) })).json()) as { meta: { jwt: string } };
-      const changed = await fetch(`${url}/documents/${ids[0]}`, {
-        method: 'PATCH',
-        headers: { 'Content-Type': 'application/vnd.api+json', Authorization: `Bearer ${login.meta.jwt}` },
-        body: JSON.stringify({ data: { id: ids[0], type: 'documents', attributes: { body: 'from the Langhe' } } }),
-      });
+      const call = (method: string, p: string, body?: unknown) => fetch(`${url}${p}`, { method, headers: { 'Content-Type': 'application/vnd.api+json', Authorization: `Bearer ${login.meta.jwt}` }, ...(body ? { body: JSON.stringify(body) } : {}) });
+      const changed = await call('PATCH', `/documents/${ids[0]}`, { data: { id: ids[0], type: 'documents', attributes: { body: 'from the Langhe' } } });
       assert.equal(changed.status, 200, await changed.text());
-      assert.deepEqual(await found('piedmont'), []);
+      assert.deepEqual(await found('piedmont'), [ids[4]]);
       assert.deepEqual(await found('langhe'), [ids[0]]);
+      assert.deepEqual(await found('barolo'), [ids[0], ids[2]], 'the changed object keeps its title');
+      assert.deepEqual(indexed('piedmont'), [ids[4]]);
+      assert.equal((await call('DELETE', `/documents/${ids[4]}`)).status, 204);
+      assert.equal((await call('DELETE', `/trash/${ids[4]}`)).status, 204);
+      assert.deepEqual(await found('corked'), []);
+      assert.deepEqual(indexed('corked'), [], 'a deleted object leaves the index');
+      assert.deepEqual(indexed('piedmont'), []);
+      const again = await call('POST', '/documents', { data: { type: 'documents', attributes: { status: 'on', title: 'Piedmont again' } } });
+      const againText = await again.text();
+      assert.equal(again.status, 201, againText);
+      const againId = (JSON.parse(againText) as { data: { id: string } }).data.id;
+      assert.deepEqual(await found('piedmont'), [againId]);
       await second.close();
       second = undefined;
       // Made once: a second start leaves the index as it is.
