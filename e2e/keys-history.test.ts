@@ -87,7 +87,7 @@ describe('API keys and the admin history', () => {
 
     await search.getByLabel('User').selectOption({ label: 'ada' });
     await page.waitForFunction(() => location.hash.includes('user='));
-    await table.getByRole('cell', { name: 'Changed' }).waitFor();
+    await table.getByRole('cell', { name: 'Changed' }).first().waitFor();
     const rows = async () => (await table.locator('tbody tr').allInnerTexts()).map((t) => t.replace(/\s+/g, ' '));
     // The unfiltered rows (ada's change among them) stay shown until the filter's answer lands.
     await untilEqual(async () => (await rows()).length, 2, 'the history filtered by ada to list two rows');
