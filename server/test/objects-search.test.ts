@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createServer } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { SEARCH_WINDOW } from '../src/resources/objects/list.js';
 import { ADMIN, sameData, startServer, type TestServer } from './helpers/server.js';
 import { onPostgres } from './helpers/test-database.js';
 
@@ -145,6 +146,106 @@ describe('full-text search', () => {
     assert.deepEqual(await found('snake_case'), [id]);
     assert.deepEqual(await found('snake_cas'), [id]);
     assert.deepEqual(await found('_ __ snake_'), [id]);
+  });
+});
+
+// A search ranked by relevance (no sort) ranks the newest SEARCH_WINDOW of the matches the reader
+// sees, after every filter; a sort lists and counts every match (decisions, "A ranked search ranks
+// its newest 1,000 matches").
+describe('the search window: a ranked search ranks its newest matches', () => {
+  const ATOMIC = 'application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"';
+  let s: TestServer;
+  let admin: string;
+  const events: string[] = [];
+  const oldTitles: string[] = [];
+  const bodies: string[] = [];
+  const newTitles: string[] = [];
+  let draft = '';
+  const add = async (items: Array<{ type?: string; attributes: Record<string, unknown> }>) => {
+    const ids: string[] = [];
+    for (let start = 0; start < items.length; start += 100) {
+      const operations = items.slice(start, start + 100).map((it) => ({ op: 'add', data: { type: it.type ?? 'documents', attributes: { status: 'on', ...it.attributes } } }));
+      const res = await s.request('POST', '/operations', { token: admin, body: { 'atomic:operations': operations }, headers: { 'Content-Type': ATOMIC, Accept: ATOMIC } });
+      assert.equal(res.status, 200, res.text);
+      ids.push(...res.body['atomic:results'].map((r: { data: { id: string } }) => r.data.id));
+    }
+    return ids;
+  };
+  const list = async (query: string, token?: string) => {
+    const res = await s.request('GET', `/objects?${query}`, { token });
+    assert.equal(res.status, 200, res.text);
+    return { ids: res.body.data.map((d: { id: string }) => d.id) as string[], pagination: res.body.meta.pagination, search: res.body.meta.search };
+  };
+  const sorted = (ids: string[]) => [...ids].sort((a, b) => Number(a) - Number(b));
+
+  before(async () => {
+    s = await startServer();
+    admin = await s.adminToken();
+    // Oldest first: three events and four documents with the word in their titles (the best matches).
+    events.push(...(await add(Array.from({ length: 3 }, (_, i) => ({ type: 'events', attributes: { title: `Walrus colony ${i}` } })))));
+    oldTitles.push(...(await add(Array.from({ length: 4 }, (_, i) => ({ attributes: { title: `Walrus walrus ${i}` } })))));
+    // Then more than a window of documents with the word in their bodies; two newer ones in their titles, a draft among them.
+    bodies.push(...(await add(Array.from({ length: SEARCH_WINDOW + 10 }, (_, i) => ({ attributes: { title: `Ice floe ${i}`, body: 'one walrus on the ice' } })))));
+    newTitles.push(...(await add([{ attributes: { title: 'Walrus in the title' } }, { attributes: { title: 'A walrus, again in the title' } }])));
+    [draft] = await add([{ attributes: { title: 'Walrus walrus draft', status: 'draft' } }]);
+    bodies.push(...(await add(Array.from({ length: 5 }, (_, i) => ({ attributes: { title: `Late floe ${i}`, body: 'a late walrus' } })))));
+  });
+  after(() => s?.close());
+
+  test('its pages are the newest matches in order of relevance, their count the window, meta.search says more exist', async () => {
+    const visible = sorted([...events, ...oldTitles, ...bodies, ...newTitles]);
+    const newest = visible.slice(-SEARCH_WINDOW);
+    const first = await list('q=walrus&page_size=100');
+    assert.equal(first.pagination.count, SEARCH_WINDOW);
+    assert.equal(first.pagination.page_count, SEARCH_WINDOW / 100);
+    assert.deepEqual(first.search, { ranked: SEARCH_WINDOW, complete: false });
+    assert.deepEqual(first.ids.slice(0, 2), newTitles, 'the newer titles rank first');
+    // Every page, asked from the last: the window exactly, each match once.
+    const seen: string[] = [];
+    for (let n = SEARCH_WINDOW / 100; n >= 1; n--) {
+      const page = await list(`q=walrus&page_size=100&page=${n}`);
+      assert.equal(page.pagination.count, SEARCH_WINDOW, `page ${n}`);
+      seen.push(...page.ids);
+    }
+    assert.equal(new Set(seen).size, SEARCH_WINDOW);
+    assert.deepEqual(sorted(seen), newest);
+    assert.deepEqual((await list(`q=walrus&page_size=100&page=${SEARCH_WINDOW / 100 + 1}`)).ids, [], 'past the window: an empty page');
+    for (const old of [...oldTitles, ...events]) assert.ok(!seen.includes(old), 'older matches are left out of the ranking');
+    assert.ok(!seen.includes(draft), 'a draft is not for anonymous readers');
+  });
+
+  test('a sort lists and counts every match; a filter narrows before the window', async () => {
+    const every = await list('q=walrus&sort=-id&page_size=100');
+    assert.equal(every.pagination.count, events.length + oldTitles.length + bodies.length + newTitles.length);
+    assert.equal(every.search, undefined, 'a sorted search has no window');
+    const lastPage = await list(`q=walrus&sort=-id&page_size=100&page=${every.pagination.page_count}`);
+    assert.deepEqual(lastPage.ids.slice(-3), [...events].reverse(), 'the oldest matches are on its last page');
+    for (const query of ['q=walrus&filter[type]=events', 'filter[query]=walrus&filter[type][]=events']) {
+      const found = await list(query);
+      assert.deepEqual(sorted(found.ids), events, query);
+      assert.equal(found.pagination.count, 3);
+      assert.deepEqual(found.search, { ranked: 3, complete: true });
+    }
+    const res = await s.request('GET', '/events?q=walrus');
+    assert.deepEqual(sorted(res.body.data.map((d: { id: string }) => d.id)), events);
+    const rare = await list('q=colony');
+    assert.deepEqual(rare.search, { ranked: 3, complete: true });
+  });
+
+  test('a reader who sees drafts has them in the window, the count held or not', async () => {
+    const page3 = await list('q=walrus&page_size=100&page=3', admin);
+    const page1 = await list('q=walrus&page_size=100', admin);
+    assert.equal(page1.ids[0], draft, "the draft's title ranks first for an admin");
+    assert.equal(page1.pagination.count, SEARCH_WINDOW);
+    assert.deepEqual(page1.search, { ranked: SEARCH_WINDOW, complete: false });
+    assert.equal(page3.pagination.count, SEARCH_WINDOW);
+    const all = new Set<string>();
+    for (let n = 1; n <= SEARCH_WINDOW / 100; n++) for (const id of (await list(`q=walrus&page_size=100&page=${n}`, admin)).ids) all.add(id);
+    assert.equal(all.size, SEARCH_WINDOW);
+    assert.ok(all.has(draft));
+    assert.ok(page3.ids.every((id) => all.has(id)), 'the page asked before the count was held is one of the same window');
+    const newest = sorted([...events, ...oldTitles, ...bodies, ...newTitles, draft]).slice(-SEARCH_WINDOW);
+    assert.deepEqual(sorted([...all]), newest);
   });
 });
 

@@ -174,9 +174,26 @@ interface ListPlan {
    * with a null id when the page is empty), run when the count is not held yet (see Searched once).
    */
   counted?: { first: CompiledQuery<CountedRow>; at: CompiledQuery<CountedRow> };
+  /** A search ranked by relevance: its count is of its window, SEARCH_WINDOW + 1 at most (see The search window). */
+  windowed: boolean;
 }
 
 type CountedRow = { n: number | string; id: number | null };
+
+/*
+ * The search window. A search ranked by relevance (no `sort`) ranks the newest SEARCH_WINDOW of
+ * its visible matches (the highest ids), not all of them: its pages are those matches in order of
+ * relevance, and its count is theirs (`meta.search` says whether older matches were left out).
+ * Ranking every match made a word found in most documents cost work in proportion to them (bm25
+ * reads each match's positions, the count visits each match): 15-29 ms at 20,000 documents, a
+ * second at a million, and ten such searches at once kept every other reader waiting. The window
+ * is read newest first straight from the index (FTS5 consumes `order by rowid desc`; on PostgreSQL
+ * the id order), and the reading stops at the window's end. A search with a `sort` still lists and
+ * counts every match: what a client asks for when it wants them all. Elasticsearch's
+ * `max_result_window` and Algolia's `paginationLimitedTo` (1,000 by default) bound their result sets
+ * the same way. Decisions: "A ranked search ranks its newest 1,000 matches (issue 48, twentieth round)".
+ */
+export const SEARCH_WINDOW = 1000;
 
 /*
  * Searched once. A ranked search used to run its full-text match twice, once to count the matches
@@ -567,14 +584,25 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
         : search.ranks(expr);
     const matching = searchText ? base.where('objects.id', 'in', matchIds(searchText)) : base;
 
-    const count = matching.select((e) => e.fn.countAll<number>().as('n')).compile() as CompiledQuery<{ n: number | string }>;
     // Sort and page on ids only, then read the page's rows: the sorter and the skipped rows never
     // carry bodies (often several kB each), and indexes can answer the first query alone.
     // A ranked search's visible matches with their rank: its pages, and its count with a page (counted).
     const withRank = ranked ? base.innerJoin(matchRanks(searchText!).as('search'), (join) => join.onRef(sql.ref('search.search_id') as never, '=', 'objects.id' as never)) : null;
+    // The window's matches, newest first (read in the index's order, so the reading stops at its end).
+    const windowOf = (size: number) =>
+      withRank!
+        .select(['objects.id as id', sql.ref<number>('search.search_rank').as('search_rank')])
+        .orderBy(sql.ref('search.search_id'), 'desc')
+        .limit(sql.lit(size));
     let idsQuery = (ranked ? base : matching).select('objects.id as id');
-    if (withRank) idsQuery = withRank.select('objects.id as id').orderBy(sql.ref('search.search_rank'), 'asc').orderBy('objects.id', 'asc');
-    else idsQuery = applySort(idsQuery, sort, columns, 'objects.id');
+    if (withRank) {
+      const inWindow = ctx.db.selectFrom(windowOf(SEARCH_WINDOW).as('search_window')).select('search_window.id as id').orderBy('search_window.search_rank', 'asc').orderBy('search_window.id', 'asc');
+      idsQuery = inWindow as unknown as typeof idsQuery;
+    } else idsQuery = applySort(idsQuery, sort, columns, 'objects.id');
+    // A ranked search counts its window and one match more (there are older matches when it finds SEARCH_WINDOW + 1).
+    const count = (
+      withRank ? ctx.db.selectFrom(windowOf(SEARCH_WINDOW + 1).as('search_window')).select((e) => e.fn.countAll<number>().as('n')) : matching.select((e) => e.fn.countAll<number>().as('n'))
+    ).compile() as CompiledQuery<{ n: number | string }>;
     const paged = idsQuery.limit(q.pageSize).offset(OFFSET);
     // A page not read before is read whole in one statement: its rows, found by the ids query and
     // put in the same order again (the sort ends with the id, so the order is the same). Only where
@@ -638,15 +666,16 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
     const first = { ids: pagedFirst.compile() as CompiledQuery<{ id: number }>, rows: rows && rowsOf(pagedFirst) };
     let counted: ListPlan['counted'];
     if (withRank) {
-      const matches = withRank.select(['objects.id as id', sql.ref<number>('search.search_rank').as('search_rank')]);
+      // The window and one match more, counted; the page from the window alone (its newest SEARCH_WINDOW).
       const countedAt = (offset: boolean) =>
-        sql<CountedRow>`with matches as materialized ${matches}
+        sql<CountedRow>`with matches as materialized ${windowOf(SEARCH_WINDOW + 1)}
           select total.n as n, page.id as id from (select count(*) as n from matches) as total
-          left join (select id, search_rank from matches order by search_rank, id limit ${sql.lit(q.pageSize)}${offset ? sql` offset ${OFFSET}` : sql``}) as page on 1 = 1
+          left join (select id, search_rank from (select id, search_rank from matches order by id desc limit ${sql.lit(SEARCH_WINDOW)}) as search_window
+            order by search_rank, id limit ${sql.lit(q.pageSize)}${offset ? sql` offset ${OFFSET}` : sql``}) as page on 1 = 1
           order by page.search_rank, page.id`.compile(ctx.db);
       counted = { first: countedAt(false), at: countedAt(true) };
     }
-    return { count, ids: paged.compile() as CompiledQuery<{ id: number }>, rows, first, extras, anchors, counted };
+    return { count, ids: paged.compile() as CompiledQuery<{ id: number }>, rows, first, extras, anchors, counted, windowed: ranked };
   }
 
   const countQuery = plan.count;
@@ -655,7 +684,7 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
   const scope = key !== null && movesOnlyWithLists(q, columns) ? 'lists' : 'data';
   // A ranked search not counted yet counts and reads its page in one statement (see Searched once).
   let countedIds: number[] | undefined;
-  const count = await cachedRead(
+  const n = await cachedRead(
     ctx,
     countQuery,
     async () => {
@@ -667,6 +696,8 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
     },
     scope,
   );
+  // A ranked search lists its window (n counts one match past it when there are older ones).
+  const count = plan.windowed ? Math.min(n, SEARCH_WINDOW) : n;
   let pageQuery = q.offset === 0 ? plan.first.ids : atOffset(plan.ids, q.offset);
   let rowsQuery = q.offset === 0 ? plan.first.rows : plan.rows && atOffset(plan.rows, q.offset);
   // A page past the first anchor starts after the nearest anchor before it.
@@ -718,7 +749,7 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
     data,
     included,
     page: { count, page: q.page, pageSize: q.pageSize },
-    meta: { schema: schemaMeta(rc.base, ctx, shown) },
+    meta: { schema: schemaMeta(rc.base, ctx, shown), ...(plan.windowed ? { search: { ranked: count, complete: n <= SEARCH_WINDOW } } : {}) },
   };
 }
 

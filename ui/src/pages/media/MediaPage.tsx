@@ -170,6 +170,12 @@ function MediaLibrary() {
       ) : null}
       <ErrorNote error={treeError} />
       {!types && !typesError ? <Loading /> : null}
+      {/* A search by best match ranks its newest matches only (docs/decisions.md, the search window). */}
+      {list.result?.meta?.search?.complete === false ? (
+        <p className="muted" role="status">
+          Best match ranks the {Number(list.result.meta.search.ranked).toLocaleString()} newest matches. Choose another order to list every match.
+        </p>
+      ) : null}
       <ListView
         list={list}
         empty={filtered ? noMatch(what, q, Boolean(folder || noAlt || hasDraft)) : creatable.length ? 'No media yet. Drop files above to upload them.' : 'No media yet.'}
