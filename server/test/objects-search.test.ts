@@ -38,6 +38,9 @@ describe('full-text search', () => {
     assert.deepEqual(await found('marmalade oranges'), [both]);
     assert.deepEqual((await found('marmalade')).sort(), [both, one].sort());
     assert.deepEqual(await found('marmalade orang'), [both]);
+    assert.deepEqual((await found('ma')).sort(), [both, one].sort(), 'a last word of two letters');
+    assert.deepEqual(await found('marmalade ora'), [both], 'of three letters');
+    assert.deepEqual(await found('marmalade or'), [both]);
     assert.deepEqual(await found('marm oranges'), [], 'only the last word is a prefix');
     assert.deepEqual(await found('seville marmalade'), [both], 'words match in any field and order');
   });
@@ -249,19 +252,22 @@ describe('the search window: a ranked search ranks its newest matches', () => {
   });
 });
 
-// SQLite's index of objects keeps word positions (migration 0152; bm25 ranks from them) and no copy
-// of the text (migration 0153; only its rowids and ranks are read): a database whose index was
-// made in an older form has it made again from the objects' rows at its first start, text
+// SQLite's index of objects keeps word positions (migration 0152; bm25 ranks from them), no copy
+// of the text (migration 0153; only its rowids and ranks are read) and entries for the words' first
+// two and three letters (migration 0154; a short last word reads one list): a database whose index
+// was made in an older form has it made again from the objects' rows at its first start, text
 // properties in and hidden fields out, as the triggers fill it, and finds and ranks what it found
 // before. Both indexes merge 8 segments at a time.
 const OLDER_INDEXES = [
-  // Migrations 0127-0151: no positions, a copy of the text; 0152 and 0153 not yet run.
-  { form: 'without positions (before 0152)', columns: 'detail = column', migrations: ['0152-search-index-with-positions', '0153-search-index-without-copy'] },
-  // Migration 0152: positions, a copy of the text; 0153 not yet run.
-  { form: 'with its own copy of the text (before 0153)', columns: '', migrations: ['0153-search-index-without-copy'] },
+  // Migrations 0127-0151: no positions, a copy of the text; 0152-0154 not yet run.
+  { form: 'without positions (before 0152)', columns: 'detail = column', copy: true, migrations: ['0152-search-index-with-positions', '0153-search-index-without-copy', '0154-search-index-prefixes'] },
+  // Migration 0152: positions, a copy of the text; 0153 and 0154 not yet run.
+  { form: 'with its own copy of the text (before 0153)', columns: '', copy: true, migrations: ['0153-search-index-without-copy', '0154-search-index-prefixes'] },
+  // Migration 0153: positions, no copy, no prefix entries; 0154 not yet run.
+  { form: 'without prefix entries (before 0154)', columns: "content = '', contentless_delete = 1", copy: false, migrations: ['0154-search-index-prefixes'] },
 ] as const;
 
-describe('the full-text index made again in its current form (SQLite, migrations 0152 and 0153)', { skip: onPostgres && 'SQLite full-text index' }, () => {
+describe('the full-text index made again in its current form (SQLite, migrations 0152-0154)', { skip: onPostgres && 'SQLite full-text index' }, () => {
   for (const older of OLDER_INDEXES) test(`an index ${older.form} is rebuilt at the start: every object is found and ranked as before, hidden fields left out, writes followed`, async () => {
     const first = await startServer();
     const dataDir = first.dataDir;
@@ -294,6 +300,7 @@ describe('the full-text index made again in its current form (SQLite, migrations
       assert.equal(index().translationsAutomerge, 8);
       assert.doesNotMatch(index().sql, /detail/);
       assert.match(index().sql, /content = ''/);
+      assert.match(index().sql, /prefix = '2 3'/);
       assert.equal(index().copy, false);
       const prop = await first.request('POST', '/model/properties', { token: admin, body: { data: { type: 'properties', attributes: { name: 'grape', property_type_name: 'string', object_type_name: 'documents' } } } });
       assert.equal(prop.status, 201, prop.text);
@@ -322,7 +329,8 @@ describe('the full-text index made again in its current form (SQLite, migrations
         insert into translations_fts(translations_fts, rank) values ('automerge', 4);`);
       for (const name of older.migrations) raw.prepare('delete from kysely_migration where name = ?').run(name);
       raw.close();
-      assert.equal(index().copy, true);
+      assert.equal(index().copy, older.copy);
+      assert.doesNotMatch(index().sql, /prefix/);
       assert.equal(index().automerge, undefined);
       assert.equal(index().translationsAutomerge, 4);
 
@@ -331,12 +339,15 @@ describe('the full-text index made again in its current form (SQLite, migrations
       const after = index();
       assert.doesNotMatch(after.sql, /detail/, 'made again with positions');
       assert.equal(after.copy, false, 'made again without a copy of the text');
+      assert.match(after.sql, /prefix = '2 3'/, 'made again with the prefix entries');
       assert.equal(after.automerge, 8);
       assert.equal(after.translationsAutomerge, 8);
       const found = async (q: string) => ((await (await fetch(`${url}/objects?q=${encodeURIComponent(q)}`)).json()) as { data: Array<{ id: string }> }).data.map((d) => d.id);
       assert.deepEqual((await found('piedmont')).sort(), [ids[0], ids[4]].sort());
       assert.deepEqual(await found('tuscan'), [ids[1]]);
       assert.deepEqual(await found('sangiov'), [ids[1]], 'text properties are in the index made again');
+      assert.deepEqual((await found('pi')).sort(), [ids[0], ids[4]].sort(), 'a two-letter last word (its prefix entries)');
+      assert.deepEqual(await found('tus'), [ids[1]], 'a three-letter last word');
       assert.deepEqual(await found('barolo'), [ids[0], ids[2]], 'ranked: the title match first');
       assert.deepEqual(await found('cellar'), [ids[3]]);
       assert.deepEqual(await found('vintage'), [], 'a field the type hides is left out, as the triggers leave it out');
