@@ -247,3 +247,36 @@ describe('media library, alt text and caption', () => {
     assert.match(String((await read('documents', doc)).attributes.body), /<figure><img src="[^"]+" alt="Boats moored at dawn"><figcaption>The old harbour, 1962\.<\/figcaption><\/figure>/);
   });
 });
+
+// A search by best match ranks the newest 1,000 matches (docs/decisions.md, the search window):
+// past that the library says so, and another order lists every match.
+describe('media library, best match over more matches than it ranks', () => {
+  let e: E2E;
+  before(async () => {
+    e = await startE2E();
+    const token = await e.server.adminToken();
+    const ATOMIC = 'application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"';
+    for (let start = 0; start < 1003; start += 100) {
+      const operations = Array.from({ length: Math.min(100, 1003 - start) }, (_, i) => ({ op: 'add', data: { type: 'images', attributes: { title: `Lighthouse ${start + i}`, status: 'on' } } }));
+      const res = await e.server.request('POST', '/operations', { token, body: { 'atomic:operations': operations }, headers: { 'Content-Type': ATOMIC, Accept: ATOMIC } });
+      assert.equal(res.status, 200, res.text);
+    }
+    await signInAsAdmin(e.page, '#/media');
+  });
+  after(async () => {
+    await e?.close();
+  });
+
+  test('best match says it ranks the newest 1,000; another order lists all 1,003', async () => {
+    const { page } = e;
+    const search = page.getByRole('search');
+    await search.getByLabel('Search media').fill('lighthouse');
+    await search.getByRole('button', { name: 'Search' }).click();
+    await page.getByText('Best match ranks the 1,000 newest matches. Choose another order to list every match.').waitFor();
+    await page.getByRole('navigation', { name: 'Media pages' }).getByText('1000 items').waitFor();
+    await search.getByLabel('Sort').selectOption({ label: 'Oldest first' });
+    await page.getByRole('navigation', { name: 'Media pages' }).getByText('1003 items').waitFor();
+    assert.equal(await page.getByText('Best match ranks').count(), 0, 'no note when every match is listed');
+    await page.getByRole('list', { name: 'Media' }).getByRole('link', { name: 'Lighthouse 0', exact: true }).waitFor();
+  });
+});
