@@ -274,6 +274,13 @@ describe('media library, best match over more matches than it ranks', () => {
     await search.getByRole('button', { name: 'Search' }).click();
     await page.getByText('Best match ranks the 1,000 newest matches. Choose another order to list every match.').waitFor();
     await page.getByRole('navigation', { name: 'Media pages' }).getByText('1000 items').waitFor();
+    await e.shot('media-best-match-window', { viewport: true });
+    await page.getByRole('button', { name: 'List every match, newest first' }).click();
+    await page.getByRole('navigation', { name: 'Media pages' }).getByText('1003 items').waitFor();
+    assert.equal(await search.getByLabel('Sort').inputValue(), '-created');
+    await page.getByRole('list', { name: 'Media' }).getByRole('link', { name: 'Lighthouse 1002', exact: true }).waitFor();
+    await search.getByLabel('Sort').selectOption({ label: 'Best match' });
+    await page.getByRole('navigation', { name: 'Media pages' }).getByText('1000 items').waitFor();
     await search.getByLabel('Sort').selectOption({ label: 'Oldest first' });
     await page.getByRole('navigation', { name: 'Media pages' }).getByText('1003 items').waitFor();
     assert.equal(await page.getByText('Best match ranks').count(), 0, 'no note when every match is listed');

@@ -173,7 +173,10 @@ function MediaLibrary() {
       {/* A search by best match ranks its newest matches only (docs/decisions.md, the search window). */}
       {list.result?.meta?.search?.complete === false ? (
         <p className="muted" role="status">
-          Best match ranks the {Number(list.result.meta.search.ranked).toLocaleString()} newest matches. Choose another order to list every match.
+          Best match ranks the {Number(list.result.meta.search.ranked).toLocaleString()} newest matches. Choose another order to list every match.{' '}
+          <button type="button" className="link" onClick={() => setParams({ sort: DEFAULT_SORT, page: null })}>
+            List every match, newest first
+          </button>
         </p>
       ) : null}
       <ListView
