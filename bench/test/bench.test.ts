@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startServer, type TestServer } from '../../server/test/helpers/server.js';
 import { SEED_TEXT, textSource } from '../lib/text.js';
-import { ALTERNATING_ANONYMOUS, ALTERNATING_REFERENCE, ALTERNATING_SIGNED_IN, alternatingReads, IN_TURNS_DOCUMENTS, checkTargets, chooseScenarios, compareWithReference, formatReport, missedTargets, REFERENCE_LIST_PAGES, searchWords, UNCACHED_SEARCH, uncachedScenarios, warmUpRequests, WARM_UP_PAGES, WARM_UP_READS, WARM_UP_WRITES, type BenchReport, type ScenarioResult } from '../lib/scenarios.js';
+import { ALTERNATING_ANONYMOUS, ALTERNATING_REFERENCE, ALTERNATING_SIGNED_IN, alternatingReads, IN_TURNS_DOCUMENTS, checkTargets, chooseScenarios, compareWithReference, formatReport, missedTargets, REFERENCE_LIST_PAGES, searchWords, UNCACHED_SEARCH, uncachedScenarios, warmUpRequests, warmUpSearches, WARM_UP_PAGES, WARM_UP_SEARCHES, WARM_UP_READS, WARM_UP_WRITES, type BenchReport, type ScenarioResult } from '../lib/scenarios.js';
 import { seed, type SeedResult } from '../lib/seed.js';
 
 describe('benchmark seed and report', () => {
@@ -300,6 +300,17 @@ describe('benchmark seed and report', () => {
     assert.equal(pageNumbers[0], 1);
     assert.ok(pageNumbers.at(-1)! > 49_000 && pageNumbers.at(-1)! <= 50_000, 'pages spread to the end of the list');
     assert.equal(new Set(big.writes.requests.map((w) => w.path)).size, WARM_UP_WRITES);
+  });
+
+  test('the warm-up searches words the uncached search row never asks, over the same frequency scale', async () => {
+    const warm = warmUpSearches();
+    assert.equal(warm.length, WARM_UP_SEARCHES);
+    assert.equal(new Set(warm).size, WARM_UP_SEARCHES);
+    const asked = new Set(searchWords().map((w) => `/objects?q=${encodeURIComponent(w)}`));
+    assert.deepEqual(warm.filter((p) => asked.has(p)), []);
+    // Frequent words too: a warmed word found in most of the seed's documents.
+    const counts = await Promise.all(warm.slice(0, 40).map(async (p) => (await t.request('GET', p)).body.meta.pagination.count as number));
+    assert.ok(Math.max(...counts) > seeded.documentIds.length / 2, `counts ${counts.join(', ')}`);
   });
 
   test('a seed that outlives its access token signs in again and goes on', async () => {

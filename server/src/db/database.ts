@@ -11,7 +11,7 @@ import { installModelVersion, openSqlite, sqliteDialect, withStartLock } from '.
 import { migrateToLatest } from './migrate.js';
 import type { DataVersion } from './data-version.js';
 import type { PlannerStatistics } from './planner-statistics.js';
-import { allowDirectReads } from './prepared.js';
+import { allowDirectReads, allowThreadReads } from './prepared.js';
 import type { Database } from './tables.js';
 
 export type DB = Kysely<Database>;
@@ -56,9 +56,10 @@ export async function openDatabase(config: Config, log?: (line: string) => void)
   }
   fs.mkdirSync(config.dataDir, { recursive: true });
   const file = path.join(config.dataDir, 'folio.sqlite');
-  const { dialect, dataVersion, statistics, directReads } = openSqlite(file, config.sqliteNativeBinding, log);
+  const { dialect, dataVersion, statistics, directReads, threadReads } = openSqlite(file, config.sqliteNativeBinding, log);
   const db = new Kysely<Database>({ dialect });
   allowDirectReads(db, directReads);
+  allowThreadReads(db, threadReads);
   await withStartLock(
     file,
     config.sqliteNativeBinding,

@@ -80,6 +80,31 @@ export function allowDirectReads(db: Kysely<Database>, reads: DirectReads): void
   directReads.set(db, reads);
 }
 
+/**
+ * Reads that take milliseconds, on another thread where the engine has one for them (SQLite's
+ * reader threads, dialect/sqlite-reader.ts): undefined where the caller runs the read itself.
+ */
+export type ThreadReads = (sql: string, parameters: readonly unknown[]) => Promise<unknown[] | undefined>;
+
+const threadReads = new WeakMap<object, ThreadReads>();
+
+/** Long reads on `db` itself (never in a transaction: another connection would not see its writes) go to `reads`. */
+export function allowThreadReads(db: Kysely<Database>, reads: ThreadReads): void {
+  threadReads.set(db, reads);
+}
+
+/**
+ * A read that may take milliseconds (a search's matches and count): on a reader thread where `db`
+ * has them, else (PostgreSQL, which runs it in its own process; a transaction; a reader that
+ * failed) through kysely. The same rows either way.
+ */
+export async function longRead<Row>(db: Executor, query: CompiledQuery<Row>): Promise<Row[]> {
+  const away = threadReads.get(db);
+  const rows = away && (await away(query.sql, query.parameters));
+  if (rows) return rows as Row[];
+  return (await db.executeQuery(query)).rows;
+}
+
 async function run<Row>(db: Executor, { query, slots }: Compiled<Row>, args: readonly unknown[]): Promise<Row[]> {
   const parameters = query.parameters.map((p, i) => (slots[i] >= 0 ? args[slots[i]] : p));
   const rows = directReads.get(db)?.(query.sql, parameters);

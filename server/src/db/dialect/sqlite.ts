@@ -8,8 +8,9 @@ import { LruMap } from '../lru.js';
 import { draftTranslationsWhere, type Aggregates, type DriverErrors, type JsonText, type ObjectSearch, type RowLocks, type SchemaDialect, type SqlDialect } from './dialect.js';
 import { refillObjectsIndex } from './hidden-search.js';
 import { searchWords } from './search-words.js';
+import { sqliteReaderThreads, type ReaderThreads } from './sqlite-reader.js';
 import { plannerStatistics, type PlannerStatistics } from '../planner-statistics.js';
-import type { DirectReads } from '../prepared.js';
+import type { DirectReads, ThreadReads } from '../prepared.js';
 import {
   CompiledQuery,
   SqliteDialect,
@@ -250,6 +251,7 @@ class Connection implements SqliteDatabase {
   constructor(
     readonly raw: Database.Database,
     private readonly statistics: PlannerStatistics,
+    readonly readers: ReaderThreads,
   ) {}
   prepare(text: string): Statement {
     const hit = this.cache.get(text);
@@ -259,6 +261,7 @@ class Connection implements SqliteDatabase {
     return stmt;
   }
   close(): void {
+    this.readers.close();
     this.raw.close();
   }
   /**
@@ -286,6 +289,8 @@ export interface SqliteHandle {
   statistics: PlannerStatistics;
   /** Prepared reads run without kysely's driver (db/prepared.ts). */
   directReads: DirectReads;
+  /** Long reads run on a reader thread (dialect/sqlite-reader.ts, db/prepared.ts). */
+  threadReads: ThreadReads;
 }
 
 /** How long a statement waits for another process's write lock. */
@@ -429,7 +434,8 @@ export function openSqlite(file: string, nativeBinding: string | null = null, lo
   // after the migrations and then as the data grows (planner-statistics.ts).
   raw.pragma(`analysis_limit = ${ANALYSIS_LIMIT}`);
   const statistics = plannerStatistics(async () => refreshStatistics(raw), log);
-  const connection = new Connection(raw, statistics);
+  const readers = sqliteReaderThreads(file, nativeBinding);
+  const connection = new Connection(raw, statistics, readers);
   const external = raw.prepare('pragma data_version').pluck();
   // Other connections' commits, read at most once per turn of the event loop: a request asks 5-8
   // times (auth, read cache, response cache), at about 8 µs each. Reused until the loop's next
@@ -478,6 +484,7 @@ export function openSqlite(file: string, nativeBinding: string | null = null, lo
     raw,
     statistics,
     directReads: (text, params) => connection.readNow(text, params),
+    threadReads: (text, params) => readers.read(text, bindable(params)),
     dataVersion: {
       // Both counters only grow: their combination changes whenever either does.
       current,

@@ -6,7 +6,7 @@ import { expressionBuilder, sql, type CompiledQuery, type Expression, type SqlBo
 import type { AppContext } from '../../context.js';
 import { LIST_COLUMNS } from '../../db/data-version.js';
 import { LruMap } from '../../db/lru.js';
-import { nameStatement, preparedList } from '../../db/prepared.js';
+import { longRead, nameStatement, preparedList } from '../../db/prepared.js';
 import { cachedRead } from '../../db/read-cache.js';
 import { confirmAlong, READ_ALONG_COLUMN, VersionMoved, type ReadAlong } from '../../db/read-along.js';
 import type { Database } from '../../db/tables.js';
@@ -176,6 +176,8 @@ interface ListPlan {
   counted?: { first: CompiledQuery<CountedRow>; at: CompiledQuery<CountedRow> };
   /** A search ranked by relevance: its count is of its window, SEARCH_WINDOW + 1 at most (see The search window). */
   windowed: boolean;
+  /** A search: its count and page ids are long reads (db/prepared.ts, longRead), on a reader thread where the engine has one. */
+  searched: boolean;
 }
 
 type CountedRow = { n: number | string; id: number | null };
@@ -675,7 +677,7 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
           order by page.search_rank, page.id`.compile(ctx.db);
       counted = { first: countedAt(false), at: countedAt(true) };
     }
-    return { count, ids: paged.compile() as CompiledQuery<{ id: number }>, rows, first, extras, anchors, counted, windowed: ranked };
+    return { count, ids: paged.compile() as CompiledQuery<{ id: number }>, rows, first, extras, anchors, counted, windowed: ranked, searched: !!searchText };
   }
 
   const countQuery = plan.count;
@@ -684,13 +686,15 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
   const scope = key !== null && movesOnlyWithLists(q, columns) ? 'lists' : 'data';
   // A ranked search not counted yet counts and reads its page in one statement (see Searched once).
   let countedIds: number[] | undefined;
+  // A search's statements read the full-text index: off the event loop's thread where they can be.
+  const searchRead = <R>(query: CompiledQuery<R>) => (plan.searched ? longRead(ctx.db, query) : ctx.db.executeQuery(query).then((r) => r.rows));
   const n = await cachedRead(
     ctx,
     countQuery,
     async () => {
-      if (!plan.counted) return Number((await ctx.db.executeQuery(countQuery)).rows[0]?.n ?? 0);
+      if (!plan.counted) return Number((await searchRead(countQuery))[0]?.n ?? 0);
       const both = q.offset === 0 ? plan.counted.first : atOffset(plan.counted.at, q.offset);
-      const found = (await ctx.db.executeQuery(both)).rows;
+      const found = await searchRead(both);
       countedIds = found.filter((r) => r.id !== null).map((r) => Number(r.id));
       return Number(found[0]?.n ?? 0);
     },
@@ -723,7 +727,7 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
       ? []
       : countedIds ??
         (await cachedRead(ctx, pageQuery, async () => {
-          if (!rowsQuery) return (await ctx.db.executeQuery(pageQuery)).rows.map((r) => Number(r.id));
+          if (!rowsQuery) return (await searchRead(pageQuery)).map((r) => Number(r.id));
           read = (await ctx.db.executeQuery(rowsQuery)).rows;
           moved = takeVersions(ctx, read, opts.along);
           return read.map((r) => r.id);
