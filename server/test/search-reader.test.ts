@@ -141,16 +141,21 @@ describe('the reader threads over a file (SQLite)', { skip: onPostgres && 'SQLit
     assert.equal(await readers.read('select 1 as one', []), undefined);
   });
 
-  test('an idle thread ends, and the next read starts another', async () => {
-    const readers = sqliteReaderThreads(file, null, 50);
+  test('a second thread starts while the first is busy and ends when idle; the first stays', async () => {
+    const readers = sqliteReaderThreads(file, null, { idleMs: 50, max: 2 });
+    // About a tenth of a second of SQLite's work.
+    const slow = 'with recursive n(i) as (select 1 union all select i + 1 from n where i < 3000000) select count(*) as c from n';
     try {
       const started = readerStatistics.started;
-      assert.deepEqual(await readers.read('select 1 as one', []), [{ one: 1 }]);
       const running = readerStatistics.running;
-      await new Promise((r) => setTimeout(r, 300));
-      assert.equal(readerStatistics.running, running - 1, 'ended when idle');
+      const both = await Promise.all([readers.read(slow, []), readers.read(slow, [])]);
+      assert.deepEqual(both, [[{ c: 3000000 }], [{ c: 3000000 }]]);
+      assert.equal(readerStatistics.started, started + 2, 'two threads for two reads at once');
+      assert.equal(readerStatistics.running, running + 2);
+      await new Promise((r) => setTimeout(r, 400));
+      assert.equal(readerStatistics.running, running + 1, 'the second ended when idle, the first stays');
       assert.deepEqual(await readers.read('select 2 as two', []), [{ two: 2 }]);
-      assert.equal(readerStatistics.started, started + 2);
+      assert.equal(readerStatistics.started, started + 2, 'read by the first, no new thread');
     } finally {
       readers.close();
     }

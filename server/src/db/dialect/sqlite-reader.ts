@@ -15,21 +15,24 @@ import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { ThreadReads } from '../prepared.js';
 
-/** How long a reader thread stays after its last read. */
+/** How long a reader thread past the first stays after its last read (the first stays: see MAX_READERS). */
 export const READER_IDLE_MS = 60_000;
 
 /**
- * Reader threads at most: one per core but one (the event loop's), two at least (while the event
- * loop waits for a long search, two use both cores of a small machine; measured at 20,000
- * documents, one or two cost the same), four at most. A second starts only while the first is busy.
+ * Reader threads at most: one per core but one (the event loop's), at least one, four at most. A
+ * second starts only while the others are busy, and ends after READER_IDLE_MS without a read; the
+ * first, once started, stays for the life of the database, as a pool keeps its minimum: a thread
+ * started again costs the read that waits for it 15-30 ms, and ending one gives little back
+ * (glibc keeps a thread's malloc arena after the thread ends). Measured at 20,000 documents on
+ * 2 cores: one or two readers cost the same per search; each costs about 20 MB of RSS.
  */
-const MAX_READERS = Math.max(2, Math.min(4, os.availableParallelism() - 1));
+const MAX_READERS = Math.max(1, Math.min(4, os.availableParallelism() - 1));
 
 /**
- * Its own page cache (KiB, as `cache_size` takes it negative). Measured at 20,000 documents: 2, 8
- * and 32 MiB cost the same per search (the OS keeps the file's pages).
+ * Its own page cache (KiB, as `cache_size` takes it negative): SQLite's default. Measured at 20,000
+ * documents: 2, 8 and 32 MiB cost the same per search (the OS keeps the file's pages).
  */
-const READER_CACHE_KIB = 8192;
+const READER_CACHE_KIB = 2048;
 
 /** Statements kept prepared by a reader thread (by text, oldest dropped first). */
 const READER_STATEMENTS = 64;
@@ -100,7 +103,7 @@ const moduleOf = (() => {
 })();
 
 /** Reader threads over `file` (never an in-memory database: another connection would see another one). */
-export function sqliteReaderThreads(file: string, nativeBinding: string | null, idleMs = READER_IDLE_MS): ReaderThreads {
+export function sqliteReaderThreads(file: string, nativeBinding: string | null, { idleMs = READER_IDLE_MS, max = MAX_READERS } = {}): ReaderThreads {
   const readers: Reader[] = [];
   let nextId = 1;
   let closed = false;
@@ -132,7 +135,7 @@ export function sqliteReaderThreads(file: string, nativeBinding: string | null, 
         eval: true,
         workerData: { module, file, nativeBinding, busyMs: READER_BUSY_MS, cacheKib: READER_CACHE_KIB, statements: READER_STATEMENTS },
         // Its own small heap: it holds a few statements and one answer at a time.
-        resourceLimits: { maxOldGenerationSizeMb: 64 },
+        resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 4 },
       });
     } catch {
       broken = true;
@@ -160,10 +163,11 @@ export function sqliteReaderThreads(file: string, nativeBinding: string | null, 
     return r;
   };
 
-  /** Idle: it no longer keeps the process alive, and ends after READER_IDLE_MS. */
+  /** Idle: it no longer keeps the process alive; a thread past the first ends after idleMs. */
   const rest = (r: Reader) => {
     r.worker.unref();
     if (r.idle) clearTimeout(r.idle);
+    if (readers[0] === r) return;
     r.idle = setTimeout(() => end(r), idleMs);
     r.idle.unref();
   };
@@ -171,7 +175,7 @@ export function sqliteReaderThreads(file: string, nativeBinding: string | null, 
   const pick = (): Reader | null => {
     let best: Reader | null = null;
     for (const r of readers) if (!best || r.pending.size < best.pending.size) best = r;
-    if (best && (best.pending.size === 0 || readers.length >= MAX_READERS)) return best;
+    if (best && (best.pending.size === 0 || readers.length >= max)) return best;
     return start() ?? best;
   };
 
