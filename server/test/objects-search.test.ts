@@ -250,6 +250,43 @@ describe('the search window: a ranked search ranks its newest matches', () => {
     const newest = sorted([...events, ...oldTitles, ...bodies, ...newTitles, draft]).slice(-SEARCH_WINDOW);
     assert.deepEqual(sorted([...all]), newest);
   });
+
+  test('a search with a language ranks the newest matches of the objects and of their translations together, each object once', async () => {
+    const translate = async (objectId: string, title: string, status = 'on') => {
+      const res = await s.request('POST', '/translations', { token: admin, body: { data: { type: 'translations', attributes: { object_id: Number(objectId), lang: 'it', status, translated_fields: { title } } } } });
+      assert.equal(res.status, 201, res.text);
+    };
+    // The newest objects: matched only by their Italian translations (one a draft translation).
+    const onlyTranslated = await add([{ attributes: { title: 'Seal rock' } }, { attributes: { title: 'Seal bay' } }]);
+    const [draftTranslated] = await add([{ attributes: { title: 'Seal cove' } }]);
+    for (const id of onlyTranslated) await translate(id, 'Un walrus sullo scoglio');
+    await translate(draftTranslated, 'Un walrus nella baia', 'draft');
+    // Objects matched by their own text and by a translation: once each.
+    await translate(events[0], 'Colonia di walrus');
+    await translate(bodies.at(-1)!, 'Un walrus tardivo');
+    const matched = sorted([...events, ...oldTitles, ...bodies, ...newTitles, ...onlyTranslated]);
+    for (const lang of ['lang=it', 'filter[search_translations]=1']) {
+      const seen: string[] = [];
+      for (let n = SEARCH_WINDOW / 100; n >= 1; n--) {
+        const page = await list(`q=walrus&${lang}&page_size=100&page=${n}`);
+        assert.equal(page.pagination.count, SEARCH_WINDOW, `${lang} page ${n}`);
+        assert.deepEqual(page.search, { ranked: SEARCH_WINDOW, complete: false });
+        seen.push(...page.ids);
+      }
+      assert.equal(new Set(seen).size, SEARCH_WINDOW, `${lang}: each object once`);
+      assert.deepEqual(sorted(seen), matched.slice(-SEARCH_WINDOW), `${lang}: the newest matches of both`);
+      assert.ok(onlyTranslated.every((id) => seen.includes(id)) && !seen.includes(draftTranslated), `${lang}: translated ones in, a draft translation not for anonymous readers`);
+      // An admin's window holds the draft translation's object too (and the draft object).
+      const adminFirst = await list(`q=walrus&${lang}&page_size=100&sort=-id`, admin);
+      assert.equal(adminFirst.ids[0], draftTranslated, `${lang}: the admin finds the draft translation`);
+      // Sorted: every match of both, each once.
+      const every = await list(`q=walrus&${lang}&sort=-id&page_size=100`);
+      assert.equal(every.pagination.count, matched.length, `${lang}: sorted, every match`);
+      const few = await list(`q=scoglio&${lang}`);
+      assert.deepEqual(sorted(few.ids), onlyTranslated);
+      assert.deepEqual(few.search, { ranked: 2, complete: true });
+    }
+  });
 });
 
 // SQLite's index of objects keeps word positions (migration 0152; bm25 ranks from them), no copy

@@ -44,7 +44,7 @@ export interface ObjectSearch {
   /**
    * `(search_id, search_rank)` of the objects whose translation in `lang` (`null`: in any
    * language) matches `expr` (`on` translations, and those `drafts` lets in), ranked like `ranks`
-   * (a translation weighs as a body).
+   * (a translation weighs as a body): one row per object, its best-ranked matching translation.
    */
   translationRanks(expr: string, lang: string | null, drafts: DraftTranslations): RawBuilder<{ search_id: number; search_rank: number }>;
 }

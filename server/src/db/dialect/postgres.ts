@@ -179,14 +179,16 @@ const search: ObjectSearch = {
   // In any language (`lang` null): the query parsed once per language present, each with its
   // configuration, so that each language's matches are still found through the index.
   translationRanks: (expr, lang, drafts) =>
-    lang === null
-      ? sql`(select object_id as search_id, -ts_rank(document, q.query) * 0.1 as search_rank
+    sql`(select search_id, min(search_rank) as search_rank from ${
+      lang === null
+        ? sql`(select object_id as search_id, -ts_rank(document, q.query) * 0.1 as search_rank
       from (select lang, to_tsquery(folio_ts_config(lang), ${expr}) as query from (select distinct lang from translations_search) as l) as q
       join translations_search as t on t.lang = q.lang and t.document @@ q.query
       where true${draftTranslationsWhere(drafts)})`
-      : sql`(select object_id as search_id, -ts_rank(document, to_tsquery(folio_ts_config(${lang}), ${expr})) * 0.1 as search_rank
+        : sql`(select object_id as search_id, -ts_rank(document, to_tsquery(folio_ts_config(${lang}), ${expr})) * 0.1 as search_rank
       from translations_search where lang = ${lang}${draftTranslationsWhere(drafts)}
-      and document @@ to_tsquery(folio_ts_config(${lang}), ${expr}))`,
+      and document @@ to_tsquery(folio_ts_config(${lang}), ${expr}))`
+    } as t group by search_id)`,
 };
 
 /** What a stored date-time / date must look like before PostgreSQL is asked to read it. */

@@ -692,9 +692,11 @@ const search: ObjectSearch = {
       insert into translations_fts(rowid, fields, lang, status, object_id) values (${row}); end`).execute(db);
   },
 
+  // The inner LIMIT keeps SQLite from flattening the matches into the grouping (bm25 may not run
+  // inside an aggregate).
   translationRanks: (expr, lang, drafts) =>
-    sql`(select object_id as search_id, bm25(translations_fts) as search_rank from translations_fts
-      where translations_fts match ${expr}${lang === null ? sql`` : sql` and lang = ${lang}`}${draftTranslationsWhere(drafts)})`,
+    sql`(select search_id, min(search_rank) as search_rank from (select object_id as search_id, bm25(translations_fts) as search_rank from translations_fts
+      where translations_fts match ${expr}${lang === null ? sql`` : sql` and lang = ${lang}`}${draftTranslationsWhere(drafts)} limit -1) as t group by search_id)`,
 };
 
 const json: JsonText = {

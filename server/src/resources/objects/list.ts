@@ -580,30 +580,41 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
     const drafts: DraftTranslations = everyStatus === null ? 'all' : viewer.userId === null ? 'none' : visibleObjects(ctx, SYSTEM, ctx.db, { trashed: 'any' }).select('objects.id').where(everyStatus);
     const matchIds = (expr: string) =>
       inTranslations ? sql<number>`(select * from ${search.ids(expr)} as o union select search_id from ${search.translationRanks(expr, lang, drafts)} as t)` : search.ids(expr);
-    const matchRanks = (expr: string) =>
-      inTranslations
-        ? sql<{ search_id: number; search_rank: number }>`(select search_id, min(search_rank) as search_rank from (select * from ${search.ranks(expr)} as o union all select * from ${search.translationRanks(expr, lang, drafts)} as t) as u group by search_id)`
-        : search.ranks(expr);
     const matching = searchText ? base.where('objects.id', 'in', matchIds(searchText)) : base;
 
     // Sort and page on ids only, then read the page's rows: the sorter and the skipped rows never
     // carry bodies (often several kB each), and indexes can answer the first query alone.
     // A ranked search's visible matches with their rank: its pages, and its count with a page (counted).
-    const withRank = ranked ? base.innerJoin(matchRanks(searchText!).as('search'), (join) => join.onRef(sql.ref('search.search_id') as never, '=', 'objects.id' as never)) : null;
-    // The window's matches, newest first (read in the index's order, so the reading stops at its end).
-    const windowOf = (size: number) =>
-      withRank!
+    const rankedBy = (ranks: ReturnType<typeof search.ranks>) => base.innerJoin(ranks.as('search'), (join) => join.onRef(sql.ref('search.search_id') as never, '=', 'objects.id' as never));
+    // The newest `size` visible matches of one index, newest first (read in the index's order, so
+    // the reading stops at its end).
+    const newestOf = (ranks: ReturnType<typeof search.ranks>, size: number) =>
+      rankedBy(ranks)
         .select(['objects.id as id', sql.ref<number>('search.search_rank').as('search_rank')])
         .orderBy(sql.ref('search.search_id'), 'desc')
         .limit(sql.lit(size));
+    // The window's matches. With translations, the newest `size` of each index's visible matches
+    // (an object's best rank of the two), then the newest `size` of those: the same as the newest
+    // `size` of all, each side read no further than its own window.
+    const windowOf = (size: number) =>
+      inTranslations
+        ? ctx.db
+            .selectFrom(
+              sql<{ id: number; search_rank: number }>`(select * from ${newestOf(search.ranks(searchText!), size)} as o union all select * from ${newestOf(search.translationRanks(searchText!, lang, drafts), size)} as t)`.as('both'),
+            )
+            .select([sql.ref<number>('both.id').as('id'), sql<number>`min(${sql.ref('both.search_rank')})`.as('search_rank')])
+            .groupBy(sql.ref('both.id'))
+            .orderBy(sql.ref('both.id'), 'desc')
+            .limit(sql.lit(size))
+        : newestOf(search.ranks(searchText!), size);
     let idsQuery = (ranked ? base : matching).select('objects.id as id');
-    if (withRank) {
+    if (ranked) {
       const inWindow = ctx.db.selectFrom(windowOf(SEARCH_WINDOW).as('search_window')).select('search_window.id as id').orderBy('search_window.search_rank', 'asc').orderBy('search_window.id', 'asc');
       idsQuery = inWindow as unknown as typeof idsQuery;
     } else idsQuery = applySort(idsQuery, sort, columns, 'objects.id');
     // A ranked search counts its window and one match more (there are older matches when it finds SEARCH_WINDOW + 1).
     const count = (
-      withRank ? ctx.db.selectFrom(windowOf(SEARCH_WINDOW + 1).as('search_window')).select((e) => e.fn.countAll<number>().as('n')) : matching.select((e) => e.fn.countAll<number>().as('n'))
+      ranked ? ctx.db.selectFrom(windowOf(SEARCH_WINDOW + 1).as('search_window')).select((e) => e.fn.countAll<number>().as('n')) : matching.select((e) => e.fn.countAll<number>().as('n'))
     ).compile() as CompiledQuery<{ n: number | string }>;
     const paged = idsQuery.limit(q.pageSize).offset(OFFSET);
     // A page not read before is read whole in one statement: its rows, found by the ids query and
@@ -667,7 +678,7 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
     const pagedFirst = idsQuery.limit(sql.lit(q.pageSize));
     const first = { ids: pagedFirst.compile() as CompiledQuery<{ id: number }>, rows: rows && rowsOf(pagedFirst) };
     let counted: ListPlan['counted'];
-    if (withRank) {
+    if (ranked) {
       // The window and one match more, counted; the page from the window alone (its newest SEARCH_WINDOW).
       const countedAt = (offset: boolean) =>
         sql<CountedRow>`with matches as materialized ${windowOf(SEARCH_WINDOW + 1)}
