@@ -178,8 +178,9 @@ describe('SQLite: the pragma read by requests read along', { skip: onPostgres ? 
     await ok('/home');
     assert.equal(await pragmaReads((i) => ok(`/documents/${ids[i]}`)), 0, 'a read by id read the pragma');
     // A list page reads it at most once: its count, when read from the read cache, waits, and the
-    // page's statement comes after that wait.
-    assert.ok((await pragmaReads((i) => ok(`/documents?sort=-id&page_size=1&page=${i + 1}`))) <= 10, 'a list page read the pragma more than once');
+    // page's statement comes after that wait. Once more where the count is read: on a reader thread
+    // (dialect/sqlite-reader.ts), whose answer comes in a turn of its own.
+    assert.ok((await pragmaReads((i) => ok(`/documents?sort=-id&page_size=1&page=${i + 1}`))) <= 11, 'a list page read the pragma more than once');
     await ok(`/documents/${env.id}`, env.token); // the identity read once
     assert.equal(await pragmaReads((i) => ok(`/documents/${ids[i]}`, env.token)), 0, 'a signed-in read by id read the pragma');
     assert.ok((await pragmaReads(() => ok('/home'))) >= 10, 'a request that is not read along reads it as it starts');

@@ -1,5 +1,6 @@
-// SQLite's reader threads (db/dialect/sqlite-reader.ts): a search's matches and count are read on a
-// thread with a connection of its own, never on the event loop's. Checked through the HTTP API (a
+// SQLite's reader threads (db/dialect/sqlite-reader.ts): a search's matches and count, a list's
+// count and the steps to a deep page are read on a thread with a connection of its own, never on
+// the event loop's. Checked through the HTTP API (a
 // search sees every write answered before it, whatever it changed; sorted and ranked searches,
 // translations, a signed-in reader's drafts) and on the reader itself over a real file (the same
 // rows as the server's connection, nothing but plain reads, every failure handed back to the
@@ -77,6 +78,29 @@ describe('searches read on a reader thread (SQLite)', { skip: onPostgres && 'SQL
     }
     const all = await Promise.all(Array.from({ length: 10 }, () => s.request('GET', '/objects?q=gannet&page_size=50')));
     for (const r of all) assert.equal(r.body.meta.pagination.count, 30);
+  });
+
+  test("a list's count is read there too, every create and delete counted at once", async () => {
+    const threadsBefore = readerStatistics.threads;
+    const count = async (query: string) => {
+      const r = await s.request('GET', `/documents?${query}`);
+      assert.equal(r.status, 200, r.text);
+      return r.body.meta.pagination.count as number;
+    };
+    const start = await count('page_size=1');
+    const startFiltered = await count('filter[title]=Jetty&page_size=1');
+    const made: string[] = [];
+    for (let i = 1; i <= 5; i++) {
+      const created = await s.request('POST', '/documents', { token: admin, body: { data: { type: 'documents', attributes: { title: 'Jetty', status: 'on' } } } });
+      assert.equal(created.status, 201, created.text);
+      made.push(String(created.body.data.id));
+      assert.equal(await count('page_size=1'), start + i);
+      assert.equal(await count('filter[title]=Jetty&page_size=1'), startFiltered + i);
+    }
+    assert.equal((await s.request('DELETE', `/documents/${made[0]}`, { token: admin })).status, 204);
+    assert.equal(await count('page_size=1'), start + 4);
+    assert.equal(await count('filter[title]=Jetty&page_size=1'), startFiltered + 4);
+    assert.ok(readerStatistics.threads > threadsBefore, 'the counts were read on a reader thread');
   });
 
   test('a search with a language reads the translations on the reader too', async () => {

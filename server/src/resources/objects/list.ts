@@ -176,8 +176,6 @@ interface ListPlan {
   counted?: { first: CompiledQuery<CountedRow>; at: CompiledQuery<CountedRow> };
   /** A search ranked by relevance: its count is of its window, SEARCH_WINDOW + 1 at most (see The search window). */
   windowed: boolean;
-  /** A search: its count and page ids are long reads (db/prepared.ts, longRead), on a reader thread where the engine has one. */
-  searched: boolean;
 }
 
 type CountedRow = { n: number | string; id: number | null };
@@ -343,7 +341,7 @@ async function walkAnchors(ctx: AppContext, anchors: Anchors, known: AnchorWalk,
     // Every `spacing`-th row of the next `batch`, and how many rows there were. The batch is a
     // whole number of spacings: its last row, when it has them all, is an anchor (where the next
     // step starts).
-    const rows = (await ctx.db.executeQuery(step)).rows;
+    const rows = await longRead(ctx.db, step);
     for (const row of rows) {
       for (let k = 0; k < width; k++) known.values.push(row[`anchor_${k}`]);
     }
@@ -688,7 +686,7 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
           order by page.search_rank, page.id`.compile(ctx.db);
       counted = { first: countedAt(false), at: countedAt(true) };
     }
-    return { count, ids: paged.compile() as CompiledQuery<{ id: number }>, rows, first, extras, anchors, counted, windowed: ranked, searched: !!searchText };
+    return { count, ids: paged.compile() as CompiledQuery<{ id: number }>, rows, first, extras, anchors, counted, windowed: ranked };
   }
 
   const countQuery = plan.count;
@@ -697,15 +695,13 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
   const scope = key !== null && movesOnlyWithLists(q, columns) ? 'lists' : 'data';
   // A ranked search not counted yet counts and reads its page in one statement (see Searched once).
   let countedIds: number[] | undefined;
-  // A search's statements read the full-text index: off the event loop's thread where they can be.
-  const searchRead = <R>(query: CompiledQuery<R>) => (plan.searched ? longRead(ctx.db, query) : ctx.db.executeQuery(query).then((r) => r.rows));
   const n = await cachedRead(
     ctx,
     countQuery,
     async () => {
-      if (!plan.counted) return Number((await searchRead(countQuery))[0]?.n ?? 0);
+      if (!plan.counted) return Number((await longRead(ctx.db, countQuery))[0]?.n ?? 0);
       const both = q.offset === 0 ? plan.counted.first : atOffset(plan.counted.at, q.offset);
-      const found = await searchRead(both);
+      const found = await longRead(ctx.db, both);
       countedIds = found.filter((r) => r.id !== null).map((r) => Number(r.id));
       return Number(found[0]?.n ?? 0);
     },
@@ -738,7 +734,7 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
       ? []
       : countedIds ??
         (await cachedRead(ctx, pageQuery, async () => {
-          if (!rowsQuery) return (await searchRead(pageQuery)).map((r) => Number(r.id));
+          if (!rowsQuery) return (await longRead(ctx.db, pageQuery)).map((r) => Number(r.id));
           read = (await ctx.db.executeQuery(rowsQuery)).rows;
           moved = takeVersions(ctx, read, opts.along);
           return read.map((r) => r.id);
