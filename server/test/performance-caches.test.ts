@@ -14,6 +14,7 @@ import { after, before, describe, test } from 'node:test';
 import express from 'express';
 import { sql } from 'kysely';
 import { connectOutside } from './helpers/outside.js';
+import { readerObservers } from '../src/db/dialect/sqlite-reader.js';
 import { createServer } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createResponseCache, SEEN_ONCE_GENERATION } from '../src/http/response-cache.js';
@@ -734,6 +735,9 @@ describe('planner statistics', () => {
       prepared.push(source);
       return prepare.call(this, source);
     } as typeof prepare;
+    // A list's count and its walk steps run on a reader thread (dialect/sqlite-reader.ts): its own
+    // better-sqlite3, which the hook above never sees.
+    readerObservers.sent = (source) => prepared.push(source);
     const outside = await connectOutside(t, { readonly: true });
     try {
       for (const sort of ['id', '-created', 'modified', 'title']) {
@@ -770,6 +774,7 @@ describe('planner statistics', () => {
       }
     } finally {
       Database.prototype.prepare = prepare;
+      readerObservers.sent = null;
       await outside.close();
     }
   });

@@ -88,6 +88,9 @@ export interface ReaderThreads {
  */
 export const readerStatistics = { threads: 0, fallbacks: 0, started: 0, running: 0 };
 
+/** Told the SQL of every read sent to a reader thread (tests that look at the plans of what Folio runs). */
+export const readerObservers: { sent: ((sql: string) => void) | null } = { sent: null };
+
 const moduleOf = (() => {
   let found: string | null | undefined;
   return () => {
@@ -197,6 +200,7 @@ export function sqliteReaderThreads(file: string, nativeBinding: string | null, 
         else counts.fallbacks++;
         resolve(rows);
       });
+      readerObservers.sent?.(sql);
       r.worker.postMessage({ id, sql, params });
     });
   };
