@@ -174,8 +174,8 @@ describe('the reader threads over a file (SQLite)', { skip: onPostgres && 'SQLit
       const running = readerStatistics.running;
       const both = await Promise.all([readers.read(slow, []), readers.read(slow, [])]);
       assert.deepEqual(both, [[{ c: 3000000 }], [{ c: 3000000 }]]);
+      // Two threads; the second may already have ended (idle 50 ms) while the first still ran.
       assert.equal(readerStatistics.started, started + 2, 'two threads for two reads at once');
-      assert.equal(readerStatistics.running, running + 2);
       await new Promise((r) => setTimeout(r, 400));
       assert.equal(readerStatistics.running, running + 1, 'the second ended when idle, the first stays');
       assert.deepEqual(await readers.read('select 2 as two', []), [{ two: 2 }]);

@@ -94,7 +94,7 @@ export function allowThreadReads(db: Kysely<Database>, reads: ThreadReads): void
 }
 
 /**
- * A read that may take milliseconds (a search's matches and count): on a reader thread where `db`
+ * A read that may take milliseconds (a search's matches, a list's count, an anchor walk's step): on a reader thread where `db`
  * has them, else (PostgreSQL, which runs it in its own process; a transaction; a reader that
  * failed) through kysely. The same rows either way.
  */
