@@ -43,16 +43,23 @@ export function rightsMayHaveChanged(): void {
   for (const l of changeListeners) l();
 }
 
+/** A read of the user unanswered this long is given up and asked again (ms). */
+const READ_STUCK_MS = 15_000;
+/** Waits before reading the user again after a failed read: doubling, at most the last (ms). */
+const RETRY_MS = [1_000, 2_000, 4_000, 8_000, 15_000, 30_000];
+
 /**
  * The signed-in user (null until read; not read while the session is expired), read again when
  * rights may have changed. Reads never overlap and an answer only replaces a different user, so
- * pages do not re-render for nothing.
+ * pages do not re-render for nothing. A read that fails (the server restarting, a dropped
+ * connection) is tried again after a pause, and one left unanswered is given up and asked again:
+ * the areas and buttons never stay hidden from a signed-in user for want of one answer.
  */
 export function useSignedInUser(expired: boolean): { user: CurrentUser | null; error: unknown } {
   const [user, setUser] = useState<CurrentUser | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [asked, setAsked] = useState(0);
-  const reading = useRef<{ busy: boolean; again: boolean }>({ busy: false, again: false });
+  const reading = useRef<{ busy: number; serial: number; again: boolean; failures: number; retry?: ReturnType<typeof setTimeout> }>({ busy: 0, serial: 0, again: false, failures: 0 });
 
   useEffect(() => {
     const ask = () => setAsked((n) => n + 1);
@@ -66,6 +73,7 @@ export function useSignedInUser(expired: boolean): { user: CurrentUser | null; e
       stopForbidden();
       window.removeEventListener('focus', ask);
       document.removeEventListener('visibilitychange', onVisible);
+      clearTimeout(reading.current.retry);
     };
   }, []);
 
@@ -77,19 +85,39 @@ export function useSignedInUser(expired: boolean): { user: CurrentUser | null; e
       state.again = true;
       return;
     }
-    state.busy = true;
-    currentUser()
-      .then((u) => {
+    clearTimeout(state.retry);
+    const read = (state.busy = ++state.serial);
+    const done = () => {
+      if (state.busy !== read) return false;
+      clearTimeout(stuck);
+      state.busy = 0;
+      if (state.again) {
+        state.again = false;
+        setAsked((n) => n + 1);
+      }
+      return true;
+    };
+    // Given up: its answer, if it ever comes, still counts, but the next read no longer waits.
+    const stuck = setTimeout(() => {
+      if (state.busy !== read) return;
+      state.busy = 0;
+      state.again = false;
+      setAsked((n) => n + 1);
+    }, READ_STUCK_MS);
+    currentUser().then(
+      (u) => {
+        state.failures = 0;
         setUser((old) => (old && JSON.stringify(old) === JSON.stringify(u) ? old : u));
         setError(null);
-      }, setError)
-      .finally(() => {
-        state.busy = false;
-        if (state.again) {
-          state.again = false;
-          setAsked((n) => n + 1);
-        }
-      });
+        done();
+      },
+      (e) => {
+        setError(e);
+        if (!done()) return;
+        const wait = RETRY_MS[Math.min(state.failures++, RETRY_MS.length - 1)];
+        state.retry = setTimeout(() => setAsked((n) => n + 1), wait);
+      },
+    );
   }, [expired, asked]);
 
   return { user, error };
