@@ -26,6 +26,11 @@ export interface ObjectSearch {
   /** The ids of the matches, as a subquery for `in`. */
   ids(expr: string): RawBuilder<number>;
   /**
+   * How a search's list names `column` (the object type) where it filters on it: as this engine
+   * plans a search best (the column itself, or an expression that keeps it out of index choice).
+   */
+  typeColumn(column: string): RawBuilder<number>;
+  /**
    * Makes the search documents of objects about to be inserted, outside any transaction
    * (PostgreSQL: the tokenizer is most of an insert's cost, and the write lock need not wait for
    * it), and keeps them in the database: what comes back is one reference per document, by

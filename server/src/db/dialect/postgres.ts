@@ -138,6 +138,13 @@ const search: ObjectSearch = {
 
   ids: (expr) => sql<number>`(select id from objects_search where document @@ to_tsquery('folio_search', ${expr}))`,
 
+  // The column itself: PostgreSQL estimates its rows from the column's statistics. Behind a unary
+  // + (SQLite's way) it guessed 0.5% of the rows per type asked, 7% of the visible objects for
+  // every type, and for a frequent word then ranked every match instead of reading the newest
+  // (20,000 documents, the search row's 159 words, the window's statement alone: 4,794 -> 1,570 ms,
+  // the dearest word 129 -> 48 ms).
+  typeColumn: (column) => sql<number>`${sql.ref(column)}`,
+
   // A translation's document is built with its language's text search configuration (stemming,
   // stop words: `english` for `en`, `en-GB`…, `italian` for `it`), `simple` where PostgreSQL has
   // none; queries use the same configuration, so words match in their language's forms.

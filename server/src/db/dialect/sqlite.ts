@@ -677,6 +677,11 @@ const search: ObjectSearch = {
 
   ids: (expr) => sql<number>`(select rowid from objects_fts where objects_fts match ${expr})`,
 
+  // A search narrows to its matches first, each then looked up by id: the type must not steer
+  // SQLite to the (type, deleted) index, which it probes once per type for every match (measured:
+  // 7 ms instead of 1.9 ms for 1,247 matches). A unary + keeps the column out of index choice.
+  typeColumn: (column) => sql<number>`+${sql.ref(column)}`,
+
   // One FTS5 row per translation (rowid = its id): the text values of its fields; lang and status
   // are kept beside them unindexed, so a query names its language without a join.
   async createTranslationIndex(db) {
