@@ -235,6 +235,26 @@ describe('the search window: a ranked search ranks its newest matches', () => {
     assert.deepEqual(rare.search, { ranked: 3, complete: true });
   });
 
+  test("searches of other words share the list's statements, never their answers: counts, ranked pages and deep sorted pages are each word's own", async () => {
+    const walrus = sorted([...events, ...oldTitles, ...bodies, ...newTitles]).reverse();
+    const floe = sorted(bodies).reverse();
+    const late = bodies.slice(-5).reverse();
+    const expect = { walrus, floe, late } as const;
+    // Deep pages (found from anchors) of each word in turn, and back: a word's anchors are its own.
+    for (const [word, page] of [['floe', 40], ['walrus', 40], ['late', 1], ['floe', 45], ['walrus', 51], ['floe', 2]] as const) {
+      const got = await list(`q=${word}&sort=-id&page_size=20&page=${page}`);
+      assert.equal(got.pagination.count, expect[word].length, `${word} counted`);
+      assert.deepEqual(got.ids, expect[word].slice((page - 1) * 20, page * 20), `${word}, page ${page}`);
+    }
+    // Ranked: the words' windows, asked in turns.
+    for (const word of ['late', 'walrus', 'floe', 'late'] as const) {
+      const got = await list(`q=${word}&page_size=100`);
+      assert.equal(got.pagination.count, Math.min(expect[word].length, SEARCH_WINDOW), word);
+      for (const id of got.ids) assert.ok(expect[word].includes(id), `${word} found ${id}`);
+    }
+    assert.deepEqual(sorted((await list('q=late&page_size=100')).ids), sorted(late));
+  });
+
   test('a reader who sees drafts has them in the window, the count held or not', async () => {
     const page3 = await list('q=walrus&page_size=100&page=3', admin);
     const page1 = await list('q=walrus&page_size=100', admin);

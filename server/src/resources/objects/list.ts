@@ -276,6 +276,31 @@ function atOffset<Row>(query: CompiledQuery<Row>, offset: number, anchor: readon
 }
 
 /**
+ * Stands for a search's expression in a plan's parameters: one plan serves every search of a
+ * shape, whatever its words (withSearch puts them in).
+ */
+const SEARCH_TEXT = Object.freeze({ search: 'of the request' }) as unknown as string;
+
+/** `query` with `text` where SEARCH_TEXT stands. */
+function searchFor<Q extends CompiledQuery<any> | undefined>(query: Q, text: string): Q {
+  return query && ({ ...query, parameters: query.parameters.map((p) => (p === SEARCH_TEXT ? text : p)) } as Q);
+}
+
+/** The plan of a search with its expression put in every statement. */
+function withSearch(plan: ListPlan, text: string): ListPlan {
+  const a = plan.anchors;
+  return {
+    ...plan,
+    count: searchFor(plan.count, text),
+    ids: searchFor(plan.ids, text),
+    rows: searchFor(plan.rows, text),
+    first: { ids: searchFor(plan.first.ids, text), rows: searchFor(plan.first.rows, text) },
+    anchors: a && { ...a, first: searchFor(a.first, text), next: searchFor(a.next, text), ids: searchFor(a.ids, text), rows: searchFor(a.rows, text), idsAt: searchFor(a.idsAt, text), rowsAt: searchFor(a.rowsAt, text) },
+    counted: plan.counted && { first: searchFor(plan.counted.first, text), at: searchFor(plan.counted.at, text) },
+  };
+}
+
+/**
  * The `index`-th (0-based) anchor of a list: the sort values of its row number
  * (index + 1) × spacing, found from the nearest anchor already known; null when the list has no
  * such row (it changed meanwhile: the caller pages with an OFFSET instead).
@@ -497,7 +522,12 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
 
   // The statements of this list (count, page ids, page rows), built and compiled once per shape:
   // kysely builds and compiles them on every call, a good part of an uncached list page's CPU.
-  const key = planKey(ctx, rc, q, opts, typeNames, extFilters, extSorts);
+  // A search's words are not part of its shape: its plan has SEARCH_TEXT where they go, and every
+  // search of the shape shares it (each word asked once built and compiled a plan of its own).
+  const search = ctx.dialect.search;
+  const searchText = q.special.query ? search.expression(q.special.query[0]) : undefined;
+  const shape = searchText ? { ...q, special: { ...q.special, query: [] } } : q;
+  const key = planKey(ctx, rc, shape, opts, typeNames, extFilters, extSorts);
   let plan = key === null ? undefined : listPlans(ctx).get(key);
   if (!plan) {
     plan = await buildPlan();
@@ -508,6 +538,9 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
       for (const query of [plan.rows, plan.first.rows, plan.anchors?.rows, plan.anchors?.rowsAt, plan.anchors?.next]) if (query) nameStatement(query.sql);
     }
   }
+  if (searchText) plan = withSearch(plan, searchText);
+  // The anchors of a sorted search are its words' own.
+  const anchorsKey = key !== null && searchText ? `${key}\u0000${searchText}` : key;
   async function buildPlan(): Promise<ListPlan> {
     let listed = typeNames;
     if (q.special.type) listed = expandTypeFilter(ctx, q.special.type, new Set(typeNames));
@@ -552,8 +585,8 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
       if (where) conditions.push(where);
     }
 
-    const search = ctx.dialect.search;
-    const searchText = q.special.query ? search.expression(q.special.query[0]) : undefined;
+    // The plan's statements hold SEARCH_TEXT for the words (withSearch puts them in).
+    const searched = searchText ? SEARCH_TEXT : searchText;
     let base = visibleObjects(ctx, viewer, ctx.db, { trashed: opts.trashed ?? false });
     // A search names the type column as its engine plans a search best (the dialect's typeColumn).
     const typeColumn = searchText ? search.typeColumn('objects.object_type_id') : sql.ref<number>('objects.object_type_id');
@@ -576,7 +609,7 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
     const drafts: DraftTranslations = everyStatus === null ? 'all' : viewer.userId === null ? 'none' : visibleObjects(ctx, SYSTEM, ctx.db, { trashed: 'any' }).select('objects.id').where(everyStatus);
     const matchIds = (expr: string) =>
       inTranslations ? sql<number>`(select * from ${search.ids(expr)} as o union select search_id from ${search.translationRanks(expr, lang, drafts)} as t)` : search.ids(expr);
-    const matching = searchText ? base.where('objects.id', 'in', matchIds(searchText)) : base;
+    const matching = searchText ? base.where('objects.id', 'in', matchIds(searched!)) : base;
 
     // Sort and page on ids only, then read the page's rows: the sorter and the skipped rows never
     // carry bodies (often several kB each), and indexes can answer the first query alone.
@@ -596,13 +629,13 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
       inTranslations
         ? ctx.db
             .selectFrom(
-              sql<{ id: number; search_rank: number }>`(select * from ${newestOf(search.ranks(searchText!), size)} as o union all select * from ${newestOf(search.translationRanks(searchText!, lang, drafts), size)} as t)`.as('both'),
+              sql<{ id: number; search_rank: number }>`(select * from ${newestOf(search.ranks(searched!), size)} as o union all select * from ${newestOf(search.translationRanks(searched!, lang, drafts), size)} as t)`.as('both'),
             )
             .select([sql.ref<number>('both.id').as('id'), sql<number>`min(${sql.ref('both.search_rank')})`.as('search_rank')])
             .groupBy(sql.ref('both.id'))
             .orderBy(sql.ref('both.id'), 'desc')
             .limit(sql.lit(size))
-        : newestOf(search.ranks(searchText!), size);
+        : newestOf(search.ranks(searched!), size);
     let idsQuery = (ranked ? base : matching).select('objects.id as id');
     if (ranked) {
       const inWindow = ctx.db.selectFrom(windowOf(SEARCH_WINDOW).as('search_window')).select('search_window.id as id').orderBy('search_window.search_rank', 'asc').orderBy('search_window.id', 'asc');
@@ -713,7 +746,7 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
   const anchored = plan.anchors;
   const index = anchored ? Math.floor(q.offset / anchored.spacing) - 1 : -1;
   if (anchored && key !== null && index >= 0 && q.offset < count) {
-    const anchor = await anchorAt(ctx, key, anchored, index, scope === 'lists' && q.sort.every((f) => LIST_ORDERS.has(f.field)) ? 'lists' : 'data');
+    const anchor = await anchorAt(ctx, anchorsKey!, anchored, index, scope === 'lists' && q.sort.every((f) => LIST_ORDERS.has(f.field)) ? 'lists' : 'data');
     if (anchor) {
       const rest = q.offset - (index + 1) * anchored.spacing;
       if (rest === 0) {
