@@ -112,8 +112,9 @@ export function useSignedInUser(expired: boolean): { user: CurrentUser | null; e
         done();
       },
       (e) => {
-        setError(e);
+        // A read given up fails for nothing: the read after it answers.
         if (!done()) return;
+        setError(e);
         const wait = RETRY_MS[Math.min(state.failures++, RETRY_MS.length - 1)];
         state.retry = setTimeout(() => setAsked((n) => n + 1), wait);
       },

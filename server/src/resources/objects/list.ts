@@ -541,6 +541,7 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
   if (searchText) plan = withSearch(plan, searchText);
   // The anchors of a sorted search are its words' own.
   const anchorsKey = key !== null && searchText ? `${key}\u0000${searchText}` : key;
+  // A search's statements hold SEARCH_TEXT where its words go (withSearch puts them in).
   async function buildPlan(): Promise<ListPlan> {
     let listed = typeNames;
     if (q.special.type) listed = expandTypeFilter(ctx, q.special.type, new Set(typeNames));
@@ -585,8 +586,6 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
       if (where) conditions.push(where);
     }
 
-    // The plan's statements hold SEARCH_TEXT for the words (withSearch puts them in).
-    const searched = searchText ? SEARCH_TEXT : searchText;
     let base = visibleObjects(ctx, viewer, ctx.db, { trashed: opts.trashed ?? false });
     // A search names the type column as its engine plans a search best (the dialect's typeColumn).
     const typeColumn = searchText ? search.typeColumn('objects.object_type_id') : sql.ref<number>('objects.object_type_id');
@@ -609,7 +608,7 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
     const drafts: DraftTranslations = everyStatus === null ? 'all' : viewer.userId === null ? 'none' : visibleObjects(ctx, SYSTEM, ctx.db, { trashed: 'any' }).select('objects.id').where(everyStatus);
     const matchIds = (expr: string) =>
       inTranslations ? sql<number>`(select * from ${search.ids(expr)} as o union select search_id from ${search.translationRanks(expr, lang, drafts)} as t)` : search.ids(expr);
-    const matching = searchText ? base.where('objects.id', 'in', matchIds(searched!)) : base;
+    const matching = searchText ? base.where('objects.id', 'in', matchIds(SEARCH_TEXT)) : base;
 
     // Sort and page on ids only, then read the page's rows: the sorter and the skipped rows never
     // carry bodies (often several kB each), and indexes can answer the first query alone.
@@ -629,13 +628,13 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
       inTranslations
         ? ctx.db
             .selectFrom(
-              sql<{ id: number; search_rank: number }>`(select * from ${newestOf(search.ranks(searched!), size)} as o union all select * from ${newestOf(search.translationRanks(searched!, lang, drafts), size)} as t)`.as('both'),
+              sql<{ id: number; search_rank: number }>`(select * from ${newestOf(search.ranks(SEARCH_TEXT), size)} as o union all select * from ${newestOf(search.translationRanks(SEARCH_TEXT, lang, drafts), size)} as t)`.as('both'),
             )
             .select([sql.ref<number>('both.id').as('id'), sql<number>`min(${sql.ref('both.search_rank')})`.as('search_rank')])
             .groupBy(sql.ref('both.id'))
             .orderBy(sql.ref('both.id'), 'desc')
             .limit(sql.lit(size))
-        : newestOf(search.ranks(searched!), size);
+        : newestOf(search.ranks(SEARCH_TEXT), size);
     let idsQuery = (ranked ? base : matching).select('objects.id as id');
     if (ranked) {
       const inWindow = ctx.db.selectFrom(windowOf(SEARCH_WINDOW).as('search_window')).select('search_window.id as id').orderBy('search_window.search_rank', 'asc').orderBy('search_window.id', 'asc');
