@@ -150,6 +150,37 @@ describe('full-text search', () => {
     assert.deepEqual(await found('snake_cas'), [id]);
     assert.deepEqual(await found('_ __ snake_'), [id]);
   });
+
+  test("a ranked page shows each match's folders as a read of the object does: a published folder to everyone, a draft folder to its editors only", async () => {
+    const shelf = await create({ title: 'Open shelf' }, 'folders');
+    const back = await create({ title: 'Back room', status: 'draft' }, 'folders');
+    const placed = await create({ title: 'Quokka census' });
+    const loose = await create({ title: 'Quokka sightings' });
+    for (const folder of [shelf, back]) {
+      const res = await s.request('POST', `/folders/${folder}/relationships/children`, { token: admin, body: { data: [{ type: 'documents', id: placed }] } });
+      assert.equal(res.status, 200, res.text);
+    }
+    const parentsIn = async (query: string, token?: string) => {
+      const res = await s.request('GET', `/objects?${query}`, { token });
+      assert.equal(res.status, 200, res.text);
+      return Object.fromEntries(res.body.data.map((d: { id: string; relationships: { parents?: { data?: Array<{ id: string }> } } }) => [d.id, (d.relationships.parents?.data ?? []).map((p) => p.id).sort()]));
+    };
+    const read = async (id: string, token?: string) => ((await s.request('GET', `/documents/${id}`, { token })).body.data.relationships.parents.data as Array<{ id: string }>).map((p) => p.id).sort();
+    // Whole, a page at a time (ranked: the second page read by its ids), and sorted.
+    const pages = async (token?: string) => ({ ...(await parentsIn('q=quokka&page_size=1', token)), ...(await parentsIn('q=quokka&page_size=1&page=2', token)) });
+    for (const [token, who] of [[undefined, 'anonymous'], [admin, 'admin']] as const) {
+      const expected = { [placed]: token ? [back, shelf].sort() : [shelf], [loose]: [] };
+      assert.deepEqual(await parentsIn('q=quokka', token), expected, `${who}, ranked`);
+      assert.deepEqual(await pages(token), expected, `${who}, a page at a time`);
+      assert.deepEqual(await parentsIn('q=quokka&sort=-id', token), expected, `${who}, sorted`);
+    }
+    assert.deepEqual(await read(placed), [shelf], 'a read by id shows the same');
+    assert.deepEqual(await read(placed, admin), [back, shelf].sort());
+    // The folder published: shown to everyone at once (the page read after the write, not kept from before).
+    const published = await s.request('PATCH', `/folders/${back}`, { token: admin, body: { data: { id: back, type: 'folders', attributes: { status: 'on' } } } });
+    assert.equal(published.status, 200, published.text);
+    assert.deepEqual((await parentsIn('q=quokka'))[placed], [back, shelf].sort());
+  });
 });
 
 // A search ranked by relevance (no sort) ranks the newest SEARCH_WINDOW of the matches the reader

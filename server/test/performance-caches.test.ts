@@ -601,13 +601,14 @@ describe('statements per request on PostgreSQL', { skip: !onPostgres && 'Postgre
    * timing alone. */
   const statementsOf = async (request: () => Promise<unknown>) =>
     (await log.during(request)).filter((s) => !/^select relname as name from pg_stat_user_tables |^analyze /.test(s));
+  /** A published object of `type`, made by the admin. */
+  const created = async (type: string, title: string) => {
+    const res = await t.request('POST', `/${type}`, { token, body: { data: { type, attributes: { title, status: 'on' } } } });
+    assert.equal(res.status, 201, res.text);
+    return String(res.body.data.id);
+  };
 
   test('an uncached GET of one object: the object with its parents and the data version along, one statement; a write asks nothing again that it cannot change', async () => {
-    const created = async (type: string, title: string) => {
-      const res = await t.request('POST', `/${type}`, { token, body: { data: { type, attributes: { title, status: 'on' } } } });
-      assert.equal(res.status, 201, res.text);
-      return String(res.body.data.id);
-    };
     const folder = await created('folders', 'Shelf');
     const [placed, loose, other] = [await created('documents', 'Placed'), await created('documents', 'Loose'), await created('documents', 'Other')];
     const placedIn = await t.request('POST', `/folders/${folder}/relationships/children`, { token, body: { data: [{ type: 'documents', id: placed }] } });
@@ -637,6 +638,29 @@ describe('statements per request on PostgreSQL', { skip: !onPostgres && 'Postgre
     // BEGIN and the write lock go together; the commit reads the versions back in the same round trip.
     assert.ok(patch.some((s) => /^begin; select pg_advisory_xact_lock/.test(s)), patch.join('\n'));
     assert.ok(patch.some((s) => /folio_data_version; commit$/.test(s)), patch.join('\n'));
+  });
+
+  test("a ranked search's page reads its rows with their parents: no statement of the placements, none of the published folders", async () => {
+    const shelf = await created('folders', 'Wombat shelf');
+    const placed = await created('documents', 'Wombat burrows');
+    await created('documents', 'Wombat diets');
+    const placedIn = await t.request('POST', `/folders/${shelf}/relationships/children`, { token, body: { data: [{ type: 'documents', id: placed }] } });
+    assert.equal(placedIn.status, 200, placedIn.text);
+    await t.request('GET', '/objects?q=koala');
+    let answer: Awaited<ReturnType<TestServer['request']>> | undefined;
+    const statements = await statementsOf(async () => (answer = await t.request('GET', '/objects?q=wombat&filter[type]=documents')));
+    assert.equal(answer!.status, 200, answer!.text);
+    const parents = Object.fromEntries(answer!.body.data.map((d: { id: string; relationships: { parents: { data?: Array<{ id: string }> } } }) => [d.id, (d.relationships.parents.data ?? []).map((p) => p.id)]));
+    assert.deepEqual(parents[placed], [shelf]);
+    assert.equal(Object.keys(parents).length, 2);
+    // The window with its count, then the page's rows with their parents: nothing else (but the
+    // data version, when this server's last write moved it).
+    const reads = statements.filter((s) => !/^select id, version from folio_data_version$/.test(s));
+    assert.ok(!reads.some((s) => /"trees"\."object_id" in|^select "trees"\./.test(s)), reads.join('\n'));
+    const rows = reads.filter((s) => /^select "objects"\./.test(s));
+    assert.equal(rows.length, 1, reads.join('\n'));
+    assert.match(rows[0], /as "folio_parents"/);
+    assert.equal(reads.length, 2, reads.join('\n'));
   });
 
   test('creates of one /operations request are inserted together: 50 namesakes in three statements (32 + 16 + 2), not 50, their search documents made before the write lock', async () => {

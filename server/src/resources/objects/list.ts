@@ -478,13 +478,30 @@ function takeVersions(ctx: AppContext, rows: ObjectRow[], along: ReadAlong | und
   }
 }
 
-/** The rows of a page, by id (prepared: a named statement on PostgreSQL, one shape per page size). */
-const rowsByIds = preparedList<ObjectRow>((db, p, n) =>
-  // The page's ids were found by the list's query, through the viewer's visibility.
-  visibleObjects(null, SYSTEM, db, { trashed: 'any' })
-    .selectAll()
-    .where('id', 'in', Array.from({ length: n }, (_, i) => p(i))),
-);
+/**
+ * The rows of a page, by id, with what the extensions read per row (folders: the parents) in the
+ * same statement, as a page read whole has them (prepared: a named statement on PostgreSQL, one
+ * shape per page size; per context, whose extensions it names). A ranked search's page reads its
+ * rows here: its parents then need no statement of their own, nor the parent folders one when
+ * they are plainly published.
+ */
+const rowsByIdsOf = new WeakMap<AppContext, ReturnType<typeof preparedList<ObjectRow>>>();
+function rowsByIds(ctx: AppContext): ReturnType<typeof preparedList<ObjectRow>> {
+  let query = rowsByIdsOf.get(ctx);
+  if (!query) {
+    query = preparedList<ObjectRow>((db, p, n) =>
+      // The page's ids were found by the list's query, through the viewer's visibility.
+      withListValues(
+        ctx,
+        visibleObjects(null, SYSTEM, db, { trashed: 'any' })
+          .selectAll('objects')
+          .where('objects.id', 'in', Array.from({ length: n }, (_, i) => p(i))),
+      ),
+    );
+    rowsByIdsOf.set(ctx, query);
+  }
+  return query;
+}
 
 export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOptions = {}): Promise<ObjectList> {
   const viewer = rc.viewer;
@@ -773,7 +790,7 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
   if (moved) throw new VersionMoved();
   let rows = read;
   if (!rows) {
-    const byId = new Map((pageIds.length ? await rowsByIds(ctx.db, pageIds) : []).map((r) => [r.id, r]));
+    const byId = new Map((pageIds.length ? await rowsByIds(ctx)(ctx.db, pageIds) : []).map((r) => [r.id, r]));
     rows = pageIds.map((id) => byId.get(id)).filter((r): r is ObjectRow => r !== undefined);
   }
 
