@@ -47,6 +47,12 @@ export interface ObjectSearch {
   /** Creates the index of translations' fields and its triggers (migration 0094). */
   createTranslationIndex(db: Kysely<any>): Promise<void>;
   /**
+   * Keeps each search document in its table's own pages, uncompressed, rewriting those stored
+   * apart (migration 0155); idempotent. Absent where documents are not values of a table's rows
+   * (SQLite's FTS5 index).
+   */
+  storeDocumentsInline?(db: Kysely<any>): Promise<void>;
+  /**
    * `(search_id, search_rank)` of the objects whose translation in `lang` (`null`: in any
    * language) matches `expr` (`on` translations, and those `drafts` lets in), ranked like `ranks`
    * (a translation weighs as a body): one row per object, its best-ranked matching translation.
