@@ -94,6 +94,8 @@ export const BULK_WRITERS = ['db/migrations/', 'resources/backups/restore.ts'] a
  * must be owned by the module.
  */
 export const DYNAMIC_WRITERS: Record<string, readonly string[]> = {
+  // storeDocumentsInline (migration 0155) rewrites both search tables' documents alike.
+  'db/dialect/postgres.ts': ['objects_search', 'translations_search'],
   'jobs/lease.ts': ['jobs', 'webhook_deliveries'],
   'resources/terms/service.ts': ['object_categories', 'object_tags', 'categories', 'tags'],
   'resources/terms/vocabulary.ts': ['categories', 'tags'],
