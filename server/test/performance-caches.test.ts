@@ -23,7 +23,7 @@ import { ANONYMOUS } from '../src/identity.js';
 import { SYSTEM } from '../src/resources/objects/kernel.js';
 import { getObject } from '../src/resources/objects/read.js';
 import { rawGet } from './helpers/raw-http.js';
-import { startServer, type TestServer } from './helpers/server.js';
+import { sameData, startServer, type TestServer } from './helpers/server.js';
 import { waitUntil } from './helpers/wait.js';
 import { createRole, createUser, userWithPermissions } from './helpers/users.js';
 import { startChildServer } from './helpers/child-server.js';
@@ -697,6 +697,30 @@ describe('statements per request on PostgreSQL', { skip: !onPostgres && 'Postgre
     const allowed = await statementsOf(async () => (answer = await t.request('POST', '/operations', { token: editor, headers: { 'Content-Type': ATOMIC, Accept: ATOMIC }, body: { 'atomic:operations': operations } })));
     assert.equal(answer!.status, 200, answer!.text);
     assert.ok(allowed.some((s) => /folio_search_document\(/.test(s)), allowed.join('\n'));
+  });
+
+  test("a start makes no table's version triggers again when they are in place (each would lock its table against autovacuum); a missing one is made again", async () => {
+    /** The version triggers every table gets (installDatabaseUpkeep) that a start sent, as "name on table". */
+    const madeAtStart = async () => {
+      const sent = await log.during(async () => {
+        const other = await createServer(loadConfig({ ...sameData(t), FOLIO_LOGIN_LIMIT: '0' }, { logRequests: false }), { log: () => {} });
+        await other.close();
+      });
+      return sent
+        .map((s) => /^create or replace trigger "(folio_(?:data|model|settings|accounts)_version(?:_truncate)?)" after (?:insert or update or delete|truncate) on "(\w+)"/.exec(s))
+        .filter((m): m is RegExpExecArray => m !== null)
+        .map((m) => `${m[1]} on ${m[2]}`);
+    };
+    assert.deepEqual(await madeAtStart(), []);
+    await sql`drop trigger folio_data_version on objects_search`.execute(t.server.ctx.db);
+    await sql`drop trigger folio_model_version_truncate on object_types`.execute(t.server.ctx.db);
+    assert.deepEqual((await madeAtStart()).sort(), ['folio_data_version on objects_search', 'folio_model_version_truncate on object_types']);
+    assert.deepEqual(await madeAtStart(), []);
+    // Made again as they were: a write to the search table moves the data version.
+    const before = await sql<{ version: string }>`select version from folio_data_version where id = 1`.execute(t.server.ctx.db);
+    await sql`update objects_search set document = document where id = (select min(id) from objects_search)`.execute(t.server.ctx.db);
+    const after = await sql<{ version: string }>`select version from folio_data_version where id = 1`.execute(t.server.ctx.db);
+    assert.equal(Number(after.rows[0].version), Number(before.rows[0].version) + 1);
   });
 });
 
