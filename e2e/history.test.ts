@@ -91,6 +91,8 @@ describe('admin history panel', () => {
     await page.goto(`/admin/#/objects/documents/${doc}`);
     const entries = page.getByRole('region', { name: 'History' }).getByRole('listitem');
     await entries.nth(2).waitFor();
+    // Related objects' titles come in a read of their own, after the entries: wait for it.
+    await page.getByRole('region', { name: 'History' }).getByRole('cell', { name: 'The related guide' }).waitFor();
     const rows = (await Promise.all((await entries.all()).map(changeRows))).flat().join('\n');
     assert.match(rows, /body \| — \| Opening Open daily from nine\./);
     assert.doesNotMatch(rows, /<p>|<strong>/);
