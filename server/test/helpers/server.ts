@@ -38,6 +38,14 @@ export interface TestResponse {
   text: string;
 }
 
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** fetch's error for a connection reset or closed by the other side before any answer came. */
+function connectionLost(err: unknown): boolean {
+  const cause = (err as { cause?: { code?: string } } | null)?.cause;
+  return err instanceof TypeError && ['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE'].includes(String(cause?.code));
+}
+
 /** `overrides` set Config fields that have no environment variable (timeouts); `options` the UI dir. */
 export async function startServer(
   env: Record<string, string> = {},
@@ -79,7 +87,17 @@ export async function startServer(
       headers['Content-Type'] ??= 'application/vnd.api+json';
     }
     // Buffers are valid fetch bodies at run time; @types/node's BodyInit lacks them.
-    const res = await fetch(url + p, { method, headers, body: body as string | undefined, redirect: 'manual' });
+    const send = () => fetch(url + p, { method, headers, body: body as string | undefined, redirect: 'manual' });
+    let res: Response;
+    try {
+      res = await send();
+    } catch (err) {
+      // A kept-alive connection the server closed as idle while this request was being sent on it
+      // (a busy machine runs the two timers late): browsers send such a request again on a new
+      // connection when it is idempotent, and so does this.
+      if (!IDEMPOTENT.has(method.toUpperCase()) || !connectionLost(err)) throw err;
+      res = await send();
+    }
     const text = await res.text();
     let parsed: any = null;
     try {
