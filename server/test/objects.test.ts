@@ -115,6 +115,34 @@ describe('objects', () => {
     expectError(await s.request('PATCH', `/documents/${d.id}`, { token: admin, body: { data: { id: '999', type: 'documents', attributes: {} } } }), 409);
   });
 
+  test('PATCH of an object that is missing, trashed, of another type or hidden answers 404 whatever else is wrong with the request', async () => {
+    const doc = await create('documents', { title: 'Here' });
+    const event = await create('events', { title: 'An event' });
+    const trashed = await create('documents', { title: 'Trashed' });
+    assert.equal((await s.request('DELETE', `/documents/${trashed.id}`, { token: admin })).status, 204);
+    const draft = await create('documents', { title: 'A draft', status: 'draft' });
+    const reader = await createUser(s, admin, { username: 'patch-reader' });
+    const bad = [
+      (id: string) => ({ data: { id, type: 'documents', attributes: { title: 'x'.repeat(5000), status: 'nonsense' } } }),
+      (id: string) => ({ data: { id: String(Number(id) + 1000), type: 'documents', attributes: {} } }),
+      (id: string) => ({ data: { id, type: 'events', attributes: {} } }),
+      () => ({ nothing: true }),
+    ];
+    for (const body of bad) {
+      for (const id of ['987654', event.id, trashed.id]) expectError(await s.request('PATCH', `/documents/${id}`, { token: admin, body: body(id) }), 404);
+      // Anonymous: 401 before anything; a reader who cannot see the draft: 404, as a GET says.
+      expectError(await s.request('PATCH', `/documents/${draft.id}`, { body: body(draft.id) }), 401);
+      expectError(await s.request('PATCH', `/documents/${draft.id}`, { token: reader.jwt, body: body(draft.id) }), 404);
+      // The object is there: the request's own fault.
+      assert.ok([400, 409].includes((await s.request('PATCH', `/documents/${doc.id}`, { token: admin, body: body(doc.id) })).status));
+    }
+    const badMatch = await s.request('PATCH', `/documents/987654`, { token: admin, headers: { 'If-Match': 'garbage' }, body: { data: { id: '987654', type: 'documents', attributes: { title: 'y' } } } });
+    expectError(badMatch, 404);
+    // Nothing changed on the way.
+    assert.equal((await s.request('GET', `/documents/${doc.id}`, { token: admin })).body.data.attributes.title, 'Here');
+    assert.equal((await s.request('GET', `/events/${event.id}`, { token: admin })).body.data.attributes.title, 'An event');
+  });
+
   test('a PATCH sending the values the object has writes nothing: modified, modified_by, the version and the history stay', async () => {
     const d = await create('documents', { title: 'Unchanged', description: 'As it was', status: 'on', extra: { a: 1 } });
     const { id: editorId } = await createUser(s, admin, { username: 'unchanged-editor', password: 'unchanged-secret-1' });

@@ -637,6 +637,10 @@ describe('statements per request on PostgreSQL', { skip: !onPostgres && 'Postgre
     assert.equal(after.length, 1, after.join('\n'));
     // BEGIN and the write lock go together; the commit reads the versions back in the same round trip.
     assert.ok(patch.some((s) => /^begin; select pg_advisory_xact_lock/.test(s)), patch.join('\n'));
+    // A PATCH by id of a type nothing extends reads the object once, inside its transaction.
+    const begin = patch.findIndex((s) => /^begin; select pg_advisory_xact_lock/.test(s));
+    assert.deepEqual(patch.slice(0, begin).filter((s) => /^select \* from "objects" where "id"/.test(s)), [], patch.join('\n'));
+    assert.equal(patch.slice(begin).filter((s) => /^select \* from "objects" where "id"/.test(s)).length, 1, patch.join('\n'));
     assert.ok(patch.some((s) => /folio_data_version; commit$/.test(s)), patch.join('\n'));
   });
 

@@ -31,7 +31,7 @@ import type { ExpectedVersion } from '../../http/if-match.js';
 import type { ResourceIdentifier } from '../../http/jsonapi.js';
 import type { ObjectChange } from './changes.js';
 import type { ObjectExtension } from './extensions.js';
-import { CORE_ATTRIBUTES, typeById, typeByName, type ObjectType } from './model.js';
+import { CORE_ATTRIBUTES, isLeafType, typeById, typeByName, type ObjectType } from './model.js';
 import { authorizeWrite, changeOf, inTransaction, recordChanges, type Actor } from './pipeline.js';
 import { requireObject } from './read.js';
 import type { RelationshipItem } from './relation-writes.js';
@@ -87,6 +87,13 @@ export interface Target {
    * reads it anyway, and checks everything on that read).
    */
   peeked?: ObjectRow;
+  /**
+   * An update by id (`key` a number) of a type no other type extends (`type`): the type is known,
+   * and the object is read once, inside the unit of work. Its caller answers first what a read
+   * before the unit of work would have refused (a missing or hidden object) when the update is
+   * refused before its read (routes.ts, PATCH /{type}/{id}).
+   */
+  typed?: true;
 }
 
 export type ObjectCommand =
@@ -139,13 +146,17 @@ export async function apply(ctx: AppContext, command: ObjectCommand, trx?: Trans
     }
     case 'update': {
       // The type decides the validation, which runs before any transaction (users hash passwords
-      // there): read it first, then everything again inside the unit of work.
-      const peek = command.target.peeked ?? (await requireObject(ctx, command.target.key, { viewer: actor, typeName: command.target.type, trashed: command.target.trashed ?? false, db: trx }));
-      const type = typeById(ctx, peek.object_type_id)!;
+      // there): read it first (unless the target names it: Target.typed), then everything again
+      // inside the unit of work.
+      const { target } = command;
+      const named = target.typed && typeof target.key === 'number' && target.type ? typeByName(ctx, target.type) : undefined;
+      const peek = target.peeked ?? (named && isLeafType(ctx, named) ? undefined : await requireObject(ctx, target.key, { viewer: actor, typeName: target.type, trashed: target.trashed ?? false, db: trx }));
+      const type = peek ? typeById(ctx, peek.object_type_id)! : named!;
+      const key = peek ? peek.id : (target.key as number);
       const changes = claimAttributeParts(ctx, type, command.changes);
       const prepared = await validateInput(ctx, 'update', type, actor, changes);
       return inTransaction(ctx, trx, async (db) => {
-        const before = await loadTarget(ctx, db, { key: peek.id, type: type.name }, actor, command.target.trashed ?? false);
+        const before = await loadTarget(ctx, db, { key, type: type.name }, actor, target.trashed ?? false);
         checkVersion(before, command.expectedVersion);
         await authorizeWrite(ctx, { action: 'update', actor, type, row: before, after: { status: (prepared.attributes.status as string | undefined) ?? before.status }, trx: db });
         const others: ObjectChange[] = [];

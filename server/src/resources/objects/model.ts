@@ -284,6 +284,12 @@ export function isSubtypeOf(ctx: AppContext, name: string, ancestor: string): bo
   return typeByName(ctx, name)?.lineage.includes(ancestor) ?? false;
 }
 
+/** Whether no other type (enabled or not) extends `type`: an object found under its name is of that very type. */
+export function isLeafType(ctx: AppContext, type: ObjectType): boolean {
+  for (const t of model(ctx).types.values()) if (t !== type && t.lineage.includes(type.name)) return false;
+  return true;
+}
+
 /** Enabled, non-abstract types under `of` (default: every one), by name. */
 export function concreteTypeNames(ctx: AppContext, of = 'objects'): string[] {
   return [...model(ctx).types.values()].filter((t) => !t.isAbstract && t.enabled && t.lineage.includes(of)).map((t) => t.name);
