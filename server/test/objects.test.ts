@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { expectError, startServer, type TestServer } from './helpers/server.js';
 import { aDate, anEtag, anId, anInteger, assertShape } from './helpers/shape.js';
-import { createUser } from './helpers/users.js';
+import { createUser, userWithPermissions } from './helpers/users.js';
 
 describe('objects', () => {
   let s: TestServer;
@@ -136,6 +136,15 @@ describe('objects', () => {
       // The object is there: the request's own fault.
       assert.ok([400, 409].includes((await s.request('PATCH', `/documents/${doc.id}`, { token: admin, body: body(doc.id) })).status));
     }
+    // One right but not the next: update without read answers a draft as a read of it does (404);
+    // read without update is refused (403) and changes nothing.
+    const updater = await userWithPermissions(s, admin, 'patch-updater', { documents: ['update'] });
+    const readerOnly = await userWithPermissions(s, admin, 'patch-read-only', { documents: ['read'] });
+    const change = (id: string) => ({ data: { id, type: 'documents', attributes: { title: 'Changed by a role' } } });
+    expectError(await s.request('GET', `/documents/${draft.id}`, { token: updater }), 404);
+    expectError(await s.request('PATCH', `/documents/${draft.id}`, { token: updater, body: change(draft.id) }), 404);
+    expectError(await s.request('PATCH', `/documents/${draft.id}`, { token: readerOnly, body: change(draft.id) }), 403);
+    assert.equal((await s.request('GET', `/documents/${draft.id}`, { token: admin })).body.data.attributes.title, 'A draft');
     const badMatch = await s.request('PATCH', `/documents/987654`, { token: admin, headers: { 'If-Match': 'garbage' }, body: { data: { id: '987654', type: 'documents', attributes: { title: 'y' } } } });
     expectError(badMatch, 404);
     // Nothing changed on the way.
