@@ -70,6 +70,25 @@ describe('search documents kept in their rows (PostgreSQL)', { skip: onPostgres 
     assert.deepEqual(await searched(t, 'q=prateria&lang=it'), [ids.other]);
   });
 
+  // A ranked search hashes its matches with their documents (dialect/postgres-driver.ts,
+  // WORK_MEM_AT_LEAST): with PostgreSQL's default 4 MB a hash of a few thousand of them went to
+  // temporary files. Folio's connections take 16 MB where the server gives less, and keep more.
+  test("Folio's connections give a statement's sorts and hashes 16 MB, or what the database gives when that is more", async () => {
+    const workMem = async (db: Kysely<any>) => (await sql<{ work_mem: string }>`show work_mem`.execute(db)).rows[0].work_mem;
+    const db = t.server.ctx.db;
+    const name = (await sql<{ name: string }>`select current_database() as name`.execute(db)).rows[0].name;
+    assert.equal((await sql<{ setting: string }>`select reset_val as setting from pg_settings where name = 'work_mem'`.execute(db)).rows[0].setting, '4096', "the test server's own default: 4 MB");
+    assert.equal(await workMem(db), '16MB');
+    await sql`alter database ${sql.id(name)} set work_mem = '64MB'`.execute(db);
+    const second = await createServer(loadConfig({ ...sameData(t), FOLIO_LOGIN_LIMIT: '0' }, { logRequests: false }), { log: () => {} });
+    try {
+      assert.equal(await workMem(second.ctx.db), '64MB', 'a database given more keeps it');
+    } finally {
+      await second.close();
+      await sql`alter database ${sql.id(name)} reset work_mem`.execute(db);
+    }
+  });
+
   test('the migration rewrites documents an older version stored apart; searches find and rank them as before', async () => {
     const db = t.server.ctx.db;
     // The tables as every version before 0155 made them, their documents written apart again.

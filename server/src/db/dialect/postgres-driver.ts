@@ -197,6 +197,17 @@ function shapedQueries(): new (config: pg.QueryConfig, callback: (err: Error | n
 }
 
 /**
+ * The memory a sort or hash of one statement may take before it spills to temporary files, raised
+ * to WORK_MEM_MB for Folio's connections where the server gives less (PostgreSQL's default is
+ * 4 MB; a server set higher keeps its own). A ranked search hashes its matches with their
+ * documents (about 4.6 kB each, kept in their rows): at 20,000 documents of the bench's text a
+ * word in 2,200 of them made a hash of 8 MB, written to and read back from two temporary files,
+ * 55-60 ms; with room for it in memory, 25 ms (decisions, "A search's hash stays in memory").
+ */
+const WORK_MEM_MB = 16;
+const WORK_MEM_AT_LEAST = `select set_config('work_mem', '${WORK_MEM_MB}MB', false) where pg_size_bytes(current_setting('work_mem')) < ${WORK_MEM_MB * 1024 * 1024}`;
+
+/**
  * A pool of connections to `url` as Folio uses them. `onVersions` hears the version rows each
  * commit read (COMMIT_READING_VERSIONS), once the commit succeeded.
  */
@@ -205,6 +216,8 @@ export function createPool(url: string, max: number, log?: (line: string) => voi
   // The queries of db/prepared.ts (an object by id, the insert of an object…) go as named
   // statements: parsed and planned once per connection (a create's insert: planning was ~0.1 ms).
   pool.on('connect', (client) => {
+    // Sent before anything else on the connection (pg runs a client's queries in turn).
+    client.query(WORK_MEM_AT_LEAST).catch((err: Error) => log?.(`work_mem left as the server sets it: ${err.message}`));
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
     // Per connection: PostgreSQL keeps a named statement's result type for the connection's life
     // (a schema change makes it refuse the statement: "cached plan must not change result type").
