@@ -89,6 +89,21 @@ describe('search documents kept in their rows (PostgreSQL)', { skip: onPostgres 
     }
   });
 
+  // dialect/postgres.ts, widenWordStatistics (migration 0156): 3,000 most common words instead of 1,000.
+  test("the planner keeps 3,000 of the documents' most common words", async () => {
+    const db = t.server.ctx.db;
+    const targets = async () =>
+      (await sql<{ table: string; target: number }>`select c.relname as table, a.attstattarget as target from pg_attribute a join pg_class c on c.oid = a.attrelid
+        where c.relname in ('objects_search', 'translations_search') and a.attname = 'document' order by 1`.execute(db)).rows.map((r) => [r.table, Number(r.target)]);
+    assert.deepEqual(await targets(), [['objects_search', 300], ['translations_search', 300]]);
+    // From PostgreSQL's default, as every version before 0156 left them, the migration sets them again; run once more, it changes nothing.
+    for (const table of TABLES) await sql`alter table ${sql.table(table)} alter column document set statistics -1`.execute(db);
+    await postgresDialect.search.widenWordStatistics!(db);
+    assert.deepEqual(await targets(), [['objects_search', 300], ['translations_search', 300]]);
+    await postgresDialect.search.widenWordStatistics!(db);
+    assert.deepEqual(await targets(), [['objects_search', 300], ['translations_search', 300]]);
+  });
+
   test('the migration rewrites documents an older version stored apart; searches find and rank them as before', async () => {
     const db = t.server.ctx.db;
     // The tables as every version before 0155 made them, their documents written apart again.

@@ -53,6 +53,11 @@ export interface ObjectSearch {
    */
   storeDocumentsInline?(db: Kysely<any>): Promise<void>;
   /**
+   * Keeps more of the documents' words in the planner's statistics, then gathers them (migration
+   * 0156); idempotent. Absent where the engine plans a search without them (SQLite).
+   */
+  widenWordStatistics?(db: Kysely<any>): Promise<void>;
+  /**
    * `(search_id, search_rank)` of the objects whose translation in `lang` (`null`: in any
    * language) matches `expr` (`on` translations, and those `drafts` lets in), ranked like `ranks`
    * (a translation weighs as a body): one row per object, its best-ranked matching translation.

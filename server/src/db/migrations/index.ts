@@ -42,6 +42,7 @@ import * as m0152 from './0152-search-index-with-positions.js';
 import * as m0153 from './0153-search-index-without-copy.js';
 import * as m0154 from './0154-search-index-prefixes.js';
 import * as m0155 from './0155-search-documents-inline.js';
+import * as m0156 from './0156-search-word-statistics.js';
 
 /** A migration: forward only, told the dialect for what the engines write differently. */
 export interface FolioMigration {
@@ -90,4 +91,5 @@ export const migrations: Record<string, FolioMigration> = {
   '0153-search-index-without-copy': m0153,
   '0154-search-index-prefixes': m0154,
   '0155-search-documents-inline': m0155,
+  '0156-search-word-statistics': m0156,
 };
