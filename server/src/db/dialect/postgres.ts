@@ -29,9 +29,10 @@ import { searchWords } from './search-words.js';
 /** The widest row a search table keeps whole (toast_tuple_target's largest value): storeDocumentsInline. */
 const INLINE_ROW_BYTES = 8160;
 
-/** Rank weights of D, C, B, A (body, properties, description, title): SQLite's bm25 ratios. */
 /** The statistics target of the search documents' column: 3,000 most common words (see widenWordStatistics). */
 const WORD_STATISTICS = 300;
+
+/** Rank weights of D, C, B, A (body, properties, description, title): SQLite's bm25 ratios. */
 const WEIGHTS = '{0.1, 0.2, 0.3, 1.0}';
 
 /**
@@ -168,8 +169,8 @@ const search: ObjectSearch = {
   // PostgreSQL estimates how many documents hold a word from the column's most common elements:
   // default_statistics_target (100) keeps 1,000 of them. The bench's text has more words than that
   // in over 4% of its documents, so a word in 7% of them (27,700 of 405,000) was estimated at
-  // PostgreSQL's default, 0.5%, whether or not it ended in a prefix. For such a word the planner read and
-  // ranked every match (300 ms) instead of reading the newest rows until the window was full. With
+  // PostgreSQL's default, 0.5%, whether or not it ended in a prefix. For such a word the planner
+  // read and ranked every match (300 ms) instead of reading the newest rows until the window was full. With
   // 3,000 elements (down to about 1.4% of the documents) both plans are chosen from the word's own
   // frequency. Measured on a million documents, the search row's 159 words, each statement alone:
   // 8.0-9.2 s -> 5.2-5.4 s, the dearest 433-539 -> 149-165 ms; ANALYZE of objects_search 0.9 ->
