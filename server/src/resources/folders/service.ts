@@ -188,22 +188,33 @@ export function objectsBelow(eb: ExpressionBuilder<any, any>, folderIds: unknown
     .where('below_top.object_id', 'in', folderIds as never);
 }
 
-/** `meta.path` of folders: '/' and the ids from the root down to the folder. */
+/**
+ * `meta.path` of folders: '/' and the ids from the root down to the folder. Walked up the
+ * parent nodes (a folder has one place, and a tree is a few levels deep: a step per level, by
+ * key), not found in the nested set, where the ancestors of a node are every node of its root
+ * that starts before it and ends after it: that read every node before it in its root, a cost
+ * that grew with the tree (ten folders of the bench's tree: 720 against 170 µs).
+ */
 export async function pathsOf(db: Db, folderIds: number[]): Promise<Map<number, string>> {
   const out = new Map<number, string>();
   if (!folderIds.length) return out;
   const rows = await db
-    .selectFrom('trees as node')
-    .innerJoin('trees as up', (join) =>
-      join
-        .onRef('up.root_id', '=', 'node.root_id')
-        .onRef('up.tree_left', '<=', 'node.tree_left')
-        .onRef('up.tree_right', '>=', 'node.tree_right'),
+    .withRecursive('up(id, node_id, depth, ancestor)', (w) =>
+      w
+        .selectFrom('trees')
+        .select(['trees.object_id as id', 'trees.parent_node_id as node_id', 'trees.depth_level as depth', 'trees.object_id as ancestor'])
+        .where('trees.object_id', 'in', folderIds)
+        .unionAll((u) =>
+          u
+            .selectFrom('up')
+            .innerJoin('trees', 'trees.id', 'up.node_id')
+            .select(['up.id as id', 'trees.parent_node_id as node_id', 'trees.depth_level as depth', 'trees.object_id as ancestor']),
+        ),
     )
-    .select(['node.object_id as id', 'up.object_id as ancestor'])
-    .where('node.object_id', 'in', folderIds)
-    .orderBy('node.object_id')
-    .orderBy('up.tree_left')
+    .selectFrom('up')
+    .select(['up.id as id', 'up.ancestor as ancestor'])
+    .orderBy('up.id')
+    .orderBy('up.depth')
     .execute();
   for (const r of rows) out.set(r.id, `${out.get(r.id) ?? ''}/${r.ancestor}`);
   return out;
