@@ -32,7 +32,7 @@ test('electron-builder.yml names the app, the targets of every platform and the 
   assert.deepEqual(builder.linux?.target, ['AppImage', 'deb']);
   assert.deepEqual(builder.mac?.target, ['dmg']);
   assert.deepEqual(builder.win?.target, ['nsis']);
-  for (const native of ['node_modules/better-sqlite3/**', 'node_modules/sharp/**', 'node_modules/@img/**']) assert.ok((builder.asarUnpack as string[]).includes(native), native);
+  for (const native of ['node_modules/better-sqlite3/**', 'node_modules/sharp/**', 'node_modules/@img/**', 'server/native/build/**']) assert.ok((builder.asarUnpack as string[]).includes(native), native);
   assert.equal(builder.npmRebuild, false, 'node_modules is never rebuilt in place');
   assert.ok(fs.existsSync(path.join(root, builder.afterPack as string)), 'the afterPack hook exists');
 });
@@ -43,7 +43,7 @@ test('the packaged files hold the main entry, the preloads, the settings page, t
   const tsconfig = read('electron/tsconfig.json');
   assert.match(tsconfig, /"rootDir": "\.\."/);
   assert.match(tsconfig, /"outDir": "dist"/);
-  for (const pattern of ['electron/dist/**', 'electron/settings/**', 'ui/dist/**', 'package.json']) assert.ok(files.includes(pattern), pattern);
+  for (const pattern of ['electron/dist/**', 'electron/settings/**', 'ui/dist/**', 'package.json', 'server/native/build/**']) assert.ok(files.includes(pattern), pattern);
   for (const source of ['electron/main.ts', 'electron/preload.cts', 'electron/settings-preload.cts', 'electron/settings/settings.html', 'electron/settings/settings.js']) {
     assert.ok(fs.existsSync(path.join(root, source)), source);
   }

@@ -21,8 +21,12 @@ export interface ObjectSearch {
   upgrade(db: Kysely<any>): Promise<void>;
   /** A user's words as this engine's query: every word must match, the last as a prefix; null: no words. */
   expression(text: string): string | null;
-  /** A derived table `(search_id, search_rank)` of the matches, best first by ascending rank (title weighs most). */
-  ranks(expr: string): RawBuilder<{ search_id: number; search_rank: number }>;
+  /**
+   * A derived table `(search_id, search_rank)` of the matches, best first by ascending rank (title
+   * weighs most). `comparable`: the ranks are compared with translationRanks' too (an engine whose
+   * usual rank of one search's matches only orders them among themselves ranks as those do).
+   */
+  ranks(expr: string, comparable?: boolean): RawBuilder<{ search_id: number; search_rank: number }>;
   /** The ids of the matches, as a subquery for `in`. */
   ids(expr: string): RawBuilder<number>;
   /**

@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { ThreadReads } from '../prepared.js';
+import { searchRank } from './sqlite-rank.js';
 
 /** How long a reader thread past the first stays after its last read (the first stays: see MAX_READERS). */
 export const READER_IDLE_MS = 60_000;
@@ -47,6 +48,7 @@ const READER_BUSY_MS = 5000;
 const READER_CODE = `const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.module);
 const db = new Database(workerData.file, { fileMustExist: true, ...(workerData.nativeBinding ? { nativeBinding: workerData.nativeBinding } : {}) });
+if (workerData.rankLibrary) db.loadExtension(workerData.rankLibrary);
 db.pragma('query_only = 1');
 db.pragma('busy_timeout = ' + workerData.busyMs);
 db.pragma('cache_size = -' + workerData.cacheKib);
@@ -136,7 +138,7 @@ export function sqliteReaderThreads(file: string, nativeBinding: string | null, 
     try {
       worker = new Worker(READER_CODE, {
         eval: true,
-        workerData: { module, file, nativeBinding, busyMs: READER_BUSY_MS, cacheKib: READER_CACHE_KIB, statements: READER_STATEMENTS },
+        workerData: { module, file, nativeBinding, rankLibrary: searchRank().library, busyMs: READER_BUSY_MS, cacheKib: READER_CACHE_KIB, statements: READER_STATEMENTS },
         // Its own small heap: it holds a few statements and one answer at a time.
         resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 4 },
       });

@@ -8,6 +8,7 @@ import { LruMap } from '../lru.js';
 import { draftTranslationsWhere, type Aggregates, type DriverErrors, type JsonText, type ObjectSearch, type RowLocks, type SchemaDialect, type SqlDialect } from './dialect.js';
 import { refillObjectsIndex } from './hidden-search.js';
 import { searchWords } from './search-words.js';
+import { loadSearchRank, searchRank } from './sqlite-rank.js';
 import { sqliteReaderThreads, type ReaderThreads } from './sqlite-reader.js';
 import { plannerStatistics, type PlannerStatistics } from '../planner-statistics.js';
 import type { DirectReads, ThreadReads } from '../prepared.js';
@@ -416,6 +417,7 @@ export const WAL_SIZE_LIMIT = 64 * 1024 * 1024;
 /** `nativeBinding`: path of a better-sqlite3 addon to load instead of the installed one. */
 export function openSqlite(file: string, nativeBinding: string | null = null, log?: (line: string) => void): SqliteHandle {
   const raw = new Database(file, nativeBinding ? { nativeBinding } : {});
+  loadSearchRank(raw, log);
   raw.pragma('journal_mode = WAL');
   raw.pragma('foreign_keys = ON');
   raw.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
@@ -673,7 +675,10 @@ const search: ObjectSearch = {
   },
 
   // bm25 is lower for better matches; weights: title 10, description 3, body 1, properties 2.
-  ranks: (expr) => sql`(select rowid as search_id, bm25(objects_fts, 10.0, 3.0, 1.0, 2.0) as search_rank from objects_fts where objects_fts match ${expr})`,
+  // folio_rank where it was built (sqlite-rank.ts): bm25's order, a one-word search without its IDF,
+  // so not comparable with translations_fts' bm25 (a search with translations ranks both with bm25).
+  ranks: (expr, comparable = false) =>
+    sql`(select rowid as search_id, ${sql.raw(comparable ? 'bm25' : searchRank().rank)}(objects_fts, 10.0, 3.0, 1.0, 2.0) as search_rank from objects_fts where objects_fts match ${expr})`,
 
   ids: (expr) => sql<number>`(select rowid from objects_fts where objects_fts match ${expr})`,
 

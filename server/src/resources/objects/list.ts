@@ -645,7 +645,7 @@ export async function listObjects(rc: ReadContext, ctx: AppContext, opts: ListOp
       inTranslations
         ? ctx.db
             .selectFrom(
-              sql<{ id: number; search_rank: number }>`(select * from ${newestOf(search.ranks(SEARCH_TEXT), size)} as o union all select * from ${newestOf(search.translationRanks(SEARCH_TEXT, lang, drafts), size)} as t)`.as('both'),
+              sql<{ id: number; search_rank: number }>`(select * from ${newestOf(search.ranks(SEARCH_TEXT, true), size)} as o union all select * from ${newestOf(search.translationRanks(SEARCH_TEXT, lang, drafts), size)} as t)`.as('both'),
             )
             .select([sql.ref<number>('both.id').as('id'), sql<number>`min(${sql.ref('both.search_rank')})`.as('search_rank')])
             .groupBy(sql.ref('both.id'))
