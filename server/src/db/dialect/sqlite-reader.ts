@@ -93,7 +93,8 @@ export const readerStatistics = { threads: 0, fallbacks: 0, started: 0, running:
 /** Told the SQL of every read sent to a reader thread (tests that look at the plans of what Folio runs). */
 export const readerObservers: { sent: ((sql: string) => void) | null } = { sent: null };
 
-const moduleOf = (() => {
+/** Where better-sqlite3 is, for a thread to require it (null: not found). */
+export const moduleOf = (() => {
   let found: string | null | undefined;
   return () => {
     if (found === undefined) {

@@ -9,6 +9,7 @@ import { draftTranslationsWhere, type Aggregates, type DriverErrors, type JsonTe
 import { refillObjectsIndex } from './hidden-search.js';
 import { searchWords } from './search-words.js';
 import { loadSearchRank, searchRank } from './sqlite-rank.js';
+import { BACKSTOP_PAGES, sqliteCheckpointer, type Checkpointer } from './sqlite-checkpoint.js';
 import { sqliteReaderThreads, type ReaderThreads } from './sqlite-reader.js';
 import { plannerStatistics, type PlannerStatistics } from '../planner-statistics.js';
 import type { DirectReads, ThreadReads } from '../prepared.js';
@@ -190,6 +191,8 @@ class Statement implements SqliteStatement {
   constructor(
     readonly raw: Database.Statement,
     private readonly onWrite: (kinds: number) => void,
+    /** After a write ran (a commit among them). */
+    private readonly onWritten: () => void,
     private readonly statistics: PlannerStatistics,
   ) {
     this.reader = raw.reader;
@@ -207,6 +210,7 @@ class Statement implements SqliteStatement {
     this.onWrite(this.kinds);
     const rows = this.rows(params);
     this.statistics.wrote(rows.length);
+    this.onWritten();
     return rows;
   }
   run(params: readonly unknown[]): { changes: number | bigint; lastInsertRowid: number | bigint } {
@@ -215,6 +219,7 @@ class Statement implements SqliteStatement {
     this.onWrite(this.kinds);
     const result = this.raw.run(bindable(params));
     this.statistics.wrote(Number(result.changes));
+    this.onWritten();
     return result;
   }
   iterate(params: readonly unknown[]): IterableIterator<unknown> {
@@ -249,20 +254,27 @@ class Connection implements SqliteDatabase {
     if (kinds & WriteKind.Lists) this.listsWrites++;
     if (kinds & WriteKind.Windows) this.windowsWrites++;
   };
+  /** A write ran: once no transaction is open it committed (or was a statement of its own), and its pages wait in the WAL. */
+  private readonly onWritten = () => {
+    if (!this.raw.inTransaction) this.checkpoints.wrote();
+  };
   constructor(
     readonly raw: Database.Database,
     private readonly statistics: PlannerStatistics,
     readonly readers: ReaderThreads,
+    private readonly checkpoints: Checkpointer,
   ) {}
   prepare(text: string): Statement {
     const hit = this.cache.get(text);
     if (hit && !hit.raw.busy) return hit;
-    const stmt = new Statement(this.raw.prepare(text), this.onWrite, this.statistics);
+    const stmt = new Statement(this.raw.prepare(text), this.onWrite, this.onWritten, this.statistics);
     if (!hit) this.cache.set(text, stmt);
     return stmt;
   }
   close(): void {
     this.readers.close();
+    // Its connection closed before this one, which is then the file's last and removes the WAL.
+    this.checkpoints.close();
     this.raw.close();
   }
   /**
@@ -431,13 +443,16 @@ export function openSqlite(file: string, nativeBinding: string | null = null, lo
   // on most inserts (measured on 100,000 objects: 297 → 247 µs per insert). Filled only as pages
   // are read, so the idle footprint does not change.
   raw.pragma('cache_size = -16384');
+  // Checkpoints run on a thread of their own (sqlite-checkpoint.ts); this connection's own only
+  // past BACKSTOP_PAGES of WAL.
+  raw.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
   // Table statistics for the query planner (bounded work, a few ms at any size): without them
   // it cannot tell a selective index from one that matches every row, and picks badly. Gathered
   // after the migrations and then as the data grows (planner-statistics.ts).
   raw.pragma(`analysis_limit = ${ANALYSIS_LIMIT}`);
   const statistics = plannerStatistics(async () => refreshStatistics(raw), log);
   const readers = sqliteReaderThreads(file, nativeBinding);
-  const connection = new Connection(raw, statistics, readers);
+  const connection = new Connection(raw, statistics, readers, sqliteCheckpointer(file, nativeBinding));
   const external = raw.prepare('pragma data_version').pluck();
   // Other connections' commits, read at most once per turn of the event loop: a request asks 5-8
   // times (auth, read cache, response cache), at about 8 µs each. Reused until the loop's next
